@@ -1,0 +1,292 @@
+//! Orders: what a player writes, parsed ([`parse`]), printed in canonical form ([`fmt`] via
+//! [`Order::display`]), and validated against a position ([`validate`]).
+//!
+//! An order is generic over how it names places: the parser gives `Order<Place>` (a name may still be
+//! ambiguous, `Bal` the Baltic Sea or the Balkans), validation gives `Order<Region>` (every place
+//! settled), which is all the adjudicator ever sees.
+
+mod display;
+mod parse;
+pub mod validate;
+
+pub use display::PlaceName;
+pub use parse::{parse_line, parse_orders, ParseError, ParsedLine};
+
+use crate::variant::{Coast, PowerId, ProvinceId, Region, UnitType};
+
+/// A place as written in an order: settled to one region, or a name several spaces answer to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// One region.
+    Known(Region),
+    /// A name (as written) that several spaces answer to, with the coast if one was written.
+    Ambiguous {
+        /// The name as the player wrote it.
+        name: String,
+        /// The spaces it may mean.
+        options: Vec<ProvinceId>,
+        /// A coast written after it.
+        coast: Option<Coast>,
+    },
+}
+
+/// The components an order addresses, and where they stand.
+///
+/// `A(Par)` is one army; `2A(Bur)` two; `A/3F(MAO)` one army aboard three fleets; `F(StP/sc)` a
+/// fleet on a coast.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UnitSpec<P> {
+    /// How many armies.
+    pub armies: u8,
+    /// How many fleets.
+    pub fleets: u8,
+    /// Where they stand.
+    pub at: P,
+}
+
+impl<P> UnitSpec<P> {
+    /// One unit of `unit` type at `at`.
+    pub fn single(unit: UnitType, at: P) -> Self {
+        match unit {
+            UnitType::Army => UnitSpec {
+                armies: 1,
+                fleets: 0,
+                at,
+            },
+            UnitType::Fleet => UnitSpec {
+                armies: 0,
+                fleets: 1,
+                at,
+            },
+        }
+    }
+
+    /// The unit type when the spec names exactly one kind of unit (`A`, `2A`, `F`, `3F`).
+    pub fn unit_type(&self) -> Option<UnitType> {
+        match (self.armies, self.fleets) {
+            (0, f) if f > 0 => Some(UnitType::Fleet),
+            (a, 0) if a > 0 => Some(UnitType::Army),
+            _ => None,
+        }
+    }
+
+    /// The same spec with its place mapped.
+    pub fn map<Q>(self, f: impl FnOnce(P) -> Q) -> UnitSpec<Q> {
+        UnitSpec {
+            armies: self.armies,
+            fleets: self.fleets,
+            at: f(self.at),
+        }
+    }
+}
+
+/// Which movement phase an order belongs to (the variant's fleet second moves, rule 6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// The first (or only) movement phase; also every non-movement order.
+    #[default]
+    First,
+    /// The fleets' second movement phase (`2: ...`).
+    Second,
+}
+
+/// One order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Order<P> {
+    /// The movement phase it is for.
+    pub stage: Stage,
+    /// What it orders.
+    pub kind: OrderKind<P>,
+}
+
+/// What an order orders.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OrderKind<P> {
+    /// `A(Par) H`
+    Hold {
+        /// The units holding.
+        unit: UnitSpec<P>,
+    },
+    /// `A(Par)-Bur`, `A(Lon)-Bel via convoy`, `F(NTH)-ENG-MAO` (with a second move).
+    Move {
+        /// The units moving.
+        unit: UnitSpec<P>,
+        /// Where to.
+        to: P,
+        /// Written `via convoy`: the move must go by convoy.
+        via_convoy: bool,
+        /// A fleet's second move from `to`, written as a chain.
+        then: Option<P>,
+    },
+    /// `A(Bur) S A(Par)`: support to hold.
+    SupportHold {
+        /// The units supporting.
+        unit: UnitSpec<P>,
+        /// The force supported.
+        supported: UnitSpec<P>,
+    },
+    /// `A(Bur) S A(Par)-Pic`: support a move.
+    SupportMove {
+        /// The units supporting.
+        unit: UnitSpec<P>,
+        /// The force supported.
+        supported: UnitSpec<P>,
+        /// Where it moves.
+        to: P,
+    },
+    /// `A(Pic) S MERGE(Bur)`: support a merge into a space.
+    SupportMerge {
+        /// The units supporting.
+        unit: UnitSpec<P>,
+        /// The merge's target.
+        target: P,
+    },
+    /// `F(NTH) C A(Lon)-Bre`: convoy (Fast Ferry).
+    Convoy {
+        /// The convoying fleet.
+        unit: UnitSpec<P>,
+        /// The army convoyed.
+        army: UnitSpec<P>,
+        /// Where it goes.
+        to: P,
+    },
+    /// `A(Mar) & A(Pic) MERGE 2A(Bur)` or `A(Mar) MERGE Bur`.
+    Merge {
+        /// The participants (one in the per-participant form).
+        units: Vec<UnitSpec<P>>,
+        /// The target space.
+        target: P,
+        /// The resulting force as written (`2A`), as (armies, fleets), when written.
+        result: Option<(u8, u8)>,
+    },
+    /// `A(Wal) E ENG`: embark on the own fleet in ENG after its first move.
+    Embark {
+        /// The army embarking.
+        unit: UnitSpec<P>,
+        /// The sea space.
+        sea: P,
+    },
+    /// `A(Tun) E F(BOT)-ION`: embark, and the fleet carries it on its first move.
+    EmbarkWith {
+        /// The army embarking.
+        unit: UnitSpec<P>,
+        /// The fleet boarded.
+        fleet: UnitSpec<P>,
+        /// The fleet's first move.
+        to: P,
+    },
+    /// `A(ION) D Bal`: disembark.
+    Disembark {
+        /// The army aboard.
+        unit: UnitSpec<P>,
+        /// The coastal space it lands in.
+        to: P,
+    },
+    /// `2F(MAO) B Bre`: blockade.
+    Blockade {
+        /// The blockading fleets.
+        unit: UnitSpec<P>,
+        /// The home centre blockaded.
+        centre: P,
+    },
+    /// `F(SKA) X Den-Swe`: deny a direct passage.
+    Deny {
+        /// The denying fleet.
+        unit: UnitSpec<P>,
+        /// One end of the passage.
+        from: P,
+        /// The other end.
+        to: P,
+    },
+    /// `A(Par) R Bur`: retreat.
+    Retreat {
+        /// The dislodged units.
+        unit: UnitSpec<P>,
+        /// Where to.
+        to: P,
+    },
+    /// `A(Par) DISBAND`: disband a dislodged unit.
+    Disband {
+        /// The units disbanded.
+        unit: UnitSpec<P>,
+    },
+    /// `BUILD A(Par)`.
+    Build {
+        /// The units built.
+        unit: UnitSpec<P>,
+    },
+    /// `REMOVE A(Par)`.
+    Remove {
+        /// The units removed.
+        unit: UnitSpec<P>,
+    },
+    /// `WAIVE`: decline a build.
+    Waive,
+    /// `BANK 6`: bank supply points.
+    Bank {
+        /// Supply points.
+        amount: u32,
+    },
+    /// `LOAN 6 TO France`.
+    Loan {
+        /// Supply points.
+        amount: u32,
+        /// The borrower.
+        to: PowerId,
+    },
+    /// `RENEW France`: renew for a year the loan made to France.
+    Renew {
+        /// The borrower.
+        to: PowerId,
+    },
+    /// `CONVERT 4`: supply points into influence points (1 SP = 2 IP).
+    Convert {
+        /// Supply points converted.
+        amount: u32,
+    },
+    /// `BID 6 Denmark` or `BID 2 Denmark FOR France`.
+    Bid {
+        /// Influence points.
+        amount: u32,
+        /// The minor power.
+        minor: PowerId,
+        /// The major whose bid this supports (None: one's own bid).
+        on_behalf: Option<PowerId>,
+    },
+}
+
+impl<P> OrderKind<P> {
+    /// The units the order addresses, when it addresses units (not a Winter account order).
+    pub fn unit(&self) -> Option<&UnitSpec<P>> {
+        use OrderKind::*;
+        match self {
+            Hold { unit }
+            | Move { unit, .. }
+            | SupportHold { unit, .. }
+            | SupportMove { unit, .. }
+            | SupportMerge { unit, .. }
+            | Convoy { unit, .. }
+            | Embark { unit, .. }
+            | EmbarkWith { unit, .. }
+            | Disembark { unit, .. }
+            | Blockade { unit, .. }
+            | Deny { unit, .. }
+            | Retreat { unit, .. }
+            | Disband { unit }
+            | Build { unit }
+            | Remove { unit } => Some(unit),
+            Merge { units, .. } => units.first(),
+            Waive | Bank { .. } | Loan { .. } | Renew { .. } | Convert { .. } | Bid { .. } => None,
+        }
+    }
+}
+
+impl<P> Order<P> {
+    /// A first-stage order of that kind.
+    pub fn new(kind: OrderKind<P>) -> Self {
+        Order {
+            stage: Stage::First,
+            kind,
+        }
+    }
+}

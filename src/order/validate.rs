@@ -1,0 +1,1 @@
+//! Validation: an order as parsed, checked against the board and a position.

@@ -1,0 +1,189 @@
+//! A position: the phase, the forces on the board, dislodged forces, centre owners.
+//!
+//! A [`Force`] is all the units of one power in one space (Multiplicity II, rule R1.1): on the
+//! standard map every force is a single army or fleet.
+
+use crate::variant::{Coast, Phase, PowerId, ProvinceId, ProvinceSet, Region, UnitType, Variant};
+
+/// All the units of one power in one space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Force {
+    /// Whose units they are.
+    pub power: PowerId,
+    /// How many armies (at sea: aboard the fleets).
+    pub armies: u8,
+    /// How many fleets.
+    pub fleets: u8,
+    /// The coast the fleets are on, in a multi-coast province.
+    pub coast: Option<Coast>,
+}
+
+impl Force {
+    /// One unit.
+    pub fn single(power: PowerId, unit: UnitType, coast: Option<Coast>) -> Force {
+        let (armies, fleets) = match unit {
+            UnitType::Army => (1, 0),
+            UnitType::Fleet => (0, 1),
+        };
+        Force {
+            power,
+            armies,
+            fleets,
+            coast,
+        }
+    }
+
+    /// How many units (components) the force has.
+    pub fn components(&self) -> u32 {
+        u32::from(self.armies) + u32::from(self.fleets)
+    }
+
+    /// The unit type, when the force is of one type only.
+    pub fn unit_type(&self) -> Option<UnitType> {
+        match (self.armies, self.fleets) {
+            (0, f) if f > 0 => Some(UnitType::Fleet),
+            (a, 0) if a > 0 => Some(UnitType::Army),
+            _ => None,
+        }
+    }
+
+    /// How the force is written without its place: `A`, `2A`, `F`, `A/3F`.
+    pub fn spec(&self) -> String {
+        spec_text(self.armies, self.fleets)
+    }
+
+    /// How the force is written with its place: `A(Par)`, `2A/F(Bre)`, `F(StP/sc)`.
+    pub fn name(&self, variant: &Variant, at: ProvinceId) -> String {
+        let region = Region {
+            province: at,
+            coast: self.coast,
+        };
+        format!("{}({})", self.spec(), variant.region_name(region))
+    }
+}
+
+/// `A`, `2A`, `F`, `A/3F`, `2A/2F`: counts and types of a force or order.
+pub fn spec_text(armies: u8, fleets: u8) -> String {
+    let part = |n: u8, letter: char| match n {
+        0 => String::new(),
+        1 => letter.to_string(),
+        n => format!("{n}{letter}"),
+    };
+    match (armies, fleets) {
+        (a, 0) => part(a, 'A'),
+        (0, f) => part(f, 'F'),
+        (a, f) => format!("{}/{}", part(a, 'A'), part(f, 'F')),
+    }
+}
+
+/// A force dislodged in the last movement phase, waiting for its retreat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dislodged {
+    /// Where it was dislodged.
+    pub province: ProvinceId,
+    /// The force.
+    pub force: Force,
+    /// Where the attacker came from (a retreat there is not allowed, unless it came by convoy).
+    pub attacker_from: Option<ProvinceId>,
+    /// Whether the attacker came by convoy (then the retreat to its origin is allowed, DATC 6.H.11).
+    pub by_convoy: bool,
+}
+
+/// The state of a game between phases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The phase to be played next.
+    pub phase: Phase,
+    /// The force in each space, by space index.
+    pub units: Vec<Option<Force>>,
+    /// Forces dislodged in the last movement phase.
+    pub dislodged: Vec<Dislodged>,
+    /// Spaces left empty by a stand-off in the last movement phase (no retreat there).
+    pub standoffs: ProvinceSet,
+    /// The owner of each space (meaningful for centres), by space index.
+    pub owners: Vec<Option<PowerId>>,
+}
+
+impl Position {
+    /// An empty board in `phase`, with home centres owned by their powers.
+    pub fn empty(variant: &Variant, phase: Phase) -> Position {
+        let n = variant.provinces.len();
+        let owners = variant
+            .provinces
+            .iter()
+            .map(|p| if p.centre { p.home } else { None })
+            .collect();
+        Position {
+            phase,
+            units: vec![None; n],
+            dislodged: Vec::new(),
+            standoffs: ProvinceSet::EMPTY,
+            owners,
+        }
+    }
+
+    /// The starting position of a game of `variant`.
+    pub fn initial(variant: &Variant) -> Position {
+        let mut pos = Position::empty(variant, variant.start);
+        for u in &variant.start_units {
+            pos.add_unit(u.power, u.unit, u.region);
+        }
+        pos
+    }
+
+    /// The force in `p`.
+    pub fn force(&self, p: ProvinceId) -> Option<&Force> {
+        self.units[p.index()].as_ref()
+    }
+
+    /// Adds one unit to the force of `power` in `region` (creating the force).
+    ///
+    /// The caller makes sure no other power's force is there.
+    pub fn add_unit(&mut self, power: PowerId, unit: UnitType, region: Region) {
+        let slot = &mut self.units[region.province.index()];
+        let force = slot.get_or_insert(Force {
+            power,
+            armies: 0,
+            fleets: 0,
+            coast: None,
+        });
+        match unit {
+            UnitType::Army => force.armies += 1,
+            UnitType::Fleet => {
+                force.fleets += 1;
+                force.coast = region.coast.or(force.coast);
+            }
+        }
+    }
+
+    /// The number of centres `power` owns.
+    pub fn centre_count(&self, variant: &Variant, power: PowerId) -> usize {
+        variant
+            .centres()
+            .iter()
+            .filter(|p| self.owners[p.index()] == Some(power))
+            .count()
+    }
+
+    /// The forces on the board, in space order.
+    pub fn forces(&self) -> impl Iterator<Item = (ProvinceId, &Force)> {
+        self.units
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| f.as_ref().map(|f| (ProvinceId(i as u8), f)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_text_writes_counts_and_types() {
+        assert_eq!(spec_text(1, 0), "A");
+        assert_eq!(spec_text(2, 0), "2A");
+        assert_eq!(spec_text(0, 1), "F");
+        assert_eq!(spec_text(1, 3), "A/3F");
+        assert_eq!(spec_text(2, 2), "2A/2F");
+    }
+}

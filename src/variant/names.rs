@@ -1,0 +1,101 @@
+//! Name look-up: codes, full names and aliases, case insensitive, with "did you mean" answers.
+
+use super::{PowerId, ProvinceId, Variant};
+
+/// What a name written in an order or a case file may mean.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Exactly one space.
+    One(ProvinceId),
+    /// Several spaces (a name the variant declares `ambiguous`); the order's geometry decides.
+    Ambiguous(Vec<ProvinceId>),
+    /// No space; the closest known name, if one is close.
+    Unknown {
+        /// The closest code or name, as printed.
+        suggestion: Option<String>,
+    },
+}
+
+/// The key a name is filed under: lower case, dots dropped, runs of spaces folded.
+pub(crate) fn key(name: &str) -> String {
+    let lowered = name.to_lowercase().replace('.', " ");
+    lowered.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Edit distance between two short strings (for suggestions).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The closest of `candidates` to `name`, if it is close enough to be a likely typo.
+fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let k = key(name);
+    let limit = (k.chars().count() / 3).max(1);
+    candidates
+        .map(|c| (distance(&k, &key(c)), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+impl Variant {
+    /// What `name` means: a code, full name or alias of a space.
+    pub fn lookup(&self, name: &str) -> Lookup {
+        match self.names.get(&key(name)).map(Vec::as_slice) {
+            Some([one]) => Lookup::One(*one),
+            Some(many) if !many.is_empty() => Lookup::Ambiguous(many.to_vec()),
+            _ => {
+                let printed = self
+                    .provinces
+                    .iter()
+                    .flat_map(|p| [p.code.as_str(), p.name.as_str()]);
+                Lookup::Unknown {
+                    suggestion: closest(name, printed).map(str::to_string),
+                }
+            }
+        }
+    }
+
+    /// The power called `name` (its name or an alias, case insensitive).
+    pub fn power_by_name(&self, name: &str) -> Option<PowerId> {
+        let k = key(name);
+        self.powers
+            .iter()
+            .position(|p| key(&p.name) == k || p.aliases.iter().any(|a| key(a) == k))
+            .map(|i| PowerId(i as u8))
+    }
+
+    /// The power name closest to `name`, for a "did you mean" answer.
+    pub fn suggest_power(&self, name: &str) -> Option<&str> {
+        closest(name, self.powers.iter().map(|p| p.name.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_folds_case_dots_and_spaces() {
+        assert_eq!(key("St. Petersburg"), "st petersburg");
+        assert_eq!(key("  ST   Petersburg "), "st petersburg");
+    }
+
+    #[test]
+    fn distance_counts_edits() {
+        assert_eq!(distance("burgundy", "burgandy"), 1);
+        assert_eq!(distance("par", "par"), 0);
+        assert_eq!(distance("", "abc"), 3);
+    }
+}
