@@ -49,3 +49,25 @@ pub fn parse_orders(variant: &Variant, body: &str) -> Vec<Result<ParsedLine, Par
         })
         .collect()
 }
+
+/// Parses a unit or force alone: `F(NTH)`, `2A/F(Bre)`, `A Par`.
+pub fn parse_unit(variant: &Variant, text: &str) -> Result<super::UnitSpec<Place>, ParseError> {
+    let _ = variant;
+    Err(ParseError {
+        line: 1,
+        column: 1,
+        expected: "a unit".into(),
+        found: text.into(),
+    })
+}
+
+/// Parses a place alone: `Par`, `StP/nc`, `St Petersburg (north coast)`.
+pub fn parse_place(variant: &Variant, text: &str) -> Result<Place, ParseError> {
+    let _ = variant;
+    Err(ParseError {
+        line: 1,
+        column: 1,
+        expected: "a space".into(),
+        found: text.into(),
+    })
+}

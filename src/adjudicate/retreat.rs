@@ -1,0 +1,91 @@
+//! The retreat phase: dislodged forces retreat or disband.
+//!
+//! A retreat may not go to an occupied space, to the space the attacker came from (unless the
+//! attacker came by convoy, DATC 4.A.5), or to a space left empty by a stand-off. Retreats into
+//! the same space are all disbanded, except that with Multiplicity (R1.9) one power's retreats
+//! there merge and only retreats of different powers clash.
+
+use super::outcome::{Outcome, Reason};
+use crate::order::{Order, OrderKind};
+use crate::position::{Force, Position};
+use crate::variant::{PowerId, Region, Variant};
+
+/// One retreat, as decided so far.
+struct Move {
+    order: usize,
+    power: PowerId,
+    armies: u8,
+    fleets: u8,
+    to: Region,
+}
+
+/// Adjudicates a retreat phase: `orders` are validated retreats and disbands. Returns the
+/// outcomes and the position with every dislodged force retreated or disbanded.
+pub fn adjudicate(
+    variant: &Variant,
+    position: &Position,
+    orders: &[Order<Region>],
+) -> (Vec<Outcome>, Position) {
+    let mut outcomes = vec![Outcome::Void("no dislodged unit to carry it out".into()); orders.len()];
+    let mut moves: Vec<Move> = Vec::new();
+    for (i, order) in orders.iter().enumerate() {
+        match &order.kind {
+            OrderKind::Retreat { unit, to } => {
+                let Some(d) = position
+                    .dislodged
+                    .iter()
+                    .find(|d| d.province == unit.at.province)
+                else {
+                    continue;
+                };
+                let p = to.province;
+                let why = if position.units[p.index()].is_some() {
+                    Some("the space is occupied")
+                } else if d.attacker_from == Some(p) && !d.by_convoy {
+                    Some("the attacker came from there")
+                } else if position.standoffs.contains(p) {
+                    Some("the space was left empty by a stand-off")
+                } else {
+                    None
+                };
+                match why {
+                    Some(why) => outcomes[i] = Outcome::Fails(Reason::NotAllowed(why.into())),
+                    None => moves.push(Move {
+                        order: i,
+                        power: d.force.power,
+                        armies: unit.armies,
+                        fleets: unit.fleets,
+                        to: *to,
+                    }),
+                }
+            }
+            OrderKind::Disband { .. } => outcomes[i] = Outcome::Succeeds,
+            _ => {}
+        }
+    }
+    let mut next = position.clone();
+    next.dislodged.clear();
+    next.standoffs = Default::default();
+    for m in &moves {
+        let clash = moves.iter().any(|o| {
+            o.order != m.order
+                && o.to.province == m.to.province
+                && (!variant.rules.multiplicity || o.power != m.power)
+        });
+        if clash {
+            outcomes[m.order] = Outcome::Fails(Reason::RetreatClash);
+            continue;
+        }
+        outcomes[m.order] = Outcome::Succeeds;
+        let slot = &mut next.units[m.to.province.index()];
+        let f = slot.get_or_insert(Force {
+            power: m.power,
+            armies: 0,
+            fleets: 0,
+            coast: m.to.coast,
+        });
+        f.armies += m.armies;
+        f.fleets += m.fleets;
+    }
+    (outcomes, next)
+}
