@@ -5,6 +5,7 @@
 //! adjudication cases from `fixtures/`.
 
 pub mod adjudicate;
+pub mod case;
 pub mod order;
 pub mod position;
 pub mod variant;

@@ -1,0 +1,297 @@
+//! Reading case files into their blocks (`docs/case-format.md`). This step knows nothing of
+//! boards: names are read later, against the case's variant.
+
+use std::path::Path;
+
+/// A line of a case file, with where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The 1-based line number in the file.
+    pub number: usize,
+    /// The text, trimmed, comment removed.
+    pub text: String,
+}
+
+/// The orders of one phase and what must come out of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Step {
+    /// `POWER: ORDER` lines.
+    pub orders: Vec<Line>,
+    /// `POWER: ORDER => succeeds|fails|void` lines.
+    pub results: Vec<Line>,
+    /// The units expected after the phase, when given.
+    pub poststate: Option<Vec<Line>>,
+    /// The dislodged units expected after the phase, when given.
+    pub postdislodged: Option<Vec<Line>>,
+    /// Centre owners expected after the phase, when given.
+    pub postowners: Option<Vec<Line>>,
+    /// The phase expected after the phase, when given.
+    pub postphase: Option<Line>,
+}
+
+/// One case, as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Case {
+    /// The file it is in.
+    pub file: String,
+    /// The line of its `CASE`.
+    pub line: usize,
+    /// Its id (`6.A.5`).
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// The variant's name.
+    pub variant: String,
+    /// The `PHASE` line.
+    pub phase: Option<Line>,
+    /// `OPTIONS` key=value pairs.
+    pub options: Vec<(String, String)>,
+    /// `CHOICE` notes.
+    pub choices: Vec<String>,
+    /// `STATE` lines.
+    pub state: Vec<Line>,
+    /// `OWNERS` lines.
+    pub owners: Vec<Line>,
+    /// `DISLODGED` lines.
+    pub dislodged: Vec<Line>,
+    /// `STANDOFFS` items.
+    pub standoffs: Vec<Line>,
+    /// The phases played.
+    pub steps: Vec<Step>,
+}
+
+/// Why a case file can't be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseFileError {
+    /// A line the format doesn't allow.
+    #[error("{file}:{line}: {message}")]
+    Syntax {
+        /// The file.
+        file: String,
+        /// The 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file couldn't be read.
+    #[error("{file}: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// Which block the lines being read belong to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Block {
+    None,
+    State,
+    Owners,
+    Dislodged,
+    Standoffs,
+    Orders,
+    Results,
+    Poststate,
+    Postdislodged,
+    Postowners,
+}
+
+/// Reads every case in a file.
+pub fn read_file(path: &Path) -> Result<Vec<Case>, CaseFileError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| CaseFileError::Io {
+        file: file.clone(),
+        source,
+    })?;
+    parse(&file, &text)
+}
+
+/// Reads every case in a text; `file` names it in messages.
+pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
+    let err = |line: usize, message: String| CaseFileError::Syntax {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let mut cases = Vec::new();
+    let mut current: Option<Case> = None;
+    let mut block = Block::None;
+    for (i, raw) in text.lines().enumerate() {
+        let number = i + 1;
+        let content = raw.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let (word, rest) = match content.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (content, ""),
+        };
+        let keyword = word.trim_end_matches(':');
+        if keyword == "CASE" {
+            if current.is_some() {
+                return Err(err(number, "CASE inside a case: END the previous one".into()));
+            }
+            let (id, title) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            if id.is_empty() {
+                return Err(err(number, "CASE needs an id".into()));
+            }
+            current = Some(Case {
+                file: file.to_string(),
+                line: number,
+                id: id.to_string(),
+                title: title.trim().to_string(),
+                ..Case::default()
+            });
+            block = Block::None;
+            continue;
+        }
+        let Some(case) = current.as_mut() else {
+            return Err(err(number, format!("'{content}' outside a case (start with CASE)")));
+        };
+        let line = |text: &str| Line {
+            number,
+            text: text.to_string(),
+        };
+        let step = |case: &mut Case| -> Result<(), CaseFileError> {
+            if case.steps.is_empty() {
+                return Err(err(number, format!("{keyword} before any ORDERS")));
+            }
+            Ok(())
+        };
+        match keyword {
+            "END" => {
+                if let Some(c) = current.take() {
+                    if c.steps.is_empty() {
+                        return Err(err(number, format!("case {} has no ORDERS", c.id)));
+                    }
+                    cases.push(c);
+                }
+                block = Block::None;
+                continue;
+            }
+            "VARIANT" => case.variant = rest.to_string(),
+            "PHASE" => case.phase = Some(line(rest)),
+            "OPTIONS" => {
+                for kv in rest.split_whitespace() {
+                    let (k, v) = kv
+                        .split_once('=')
+                        .ok_or_else(|| err(number, format!("option '{kv}' is not KEY=VALUE")))?;
+                    case.options.push((k.to_string(), v.to_string()));
+                }
+            }
+            "CHOICE" => case.choices.push(rest.to_string()),
+            "STATE" => block = Block::State,
+            "OWNERS" => block = Block::Owners,
+            "DISLODGED" => block = Block::Dislodged,
+            "STANDOFFS" => block = Block::Standoffs,
+            "ORDERS" => {
+                case.steps.push(Step::default());
+                block = Block::Orders;
+            }
+            "RESULTS" => {
+                step(case)?;
+                block = Block::Results;
+            }
+            "POSTSTATE" => {
+                step(case)?;
+                if let Some(s) = case.steps.last_mut() {
+                    s.poststate = Some(Vec::new());
+                }
+                block = Block::Poststate;
+            }
+            "POSTDISLODGED" => {
+                step(case)?;
+                if let Some(s) = case.steps.last_mut() {
+                    s.postdislodged = Some(Vec::new());
+                }
+                block = Block::Postdislodged;
+            }
+            "POSTOWNERS" => {
+                step(case)?;
+                if let Some(s) = case.steps.last_mut() {
+                    s.postowners = Some(Vec::new());
+                }
+                block = Block::Postowners;
+            }
+            "POSTPHASE" => {
+                step(case)?;
+                if let Some(s) = case.steps.last_mut() {
+                    s.postphase = Some(line(rest));
+                }
+                block = Block::None;
+            }
+            _ => {
+                push(case, block, line(content))
+                    .map_err(|m| err(number, m))?;
+                continue;
+            }
+        }
+        // A block keyword may carry its first item on the same line (`STANDOFFS: Bur, Pic`).
+        if !rest.is_empty()
+            && matches!(
+                block,
+                Block::State | Block::Owners | Block::Dislodged | Block::Standoffs
+            )
+            && !matches!(keyword, "VARIANT" | "PHASE" | "OPTIONS" | "CHOICE")
+        {
+            push(case, block, line(rest)).map_err(|m| err(number, m))?;
+        }
+    }
+    if let Some(c) = current {
+        return Err(err(c.line, format!("case {} has no END", c.id)));
+    }
+    Ok(cases)
+}
+
+/// Files a content line under the block being read.
+fn push(case: &mut Case, block: Block, line: Line) -> Result<(), String> {
+    let step = case.steps.last_mut();
+    let target = match (block, step) {
+        (Block::State, _) => &mut case.state,
+        (Block::Owners, _) => &mut case.owners,
+        (Block::Dislodged, _) => &mut case.dislodged,
+        (Block::Standoffs, _) => &mut case.standoffs,
+        (Block::Orders, Some(s)) => &mut s.orders,
+        (Block::Results, Some(s)) => &mut s.results,
+        (Block::Poststate, Some(s)) => s.poststate.get_or_insert_with(Vec::new),
+        (Block::Postdislodged, Some(s)) => s.postdislodged.get_or_insert_with(Vec::new),
+        (Block::Postowners, Some(s)) => s.postowners.get_or_insert_with(Vec::new),
+        _ => return Err(format!("'{}' is not in any block", line.text)),
+    };
+    target.push(line);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_blocks_and_steps() {
+        let text = "CASE 1 A title\nVARIANT standard\nPHASE Spring 1901 Movement\nSTATE\n  England: F(NTH)\nORDERS\n  England: F(NTH)-Pic # comment\nRESULTS\n  England: F(NTH)-Pic => fails\nPOSTSTATE\n  England: F(NTH)\nEND\n";
+        let cases = parse("t", text).expect("parses");
+        assert_eq!(cases.len(), 1);
+        let c = &cases[0];
+        assert_eq!(c.id, "1");
+        assert_eq!(c.title, "A title");
+        assert_eq!(c.state[0].text, "England: F(NTH)");
+        assert_eq!(c.steps[0].orders[0].text, "England: F(NTH)-Pic");
+        assert_eq!(c.steps[0].results.len(), 1);
+        assert_eq!(c.steps[0].poststate.as_ref().map(Vec::len), Some(1));
+    }
+
+    #[test]
+    fn a_case_without_end_is_refused_with_its_line() {
+        let e = parse("t", "CASE x\nVARIANT standard\nORDERS\n").unwrap_err();
+        assert!(e.to_string().starts_with("t:1:"), "{e}");
+    }
+
+    #[test]
+    fn inline_standoffs_are_read() {
+        let text = "CASE 1\nSTANDOFFS: Bur, Pic\nORDERS\nEND\n";
+        let cases = parse("t", text).expect("parses");
+        assert_eq!(cases[0].standoffs[0].text, "Bur, Pic");
+    }
+}
