@@ -44,6 +44,8 @@ pub struct PlayedStep {
     pub before: Position,
     /// Its orders with their outcomes.
     pub orders: Vec<PlayedOrder>,
+    /// The orders that passed validation, as the adjudicator got them.
+    pub valid: Vec<(PowerId, Order<Region>)>,
     /// The position after it (in the next phase).
     pub after: Position,
 }
@@ -118,6 +120,7 @@ pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
         steps.push(PlayedStep {
             before: position,
             orders,
+            valid,
             after: result.position.clone(),
         });
         position = result.position;
