@@ -233,6 +233,8 @@ fn check_results(
     label: &str,
     failures: &mut Vec<String>,
 ) -> Result<(), String> {
+    // Identical orders match RESULTS lines in turn.
+    let mut used = vec![false; played.orders.len()];
     for l in lines {
         let (left, word) = l
             .text
@@ -244,13 +246,13 @@ fn check_results(
         };
         let (power, text) = split_power(variant, &left)?;
         let order = parse_line(variant, text).map_err(|e| at(l, e.to_string()))?;
-        let Some(played) = played
-            .orders
-            .iter()
-            .find(|o| Some(o.power) == power && o.parsed == order)
-        else {
+        let Some(k) = (0..played.orders.len()).find(|&k| {
+            !used[k] && Some(played.orders[k].power) == power && played.orders[k].parsed == order
+        }) else {
             return Err(at(l, format!("no such order in the ORDERS block: {}", text.trim())));
         };
+        used[k] = true;
+        let played = &played.orders[k];
         let ok = match word.trim() {
             "succeeds" => played.outcome.succeeded(),
             "fails" => !played.outcome.succeeded(),
