@@ -270,8 +270,10 @@ impl<'f> Builder<'f> {
         for l in lines {
             let kw = l.keyword();
             if !DIRECTIVES.contains(&kw.as_str()) {
-                let hint = closest(&kw, DIRECTIVES.iter().copied())
-                    .map_or(String::new(), |d| format!(" (did you mean '{d}'?)"));
+                let hint = closest(&kw, DIRECTIVES.iter().copied()).map_or_else(
+                    || format!(" (directives: {})", DIRECTIVES.join(" ")),
+                    |d| format!(" (did you mean '{d}'?)"),
+                );
                 return Err(self.err(
                     l.no,
                     format!("unknown directive '{}'{hint}", l.toks[0].text()),
