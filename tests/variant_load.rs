@@ -168,6 +168,8 @@ fn standard_names_resolve_case_insensitively() {
     assert_eq!(id(&v, "N Africa"), id(&v, "North Africa"));
     assert_eq!(id(&v, "Skagerak"), id(&v, "SKA"));
     assert_eq!(v.province(id(&v, "york")).code, "Yor");
+    // The DATC's own text misspells Ruhr once.
+    assert_eq!(id(&v, "Rhur"), id(&v, "Ruhr"));
 }
 
 #[test]

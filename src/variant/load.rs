@@ -862,29 +862,24 @@ impl<'f> Builder<'f> {
     }
 
     /// Splits `X: Y Z...` into the first word and the rest.
-    fn edge_args(&self, l: &Line<'f>, what: &str) -> Res<(&'f str, Vec<&'f str>)> {
-        let usage = format!(
-            "{what} {}: {}...",
-            if what == "army" { "CODE" } else { "REGION" },
-            if what == "army" { "CODE" } else { "REGION" }
-        );
+    fn edge_args(&self, l: &Line<'f>, usage: &str) -> Res<(&'f str, Vec<&'f str>)> {
         match l.toks.as_slice() {
             [_, first, Tok::Colon, rest @ ..] if *first != Tok::Colon && !rest.is_empty() => {
                 let rest = rest
                     .iter()
                     .map(|t| match t {
-                        Tok::Colon => Err(self.usage(l, &usage)),
+                        Tok::Colon => Err(self.usage(l, usage)),
                         t => Ok(t.text()),
                     })
                     .collect::<Res<Vec<_>>>()?;
                 Ok((first.text(), rest))
             }
-            _ => Err(self.usage(l, &usage)),
+            _ => Err(self.usage(l, usage)),
         }
     }
 
     fn army_line(&mut self, l: &Line<'f>) -> Res<()> {
-        let (from, tos) = self.edge_args(l, "army")?;
+        let (from, tos) = self.edge_args(l, "army CODE: CODE...")?;
         let a = self.space(l.no, from)?;
         self.not_sea(l.no, a)?;
         self.army_lines.entry(a).or_insert(l.no);
@@ -916,7 +911,7 @@ impl<'f> Builder<'f> {
     }
 
     fn fleet_line(&mut self, l: &Line<'f>) -> Res<()> {
-        let (from, tos) = self.edge_args(l, "fleet")?;
+        let (from, tos) = self.edge_args(l, "fleet REGION: REGION...")?;
         let a = self.fleet_region(l.no, from)?;
         self.fleet_lines.entry(a).or_insert(l.no);
         for to in tos {
@@ -1213,5 +1208,41 @@ fn cannot_stand(v: &Variant, unit: UnitType, region: Region) -> String {
             format!("{c} has no {} coast (its coasts: {list})", k.code())
         }
         (UnitType::Army, _, None) => format!("an army cannot stand in {c}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_split_words_quotes_colons_and_comments() {
+        let (rest, toks) = line_tokens(r#"alias StP "St. Petersburg" x:y # note "#).unwrap();
+        assert_eq!(rest, "");
+        assert_eq!(
+            toks,
+            vec![
+                Tok::Word("alias"),
+                Tok::Word("StP"),
+                Tok::Quoted("St. Petersburg"),
+                Tok::Word("x"),
+                Tok::Colon,
+                Tok::Word("y"),
+            ]
+        );
+    }
+
+    #[test]
+    fn blank_and_comment_lines_have_no_tokens() {
+        let lines = tokenize("f", "\n   \n# only a comment\n\tvariant x\n").unwrap();
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].no, 4);
+        assert_eq!(lines[0].keyword(), "variant");
+    }
+
+    #[test]
+    fn unterminated_quote_is_reported_at_its_line() {
+        let err = tokenize("f", "variant x\ntitle \"Open").err().unwrap();
+        assert_eq!(err.to_string(), "f:2: a quoted name has no closing '\"'");
     }
 }
