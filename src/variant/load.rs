@@ -11,8 +11,8 @@ use super::{
     ProvinceSet, Region, Rules, Season, SpaceKind, StartUnit, UnitType, Variant, MAX_PROVINCES,
 };
 use nom::branch::alt;
-use nom::bytes::complete::{take_till, take_till1};
-use nom::character::complete::{char, space0};
+use nom::bytes::complete::{take_till, take_till1, take_while};
+use nom::character::complete::char;
 use nom::combinator::{opt, rest};
 use nom::multi::many0;
 use nom::sequence::{delimited, preceded, terminated};
@@ -51,6 +51,8 @@ const BUILTIN: &[(&str, &str)] = &[("standard", include_str!("../../variant/stan
 
 /// Loads a variant from its text; `source` names it in error messages.
 pub fn load(source: &str, text: &str) -> Result<Variant, LoadError> {
+    // Editors on Windows may save a byte-order mark, which would stick to the first word.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines = tokenize(source, text)?;
     Builder::new(source).build(&lines)
 }
@@ -126,11 +128,17 @@ fn token(input: &str) -> IResult<&str, Tok<'_>> {
     .parse(input)
 }
 
+/// Blanks between words: any Unicode white space, since `token` stops at any (a pasted
+/// non-breaking space would otherwise be unreadable).
+fn blank(input: &str) -> IResult<&str, &str> {
+    take_while(char::is_whitespace).parse(input)
+}
+
 /// The words of one line, up to an optional `#` comment.
 fn line_tokens(input: &str) -> IResult<&str, Vec<Tok<'_>>> {
     terminated(
-        many0(preceded(space0, token)),
-        (space0, opt((char('#'), rest))),
+        many0(preceded(blank, token)),
+        (blank, opt((char('#'), rest))),
     )
     .parse(input)
 }
@@ -1234,10 +1242,11 @@ mod tests {
 
     #[test]
     fn blank_and_comment_lines_have_no_tokens() {
-        let lines = tokenize("f", "\n   \n# only a comment\n\tvariant x\n").unwrap();
+        let lines = tokenize("f", "\n   \n# only a comment\n\tvariant\u{a0}x\r\n").unwrap();
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].no, 4);
         assert_eq!(lines[0].keyword(), "variant");
+        assert_eq!(lines[0].toks[1], Tok::Word("x"));
     }
 
     #[test]
