@@ -310,6 +310,9 @@ fn comments_blank_lines_and_case_are_ignored() {
     );
     let v = loads(&text);
     assert!(v.army_adjacent(id(&v, "Ddd"), id(&v, "Ccc")));
+    // A byte-order mark left by an editor is not part of the first word.
+    let v = loads(&format!("\u{feff}{TINY}"));
+    assert_eq!(v.name, "tiny");
 }
 
 #[test]
