@@ -47,7 +47,10 @@ pub enum LoadError {
 }
 
 /// The variants built into the binary: name and file text.
-const BUILTIN: &[(&str, &str)] = &[("standard", include_str!("../../variant/standard.variant"))];
+const BUILTIN: &[(&str, &str)] = &[
+    ("standard", include_str!("../../variant/standard.variant")),
+    ("napoleonic", include_str!("../../variant/napoleonic.variant")),
+];
 
 /// Loads a variant from its text; `source` names it in error messages.
 pub fn load(source: &str, text: &str) -> Result<Variant, LoadError> {
