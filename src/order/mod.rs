@@ -10,7 +10,7 @@ mod parse;
 pub mod validate;
 
 pub use display::PlaceName;
-pub use parse::{parse_line, parse_orders, ParseError, ParsedLine};
+pub use parse::{parse_line, parse_orders, parse_place, parse_unit, ParseError, ParsedLine};
 
 use crate::variant::{Coast, PowerId, ProvinceId, Region, UnitType};
 
