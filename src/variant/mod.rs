@@ -7,9 +7,11 @@
 
 mod load;
 mod names;
+mod summary;
 
 pub use load::{load, load_file, load_named, LoadError};
 pub use names::Lookup;
+pub use summary::summary;
 
 use std::fmt;
 
