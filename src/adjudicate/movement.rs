@@ -15,7 +15,7 @@
 use super::outcome::{Outcome, Reason};
 use crate::order::{Order, OrderKind, Stage};
 use crate::position::{Dislodged, Force, Position};
-use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
+use crate::variant::{Coast, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
@@ -25,7 +25,7 @@ enum Act {
     Hold,
     Move { to: Region, via_convoy: bool },
     SupportHold { target: ProvinceId },
-    SupportMove { from: ProvinceId, to: ProvinceId },
+    SupportMove { from: ProvinceId, to: ProvinceId, coast: Option<Coast> },
     Convoy { from: ProvinceId, to: ProvinceId },
 }
 
@@ -72,6 +72,10 @@ struct Resolver<'a> {
     matched: Vec<bool>,
     /// Convoyed moves the Szykman rule has made fail.
     paradox: Vec<bool>,
+    /// Orders found void once all orders are known (DATC 4.E.1), with the reason.
+    void: Vec<Option<&'static str>>,
+    /// The seas holding a fleet at the start: what makes a convoy possible at all.
+    fleet_seas: ProvinceSet,
     state: Vec<State>,
     result: Vec<bool>,
     /// Kruijswijk's list of decisions that depend on a guess.
@@ -131,6 +135,7 @@ impl<'a> Resolver<'a> {
                 OrderKind::SupportMove { supported, to, .. } => Act::SupportMove {
                     from: supported.at.province,
                     to: to.province,
+                    coast: to.coast,
                 },
                 OrderKind::Convoy { army, to, .. } => Act::Convoy {
                     from: army.at.province,
@@ -164,40 +169,153 @@ impl<'a> Resolver<'a> {
                 });
             }
         }
+        let mut fleet_seas = ProvinceSet::EMPTY;
+        for (p, f) in position.forces() {
+            if f.fleets > 0 && variant.province(p).kind == SpaceKind::Sea {
+                fleet_seas.insert(p);
+            }
+        }
         let n = items.len();
         let mut r = Resolver {
+            fleet_seas,
             variant,
             items,
             route: vec![Route::NotMove; n],
             h2h: vec![None; n],
             matched: vec![true; n],
             paradox: vec![false; n],
+            void: vec![None; n],
             state: vec![State::Unresolved; n],
             result: vec![false; n],
             cycle: Vec::new(),
         };
-        r.match_supports_and_convoys();
+        r.match_convoys();
         r.find_routes();
+        r.match_supports();
         r
     }
 
-    /// Which supports and convoys name an order the named unit really gave.
-    fn match_supports_and_convoys(&mut self) {
+    /// Which convoys are legal: the fleet is at sea, the army it names is ordered to that move,
+    /// and the fleet is needed on some route of the fleets on the board (DATC 6.G.6, 6.G.7,
+    /// 6.G.19: a fleet on no minimal route gives an impossible order, which is ignored).
+    fn match_convoys(&mut self) {
         for i in 0..self.items.len() {
-            let ok = match self.items[i].act {
-                Act::SupportHold { target } => self.items_at(target).any(|j| !self.is_move(j)),
-                Act::SupportMove { from, to } => {
-                    self.items_at(from).any(|j| self.move_to(j) == Some(to))
-                }
-                Act::Convoy { from, to } => {
-                    self.variant.province(self.items[i].at).kind == SpaceKind::Sea
-                        && self
-                            .items_at(from)
-                            .any(|j| self.move_to(j) == Some(to) && self.items[j].armies > 0)
-                }
-                _ => true,
+            let Act::Convoy { from, to } = self.items[i].act else {
+                continue;
             };
-            self.matched[i] = ok;
+            let ordered = self
+                .items_at(from)
+                .any(|j| self.move_to(j) == Some(to) && self.items[j].armies > 0);
+            self.void[i] = if self.variant.province(self.items[i].at).kind != SpaceKind::Sea {
+                Some("only a fleet at sea can convoy")
+            } else if !ordered {
+                Some("the army named was not ordered to that move")
+            } else {
+                None
+            };
+        }
+        for i in 0..self.items.len() {
+            if self.void[i].is_some() {
+                continue;
+            }
+            let Act::Convoy { from, to } = self.items[i].act else {
+                continue;
+            };
+            let seas: Vec<ProvinceId> = self.fleet_seas.iter().collect();
+            if !self.on_minimal_route(from, to, self.items[i].at, &seas) {
+                self.void[i] = Some("the fleet is on no convoy route of the army");
+            }
+        }
+        for i in 0..self.items.len() {
+            self.matched[i] = self.void[i].is_none();
+        }
+    }
+
+    /// Whether `sea` lies on a chordless chain of `seas` from `from` to `to`: a route none of whose
+    /// fleets could be left out.
+    fn on_minimal_route(
+        &self,
+        from: ProvinceId,
+        to: ProvinceId,
+        sea: ProvinceId,
+        seas: &[ProvinceId],
+    ) -> bool {
+        let mut chain = Vec::new();
+        self.chordless(&mut chain, (from, to, sea), seas)
+    }
+
+    /// Depth-first search over chains of `seas` that start next to `from`, each sea touching only
+    /// the one before it, until one reaches `to`.
+    fn chordless(
+        &self,
+        chain: &mut Vec<ProvinceId>,
+        (from, to, sea): (ProvinceId, ProvinceId, ProvinceId),
+        seas: &[ProvinceId],
+    ) -> bool {
+        let reach = |p: ProvinceId| self.variant.fleet_reach[p.index()];
+        if let Some(&last) = chain.last() {
+            if reach(last).contains(to) {
+                return chain.contains(&sea);
+            }
+        }
+        if chain.len() >= self.variant.rules.convoy_chain_limit() {
+            return false;
+        }
+        for &s in seas {
+            let next_to_last = match chain.last() {
+                None => reach(s).contains(from),
+                Some(&l) => reach(l).contains(s),
+            };
+            let n = chain.len();
+            let chord = chain[..n.saturating_sub(1)].iter().any(|&p| reach(p).contains(s))
+                || (n > 0 && reach(s).contains(from));
+            if chain.contains(&s) || !next_to_last || chord {
+                continue;
+            }
+            chain.push(s);
+            if self.chordless(chain, (from, to, sea), seas) {
+                return true;
+            }
+            chain.pop();
+        }
+        false
+    }
+
+    /// Which supports name an order the named unit really gave; a support of a move that can't
+    /// go anywhere (no convoy route, DATC 6.D.31) matches nothing either.
+    fn match_supports(&mut self) {
+        for i in 0..self.items.len() {
+            let why = match self.items[i].act {
+                Act::SupportHold { target } => (!self.items_at(target).any(|j| !self.is_move(j)))
+                    .then_some("the unit named is not holding there"),
+                Act::SupportMove { from, to, coast } => {
+                    let matching = self.items_at(from).any(|j| match self.items[j].act {
+                        Act::Move { to: dest, .. } => {
+                            dest.province == to
+                                && (coast.is_none() || dest.coast.is_none() || dest.coast == coast)
+                        }
+                        _ => false,
+                    });
+                    let mut without = self.fleet_seas;
+                    without.remove(self.items[i].at);
+                    let by_sea_only = self.items_at(from).any(|j| {
+                        self.move_to(j) == Some(to) && self.route[j] != Route::Direct
+                    });
+                    if !matching {
+                        Some("the unit named did not make that move")
+                    } else if by_sea_only && !self.chain_over(from, to, without) {
+                        // A fleet can't both convoy and support (DATC 6.D.31).
+                        Some("the move could only be convoyed by the supporting fleet itself")
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            };
+            if why.is_some() {
+                self.void[i] = why;
+                self.matched[i] = false;
+            }
         }
     }
 
@@ -219,7 +337,7 @@ impl<'a> Resolver<'a> {
                 let own = convoys
                     .clone()
                     .any(|c| self.items[c].power == item.power);
-                let chain = self.convoy_chain(from, to.province, |_| true);
+                let chain = self.chain_over(from, to.province, self.convoy_seas(from, to.province, |_| true));
                 if by_land && !(via_convoy || own) {
                     Route::Direct
                 } else if chain || (by_land && (via_convoy || own)) {
@@ -230,6 +348,13 @@ impl<'a> Resolver<'a> {
                     Route::NoConvoy
                 }
             };
+            if self.route[m] == Route::NoConvoy && !self.chain_over(from, to.province, self.fleet_seas) {
+                // No fleets on the board could carry it: the move is impossible and ignored
+                // (DATC 4.E.1, 6.D.32). With fleets that could, it is a move that fails (6.D.8).
+                self.void[m] = Some("no fleets could convoy it");
+                self.items[m].act = Act::Hold;
+                self.route[m] = Route::NotMove;
+            }
         }
         for m in 0..self.items.len() {
             if self.route[m] != Route::Direct {
@@ -268,24 +393,15 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// Whether fleets ordered to convoy `from`-`to`, each passing `usable`, form a chain of
-    /// adjacent seas from `from` to `to`.
-    fn convoy_chain(
-        &self,
-        from: ProvinceId,
-        to: ProvinceId,
-        mut usable: impl FnMut(usize) -> bool,
-    ) -> bool {
-        let mut fleets = ProvinceSet::EMPTY;
-        for c in self.convoys_for(from, to) {
-            if usable(c) {
-                fleets.insert(self.items[c].at);
-            }
-        }
+    /// Whether the seas in `fleets` form a chain of adjacent seas from `from` to `to`, no longer
+    /// than the variant allows.
+    fn chain_over(&self, from: ProvinceId, to: ProvinceId, fleets: ProvinceSet) -> bool {
         let reach = |p: ProvinceId| self.variant.fleet_reach[p.index()];
         let mut seen = ProvinceSet::EMPTY;
         let mut frontier = ProvinceSet(reach(from).0 & fleets.0);
-        while !frontier.is_empty() {
+        let mut length = 0;
+        while !frontier.is_empty() && length < self.variant.rules.convoy_chain_limit() {
+            length += 1;
             seen.0 |= frontier.0;
             let mut next = ProvinceSet::EMPTY;
             for s in frontier.iter() {
@@ -297,6 +413,22 @@ impl<'a> Resolver<'a> {
             frontier = ProvinceSet(next.0 & fleets.0 & !seen.0);
         }
         false
+    }
+
+    /// The seas of the legal convoy orders for `from`-`to` that pass `usable`.
+    fn convoy_seas(
+        &self,
+        from: ProvinceId,
+        to: ProvinceId,
+        mut usable: impl FnMut(usize) -> bool,
+    ) -> ProvinceSet {
+        let mut seas = ProvinceSet::EMPTY;
+        for c in self.convoys_for(from, to) {
+            if usable(c) {
+                seas.insert(self.items[c].at);
+            }
+        }
+        seas
     }
 
     /// The components of an item that count in or into `dest` (R1.5): at sea only fleets act; into
@@ -375,7 +507,8 @@ impl<'a> Resolver<'a> {
 
     fn supports_of_move(&self, from: ProvinceId, to: ProvinceId) -> impl Iterator<Item = usize> + '_ {
         (0..self.items.len()).filter(move |&s| {
-            self.matched[s] && self.items[s].act == Act::SupportMove { from, to }
+            self.matched[s]
+                && matches!(self.items[s].act, Act::SupportMove { from: f, to: t, .. } if f == from && t == to)
         })
     }
 
@@ -442,7 +575,7 @@ impl<'a> Resolver<'a> {
     fn backup_rule(&mut self, members: &[usize]) {
         let convoy_involved = members
             .iter()
-            .any(|&d| matches!(self.items[d].act, Act::Convoy { .. }) || self.route[d] == Route::Convoy);
+            .any(|&d| matches!(self.items[d].act, Act::Convoy { .. }));
         if convoy_involved {
             for &d in members {
                 if let Act::Convoy { from, to } = self.items[d].act {
@@ -451,9 +584,6 @@ impl<'a> Resolver<'a> {
                             self.paradox[m] = true;
                         }
                     }
-                }
-                if self.route[d] == Route::Convoy {
-                    self.paradox[d] = true;
                 }
             }
             for &d in members {
@@ -493,13 +623,14 @@ impl<'a> Resolver<'a> {
                 }
                 let (from, to) = (self.items[m].at, self.move_to(m).unwrap_or(self.items[m].at));
                 let convoys: Vec<usize> = self.convoys_for(from, to).collect();
-                let mut ok = Vec::with_capacity(convoys.len());
+                let mut seas = ProvinceSet::EMPTY;
                 for c in convoys {
                     if self.resolve(c) {
-                        ok.push(c);
+                        seas.insert(self.items[c].at);
                     }
                 }
-                self.convoy_chain(from, to, |c| ok.contains(&c))
+                // Resolving the convoys may have run into the paradox rule for this very move.
+                !self.paradox[m] && self.chain_over(from, to, seas)
             }
         }
     }
@@ -660,6 +791,9 @@ impl<'a> Resolver<'a> {
         let Some(i) = self.items.iter().position(|it| it.order == Some(order)) else {
             return Outcome::Void("no unit to carry it out".to_string());
         };
+        if let Some(why) = self.void[i] {
+            return Outcome::Void(why.to_string());
+        }
         let at = self.items[i].at;
         let dislodger = |r: &mut Self| r.moves_into(at).find(|&m| r.result[m]);
         match self.items[i].act {
@@ -671,9 +805,6 @@ impl<'a> Resolver<'a> {
                 }
             }
             Act::SupportHold { .. } | Act::SupportMove { .. } => {
-                if !self.matched[i] {
-                    return Outcome::Fails(Reason::NotMatched);
-                }
                 if let Some(m) = dislodger(self) {
                     return Outcome::Fails(Reason::Dislodged(self.items[m].at));
                 }
@@ -689,8 +820,6 @@ impl<'a> Resolver<'a> {
             Act::Hold | Act::Convoy { .. } => {
                 if let Some(m) = dislodger(self) {
                     Outcome::Fails(Reason::Dislodged(self.items[m].at))
-                } else if !self.matched[i] {
-                    Outcome::Fails(Reason::NotMatched)
                 } else {
                     Outcome::Succeeds
                 }

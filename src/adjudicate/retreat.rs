@@ -49,7 +49,8 @@ pub fn adjudicate(
                     None
                 };
                 match why {
-                    Some(why) => outcomes[i] = Outcome::Fails(Reason::NotAllowed(why.into())),
+                    // Each of these makes the retreat illegal (DATC 6.H.5, 6.H.6, 6.H.10).
+                    Some(why) => outcomes[i] = Outcome::Void(why.into()),
                     None => moves.push(Move {
                         order: i,
                         power: d.force.power,

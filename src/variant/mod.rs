@@ -341,6 +341,17 @@ pub struct Rules {
     pub extra_unit: Option<PowerId>,
 }
 
+impl Rules {
+    /// The most fleets a convoy may pass through: one under Fast Ferry (R3.1), else any number.
+    pub fn convoy_chain_limit(&self) -> usize {
+        if self.abstraction {
+            1
+        } else {
+            usize::MAX
+        }
+    }
+}
+
 /// A board and its rules, loaded and validated.
 #[derive(Clone, Debug)]
 pub struct Variant {

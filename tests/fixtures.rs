@@ -1,0 +1,17 @@
+//! The adjudication cases under `fixtures/`, run through the same runner as `napjudge cases`.
+
+use napjudge::case::run_paths;
+use std::path::PathBuf;
+
+fn run(folder: &str) -> napjudge::case::Summary {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(folder);
+    run_paths(&[path])
+}
+
+/// DATC v3.0 chapter 6: all 164 cases (6.J.9's two positions as two cases), none skipped.
+#[test]
+fn datc_v3_chapter_6_passes_in_full() {
+    let s = run("datc");
+    assert_eq!(s.failed, 0, "{}", s.report);
+    assert_eq!(s.passed, 165, "{}", s.report);
+}
