@@ -56,6 +56,7 @@ pub fn parse_line(variant: &Variant, text: &str) -> Result<Order<Place>, ParseEr
     run(text, |i| {
         let (i, _) = ws0(i)?;
         let (i, stage) = stage(i)?;
+        let (i, _) = ws0(i)?;
         let (i, kind) = p.kind(i)?;
         Ok((i, Order { stage, kind }))
     })
@@ -699,13 +700,20 @@ impl Grammar<'_> {
             return self.movement(rest, unit, op);
         }
         let Ok((rest, op)) = keyword_of(i, OPS) else {
-            return Err(failure(
-                i,
-                format!(
-                    "an order after '{}' (H, -, S, C, E, D, B, X)",
-                    self.quote(&unit)
-                ),
-            ));
+            let u = self.quote(&unit);
+            let expected = format!("an order after '{u}' (H, -, S, C, E, D, B, X)");
+            // `A Par Bur`: the dash left out.
+            return Err(match self.place(i) {
+                Ok((rest, to)) if rest.trim().is_empty() => {
+                    let to = to.name(self.v);
+                    let hint = format!(
+                        "expected {expected}, found {} (did you mean {u}-{to}?)",
+                        quote_rest(i)
+                    );
+                    failure_hint(i, expected, None, hint)
+                }
+                _ => failure(i, expected),
+            });
         };
         let u = self.quote(&unit);
         match op {
