@@ -263,6 +263,7 @@ fn second_stage_orders() {
     );
     assert_eq!(parse(v, "2: F ENG H").stage, Stage::Second);
     assert_eq!(parse(v, "1: F ENG H").stage, Stage::First);
+    check_forms(v, "2: BUILD A(Par)", &["2:BUILD A Par", "2: a par build"]);
 }
 
 #[test]
