@@ -56,6 +56,7 @@ pub fn parse_line(variant: &Variant, text: &str) -> Result<Order<Place>, ParseEr
     run(text, |i| {
         let (i, _) = ws0(i)?;
         let (i, stage) = stage(i)?;
+        let (i, _) = ws0(i)?;
         let (i, kind) = p.kind(i)?;
         Ok((i, Order { stage, kind }))
     })
@@ -158,12 +159,10 @@ fn failure_hint<'a>(
 
 /// A recoverable error: the caller may try something else here.
 fn mismatch<'a>(at: &'a str) -> nom::Err<Fail<'a>> {
-    nom::Err::Error(Fail {
+    nom::Err::Error(nom::error::ParseError::from_error_kind(
         at,
-        expected: String::new(),
-        found: None,
-        hint: None,
-    })
+        nom::error::ErrorKind::Fail,
+    ))
 }
 
 /// Runs `parser` on the whole of `text`, requiring that nothing but blanks follows, and turns its
@@ -179,17 +178,20 @@ fn run<'a, T>(text: &'a str, parser: impl FnOnce(&'a str) -> Res<'a, T>) -> Resu
     });
     result.map_err(|e| match e {
         nom::Err::Error(f) | nom::Err::Failure(f) => to_parse_error(text, f),
-        nom::Err::Incomplete(_) => to_parse_error(text, Fail::from_at(text)),
+        // Complete parsers never ask for more input; treat it as a mismatch at the start.
+        nom::Err::Incomplete(_) => to_parse_error(
+            text,
+            Fail {
+                at: text,
+                expected: String::new(),
+                found: None,
+                hint: None,
+            },
+        ),
     })
 }
 
-impl<'a> Fail<'a> {
-    /// A bare error at `at`, for the cases nom cannot produce with complete parsers.
-    fn from_at(at: &'a str) -> Self {
-        nom::error::ParseError::from_error_kind(at, nom::error::ErrorKind::Fail)
-    }
-}
-
+/// The public error for a parser error on `text`.
 fn to_parse_error(text: &str, f: Fail<'_>) -> ParseError {
     // `at` is a suffix of `text`, so the difference in length is its byte offset.
     let offset = text.len().saturating_sub(f.at.len());
@@ -699,13 +701,20 @@ impl Grammar<'_> {
             return self.movement(rest, unit, op);
         }
         let Ok((rest, op)) = keyword_of(i, OPS) else {
-            return Err(failure(
-                i,
-                format!(
-                    "an order after '{}' (H, -, S, C, E, D, B, X)",
-                    self.quote(&unit)
-                ),
-            ));
+            let u = self.quote(&unit);
+            let expected = format!("an order after '{u}' (H, -, S, C, E, D, B, X)");
+            // `A Par Bur`: the dash left out.
+            return Err(match self.place(i) {
+                Ok((rest, to)) if rest.trim().is_empty() => {
+                    let to = to.name(self.v);
+                    let hint = format!(
+                        "expected {expected}, found {} (did you mean {u}-{to}?)",
+                        quote_rest(i)
+                    );
+                    failure_hint(i, expected, None, hint)
+                }
+                _ => failure(i, expected),
+            });
         };
         let u = self.quote(&unit);
         match op {
