@@ -5,11 +5,15 @@ use napjudge::case::{self, run};
 use napjudge::order::validate::{check_set, Checker};
 use napjudge::order::{parse_orders, Order, Place};
 use napjudge::variant::{self, Variant};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "napjudge", version, about = "A play-by-email judge for the Napoleonic Wars Diplomacy variant")]
+#[command(
+    name = "napjudge",
+    version,
+    about = "A play-by-email judge for the Napoleonic Wars Diplomacy variant"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -113,7 +117,7 @@ fn orders_check(
     variant_name: &str,
     position: Option<PathBuf>,
     power: Option<String>,
-    file: &PathBuf,
+    file: &Path,
 ) -> Result<ExitCode, String> {
     let v: Variant = variant::load_named(variant_name).map_err(|e| e.to_string())?;
     let body = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -150,7 +154,10 @@ fn orders_check(
         .iter()
         .filter_map(|l| l.as_ref().ok().map(|p| (p.line, p.order.clone())))
         .collect();
-    let checked = check_set(&checker, &parsed.iter().map(|(_, o)| o.clone()).collect::<Vec<_>>());
+    let checked = check_set(
+        &checker,
+        &parsed.iter().map(|(_, o)| o.clone()).collect::<Vec<_>>(),
+    );
     let mut failed = false;
     let mut checked = parsed.iter().map(|(n, _)| *n).zip(checked);
     for line in &lines {
@@ -176,7 +183,7 @@ fn orders_check(
     })
 }
 
-fn adjudicate(file: &PathBuf) -> Result<ExitCode, String> {
+fn adjudicate(file: &Path) -> Result<ExitCode, String> {
     let cases = case::file::read_file(file).map_err(|e| e.to_string())?;
     let mut variants = run::Variants::default();
     for case in &cases {

@@ -4,7 +4,9 @@ use napjudge::case::run_paths;
 use std::path::PathBuf;
 
 fn run(folder: &str) -> napjudge::case::Summary {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(folder);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(folder);
     run_paths(&[path])
 }
 

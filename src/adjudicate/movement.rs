@@ -23,10 +23,22 @@ use petgraph::graph::{DiGraph, NodeIndex};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Act {
     Hold,
-    Move { to: Region, via_convoy: bool },
-    SupportHold { target: ProvinceId },
-    SupportMove { from: ProvinceId, to: ProvinceId, coast: Option<Coast> },
-    Convoy { from: ProvinceId, to: ProvinceId },
+    Move {
+        to: Region,
+        via_convoy: bool,
+    },
+    SupportHold {
+        target: ProvinceId,
+    },
+    SupportMove {
+        from: ProvinceId,
+        to: ProvinceId,
+        coast: Option<Coast>,
+    },
+    Convoy {
+        from: ProvinceId,
+        to: ProvinceId,
+    },
 }
 
 /// Components of one force doing one thing.
@@ -267,7 +279,9 @@ impl<'a> Resolver<'a> {
                 Some(&l) => reach(l).contains(s),
             };
             let n = chain.len();
-            let chord = chain[..n.saturating_sub(1)].iter().any(|&p| reach(p).contains(s))
+            let chord = chain[..n.saturating_sub(1)]
+                .iter()
+                .any(|&p| reach(p).contains(s))
                 || (n > 0 && reach(s).contains(from));
             if chain.contains(&s) || !next_to_last || chord {
                 continue;
@@ -298,9 +312,9 @@ impl<'a> Resolver<'a> {
                     });
                     let mut without = self.fleet_seas;
                     without.remove(self.items[i].at);
-                    let by_sea_only = self.items_at(from).any(|j| {
-                        self.move_to(j) == Some(to) && self.route[j] != Route::Direct
-                    });
+                    let by_sea_only = self
+                        .items_at(from)
+                        .any(|j| self.move_to(j) == Some(to) && self.route[j] != Route::Direct);
                     if !matching {
                         Some("the unit named did not make that move")
                     } else if by_sea_only && !self.chain_over(from, to, without) {
@@ -334,10 +348,12 @@ impl<'a> Resolver<'a> {
             } else {
                 let by_land = self.variant.army_adjacent(from, to.province);
                 let convoys = self.convoys_for(from, to.province);
-                let own = convoys
-                    .clone()
-                    .any(|c| self.items[c].power == item.power);
-                let chain = self.chain_over(from, to.province, self.convoy_seas(from, to.province, |_| true));
+                let own = convoys.clone().any(|c| self.items[c].power == item.power);
+                let chain = self.chain_over(
+                    from,
+                    to.province,
+                    self.convoy_seas(from, to.province, |_| true),
+                );
                 if by_land && !(via_convoy || own) {
                     Route::Direct
                 } else if chain || (by_land && (via_convoy || own)) {
@@ -348,7 +364,9 @@ impl<'a> Resolver<'a> {
                     Route::NoConvoy
                 }
             };
-            if self.route[m] == Route::NoConvoy && !self.chain_over(from, to.province, self.fleet_seas) {
+            if self.route[m] == Route::NoConvoy
+                && !self.chain_over(from, to.province, self.fleet_seas)
+            {
                 // No fleets on the board could carry it: the move is impossible and ignored
                 // (DATC 4.E.1, 6.D.32). With fleets that could, it is a move that fails (6.D.8).
                 self.void[m] = Some("no fleets could convoy it");
@@ -376,10 +394,13 @@ impl<'a> Resolver<'a> {
         (0..self.items.len()).filter(move |&i| self.move_to(i) == Some(p))
     }
 
-    fn convoys_for(&self, from: ProvinceId, to: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        (0..self.items.len()).filter(move |&i| {
-            self.matched[i] && self.items[i].act == Act::Convoy { from, to }
-        })
+    fn convoys_for(
+        &self,
+        from: ProvinceId,
+        to: ProvinceId,
+    ) -> impl Iterator<Item = usize> + Clone + '_ {
+        (0..self.items.len())
+            .filter(move |&i| self.matched[i] && self.items[i].act == Act::Convoy { from, to })
     }
 
     fn is_move(&self, i: usize) -> bool {
@@ -505,7 +526,11 @@ impl<'a> Resolver<'a> {
         deps
     }
 
-    fn supports_of_move(&self, from: ProvinceId, to: ProvinceId) -> impl Iterator<Item = usize> + '_ {
+    fn supports_of_move(
+        &self,
+        from: ProvinceId,
+        to: ProvinceId,
+    ) -> impl Iterator<Item = usize> + '_ {
         (0..self.items.len()).filter(move |&s| {
             self.matched[s]
                 && matches!(self.items[s].act, Act::SupportMove { from: f, to: t, .. } if f == from && t == to)
@@ -621,7 +646,10 @@ impl<'a> Resolver<'a> {
                 if self.paradox[m] {
                     return false;
                 }
-                let (from, to) = (self.items[m].at, self.move_to(m).unwrap_or(self.items[m].at));
+                let (from, to) = (
+                    self.items[m].at,
+                    self.move_to(m).unwrap_or(self.items[m].at),
+                );
                 let convoys: Vec<usize> = self.convoys_for(from, to).collect();
                 let mut seas = ProvinceSet::EMPTY;
                 for c in convoys {
@@ -732,7 +760,9 @@ impl<'a> Resolver<'a> {
         if attack == 0 {
             return false;
         }
-        let Some(to) = self.move_to(m) else { return false };
+        let Some(to) = self.move_to(m) else {
+            return false;
+        };
         let held = match self.h2h[m] {
             Some(n) => {
                 let others_stay = self.items_at(to).any(|j| j != n);

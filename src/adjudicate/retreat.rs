@@ -26,7 +26,8 @@ pub fn adjudicate(
     position: &Position,
     orders: &[Order<Region>],
 ) -> (Vec<Outcome>, Position) {
-    let mut outcomes = vec![Outcome::Void("no dislodged unit to carry it out".into()); orders.len()];
+    let mut outcomes =
+        vec![Outcome::Void("no dislodged unit to carry it out".into()); orders.len()];
     let mut moves: Vec<Move> = Vec::new();
     for (i, order) in orders.iter().enumerate() {
         match &order.kind {

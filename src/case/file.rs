@@ -131,7 +131,10 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
         let keyword = word.trim_end_matches(':');
         if keyword == "CASE" {
             if current.is_some() {
-                return Err(err(number, "CASE inside a case: END the previous one".into()));
+                return Err(err(
+                    number,
+                    "CASE inside a case: END the previous one".into(),
+                ));
             }
             let (id, title) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
             if id.is_empty() {
@@ -148,7 +151,10 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
             continue;
         }
         let Some(case) = current.as_mut() else {
-            return Err(err(number, format!("'{content}' outside a case (start with CASE)")));
+            return Err(err(
+                number,
+                format!("'{content}' outside a case (start with CASE)"),
+            ));
         };
         let line = |text: &str| Line {
             number,
@@ -223,8 +229,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
                 block = Block::None;
             }
             _ => {
-                push(case, block, line(content))
-                    .map_err(|m| err(number, m))?;
+                push(case, block, line(content)).map_err(|m| err(number, m))?;
                 continue;
             }
         }

@@ -75,7 +75,9 @@ pub fn run_paths(paths: &[PathBuf]) -> Summary {
                 summary.passed += 1;
             } else {
                 summary.failed += 1;
-                summary.report.push_str(&format!("FAIL {} ({})\n", r.name, r.place));
+                summary
+                    .report
+                    .push_str(&format!("FAIL {} ({})\n", r.name, r.place));
                 for failure in &r.failures {
                     summary.report.push_str(&format!("  {failure}\n"));
                 }

@@ -69,12 +69,17 @@ pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
         for l in &step.orders {
             let (power, text) = split_power(variant, l)?;
             let order = parse_line(variant, text).map_err(|e| at(l, e.to_string()))?;
-            parsed.push((power.ok_or_else(|| at(l, "orders need a power".into()))?, order));
+            parsed.push((
+                power.ok_or_else(|| at(l, "orders need a power".into()))?,
+                order,
+            ));
         }
         // Validation per power, so that R1.4 counts each power's orders together.
         let mut checked: Vec<Option<Result<Order<Region>, String>>> = vec![None; parsed.len()];
         for power in variant.power_ids() {
-            let idx: Vec<usize> = (0..parsed.len()).filter(|&i| parsed[i].0 == power).collect();
+            let idx: Vec<usize> = (0..parsed.len())
+                .filter(|&i| parsed[i].0 == power)
+                .collect();
             if idx.is_empty() {
                 continue;
             }
@@ -151,7 +156,11 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
     };
     for (n, (step, played)) in case.steps.iter().zip(&steps).enumerate() {
         let f = &mut report.failures;
-        let label = format!("phase {} ({})", n + 1, variant.phase_name(played.before.phase));
+        let label = format!(
+            "phase {} ({})",
+            n + 1,
+            variant.phase_name(played.before.phase)
+        );
         if let Err(e) = check_results(variant, &step.results, played, &label, f) {
             f.push(e);
         }
@@ -236,10 +245,12 @@ fn check_results(
     // Identical orders match RESULTS lines in turn.
     let mut used = vec![false; played.orders.len()];
     for l in lines {
-        let (left, word) = l
-            .text
-            .rsplit_once("=>")
-            .ok_or_else(|| at(l, "a RESULTS line is 'POWER: ORDER => succeeds|fails|void'".into()))?;
+        let (left, word) = l.text.rsplit_once("=>").ok_or_else(|| {
+            at(
+                l,
+                "a RESULTS line is 'POWER: ORDER => succeeds|fails|void'".into(),
+            )
+        })?;
         let left = Line {
             number: l.number,
             text: left.trim().to_string(),
@@ -249,7 +260,10 @@ fn check_results(
         let Some(k) = (0..played.orders.len()).find(|&k| {
             !used[k] && Some(played.orders[k].power) == power && played.orders[k].parsed == order
         }) else {
-            return Err(at(l, format!("no such order in the ORDERS block: {}", text.trim())));
+            return Err(at(
+                l,
+                format!("no such order in the ORDERS block: {}", text.trim()),
+            ));
         };
         used[k] = true;
         let played = &played.orders[k];
@@ -304,7 +318,11 @@ pub fn forces_text(variant: &Variant, forces: &[(ProvinceId, Force)]) -> String 
             .map(|(p, f)| f.name(variant, *p))
             .collect();
         if !mine.is_empty() {
-            parts.push(format!("{}: {}", variant.power(power).name, mine.join(", ")));
+            parts.push(format!(
+                "{}: {}",
+                variant.power(power).name,
+                mine.join(", ")
+            ));
         }
     }
     if parts.is_empty() {
@@ -320,10 +338,12 @@ fn at(l: &Line, message: String) -> String {
 
 /// `England: rest` → (England, rest); `none: rest` → (None, rest).
 fn split_power<'t>(variant: &Variant, l: &'t Line) -> Result<(Option<PowerId>, &'t str), String> {
-    let (name, rest) = l
-        .text
-        .split_once(':')
-        .ok_or_else(|| at(l, format!("'{}' needs a power first ('England: ...')", l.text)))?;
+    let (name, rest) = l.text.split_once(':').ok_or_else(|| {
+        at(
+            l,
+            format!("'{}' needs a power first ('England: ...')", l.text),
+        )
+    })?;
     let name = name.trim();
     if name.eq_ignore_ascii_case("none") {
         return Ok((None, rest.trim()));
@@ -342,7 +362,10 @@ fn known(l: &Line, variant: &Variant, place: Place) -> Result<Region, String> {
         Place::Known(r) => Ok(r),
         Place::Ambiguous { name, .. } => Err(at(
             l,
-            format!("'{name}' is ambiguous on the {} board: use a code", variant.name),
+            format!(
+                "'{name}' is ambiguous on the {} board: use a code",
+                variant.name
+            ),
         )),
     }
 }
@@ -391,7 +414,10 @@ fn read_dislodged(variant: &Variant, lines: &[Line]) -> Result<Vec<Dislodged>, S
             };
             let unit = parse_unit(variant, unit_text).map_err(|e| at(l, e.to_string()))?;
             let region = known(l, variant, unit.at.clone())?;
-            let (by_convoy, from) = match from.map(|f| f.strip_prefix("convoy ").map_or((false, f), |r| (true, r.trim()))) {
+            let (by_convoy, from) = match from.map(|f| {
+                f.strip_prefix("convoy ")
+                    .map_or((false, f), |r| (true, r.trim()))
+            }) {
                 Some((c, f)) => {
                     let place = parse_place(variant, f).map_err(|e| at(l, e.to_string()))?;
                     (c, Some(known(l, variant, place)?.province))
@@ -433,9 +459,12 @@ fn read_owners(
 /// The position a case starts from.
 fn initial_position(case: &Case, variant: &Variant) -> Result<Position, String> {
     let phase = match &case.phase {
-        Some(l) => variant
-            .parse_phase(&l.text)
-            .ok_or_else(|| at(l, format!("'{}' is not a phase (e.g. Spring 1901 Movement)", l.text)))?,
+        Some(l) => variant.parse_phase(&l.text).ok_or_else(|| {
+            at(
+                l,
+                format!("'{}' is not a phase (e.g. Spring 1901 Movement)", l.text),
+            )
+        })?,
         None => variant.start,
     };
     let mut pos = Position::empty(variant, phase);

@@ -217,8 +217,16 @@ impl<'a> Checker<'a> {
     fn check_movement(&self, order: &Order<Region>) -> Checked {
         use OrderKind::*;
         match &order.kind {
-            Retreat { .. } | Disband { .. } | Build { .. } | Remove { .. } | Waive
-            | Bank { .. } | Loan { .. } | Renew { .. } | Convert { .. } | Bid { .. } => {
+            Retreat { .. }
+            | Disband { .. }
+            | Build { .. }
+            | Remove { .. }
+            | Waive
+            | Bank { .. }
+            | Loan { .. }
+            | Renew { .. }
+            | Convert { .. }
+            | Bid { .. } => {
                 return Err(self.wrong_phase(order));
             }
             _ => {}
@@ -261,7 +269,9 @@ impl<'a> Checker<'a> {
                     ));
                 }
                 if army.unit_type() == Some(UnitType::Fleet) {
-                    return Err(ValidationError::Illegal("only armies can be convoyed".into()));
+                    return Err(ValidationError::Illegal(
+                        "only armies can be convoyed".into(),
+                    ));
                 }
             }
             _ => {}
@@ -284,7 +294,10 @@ impl<'a> Checker<'a> {
             Retreat { .. } | Disband { .. } => order.kind.clone(),
             _ => return Err(self.wrong_phase(order)),
         };
-        let unit = kind.unit().cloned().ok_or_else(|| self.wrong_phase(order))?;
+        let unit = kind
+            .unit()
+            .cloned()
+            .ok_or_else(|| self.wrong_phase(order))?;
         if let Some(pos) = self.position {
             let d = pos
                 .dislodged
@@ -328,8 +341,14 @@ impl<'a> Checker<'a> {
         use OrderKind::*;
         let kind = match &order.kind {
             Disband { unit } => Remove { unit: unit.clone() },
-            Build { .. } | Remove { .. } | Waive | Bank { .. } | Loan { .. } | Renew { .. }
-            | Convert { .. } | Bid { .. } => order.kind.clone(),
+            Build { .. }
+            | Remove { .. }
+            | Waive
+            | Bank { .. }
+            | Loan { .. }
+            | Renew { .. }
+            | Convert { .. }
+            | Bid { .. } => order.kind.clone(),
             _ => return Err(self.wrong_phase(order)),
         };
         if let Build { unit } = &kind {
@@ -367,10 +386,12 @@ impl<'a> Checker<'a> {
             return Ok(());
         };
         let place = self.variant.province(unit.at.province).name.clone();
-        let force = pos.force(unit.at.province).ok_or_else(|| ValidationError::NoUnit {
-            what: describe_counts(unit.armies, unit.fleets),
-            place: place.clone(),
-        })?;
+        let force = pos
+            .force(unit.at.province)
+            .ok_or_else(|| ValidationError::NoUnit {
+                what: describe_counts(unit.armies, unit.fleets),
+                place: place.clone(),
+            })?;
         if unit.armies > force.armies || unit.fleets > force.fleets {
             return Err(ValidationError::NoUnit {
                 what: describe_counts(unit.armies, unit.fleets),
@@ -488,7 +509,9 @@ impl<'a> Checker<'a> {
                 place: v.province(to.province).code.clone(),
             }),
             (Some(c), _) if reachable.iter().any(|r| r.coast == Some(c)) => Ok(to),
-            (Some(_), _) if v.province(to.province).coasts.is_empty() => Ok(Region::of(to.province)),
+            (Some(_), _) if v.province(to.province).coasts.is_empty() => {
+                Ok(Region::of(to.province))
+            }
             (Some(_), _) => Err(ValidationError::Unreachable {
                 unit: unit_name,
                 place: v.region_name(to),
@@ -603,7 +626,11 @@ fn order_places<P>(order: &Order<P>) -> Vec<&P> {
             v
         }
         SupportHold { unit, supported } => vec![&unit.at, &supported.at],
-        SupportMove { unit, supported, to } => vec![&unit.at, &supported.at, to],
+        SupportMove {
+            unit,
+            supported,
+            to,
+        } => vec![&unit.at, &supported.at, to],
         SupportMerge { unit, target } => vec![&unit.at, target],
         Convoy { unit, army, to } => vec![&unit.at, &army.at, to],
         Merge { units, target, .. } => {

@@ -49,7 +49,10 @@ pub enum LoadError {
 /// The variants built into the binary: name and file text.
 const BUILTIN: &[(&str, &str)] = &[
     ("standard", include_str!("../../variant/standard.variant")),
-    ("napoleonic", include_str!("../../variant/napoleonic.variant")),
+    (
+        "napoleonic",
+        include_str!("../../variant/napoleonic.variant"),
+    ),
 ];
 
 /// Loads a variant from its text; `source` names it in error messages.
