@@ -9,3 +9,4 @@ pub mod case;
 pub mod order;
 pub mod position;
 pub mod variant;
+pub mod winter;

@@ -4,6 +4,7 @@
 //! standard map every force is a single army or fleet.
 
 use crate::variant::{Coast, Phase, PowerId, ProvinceId, ProvinceSet, Region, UnitType, Variant};
+use crate::winter::Ledgers;
 
 /// All the units of one power in one space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,6 +103,10 @@ pub struct Position {
     pub standoffs: ProvinceSet,
     /// The owner of each space (meaningful for centres), by space index.
     pub owners: Vec<Option<PowerId>>,
+    /// Home centres under a successful blockade this year: no fleet may be built there (R5.4).
+    pub blockaded: ProvinceSet,
+    /// Supply points, loans, influence, bids and control of minor powers (RULINGS §7).
+    pub ledgers: Ledgers,
 }
 
 impl Position {
@@ -119,6 +124,8 @@ impl Position {
             dislodged: Vec::new(),
             standoffs: ProvinceSet::EMPTY,
             owners,
+            blockaded: ProvinceSet::EMPTY,
+            ledgers: Ledgers::default(),
         }
     }
 
@@ -163,6 +170,12 @@ impl Position {
             .iter()
             .filter(|p| self.owners[p.index()] == Some(power))
             .count()
+    }
+
+    /// Whether `power` may order the units of `owner`: its own, and those of a minor it controls
+    /// (R7.9).
+    pub fn commands(&self, power: PowerId, owner: PowerId) -> bool {
+        power == owner || self.ledgers.controller(owner) == Some(power)
     }
 
     /// The forces on the board, in space order.

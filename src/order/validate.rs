@@ -402,8 +402,9 @@ impl<'a> Checker<'a> {
     }
 
     fn check_owner(&self, owner: PowerId, at: ProvinceId) -> Result<(), ValidationError> {
+        let commands = |p| self.position.map_or(p == owner, |pos| pos.commands(p, owner));
         match self.power {
-            Some(p) if p != owner => Err(ValidationError::NotYours {
+            Some(p) if !commands(p) => Err(ValidationError::NotYours {
                 place: self.variant.province(at).name.clone(),
                 owner: self.variant.power(owner).name.clone(),
             }),
