@@ -3,6 +3,7 @@
 //! A [`Force`] is all the units of one power in one space (Multiplicity II, rule R1.1): on the
 //! standard map every force is a single army or fleet.
 
+use crate::order::Order;
 use crate::variant::{Coast, Phase, PowerId, ProvinceId, ProvinceSet, Region, UnitType, Variant};
 use crate::winter::Ledgers;
 
@@ -90,6 +91,33 @@ pub struct Dislodged {
     pub by_convoy: bool,
 }
 
+/// A second-phase order waiting for the fleets' second movement phase (R4), with the reason it is
+/// void when the first phase already made it so (R4.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// The power that gave it.
+    pub power: PowerId,
+    /// The order, naming where the fleet is after its first move.
+    pub order: Order<Region>,
+    /// Why it can't be carried out, when the first phase decided that.
+    pub void: Option<String>,
+}
+
+/// A blockade ordered this Autumn (R5), followed through both movement phases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blockade {
+    /// The sea space the blockading fleets are in.
+    pub province: ProvinceId,
+    /// Their power.
+    pub power: PowerId,
+    /// How many fleets blockade.
+    pub fleets: u8,
+    /// The home centre blockaded.
+    pub centre: ProvinceId,
+    /// Whether it still holds (not cut, blockader not dislodged).
+    pub held: bool,
+}
+
 /// The state of a game between phases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -107,6 +135,13 @@ pub struct Position {
     pub blockaded: ProvinceSet,
     /// Supply points, loans, influence, bids and control of minor powers (RULINGS §7).
     pub ledgers: Ledgers,
+    /// Second-phase orders carried over a first-phase retreat (R4.1).
+    pub pending: Vec<Pending>,
+    /// This season's blockades, until the season ends (R5).
+    pub blockades: Vec<Blockade>,
+    /// For each space, the movement seasons the armies aboard the force there have spent at sea
+    /// (R3.6; the longest-serving army counts for all of them).
+    pub sea_time: Vec<u8>,
 }
 
 impl Position {
@@ -126,6 +161,9 @@ impl Position {
             owners,
             blockaded: ProvinceSet::EMPTY,
             ledgers: Ledgers::default(),
+            pending: Vec::new(),
+            blockades: Vec::new(),
+            sea_time: vec![0; n],
         }
     }
 

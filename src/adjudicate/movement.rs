@@ -1,21 +1,27 @@
-//! The movement phase: the one adjudication core.
+//! A movement phase: the one adjudication core.
 //!
-//! Every order becomes an [`Item`]: a number of components of one force doing one thing (on the
-//! standard map every force is one unit and every item the whole force). Components that no order
-//! names hold. Each item has one yes/no decision (a move succeeds; a support is given; a holding
-//! or convoying force is not dislodged), decided as the DATC chapter 5 describes, with strengths
-//! counted in components (R1.5).
+//! Every order becomes one or more [`Item`]s: a number of components of one force doing one thing
+//! (on the standard map every force is one unit and every item the whole force). Components that
+//! no order names hold. Each item has one yes/no decision (a move succeeds; a support is given; a
+//! staying force is not dislodged; an embarkation finds its fleet), decided as the DATC chapter 5
+//! describes, with strengths counted in components (R1.5).
 //!
 //! Decisions depend on each other. They are put in a dependency graph (petgraph), whose strongly
 //! connected components are decided in dependency order. Inside a component that is a real cycle
 //! the decisions are made by Kruijswijk's guess-and-check, and a cycle with no single consistent
-//! answer is settled by DATC 5.B.9: circular movement succeeds; a cycle through a convoy is a
-//! paradox and the Szykman rule makes the convoyed moves fail.
+//! answer is settled by DATC 5.B.9: circular movement succeeds; a cycle through a convoy order is
+//! a paradox and the Szykman rule makes the convoyed moves fail.
+//!
+//! The Napoleonic rules are switches on the same core: merges (one decision for a group of
+//! moves, R2), armies aboard fleets (embarking, landing, ferried armies staying aboard, R3),
+//! blockades (R5) and denied passages (R6).
 
 use super::outcome::{Outcome, Reason};
-use crate::order::{Order, OrderKind, Stage};
+use crate::order::{Order, OrderKind};
 use crate::position::{Dislodged, Force, Position};
-use crate::variant::{Coast, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
+use crate::variant::{
+    Coast, PhaseKind, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant,
+};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
@@ -23,22 +29,14 @@ use petgraph::graph::{DiGraph, NodeIndex};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Act {
     Hold,
-    Move {
-        to: Region,
-        via_convoy: bool,
-    },
-    SupportHold {
-        target: ProvinceId,
-    },
-    SupportMove {
-        from: ProvinceId,
-        to: ProvinceId,
-        coast: Option<Coast>,
-    },
-    Convoy {
-        from: ProvinceId,
-        to: ProvinceId,
-    },
+    Move { to: Region, via_convoy: bool },
+    SupportHold { target: ProvinceId },
+    SupportMove { from: ProvinceId, to: ProvinceId, coast: Option<Coast> },
+    SupportMerge { target: ProvinceId },
+    Convoy { from: ProvinceId, to: ProvinceId },
+    Blockade { centre: ProvinceId },
+    Deny { a: ProvinceId, b: ProvinceId },
+    Embark { sea: ProvinceId },
 }
 
 /// Components of one force doing one thing.
@@ -49,8 +47,28 @@ struct Item {
     armies: u8,
     fleets: u8,
     act: Act,
-    /// The order it comes from; `None` for the components no order named.
+    /// The order it carries out; `None` for the components no order named.
     order: Option<usize>,
+    /// A second order it carries out: an army's `E F(BOT)-ION` rides on the fleet's move.
+    also: Option<usize>,
+    /// The merge it takes part in (R2).
+    group: Option<usize>,
+    /// An army landing from the sea (R3.3): its armies count, though it starts at sea.
+    lands: bool,
+    /// For an army landing from a sea it only reaches this phase (`A(Tun) E F(BOT)-ION`, then
+    /// `A(ION) D Bkn`): the move that carries it there, which must succeed first.
+    carrier: Option<usize>,
+}
+
+/// A merge: one power's moves into one space, deciding together (R2.2).
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    power: PowerId,
+    target: ProvinceId,
+    /// The power already holds the target: the merge reinforces it rather than attacks (R2.3).
+    reinforce: bool,
+    /// The member whose decision is the merge's.
+    leader: usize,
 }
 
 /// How a move travels.
@@ -60,9 +78,11 @@ enum Route {
     NotMove,
     /// Straight to an adjacent space.
     Direct,
+    /// Across a direct passage over this sea (R6).
+    Passage(ProvinceId),
     /// By convoy.
     Convoy,
-    /// No route: a convoy was needed and none was ordered.
+    /// A convoy was needed and none was ordered (fleets that could have convoyed were there).
     NoConvoy,
 }
 
@@ -73,12 +93,31 @@ enum State {
     Resolved,
 }
 
+/// A blockade's result in one phase (R5.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockadeResult {
+    /// The sea the blockading fleets are in.
+    pub province: ProvinceId,
+    /// Their power.
+    pub power: PowerId,
+    /// How many fleets blockade.
+    pub fleets: u8,
+    /// The centre blockaded.
+    pub centre: ProvinceId,
+    /// Whether it held this phase.
+    pub held: bool,
+    /// The order that made it, if it was ordered this phase.
+    pub order: Option<usize>,
+}
+
 /// The adjudication of one movement phase.
 struct Resolver<'a> {
     variant: &'a Variant,
+    position: &'a Position,
     items: Vec<Item>,
+    groups: Vec<Group>,
     route: Vec<Route>,
-    /// The move going the other way between the same two spaces, both direct.
+    /// The move going the other way between the same two spaces, both over land.
     h2h: Vec<Option<usize>>,
     /// Supports and convoys that match an order of the unit they name.
     matched: Vec<bool>,
@@ -88,6 +127,8 @@ struct Resolver<'a> {
     void: Vec<Option<&'static str>>,
     /// The seas holding a fleet at the start: what makes a convoy possible at all.
     fleet_seas: ProvinceSet,
+    /// The fleets' second movement phase: merges count their fleets only (R2.5).
+    second: bool,
     state: Vec<State>,
     result: Vec<bool>,
     /// Kruijswijk's list of decisions that depend on a guess.
@@ -100,10 +141,13 @@ pub struct MovementResult {
     pub outcomes: Vec<Outcome>,
     /// The position after the phase (dislodged forces waiting to retreat).
     pub position: Position,
+    /// Every blockade of the phase, ordered or carried over.
+    pub blockades: Vec<BlockadeResult>,
 }
 
-/// Adjudicates a movement phase: `orders` are validated orders of this phase (one per order line,
-/// each naming components of a force in `position`).
+/// Adjudicates a movement phase: `orders` are validated orders of this phase, each naming
+/// components of a force in `position` (second-phase orders are given here as plain orders when
+/// `position` is in its second movement phase).
 pub fn adjudicate(
     variant: &Variant,
     position: &Position,
@@ -112,75 +156,225 @@ pub fn adjudicate(
     let mut r = Resolver::new(variant, position, orders);
     r.resolve_all();
     let outcomes = (0..orders.len()).map(|o| r.outcome_of(o)).collect();
+    let blockades = r.blockade_results();
     let position = r.next_position(position);
-    MovementResult { outcomes, position }
+    MovementResult {
+        outcomes,
+        position,
+        blockades,
+    }
 }
 
 impl<'a> Resolver<'a> {
-    fn new(variant: &'a Variant, position: &Position, orders: &[Order<Region>]) -> Self {
-        let mut items = Vec::with_capacity(orders.len() + 4);
+    fn new(variant: &'a Variant, position: &'a Position, orders: &[Order<Region>]) -> Self {
+        let mut items: Vec<Item> = Vec::with_capacity(orders.len() + 4);
+        let mut groups: Vec<Group> = Vec::new();
         // Components each force still has unordered, by space.
         let mut left: Vec<(u8, u8)> = position
             .units
             .iter()
             .map(|f| f.map_or((0, 0), |f| (f.armies, f.fleets)))
             .collect();
-        for (i, order) in orders.iter().enumerate() {
-            if order.stage != Stage::First {
-                continue;
-            }
-            let Some(unit) = order.kind.unit() else {
-                continue;
-            };
-            let at = unit.at.province;
-            let Some(force) = position.force(at) else {
-                continue;
-            };
-            let act = match &order.kind {
-                OrderKind::Move { to, via_convoy, .. } => Act::Move {
-                    to: *to,
-                    via_convoy: *via_convoy,
-                },
-                OrderKind::SupportHold { supported, .. } => Act::SupportHold {
-                    target: supported.at.province,
-                },
-                OrderKind::SupportMove { supported, to, .. } => Act::SupportMove {
-                    from: supported.at.province,
-                    to: to.province,
-                    coast: to.coast,
-                },
-                OrderKind::Convoy { army, to, .. } => Act::Convoy {
-                    from: army.at.province,
-                    to: to.province,
-                },
-                _ => Act::Hold,
-            };
+        let item = |power, at, armies, fleets, act, order| Item {
+            power,
+            at,
+            armies,
+            fleets,
+            act,
+            order,
+            also: None,
+            group: None,
+            lands: false,
+            carrier: None,
+        };
+        let take = |left: &mut Vec<(u8, u8)>, at: ProvinceId, armies: u8, fleets: u8| {
             let l = &mut left[at.index()];
-            let (armies, fleets) = (unit.armies.min(l.0), unit.fleets.min(l.1));
-            l.0 -= armies;
-            l.1 -= fleets;
-            items.push(Item {
-                power: force.power,
-                at,
-                armies,
-                fleets,
-                act,
-                order: Some(i),
+            let got = (armies.min(l.0), fleets.min(l.1));
+            l.0 -= got.0;
+            l.1 -= got.1;
+            got
+        };
+        let mut landings: Vec<(usize, ProvinceId, u8, Region)> = Vec::new();
+        let mut carried: Vec<(usize, ProvinceId, u8, ProvinceId, Region)> = Vec::new();
+        for (i, order) in orders.iter().enumerate() {
+            let power_at = |p: ProvinceId| position.force(p).map(|f| f.power);
+            match &order.kind {
+                OrderKind::Merge { units, target, .. } => {
+                    for u in units {
+                        let at = u.at.province;
+                        let Some(power) = power_at(at) else { continue };
+                        let (a, f) = take(&mut left, at, u.armies, u.fleets);
+                        let g = match groups
+                            .iter()
+                            .position(|g| g.power == power && g.target == target.province)
+                        {
+                            Some(g) => g,
+                            None => {
+                                groups.push(Group {
+                                    power,
+                                    target: target.province,
+                                    reinforce: power_at(target.province) == Some(power),
+                                    leader: usize::MAX,
+                                });
+                                groups.len() - 1
+                            }
+                        };
+                        let act = if at == target.province {
+                            Act::Hold
+                        } else {
+                            Act::Move {
+                                to: *target,
+                                via_convoy: false,
+                            }
+                        };
+                        let mut it = item(power, at, a, f, act, Some(i));
+                        it.group = Some(g);
+                        if act != Act::Hold && groups[g].leader == usize::MAX {
+                            groups[g].leader = items.len();
+                        }
+                        items.push(it);
+                    }
+                }
+                OrderKind::EmbarkWith { unit, fleet, to } => {
+                    // The army boards at once and rides on the fleet's first move (R3.2).
+                    let (a, _) = take(&mut left, unit.at.province, unit.armies, 0);
+                    carried.push((i, fleet.at.province, a, unit.at.province, *to));
+                }
+                OrderKind::Disembark { unit, to } => {
+                    let at = unit.at.province;
+                    let aboard = left[at.index()].0 >= unit.armies.max(1);
+                    if aboard {
+                        let (a, _) = take(&mut left, at, unit.armies, 0);
+                        let Some(power) = power_at(at) else { continue };
+                        let mut it = item(
+                            power,
+                            at,
+                            a,
+                            0,
+                            Act::Move {
+                                to: *to,
+                                via_convoy: false,
+                            },
+                            Some(i),
+                        );
+                        it.lands = true;
+                        items.push(it);
+                    } else {
+                        landings.push((i, at, unit.armies.max(1), *to));
+                    }
+                }
+                kind => {
+                    let Some(unit) = kind.unit() else { continue };
+                    let at = unit.at.province;
+                    let Some(power) = power_at(at) else { continue };
+                    let act = match kind {
+                        OrderKind::Move { to, via_convoy, .. } => Act::Move {
+                            to: *to,
+                            via_convoy: *via_convoy,
+                        },
+                        OrderKind::SupportHold { supported, .. } => Act::SupportHold {
+                            target: supported.at.province,
+                        },
+                        OrderKind::SupportMove { supported, to, .. } => Act::SupportMove {
+                            from: supported.at.province,
+                            to: to.province,
+                            coast: to.coast,
+                        },
+                        OrderKind::SupportMerge { target, .. } => Act::SupportMerge {
+                            target: target.province,
+                        },
+                        OrderKind::Convoy { army, to, .. } => Act::Convoy {
+                            from: army.at.province,
+                            to: to.province,
+                        },
+                        OrderKind::Blockade { centre, .. } => Act::Blockade {
+                            centre: centre.province,
+                        },
+                        OrderKind::Deny { from, to, .. } => Act::Deny {
+                            a: from.province,
+                            b: to.province,
+                        },
+                        OrderKind::Embark { sea, .. } => Act::Embark { sea: sea.province },
+                        _ => Act::Hold,
+                    };
+                    let (a, f) = take(&mut left, at, unit.armies, unit.fleets);
+                    items.push(item(power, at, a, f, act, Some(i)));
+                }
+            }
+        }
+        let mut void_orders: Vec<(usize, &'static str)> = Vec::new();
+        for (i, fleet_at, armies, _, to) in carried {
+            let Some(power) = position.force(fleet_at).map(|f| f.power) else {
+                continue;
+            };
+            let fleet_move = items.iter().position(|it| {
+                it.at == fleet_at && it.fleets > 0 && matches!(it.act, Act::Move { .. })
             });
+            match fleet_move {
+                Some(m) if items[m].act == Act::Move { to, via_convoy: false } => {
+                    items[m].armies += armies;
+                    items[m].also = Some(i);
+                }
+                Some(m) => {
+                    // The fleet's move given twice, differently: both orders are void (R3.2).
+                    void_orders.push((i, "the fleet was given a different move"));
+                    if let Some(o) = items[m].order {
+                        void_orders.push((o, "the embarkation gave the fleet a different move"));
+                    }
+                    items[m].act = Act::Hold;
+                    items[m].armies += armies;
+                }
+                None => {
+                    let (_, f) = take(&mut left, fleet_at, 0, 1);
+                    if f == 0 {
+                        continue;
+                    }
+                    let mut it = item(
+                        power,
+                        fleet_at,
+                        armies,
+                        f,
+                        Act::Move {
+                            to,
+                            via_convoy: false,
+                        },
+                        None,
+                    );
+                    it.also = Some(i);
+                    items.push(it);
+                }
+            }
+        }
+        for (i, at, armies, to) in landings {
+            let carrier = items.iter().position(|it| {
+                it.armies > 0 && it.fleets > 0 && matches!(it.act, Act::Move { to: dest, .. } if dest.province == at)
+            });
+            let Some(c) = carrier else {
+                void_orders.push((i, "no army of yours is aboard a fleet there"));
+                continue;
+            };
+            let mut it = item(
+                items[c].power,
+                at,
+                armies.min(items[c].armies),
+                0,
+                Act::Move {
+                    to,
+                    via_convoy: false,
+                },
+                Some(i),
+            );
+            it.lands = true;
+            it.carrier = Some(c);
+            items.push(it);
         }
         for (p, force) in position.forces() {
             let (armies, fleets) = left[p.index()];
             if armies + fleets > 0 {
-                items.push(Item {
-                    power: force.power,
-                    at: p,
-                    armies,
-                    fleets,
-                    act: Act::Hold,
-                    order: None,
-                });
+                items.push(item(force.power, p, armies, fleets, Act::Hold, None));
             }
         }
+        carry_armies_aboard(variant, &mut items);
         let mut fleet_seas = ProvinceSet::EMPTY;
         for (p, f) in position.forces() {
             if f.fleets > 0 && variant.province(p).kind == SpaceKind::Sea {
@@ -189,8 +383,11 @@ impl<'a> Resolver<'a> {
         }
         let n = items.len();
         let mut r = Resolver {
-            fleet_seas,
             variant,
+            position,
+            groups,
+            fleet_seas,
+            second: position.phase.kind == PhaseKind::SecondMovement,
             items,
             route: vec![Route::NotMove; n],
             h2h: vec![None; n],
@@ -201,10 +398,37 @@ impl<'a> Resolver<'a> {
             result: vec![false; n],
             cycle: Vec::new(),
         };
+        for (o, why) in void_orders {
+            if let Some(i) = r.items.iter().position(|it| it.order == Some(o) || it.also == Some(o)) {
+                if r.items[i].order == Some(o) {
+                    r.void[i] = Some(why);
+                }
+            }
+        }
+        r.groups.retain(|g| g.leader != usize::MAX);
+        r.void_blockades_with_embarkations();
         r.match_convoys();
         r.find_routes();
         r.match_supports();
         r
+    }
+
+    /// A fleet may not blockade in a season an army of its power embarks on it (R5.1).
+    fn void_blockades_with_embarkations(&mut self) {
+        for i in 0..self.items.len() {
+            if !matches!(self.items[i].act, Act::Blockade { .. }) {
+                continue;
+            }
+            let (at, power) = (self.items[i].at, self.items[i].power);
+            let embarking = self
+                .items
+                .iter()
+                .any(|e| e.power == power && e.act == Act::Embark { sea: at });
+            if embarking {
+                self.items[i].act = Act::Hold;
+                self.void[i] = Some("an army embarks on the blockading fleets this season");
+            }
+        }
     }
 
     /// Which convoys are legal: the fleet is at sea, the army it names is ordered to that move,
@@ -300,8 +524,10 @@ impl<'a> Resolver<'a> {
     fn match_supports(&mut self) {
         for i in 0..self.items.len() {
             let why = match self.items[i].act {
-                Act::SupportHold { target } => (!self.items_at(target).any(|j| !self.is_move(j)))
-                    .then_some("the unit named is not holding there"),
+                Act::SupportHold { target } => (!self
+                    .items_at(target)
+                    .any(|j| !self.leaves(j)))
+                .then_some("the unit named is not holding there"),
                 Act::SupportMove { from, to, coast } => {
                     let matching = self.items_at(from).any(|j| match self.items[j].act {
                         Act::Move { to: dest, .. } => {
@@ -312,9 +538,10 @@ impl<'a> Resolver<'a> {
                     });
                     let mut without = self.fleet_seas;
                     without.remove(self.items[i].at);
-                    let by_sea_only = self
-                        .items_at(from)
-                        .any(|j| self.move_to(j) == Some(to) && self.route[j] != Route::Direct);
+                    let by_sea_only = self.items_at(from).any(|j| {
+                        self.move_to(j) == Some(to)
+                            && matches!(self.route[j], Route::Convoy | Route::NoConvoy)
+                    });
                     if !matching {
                         Some("the unit named did not make that move")
                     } else if by_sea_only && !self.chain_over(from, to, without) {
@@ -324,6 +551,9 @@ impl<'a> Resolver<'a> {
                         None
                     }
                 }
+                Act::SupportMerge { target } => (self.second
+                    || !self.groups.iter().any(|g| g.target == target))
+                .then_some("no merge into that space was ordered"),
                 _ => None,
             };
             if why.is_some() {
@@ -342,26 +572,34 @@ impl<'a> Resolver<'a> {
             };
             let item = self.items[m];
             let from = item.at;
-            let is_army_move = item.fleets == 0;
-            self.route[m] = if !is_army_move {
+            let rules = &self.variant.rules;
+            self.route[m] = if item.fleets > 0 || item.lands {
                 Route::Direct
             } else {
                 let by_land = self.variant.army_adjacent(from, to.province);
-                let convoys = self.convoys_for(from, to.province);
-                let own = convoys.clone().any(|c| self.items[c].power == item.power);
+                let passage = self
+                    .variant
+                    .passage(from, to.province)
+                    .filter(|_| rules.passages)
+                    .map(|p| p.sea);
+                let overland = if by_land {
+                    Some(Route::Direct)
+                } else {
+                    passage.map(Route::Passage)
+                };
+                let own = self
+                    .convoys_for(from, to.province)
+                    .any(|c| self.items[c].power == item.power);
                 let chain = self.chain_over(
                     from,
                     to.province,
                     self.convoy_seas(from, to.province, |_| true),
                 );
-                if by_land && !(via_convoy || own) {
-                    Route::Direct
-                } else if chain || (by_land && (via_convoy || own)) {
-                    Route::Convoy
-                } else if by_land {
-                    Route::Direct
-                } else {
-                    Route::NoConvoy
+                match overland {
+                    Some(land) if !(via_convoy || own) => land,
+                    Some(_) => Route::Convoy,
+                    None if chain => Route::Convoy,
+                    None => Route::NoConvoy,
                 }
             };
             if self.route[m] == Route::NoConvoy
@@ -375,19 +613,31 @@ impl<'a> Resolver<'a> {
             }
         }
         for m in 0..self.items.len() {
-            if self.route[m] != Route::Direct {
+            if !self.overland(m) || self.items[m].group.is_some() {
                 continue;
             }
             let (from, to) = (self.items[m].at, self.move_to(m));
             self.h2h[m] = to.and_then(|to| {
-                self.items_at(to)
-                    .find(|&n| self.route[n] == Route::Direct && self.move_to(n) == Some(from))
+                self.items_at(to).find(|&n| {
+                    self.overland(n)
+                        && self.items[n].group.is_none()
+                        && self.move_to(n) == Some(from)
+                })
             });
         }
     }
 
+    fn overland(&self, m: usize) -> bool {
+        matches!(self.route[m], Route::Direct | Route::Passage(_)) && self.items[m].carrier.is_none()
+    }
+
     fn items_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
         (0..self.items.len()).filter(move |&i| self.items[i].at == p)
+    }
+
+    /// The items really standing in `p` (not an army that only reaches it aboard a carrier).
+    fn standing_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
+        self.items_at(p).filter(|&i| self.items[i].carrier.is_none())
     }
 
     fn moves_into(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
@@ -405,6 +655,11 @@ impl<'a> Resolver<'a> {
 
     fn is_move(&self, i: usize) -> bool {
         matches!(self.items[i].act, Act::Move { .. })
+    }
+
+    /// Whether the item tries to leave its space (a move, or an army embarking).
+    fn leaves(&self, i: usize) -> bool {
+        matches!(self.items[i].act, Act::Move { .. } | Act::Embark { .. })
     }
 
     fn move_to(&self, i: usize) -> Option<ProvinceId> {
@@ -452,11 +707,15 @@ impl<'a> Resolver<'a> {
         seas
     }
 
-    /// The components of an item that count in or into `dest` (R1.5): at sea only fleets act; into
-    /// a sea only fleets count; into an inland space only armies.
+    /// The components of an item that count in or into `dest` (R1.5): at sea only fleets act
+    /// (a landing army counts itself); into a sea only fleets count; into an inland space only
+    /// armies.
     fn weight(&self, i: usize, dest: ProvinceId) -> u32 {
         let it = &self.items[i];
         let (a, f) = (u32::from(it.armies), u32::from(it.fleets));
+        if it.lands {
+            return a;
+        }
         if self.variant.province(it.at).kind == SpaceKind::Sea {
             return f;
         }
@@ -488,41 +747,51 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// The decisions a move's route reads: its convoys, or the fleets that may deny its passage.
+    fn route_dependencies(&self, m: usize, deps: &mut Vec<usize>) {
+        let (from, to) = (self.items[m].at, self.move_to(m));
+        match (self.route[m], to) {
+            (Route::Convoy, Some(to)) => deps.extend(self.convoys_for(from, to)),
+            (Route::Passage(sea), _) => deps.extend(
+                self.items_at(sea)
+                    .filter(|&d| matches!(self.items[d].act, Act::Deny { .. })),
+            ),
+            _ => {}
+        }
+        if let Some(c) = self.items[m].carrier {
+            deps.push(c);
+        }
+    }
+
     /// The decisions decision `i` may read.
     fn dependencies(&self, i: usize) -> Vec<usize> {
         let it = self.items[i];
         let mut deps = Vec::new();
-        // Whether this item's force is dislodged, or its support cut, depends on the moves into
-        // its space and on what carries them.
-        let attackers = |deps: &mut Vec<usize>, p: ProvinceId| {
-            for m in self.moves_into(p) {
-                deps.push(m);
-                if self.route[m] == Route::Convoy {
-                    deps.extend(self.convoys_for(self.items[m].at, p));
-                }
-            }
+        let space = match it.act {
+            Act::Move { to, .. } => to.province,
+            Act::Embark { sea } => sea,
+            _ => it.at,
         };
-        match it.act {
-            Act::Move { to, .. } => {
-                let b = to.province;
-                for m in self.moves_into(b) {
-                    deps.push(m);
-                    if self.route[m] == Route::Convoy {
-                        deps.extend(self.convoys_for(self.items[m].at, b));
-                    }
-                    deps.extend(self.supports_of_move(self.items[m].at, b));
-                }
-                for j in self.items_at(b) {
-                    deps.push(j);
-                    if let Some(c) = self.move_to(j) {
-                        deps.extend(self.supports_of_move(b, c));
-                    }
-                }
-                deps.extend(self.supports_of_hold(b));
-            }
-            _ => attackers(&mut deps, it.at),
+        for m in self.moves_into(space) {
+            deps.push(m);
+            self.route_dependencies(m, &mut deps);
+            deps.extend(self.supports_of_move(self.items[m].at, space));
         }
-        deps.retain(|&j| j != i || matches!(it.act, Act::Move { .. }));
+        for j in self.items_at(space) {
+            deps.push(j);
+            if let Some(c) = self.move_to(j) {
+                deps.extend(self.supports_of_move(space, c));
+            }
+        }
+        deps.extend(self.supports_of_hold(space));
+        deps.extend(self.supports_of_merge(space));
+        if let Some(g) = it.group {
+            deps.push(self.groups[g].leader);
+        }
+        if let Act::Embark { .. } = it.act {
+            deps.extend((0..i).filter(|&e| matches!(self.items[e].act, Act::Embark { .. })));
+        }
+        deps.retain(|&j| j != i);
         deps
     }
 
@@ -540,6 +809,11 @@ impl<'a> Resolver<'a> {
     fn supports_of_hold(&self, target: ProvinceId) -> impl Iterator<Item = usize> + '_ {
         (0..self.items.len())
             .filter(move |&s| self.matched[s] && self.items[s].act == Act::SupportHold { target })
+    }
+
+    fn supports_of_merge(&self, target: ProvinceId) -> impl Iterator<Item = usize> + '_ {
+        (0..self.items.len())
+            .filter(move |&s| self.matched[s] && self.items[s].act == Act::SupportMerge { target })
     }
 
     /// Kruijswijk's resolver: the decision for item `i`, guessing around cycles.
@@ -590,13 +864,17 @@ impl<'a> Resolver<'a> {
             return first;
         }
         // No answer or two: the backup rule.
-        let members: Vec<usize> = self.cycle.drain(old..).chain(std::iter::once(i)).collect();
+        let members: Vec<usize> = self
+            .cycle
+            .drain(old..)
+            .chain(std::iter::once(i))
+            .collect();
         self.backup_rule(&members);
         self.resolve(i)
     }
 
     /// DATC 5.B.9: a cycle of moves only is circular movement, and all its moves succeed; a cycle
-    /// through a convoy is a paradox, and the Szykman rule makes its convoyed moves fail.
+    /// through a convoy order is a paradox, and the Szykman rule makes its convoyed moves fail.
     fn backup_rule(&mut self, members: &[usize]) {
         let convoy_involved = members
             .iter()
@@ -629,11 +907,22 @@ impl<'a> Resolver<'a> {
     /// The decision of item `i`, reading the others through `resolve`.
     fn decide(&mut self, i: usize) -> bool {
         match self.items[i].act {
-            Act::Move { .. } => self.move_succeeds(i),
-            Act::SupportHold { .. } | Act::SupportMove { .. } => {
+            Act::Move { .. } => match (self.items[i].group, self.items[i].carrier) {
+                (Some(g), _) if self.groups[g].leader != i => {
+                    let leader = self.groups[g].leader;
+                    self.path(i) && self.resolve(leader)
+                }
+                (Some(g), _) => self.path(i) && self.merge_succeeds(g),
+                (None, Some(c)) => self.resolve(c) && self.move_succeeds(i),
+                (None, None) => self.move_succeeds(i),
+            },
+            Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. } => {
                 self.matched[i] && !self.support_cut(i)
             }
-            Act::Hold | Act::Convoy { .. } => !self.dislodged(self.items[i].at),
+            Act::Embark { .. } => self.embark_succeeds(i),
+            Act::Hold | Act::Convoy { .. } | Act::Blockade { .. } | Act::Deny { .. } => {
+                !self.dislodged(self.items[i].at)
+            }
         }
     }
 
@@ -642,6 +931,31 @@ impl<'a> Resolver<'a> {
         match self.route[m] {
             Route::Direct => true,
             Route::NotMove | Route::NoConvoy => false,
+            Route::Passage(sea) => {
+                // Denied by a fleet of another power (not one commanding the mover) that is not
+                // dislodged (R6.2).
+                let (from, to, power) = (
+                    self.items[m].at,
+                    self.move_to(m).unwrap_or(self.items[m].at),
+                    self.items[m].power,
+                );
+                let deniers: Vec<usize> = self
+                    .items_at(sea)
+                    .filter(|&d| match self.items[d].act {
+                        Act::Deny { a, b } => {
+                            ((a == from && b == to) || (a == to && b == from))
+                                && !self.position.commands(self.items[d].power, power)
+                        }
+                        _ => false,
+                    })
+                    .collect();
+                for d in deniers {
+                    if self.resolve(d) {
+                        return false;
+                    }
+                }
+                true
+            }
             Route::Convoy => {
                 if self.paradox[m] {
                     return false;
@@ -663,8 +977,13 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// Whether the force staying in `p` is dislodged: a move of another power into it succeeds.
     fn dislodged(&mut self, p: ProvinceId) -> bool {
-        let movers: Vec<usize> = self.moves_into(p).collect();
+        let owner = self.position.force(p).map(|f| f.power);
+        let movers: Vec<usize> = self
+            .moves_into(p)
+            .filter(|&m| Some(self.items[m].power) != owner)
+            .collect();
         let mut any = false;
         for m in movers {
             any |= self.resolve(m);
@@ -686,11 +1005,11 @@ impl<'a> Resolver<'a> {
 
     /// How strongly the space `p` is held against a move into it.
     fn hold_strength(&mut self, p: ProvinceId) -> u32 {
-        let here: Vec<usize> = self.items_at(p).collect();
+        let here: Vec<usize> = self.standing_at(p).collect();
         let mut total = 0;
         let mut staying = false;
         for j in here {
-            if self.is_move(j) {
+            if self.leaves(j) {
                 if !self.resolve(j) {
                     total += self.weight(j, p);
                 }
@@ -706,8 +1025,88 @@ impl<'a> Resolver<'a> {
                     total += self.weight(s, p);
                 }
             }
+            // A merge into a space its power holds defends it with all its strength (R2.3).
+            for g in 0..self.groups.len() {
+                if self.groups[g].target == p && self.groups[g].reinforce {
+                    total += self.merge_strength(g, None);
+                }
+            }
         }
         total
+    }
+
+    /// A merge's strength (R2.2): its moving participants that have a path, plus (in the first
+    /// phase) the supports of their moves and the `S MERGE` supports, leaving out `except`'s.
+    fn merge_strength(&mut self, g: usize, except: Option<PowerId>) -> u32 {
+        let target = self.groups[g].target;
+        let members: Vec<usize> = (0..self.items.len())
+            .filter(|&m| self.items[m].group == Some(g) && self.is_move(m))
+            .collect();
+        let mut total = 0;
+        for m in members {
+            if self.path(m) {
+                total += self.weight(m, target);
+                if !self.second {
+                    total += self.move_support(self.items[m].at, target, except);
+                }
+            }
+        }
+        if !self.second {
+            let supports: Vec<usize> = self.supports_of_merge(target).collect();
+            for s in supports {
+                if Some(self.items[s].power) != except && self.resolve(s) {
+                    total += self.weight(s, target);
+                }
+            }
+        }
+        total
+    }
+
+    /// Whether a merge succeeds: reinforcing its own force, when no other power takes the space;
+    /// into an empty or foreign space, as one attack of its whole strength (R2.3).
+    fn merge_succeeds(&mut self, g: usize) -> bool {
+        let Group {
+            power,
+            target,
+            reinforce,
+            ..
+        } = self.groups[g];
+        if reinforce {
+            return !self.dislodged(target);
+        }
+        let here: Vec<usize> = self.standing_at(target).collect();
+        let mut vacated = true;
+        let mut occupant = None;
+        for &j in &here {
+            occupant = Some(self.items[j].power);
+            vacated &= self.leaves(j) && self.resolve(j);
+        }
+        let attack = match occupant {
+            Some(owner) if !vacated => {
+                if owner == power {
+                    return false;
+                }
+                let attack = self.merge_strength(g, Some(owner));
+                if attack <= self.hold_strength(target) {
+                    return false;
+                }
+                attack
+            }
+            _ => self.merge_strength(g, None),
+        };
+        if attack == 0 {
+            return false;
+        }
+        let rivals: Vec<usize> = self
+            .moves_into(target)
+            .filter(|&o| self.items[o].group != Some(g))
+            .collect();
+        for o in rivals {
+            if attack <= self.prevent_strength(o) {
+                return false;
+            }
+        }
+        true
     }
 
     fn attack_strength(&mut self, m: usize) -> u32 {
@@ -716,12 +1115,12 @@ impl<'a> Resolver<'a> {
         }
         let (from, power) = (self.items[m].at, self.items[m].power);
         let Some(to) = self.move_to(m) else { return 0 };
-        let here: Vec<usize> = self.items_at(to).collect();
+        let here: Vec<usize> = self.standing_at(to).collect();
         let mut vacated = true;
         let mut occupant = None;
         for &j in &here {
             occupant = Some(self.items[j].power);
-            let leaves = self.is_move(j) && self.h2h[m] != Some(j) && self.resolve(j);
+            let leaves = self.leaves(j) && self.h2h[m] != Some(j) && self.resolve(j);
             vacated &= leaves;
         }
         let base = self.weight(m, to);
@@ -744,6 +1143,12 @@ impl<'a> Resolver<'a> {
     }
 
     fn prevent_strength(&mut self, m: usize) -> u32 {
+        if let Some(g) = self.items[m].group {
+            if self.groups[g].reinforce || !self.path(m) {
+                return 0;
+            }
+            return self.merge_strength(g, None);
+        }
         if !self.path(m) {
             return 0;
         }
@@ -763,9 +1168,15 @@ impl<'a> Resolver<'a> {
         let Some(to) = self.move_to(m) else {
             return false;
         };
-        let held = match self.h2h[m] {
+        let opposite = self.h2h[m];
+        let h2h = match opposite {
+            // A move whose passage is denied is no head-to-head battle (R6.2).
+            Some(n) if self.path(n) => Some(n),
+            _ => None,
+        };
+        let held = match h2h {
             Some(n) => {
-                let others_stay = self.items_at(to).any(|j| j != n);
+                let others_stay = self.standing_at(to).any(|j| j != n);
                 let defend = self.defend_strength(n);
                 if others_stay {
                     defend.max(self.hold_strength(to))
@@ -787,12 +1198,51 @@ impl<'a> Resolver<'a> {
         true
     }
 
+    /// Whether an army finds a fleet of its power in the sea, with room for it, once the first
+    /// moves are over (R3.2): fleets there that stay and are not dislodged, or that arrive.
+    fn embark_succeeds(&mut self, i: usize) -> bool {
+        let Act::Embark { sea } = self.items[i].act else {
+            return false;
+        };
+        let power = self.items[i].power;
+        let (mut fleets, mut armies) = (0u32, 0u32);
+        if !self.dislodged(sea) {
+            let here: Vec<usize> = self.standing_at(sea).collect();
+            for j in here {
+                let it = self.items[j];
+                if it.power == power && (!self.leaves(j) || !self.resolve(j)) {
+                    fleets += u32::from(it.fleets);
+                    armies += u32::from(it.armies);
+                }
+            }
+        }
+        let arriving: Vec<usize> = self
+            .moves_into(sea)
+            .filter(|&m| self.items[m].power == power)
+            .collect();
+        for m in arriving {
+            if self.resolve(m) {
+                fleets += u32::from(self.items[m].fleets);
+                armies += u32::from(self.items[m].armies);
+            }
+        }
+        let earlier: Vec<usize> = (0..i)
+            .filter(|&e| self.items[e].power == power && self.items[e].act == Act::Embark { sea })
+            .collect();
+        for e in earlier {
+            if self.resolve(e) {
+                armies += u32::from(self.items[e].armies);
+            }
+        }
+        fleets > 0 && armies + u32::from(self.items[i].armies) <= fleets
+    }
+
     /// Whether support item `s` is cut: attacked by another power from anywhere but the space the
     /// support goes into, or dislodged.
     fn support_cut(&mut self, s: usize) -> bool {
         let it = self.items[s];
         let into = match it.act {
-            Act::SupportHold { target } => target,
+            Act::SupportHold { target } | Act::SupportMerge { target } => target,
             Act::SupportMove { to, .. } => to,
             _ => return false,
         };
@@ -808,7 +1258,7 @@ impl<'a> Resolver<'a> {
         }
         // An attack from the supported space still cuts when it dislodges the supporter.
         for &m in &attackers {
-            if self.items[m].at == into && self.resolve(m) {
+            if self.items[m].at == into && self.items[m].power != it.power && self.resolve(m) {
                 return true;
             }
         }
@@ -817,15 +1267,70 @@ impl<'a> Resolver<'a> {
 
     // ----- after the decisions -----
 
+    /// Each blockade's result (R5.3): it fails when the fleets are dislodged, or attacked by
+    /// another power, from anywhere but the blockaded centre, with a strength (not counting
+    /// supports from the centre) of at least the number of blockading fleets.
+    fn blockade_results(&mut self) -> Vec<BlockadeResult> {
+        let mut out = Vec::new();
+        for i in 0..self.items.len() {
+            let Act::Blockade { centre } = self.items[i].act else {
+                continue;
+            };
+            let it = self.items[i];
+            let mut held = self.result[i];
+            let attackers: Vec<usize> = self.moves_into(it.at).collect();
+            for m in attackers {
+                let from = self.items[m].at;
+                if self.items[m].power == it.power || from == centre || !self.path(m) {
+                    continue;
+                }
+                let mut strength = self.weight(m, it.at);
+                let supports: Vec<usize> = self.supports_of_move(from, it.at).collect();
+                for s in supports {
+                    let sup = self.items[s];
+                    if self.result[s] && sup.at != centre && sup.power != it.power {
+                        strength += self.weight(s, it.at);
+                    }
+                }
+                if strength >= u32::from(it.fleets) {
+                    held = false;
+                }
+            }
+            out.push(BlockadeResult {
+                province: it.at,
+                power: it.power,
+                fleets: it.fleets,
+                centre,
+                held,
+                order: it.order,
+            });
+        }
+        out
+    }
+
     fn outcome_of(&mut self, order: usize) -> Outcome {
-        let Some(i) = self.items.iter().position(|it| it.order == Some(order)) else {
+        let carriers: Vec<usize> = (0..self.items.len())
+            .filter(|&i| self.items[i].order == Some(order) || self.items[i].also == Some(order))
+            .collect();
+        // For a merge, the outcome of a participant that moves.
+        let Some(&i) = carriers
+            .iter()
+            .find(|&&i| self.is_move(i))
+            .or(carriers.first())
+        else {
             return Outcome::Void("no unit to carry it out".to_string());
         };
         if let Some(why) = self.void[i] {
-            return Outcome::Void(why.to_string());
+            if self.items[i].order == Some(order) {
+                return Outcome::Void(why.to_string());
+            }
         }
         let at = self.items[i].at;
-        let dislodger = |r: &mut Self| r.moves_into(at).find(|&m| r.result[m]);
+        let power = self.items[i].power;
+        let dislodger = |r: &mut Self| {
+            r.moves_into(at)
+                .find(|&m| r.result[m] && r.items[m].power != power)
+        };
         match self.items[i].act {
             Act::Move { .. } => {
                 if self.result[i] {
@@ -834,7 +1339,7 @@ impl<'a> Resolver<'a> {
                     Outcome::Fails(self.why_move_failed(i))
                 }
             }
-            Act::SupportHold { .. } | Act::SupportMove { .. } => {
+            Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. } => {
                 if let Some(m) = dislodger(self) {
                     return Outcome::Fails(Reason::Dislodged(self.items[m].at));
                 }
@@ -843,11 +1348,37 @@ impl<'a> Resolver<'a> {
                 }
                 let by = self
                     .moves_into(at)
-                    .find(|&m| self.items[m].power != self.items[i].power)
+                    .find(|&m| self.items[m].power != power)
                     .map_or(at, |m| self.items[m].at);
                 Outcome::Fails(Reason::Cut(by))
             }
-            Act::Hold | Act::Convoy { .. } => {
+            Act::Embark { sea } => {
+                if self.result[i] {
+                    Outcome::Succeeds
+                } else {
+                    Outcome::Fails(Reason::NotAllowed(format!(
+                        "no fleet of yours with room in {} after the first moves",
+                        self.variant.province(sea).code
+                    )))
+                }
+            }
+            Act::Blockade { .. } => {
+                if let Some(m) = dislodger(self) {
+                    return Outcome::Fails(Reason::Dislodged(self.items[m].at));
+                }
+                let cut = self.blockade_results().into_iter().find(|b| b.order == Some(order));
+                match cut {
+                    Some(b) if !b.held => {
+                        let by = self
+                            .moves_into(at)
+                            .find(|&m| self.items[m].power != power)
+                            .map_or(at, |m| self.items[m].at);
+                        Outcome::Fails(Reason::Cut(by))
+                    }
+                    _ => Outcome::Succeeds,
+                }
+            }
+            Act::Hold | Act::Convoy { .. } | Act::Deny { .. } => {
                 if let Some(m) = dislodger(self) {
                     Outcome::Fails(Reason::Dislodged(self.items[m].at))
                 } else {
@@ -863,7 +1394,13 @@ impl<'a> Resolver<'a> {
             Route::NoConvoy => return Reason::NoConvoy,
             Route::Convoy if self.paradox[m] => return Reason::ConvoyParadox,
             Route::Convoy if !self.path(m) => return Reason::ConvoyDisrupted,
+            Route::Passage(sea) if !self.path(m) => return Reason::PassageDenied(sea),
             _ => {}
+        }
+        if let Some(c) = self.items[m].carrier {
+            if !self.result[c] {
+                return Reason::NotAllowed("the fleet carrying the army did not get there".into());
+            }
         }
         if let Some(n) = self.h2h[m] {
             if self.result[n] {
@@ -873,18 +1410,46 @@ impl<'a> Resolver<'a> {
         let Some(to) = self.move_to(m) else {
             return Reason::Bounced(Vec::new());
         };
-        let attack = self.attack_strength(m);
+        let attack = match self.items[m].group {
+            Some(g) => self.merge_strength(g, None),
+            None => self.attack_strength(m),
+        };
         let mut with = Vec::new();
-        if self.items_at(to).next().is_some() && attack <= self.hold_strength(to) {
+        if self.standing_at(to).next().is_some() && attack <= self.hold_strength(to) {
             with.push(to);
         }
-        let rivals: Vec<usize> = self.moves_into(to).filter(|&o| o != m).collect();
+        let group = self.items[m].group;
+        let rivals: Vec<usize> = self
+            .moves_into(to)
+            .filter(|&o| o != m && (group.is_none() || self.items[o].group != group))
+            .collect();
         for o in rivals {
             if attack <= self.prevent_strength(o) && !with.contains(&self.items[o].at) {
                 with.push(self.items[o].at);
             }
         }
         Reason::Bounced(with)
+    }
+
+    /// A ferried army that failed to land, carried by a fleet of its own power, stays aboard that
+    /// fleet when it has room (R3.1): the fleet's sea.
+    fn ferry_stays_aboard(&self, m: usize, room: &mut [u32]) -> Option<ProvinceId> {
+        if !self.variant.rules.abstraction
+            || self.route[m] != Route::Convoy
+            || self.paradox[m]
+            || self.result[m]
+        {
+            return None;
+        }
+        let (from, to) = (self.items[m].at, self.move_to(m)?);
+        let fleet = self.convoys_for(from, to).find(|&c| {
+            self.items[c].power == self.items[m].power
+                && self.result[c]
+                && room[self.items[c].at.index()] >= u32::from(self.items[m].armies)
+        })?;
+        let sea = self.items[fleet].at;
+        room[sea.index()] -= u32::from(self.items[m].armies);
+        Some(sea)
     }
 
     fn next_position(&mut self, before: &Position) -> Position {
@@ -894,51 +1459,116 @@ impl<'a> Resolver<'a> {
         for slot in next.units.iter_mut() {
             *slot = None;
         }
-        let mut arriving: Vec<(ProvinceId, Force)> = Vec::new();
+        let n_prov = next.units.len();
+        next.sea_time = vec![0; n_prov];
+        // Armies that landed from a carrier leave it.
+        let mut landed = vec![0u8; self.items.len()];
+        for i in 0..self.items.len() {
+            if let (Some(c), true) = (self.items[i].carrier, self.result[i]) {
+                landed[c] += self.items[i].armies;
+            }
+        }
+        // Room aboard for ferried armies: the convoying force's fleets not already carrying one.
+        let mut room: Vec<u32> = before
+            .units
+            .iter()
+            .map(|f| f.map_or(0, |f| u32::from(f.fleets.saturating_sub(f.armies))))
+            .collect();
+        // (space, force, where it came from, its armies' time at sea)
+        let mut arriving: Vec<(ProvinceId, Force, usize, u8)> = Vec::new();
+        let mut sea_time = vec![0u8; n_prov];
         for i in 0..self.items.len() {
             let it = self.items[i];
-            let moved = self.is_move(i) && self.result[i];
-            if moved {
-                if let Act::Move { to, .. } = it.act {
-                    arriving.push((
-                        to.province,
-                        Force {
-                            power: it.power,
-                            armies: it.armies,
-                            fleets: it.fleets,
-                            coast: to.coast,
-                        },
-                    ));
-                }
+            let from_time = if self.variant.province(it.at).kind == SpaceKind::Sea {
+                before.sea_time.get(it.at.index()).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            let armies = it.armies - landed[i].min(it.armies);
+            let destination = match it.act {
+                Act::Move { to, .. } if self.result[i] => Some((to, from_time)),
+                Act::Embark { sea } if self.result[i] => Some((Region::of(sea), 0)),
+                Act::Move { .. } => self
+                    .ferry_stays_aboard(i, &mut room)
+                    .map(|sea| (Region::of(sea), 0)),
+                _ => None,
+            };
+            if it.carrier.is_some() && destination.is_none() {
+                // An army that did not land stays aboard its carrier, counted there.
                 continue;
             }
-            let coast = before.force(it.at).and_then(|f| f.coast);
-            let slot = &mut next.units[it.at.index()];
-            let f = slot.get_or_insert(Force {
-                power: it.power,
-                armies: 0,
-                fleets: 0,
-                coast,
-            });
-            f.armies += it.armies;
-            f.fleets += it.fleets;
-        }
-        // Forces still in a space that a move entered are dislodged.
-        for (p, force) in arriving.iter().copied() {
-            if let Some(stayed) = next.units[p.index()].take() {
-                let attacker = self
-                    .moves_into(p)
-                    .find(|&m| self.result[m])
-                    .map(|m| (self.items[m].at, self.route[m] == Route::Convoy));
-                next.dislodged.push(Dislodged {
-                    province: p,
-                    force: stayed,
-                    attacker_from: attacker.map(|a| a.0),
-                    by_convoy: attacker.is_some_and(|a| a.1),
-                });
+            match destination {
+                Some((to, time)) => arriving.push((
+                    to.province,
+                    Force {
+                        power: it.power,
+                        armies,
+                        fleets: it.fleets,
+                        coast: to.coast,
+                    },
+                    i,
+                    if it.lands { 0 } else { time },
+                )),
+                None => {
+                    let coast = before.force(it.at).and_then(|f| f.coast);
+                    let slot = &mut next.units[it.at.index()];
+                    let f = slot.get_or_insert(Force {
+                        power: it.power,
+                        armies: 0,
+                        fleets: 0,
+                        coast,
+                    });
+                    f.armies += armies;
+                    f.fleets += it.fleets;
+                    if armies > 0 {
+                        sea_time[it.at.index()] = sea_time[it.at.index()].max(from_time);
+                    }
+                }
             }
-            next.units[p.index()] = Some(force);
         }
+        // A force still in a space another power entered is dislodged; one power's arrivals
+        // join its own force there.
+        for (p, force, i, time) in arriving {
+            let slot = &mut next.units[p.index()];
+            match slot {
+                Some(f) if f.power == force.power => {
+                    f.armies += force.armies;
+                    f.fleets += force.fleets;
+                    f.coast = f.coast.or(force.coast);
+                }
+                Some(_) => {
+                    if let Some(stayed) = slot.take() {
+                        next.dislodged.push(Dislodged {
+                            province: p,
+                            force: stayed,
+                            attacker_from: Some(self.items[i].at),
+                            by_convoy: self.route[i] == Route::Convoy,
+                        });
+                    }
+                    next.units[p.index()] = Some(force);
+                    sea_time[p.index()] = 0;
+                }
+                None => *slot = Some(force),
+            }
+            if force.armies > 0 {
+                sea_time[p.index()] = sea_time[p.index()].max(time);
+            }
+        }
+        // At sea a force may not carry more armies than it has fleets: the rest are lost (R1.2,
+        // R3.5).
+        for p in self.variant.province_ids() {
+            if self.variant.province(p).kind != SpaceKind::Sea {
+                sea_time[p.index()] = 0;
+                continue;
+            }
+            if let Some(f) = &mut next.units[p.index()] {
+                f.armies = f.armies.min(f.fleets);
+                if f.components() == 0 {
+                    next.units[p.index()] = None;
+                }
+            }
+        }
+        next.sea_time = sea_time;
         // A space left empty after a stand-off takes no retreat.
         for p in self.variant.province_ids() {
             if next.units[p.index()].is_some() {
@@ -957,5 +1587,43 @@ impl<'a> Resolver<'a> {
             }
         }
         next
+    }
+}
+
+/// Armies aboard a sea force that no order names travel with its moving fleets when the fleets
+/// staying behind have no room for them (R3.4: an A/F moves as one force at sea).
+fn carry_armies_aboard(variant: &Variant, items: &mut [Item]) {
+    for i in 0..items.len() {
+        let it = items[i];
+        if it.order.is_some()
+            || it.act != Act::Hold
+            || it.armies == 0
+            || variant.province(it.at).kind != SpaceKind::Sea
+        {
+            continue;
+        }
+        // Room to stay: the unordered fleets, and staying fleets elsewhere in the force not
+        // already carrying an army.
+        let others: u32 = items
+            .iter()
+            .enumerate()
+            .filter(|&(j, s)| {
+                j != i && s.at == it.at && !matches!(s.act, Act::Move { .. }) && s.carrier.is_none()
+            })
+            .map(|(_, s)| u32::from(s.fleets).saturating_sub(u32::from(s.armies)))
+            .sum();
+        let mut excess = u32::from(it.armies).saturating_sub(u32::from(it.fleets) + others);
+        for j in 0..items.len() {
+            if excess == 0 {
+                break;
+            }
+            let m = items[j];
+            if m.at == it.at && m.fleets > m.armies && matches!(m.act, Act::Move { .. }) {
+                let moved = excess.min(u32::from(m.fleets - m.armies)) as u8;
+                items[j].armies += moved;
+                items[i].armies -= moved;
+                excess -= u32::from(moved);
+            }
+        }
     }
 }
