@@ -199,6 +199,14 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
                     o.outcome.describe(v)
                 );
             }
+            for o in &step.second {
+                println!(
+                    "  {}: {}: {}",
+                    v.power(o.power).name,
+                    o.text,
+                    o.outcome.describe(v)
+                );
+            }
             let forces: Vec<_> = step.after.forces().map(|(p, f)| (p, *f)).collect();
             println!("  units: {}", run::forces_text(v, &forces));
             for d in &step.after.dislodged {

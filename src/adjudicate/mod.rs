@@ -8,6 +8,7 @@ pub mod adjust;
 pub mod movement;
 mod outcome;
 pub mod retreat;
+pub mod season;
 
 pub use outcome::{Outcome, Reason};
 
@@ -19,71 +20,88 @@ use crate::variant::{PhaseKind, PowerId, Region, Season, Variant};
 pub struct Adjudication {
     /// One outcome per order.
     pub outcomes: Vec<Outcome>,
-    /// The position after the phase, already in the next phase.
+    /// Second-phase orders decided while finishing the phase (R4), with their outcomes: given at
+    /// the season's first deadline, they are decided once the first phase and its retreats are
+    /// over.
+    pub second: Vec<(PowerId, Order<Region>, Outcome)>,
+    /// The position after the phase, already in the next phase that needs orders.
     pub position: Position,
 }
 
 /// Adjudicates the phase `position` is in, with validated orders (each with the power that gave
-/// it), and moves on to the next phase.
+/// it), and moves on to the next phase that needs orders.
 pub fn adjudicate(
     variant: &Variant,
     position: &Position,
     orders: &[(PowerId, Order<Region>)],
 ) -> Adjudication {
-    let plain: Vec<Order<Region>> = orders.iter().map(|(_, o)| o.clone()).collect();
+    let plain = || orders.iter().map(|(_, o)| o.clone()).collect::<Vec<_>>();
     let (outcomes, mut next) = match position.phase.kind {
-        PhaseKind::Movement | PhaseKind::SecondMovement => {
-            let r = movement::adjudicate(variant, position, &plain);
+        PhaseKind::Movement => season::first_phase(variant, position, orders),
+        PhaseKind::SecondMovement => {
+            let r = movement::adjudicate(variant, position, &plain());
             (r.outcomes, r.position)
         }
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {
-            retreat::adjudicate(variant, position, &plain)
+            retreat::adjudicate(variant, position, &plain())
         }
         PhaseKind::Adjustment | PhaseKind::Bids => adjust::adjudicate(variant, position, orders),
     };
-    advance(variant, &mut next);
+    let second = advance(variant, &mut next);
     Adjudication {
         outcomes,
+        second,
         position: next,
     }
 }
 
-/// Moves `position` (just adjudicated) on to its next phase, skipping a retreat phase nobody
-/// needs, and changing centre ownership at the end of Autumn (R7.1).
-pub fn advance(variant: &Variant, position: &mut Position) {
-    let phase = &mut position.phase;
-    let dislodged = !position.dislodged.is_empty();
-    let end_of_season = match phase.kind {
-        PhaseKind::Movement if dislodged => {
-            phase.kind = PhaseKind::Retreat;
-            false
-        }
-        PhaseKind::Movement | PhaseKind::Retreat => true,
-        _ => true,
-    };
-    if !end_of_season {
-        return;
-    }
-    match phase.season {
-        Season::Spring if phase.kind != PhaseKind::Adjustment && phase.kind != PhaseKind::Bids => {
-            phase.season = Season::Autumn;
-            phase.kind = PhaseKind::Movement;
-        }
-        Season::Autumn => {
-            for (p, f) in position.units.iter().enumerate() {
-                if let Some(f) = f {
-                    if variant.provinces[p].centre {
-                        position.owners[p] = Some(f.power);
-                    }
-                }
+/// Moves `position`, just adjudicated in its phase, on to the next phase that needs orders:
+/// a retreat phase only when something was dislodged; the fleets' second phase, which has its
+/// orders already, is played on the way (R4.1); at the end of a season, the season's end.
+pub fn advance(
+    variant: &Variant,
+    position: &mut Position,
+) -> Vec<(PowerId, Order<Region>, Outcome)> {
+    let mut second = Vec::new();
+    loop {
+        let dislodged = !position.dislodged.is_empty();
+        let two_phases = variant.rules.second_moves;
+        let phase = &mut position.phase;
+        match phase.kind {
+            PhaseKind::Movement if dislodged => {
+                phase.kind = PhaseKind::Retreat;
+                return second;
             }
-            phase.season = Season::Winter;
-            phase.kind = PhaseKind::Adjustment;
-        }
-        _ => {
-            phase.year += 1;
-            phase.season = Season::Spring;
-            phase.kind = PhaseKind::Movement;
+            PhaseKind::Movement | PhaseKind::Retreat if two_phases => {
+                phase.kind = PhaseKind::SecondMovement;
+                second = season::second_phase(variant, position);
+            }
+            PhaseKind::SecondMovement if dislodged => {
+                phase.kind = PhaseKind::SecondRetreat;
+                return second;
+            }
+            PhaseKind::Movement
+            | PhaseKind::Retreat
+            | PhaseKind::SecondMovement
+            | PhaseKind::SecondRetreat => {
+                season::end_of_season(variant, position);
+                let phase = &mut position.phase;
+                if phase.season == Season::Autumn {
+                    phase.season = Season::Winter;
+                    phase.kind = PhaseKind::Adjustment;
+                } else {
+                    phase.season = Season::Autumn;
+                    phase.kind = PhaseKind::Movement;
+                }
+                return second;
+            }
+            PhaseKind::Adjustment | PhaseKind::Bids => {
+                position.blockaded = Default::default();
+                phase.year += 1;
+                phase.season = Season::Spring;
+                phase.kind = PhaseKind::Movement;
+                return second;
+            }
         }
     }
 }

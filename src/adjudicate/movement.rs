@@ -29,14 +29,35 @@ use petgraph::graph::{DiGraph, NodeIndex};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Act {
     Hold,
-    Move { to: Region, via_convoy: bool },
-    SupportHold { target: ProvinceId },
-    SupportMove { from: ProvinceId, to: ProvinceId, coast: Option<Coast> },
-    SupportMerge { target: ProvinceId },
-    Convoy { from: ProvinceId, to: ProvinceId },
-    Blockade { centre: ProvinceId },
-    Deny { a: ProvinceId, b: ProvinceId },
-    Embark { sea: ProvinceId },
+    Move {
+        to: Region,
+        via_convoy: bool,
+    },
+    SupportHold {
+        target: ProvinceId,
+    },
+    SupportMove {
+        from: ProvinceId,
+        to: ProvinceId,
+        coast: Option<Coast>,
+    },
+    SupportMerge {
+        target: ProvinceId,
+    },
+    Convoy {
+        from: ProvinceId,
+        to: ProvinceId,
+    },
+    Blockade {
+        centre: ProvinceId,
+    },
+    Deny {
+        a: ProvinceId,
+        b: ProvinceId,
+    },
+    Embark {
+        sea: ProvinceId,
+    },
 }
 
 /// Components of one force doing one thing.
@@ -311,7 +332,13 @@ impl<'a> Resolver<'a> {
                 it.at == fleet_at && it.fleets > 0 && matches!(it.act, Act::Move { .. })
             });
             match fleet_move {
-                Some(m) if items[m].act == Act::Move { to, via_convoy: false } => {
+                Some(m)
+                    if items[m].act
+                        == Act::Move {
+                            to,
+                            via_convoy: false,
+                        } =>
+                {
                     items[m].armies += armies;
                     items[m].also = Some(i);
                 }
@@ -347,7 +374,9 @@ impl<'a> Resolver<'a> {
         }
         for (i, at, armies, to) in landings {
             let carrier = items.iter().position(|it| {
-                it.armies > 0 && it.fleets > 0 && matches!(it.act, Act::Move { to: dest, .. } if dest.province == at)
+                it.armies > 0
+                    && it.fleets > 0
+                    && matches!(it.act, Act::Move { to: dest, .. } if dest.province == at)
             });
             let Some(c) = carrier else {
                 void_orders.push((i, "no army of yours is aboard a fleet there"));
@@ -399,7 +428,11 @@ impl<'a> Resolver<'a> {
             cycle: Vec::new(),
         };
         for (o, why) in void_orders {
-            if let Some(i) = r.items.iter().position(|it| it.order == Some(o) || it.also == Some(o)) {
+            if let Some(i) = r
+                .items
+                .iter()
+                .position(|it| it.order == Some(o) || it.also == Some(o))
+            {
                 if r.items[i].order == Some(o) {
                     r.void[i] = Some(why);
                 }
@@ -524,10 +557,8 @@ impl<'a> Resolver<'a> {
     fn match_supports(&mut self) {
         for i in 0..self.items.len() {
             let why = match self.items[i].act {
-                Act::SupportHold { target } => (!self
-                    .items_at(target)
-                    .any(|j| !self.leaves(j)))
-                .then_some("the unit named is not holding there"),
+                Act::SupportHold { target } => (!self.items_at(target).any(|j| !self.leaves(j)))
+                    .then_some("the unit named is not holding there"),
                 Act::SupportMove { from, to, coast } => {
                     let matching = self.items_at(from).any(|j| match self.items[j].act {
                         Act::Move { to: dest, .. } => {
@@ -628,7 +659,8 @@ impl<'a> Resolver<'a> {
     }
 
     fn overland(&self, m: usize) -> bool {
-        matches!(self.route[m], Route::Direct | Route::Passage(_)) && self.items[m].carrier.is_none()
+        matches!(self.route[m], Route::Direct | Route::Passage(_))
+            && self.items[m].carrier.is_none()
     }
 
     fn items_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
@@ -637,7 +669,8 @@ impl<'a> Resolver<'a> {
 
     /// The items really standing in `p` (not an army that only reaches it aboard a carrier).
     fn standing_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        self.items_at(p).filter(|&i| self.items[i].carrier.is_none())
+        self.items_at(p)
+            .filter(|&i| self.items[i].carrier.is_none())
     }
 
     fn moves_into(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
@@ -864,11 +897,7 @@ impl<'a> Resolver<'a> {
             return first;
         }
         // No answer or two: the backup rule.
-        let members: Vec<usize> = self
-            .cycle
-            .drain(old..)
-            .chain(std::iter::once(i))
-            .collect();
+        let members: Vec<usize> = self.cycle.drain(old..).chain(std::iter::once(i)).collect();
         self.backup_rule(&members);
         self.resolve(i)
     }
@@ -1366,7 +1395,10 @@ impl<'a> Resolver<'a> {
                 if let Some(m) = dislodger(self) {
                     return Outcome::Fails(Reason::Dislodged(self.items[m].at));
                 }
-                let cut = self.blockade_results().into_iter().find(|b| b.order == Some(order));
+                let cut = self
+                    .blockade_results()
+                    .into_iter()
+                    .find(|b| b.order == Some(order));
                 match cut {
                     Some(b) if !b.held => {
                         let by = self
@@ -1477,14 +1509,14 @@ impl<'a> Resolver<'a> {
         // (space, force, where it came from, its armies' time at sea)
         let mut arriving: Vec<(ProvinceId, Force, usize, u8)> = Vec::new();
         let mut sea_time = vec![0u8; n_prov];
-        for i in 0..self.items.len() {
+        for (i, &landed) in landed.iter().enumerate() {
             let it = self.items[i];
             let from_time = if self.variant.province(it.at).kind == SpaceKind::Sea {
                 before.sea_time.get(it.at.index()).copied().unwrap_or(0)
             } else {
                 0
             };
-            let armies = it.armies - landed[i].min(it.armies);
+            let armies = it.armies - landed.min(it.armies);
             let destination = match it.act {
                 Act::Move { to, .. } if self.result[i] => Some((to, from_time)),
                 Act::Embark { sea } if self.result[i] => Some((Region::of(sea), 0)),

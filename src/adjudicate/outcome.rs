@@ -12,6 +12,8 @@ pub enum Outcome {
     Fails(Reason),
     /// The order could not be carried out at all (illegal, or nothing to apply to); the units hold.
     Void(String),
+    /// A second-phase order: its outcome is reported with the fleets' second phase (R4).
+    SecondPhase,
 }
 
 impl Outcome {
@@ -26,6 +28,7 @@ impl Outcome {
             Outcome::Succeeds => "succeeds".to_string(),
             Outcome::Fails(r) => format!("fails: {}", r.describe(variant)),
             Outcome::Void(why) => format!("void: {why}"),
+            Outcome::SecondPhase => "for the second phase".to_string(),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::file::{Case, Line};
 use crate::adjudicate::{self, Outcome};
-use crate::order::validate::{check_set, Checker};
+use crate::order::validate::{check_set, map_order, Checker};
 use crate::order::{parse_line, parse_place, parse_unit, Order, Place};
 use crate::position::{Dislodged, Force, Position};
 use crate::variant::{self, PowerId, ProvinceId, Region, Variant};
@@ -46,6 +46,8 @@ pub struct PlayedStep {
     pub orders: Vec<PlayedOrder>,
     /// The orders that passed validation, as the adjudicator got them.
     pub valid: Vec<(PowerId, Order<Region>)>,
+    /// Second-phase orders decided while finishing this phase (R4), with their outcomes.
+    pub second: Vec<PlayedOrder>,
     /// The position after it (in the next phase).
     pub after: Position,
 }
@@ -122,9 +124,23 @@ pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
                 }
             })
             .collect();
+        let second = result
+            .second
+            .iter()
+            .map(|(power, order, outcome)| {
+                let parsed = map_order(order, &|r: &Region| Place::Known(*r));
+                PlayedOrder {
+                    power: *power,
+                    text: parsed.display(variant),
+                    parsed,
+                    outcome: outcome.clone(),
+                }
+            })
+            .collect();
         steps.push(PlayedStep {
             before: position,
             orders,
+            second,
             valid,
             after: result.position.clone(),
         });
@@ -242,8 +258,9 @@ fn check_results(
     label: &str,
     failures: &mut Vec<String>,
 ) -> Result<(), String> {
-    // Identical orders match RESULTS lines in turn.
-    let mut used = vec![false; played.orders.len()];
+    // Identical orders match RESULTS lines in turn; second-phase outcomes are looked at first.
+    let all: Vec<&PlayedOrder> = played.second.iter().chain(&played.orders).collect();
+    let mut used = vec![false; all.len()];
     for l in lines {
         let (left, word) = l.text.rsplit_once("=>").ok_or_else(|| {
             at(
@@ -257,16 +274,16 @@ fn check_results(
         };
         let (power, text) = split_power(variant, &left)?;
         let order = parse_line(variant, text).map_err(|e| at(l, e.to_string()))?;
-        let Some(k) = (0..played.orders.len()).find(|&k| {
-            !used[k] && Some(played.orders[k].power) == power && played.orders[k].parsed == order
-        }) else {
+        let Some(k) = (0..all.len())
+            .find(|&k| !used[k] && Some(all[k].power) == power && all[k].parsed == order)
+        else {
             return Err(at(
                 l,
                 format!("no such order in the ORDERS block: {}", text.trim()),
             ));
         };
         used[k] = true;
-        let played = &played.orders[k];
+        let played = all[k];
         let ok = match word.trim() {
             "succeeds" => played.outcome.succeeded(),
             "fails" => !played.outcome.succeeded(),

@@ -231,9 +231,17 @@ impl<'a> Checker<'a> {
             }
             _ => {}
         }
-        for unit in units_of(order) {
-            self.check_unit(unit)?;
+        if order.stage == Stage::Second {
+            return self.check_second_phase(order);
         }
+        for unit in units_of(order) {
+            // An army may land from a sea it only reaches this phase (R3.2, R3.3): whether it is
+            // aboard there is known only once the first moves are decided.
+            if !matches!(order.kind, Disembark { .. }) {
+                self.check_unit(unit)?;
+            }
+        }
+        self.check_napoleonic(order)?;
         let mut order = self.check_geometry(order)?;
         // The ordered unit's own coast is whatever the position says (DATC 4.B.5).
         if let (Some(pos), Some(unit)) = (self.position, first_unit_mut(&mut order.kind)) {
@@ -250,6 +258,18 @@ impl<'a> Checker<'a> {
                     to.coast = None;
                 } else {
                     *to = self.fleet_destination(unit, *to)?;
+                }
+                if unit.armies > 0 && unit.fleets > 0 {
+                    let v = self.variant;
+                    if v.province(unit.at.province).kind != SpaceKind::Sea
+                        || v.province(to.province).kind != SpaceKind::Sea
+                    {
+                        return Err(ValidationError::Illegal(
+                            "armies and fleets move together only at sea: an A/F can't enter a \
+                             coastal space as a whole (land the army with D)"
+                                .into(),
+                        ));
+                    }
                 }
             }
             SupportHold { unit, supported } if supported.at.province == unit.at.province => {
@@ -277,6 +297,204 @@ impl<'a> Checker<'a> {
             _ => {}
         }
         Ok(order)
+    }
+
+    /// The variant's own first-phase orders (R2, R3, R5, R6), beyond what the board says.
+    fn check_napoleonic(&self, order: &Order<Region>) -> Result<(), ValidationError> {
+        use OrderKind::*;
+        let v = self.variant;
+        let kind_of = |p: ProvinceId| v.province(p).kind;
+        let illegal = |why: &str| Err(ValidationError::Illegal(why.to_string()));
+        let army_only = |u: &UnitSpec<Region>| u.armies > 0 && u.fleets == 0;
+        let fleets_only = |u: &UnitSpec<Region>| u.fleets > 0 && u.armies == 0;
+        match &order.kind {
+            Move {
+                unit,
+                to,
+                then: Some(next),
+                ..
+            } => {
+                if unit.fleets == 0 {
+                    return illegal("only fleets make a second move");
+                }
+                if kind_of(next.province) != SpaceKind::Sea {
+                    return illegal("a second move must end in a sea space (R4.3)");
+                }
+                let from = Region::of(to.province);
+                if !v.fleet_moves(from).any(|r| r.province == next.province) {
+                    return Err(self.unreachable(unit, *next));
+                }
+                Ok(())
+            }
+            Embark { unit, sea } => {
+                if !army_only(unit) || kind_of(unit.at.province) != SpaceKind::Coast {
+                    return illegal("only armies in a coastal space can embark");
+                }
+                if kind_of(sea.province) != SpaceKind::Sea
+                    || !v.fleet_reach[sea.province.index()].contains(unit.at.province)
+                {
+                    return Err(self.unreachable(unit, *sea));
+                }
+                Ok(())
+            }
+            EmbarkWith { unit, fleet, to } => {
+                if !army_only(unit) || kind_of(unit.at.province) != SpaceKind::Coast {
+                    return illegal("only armies in a coastal space can embark");
+                }
+                if !fleets_only(fleet) || kind_of(fleet.at.province) != SpaceKind::Sea {
+                    return illegal("an army embarks on a fleet at sea");
+                }
+                if !v.fleet_reach[fleet.at.province.index()].contains(unit.at.province) {
+                    return Err(self.unreachable(unit, fleet.at));
+                }
+                if let Some(pos) = self.position {
+                    let carrier = pos.force(fleet.at.province);
+                    let own = pos.force(unit.at.province).map(|f| f.power);
+                    if carrier.map(|f| f.power) != own
+                        || carrier.is_none_or(|f| f.fleets < fleet.fleets)
+                    {
+                        return illegal("an army embarks only on a fleet of its own power");
+                    }
+                }
+                if kind_of(to.province) != SpaceKind::Sea {
+                    return illegal(
+                        "a fleet carrying an army may not enter a coastal space (R3.4)",
+                    );
+                }
+                if !v
+                    .fleet_moves(Region::of(fleet.at.province))
+                    .any(|r| r.province == to.province)
+                {
+                    return Err(self.unreachable(fleet, *to));
+                }
+                Ok(())
+            }
+            Disembark { unit, to } => {
+                if !army_only(unit) || kind_of(unit.at.province) != SpaceKind::Sea {
+                    return illegal("only an army aboard a fleet at sea can disembark");
+                }
+                if kind_of(to.province) != SpaceKind::Coast
+                    || !v.fleet_reach[unit.at.province.index()].contains(to.province)
+                {
+                    return Err(self.unreachable(unit, *to));
+                }
+                if let Some(f) = self.position.and_then(|p| p.force(unit.at.province)) {
+                    if f.armies > 0 {
+                        self.check_owner(f.power, unit.at.province)?;
+                    }
+                }
+                Ok(())
+            }
+            Blockade { unit, centre } => {
+                let c = v.province(centre.province);
+                let season = self.position.map(|p| p.phase.season);
+                if season.is_some_and(|s| s != crate::variant::Season::Autumn) {
+                    return illegal("blockades are ordered in Autumn only (R5.1)");
+                }
+                if !fleets_only(unit) || kind_of(unit.at.province) != SpaceKind::Sea {
+                    return illegal("only fleets at sea can blockade");
+                }
+                let force = self.position.and_then(|p| p.force(unit.at.province));
+                let owner = force.map(|f| f.power);
+                let home = c.home.filter(|h| Some(*h) != owner && c.centre);
+                if home.is_none() || c.kind != SpaceKind::Coast {
+                    return illegal("a blockade is of another power's coastal home centre");
+                }
+                if !v.fleet_reach[unit.at.province.index()].contains(centre.province) {
+                    return Err(self.unreachable(unit, *centre));
+                }
+                if force.is_some_and(|f| f.fleets - unit.fleets.min(f.fleets) < f.armies) {
+                    return illegal("fleets carrying an army can't blockade (R5.1)");
+                }
+                Ok(())
+            }
+            Deny { unit, from, to } => {
+                if !fleets_only(unit) {
+                    return illegal("only fleets deny a passage");
+                }
+                match v.passage(from.province, to.province) {
+                    Some(p) if p.sea == unit.at.province => Ok(()),
+                    _ => illegal("there is no direct passage between those spaces across this sea"),
+                }
+            }
+            Merge { units, target, .. } => {
+                for u in units {
+                    let ok = u.at.province == target.province
+                        || match u.unit_type() {
+                            Some(t) => self.check_reach(t, u.at, target, true).is_ok(),
+                            None => v.fleet_moves(u.at).any(|r| r.province == target.province),
+                        };
+                    if !ok {
+                        return Err(self.unreachable(u, *target));
+                    }
+                }
+                let powers: Vec<_> = units
+                    .iter()
+                    .filter_map(|u| {
+                        self.position
+                            .and_then(|p| p.force(u.at.province))
+                            .map(|f| f.power)
+                    })
+                    .collect();
+                if powers.windows(2).any(|w| w[0] != w[1]) {
+                    return illegal("only one power's forces merge (R2.2)");
+                }
+                Ok(())
+            }
+            SupportMerge { unit, target } => match unit.unit_type() {
+                Some(t) => self.check_support_reach(t, unit.at, target.province),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    /// A second-phase order (R4.3): a fleet's move into a sea space, a support of another
+    /// fleet's second-phase move, or a merge of fleets. Where the fleet is can only be checked
+    /// after the first moves.
+    fn check_second_phase(&self, order: &Order<Region>) -> Checked {
+        use OrderKind::*;
+        let v = self.variant;
+        let sea = |p: ProvinceId| v.province(p).kind == SpaceKind::Sea;
+        let illegal = |why: &str| Err(ValidationError::Illegal(why.to_string()));
+        match &order.kind {
+            Move {
+                unit,
+                to,
+                then: None,
+                via_convoy: false,
+            } => {
+                if unit.fleets == 0 {
+                    return illegal("armies never act in the second phase (R4.4)");
+                }
+                if !sea(to.province) {
+                    return illegal("a second move must end in a sea space (R4.3)");
+                }
+                if !v.fleet_moves(unit.at).any(|r| r.province == to.province) {
+                    return Err(self.unreachable(unit, *to));
+                }
+            }
+            SupportMove { unit, supported, to } => {
+                if unit.fleets == 0 || supported.armies > 0 && supported.fleets == 0 {
+                    return illegal("only fleets support, and only fleets' moves, in the second phase");
+                }
+                if !sea(to.province) {
+                    return illegal("a second move must end in a sea space (R4.3)");
+                }
+                self.check_support_reach(UnitType::Fleet, unit.at, to.province)?;
+            }
+            Merge { units, target, .. } => {
+                if units.iter().any(|u| u.fleets == 0) || !sea(target.province) {
+                    return illegal("a second-phase merge is of fleets, into a sea space (R2.5)");
+                }
+            }
+            _ => {
+                return illegal(
+                    "only moves, supports of second-phase moves and merges are second-phase orders (R4.3)",
+                )
+            }
+        }
+        Ok(order.clone())
     }
 
     fn check_retreat(&self, order: &Order<Region>) -> Checked {
@@ -402,7 +620,10 @@ impl<'a> Checker<'a> {
     }
 
     fn check_owner(&self, owner: PowerId, at: ProvinceId) -> Result<(), ValidationError> {
-        let commands = |p| self.position.map_or(p == owner, |pos| pos.commands(p, owner));
+        let commands = |p| {
+            self.position
+                .map_or(p == owner, |pos| pos.commands(p, owner))
+        };
         match self.power {
             Some(p) if !commands(p) => Err(ValidationError::NotYours {
                 place: self.variant.province(at).name.clone(),
@@ -789,38 +1010,54 @@ pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
         .iter()
         .map(|o| {
             let checked = checker.check(o)?;
-            let (Some(pos), Some(unit)) = (checker.position, checked.kind.unit()) else {
+            let Some(pos) = checker.position else {
                 return Ok(checked);
             };
-            if matches!(checked.kind, OrderKind::Build { .. }) || checked.stage == Stage::Second {
+            let skip = matches!(
+                checked.kind,
+                OrderKind::Build { .. } | OrderKind::Disembark { .. }
+            ) || checked.stage == Stage::Second;
+            if skip {
                 return Ok(checked);
             }
-            let p = unit.at.province;
-            let (has_a, has_f) = match pos.phase.kind {
-                PhaseKind::Retreat | PhaseKind::SecondRetreat => pos
-                    .dislodged
-                    .iter()
-                    .find(|d| d.province == p)
-                    .map_or((0, 0), |d| (d.force.armies, d.force.fleets)),
-                _ => pos.force(p).map_or((0, 0), |f| (f.armies, f.fleets)),
-            };
-            let entry = match used.iter_mut().find(|e| e.0 == p) {
-                Some(e) => e,
-                None => {
-                    used.push((p, 0, 0));
-                    let last = used.len() - 1;
-                    &mut used[last]
-                }
-            };
-            if entry.1 + unit.armies > has_a || entry.2 + unit.fleets > has_f {
-                return Err(ValidationError::TooMany {
-                    place: checker.variant.province(p).name.clone(),
-                    has: describe_counts(has_a - entry.1.min(has_a), has_f - entry.2.min(has_f)),
-                });
+            for unit in units_of(&checked) {
+                count(checker, pos, &mut used, unit)?;
             }
-            entry.1 += unit.armies;
-            entry.2 += unit.fleets;
             Ok(checked)
         })
         .collect()
+}
+
+/// Adds one order's components to what its force has had ordered so far (R1.4).
+fn count(
+    checker: &Checker,
+    pos: &Position,
+    used: &mut Vec<(ProvinceId, u8, u8)>,
+    unit: &UnitSpec<Region>,
+) -> Result<(), ValidationError> {
+    let p = unit.at.province;
+    let (has_a, has_f) = match pos.phase.kind {
+        PhaseKind::Retreat | PhaseKind::SecondRetreat => pos
+            .dislodged
+            .iter()
+            .find(|d| d.province == p)
+            .map_or((0, 0), |d| (d.force.armies, d.force.fleets)),
+        _ => pos.force(p).map_or((0, 0), |f| (f.armies, f.fleets)),
+    };
+    let i = match used.iter().position(|e| e.0 == p) {
+        Some(i) => i,
+        None => {
+            used.push((p, 0, 0));
+            used.len() - 1
+        }
+    };
+    let (_, a, f) = used[i];
+    if a + unit.armies > has_a || f + unit.fleets > has_f {
+        return Err(ValidationError::TooMany {
+            place: checker.variant.province(p).name.clone(),
+            has: describe_counts(has_a - a.min(has_a), has_f - f.min(has_f)),
+        });
+    }
+    used[i] = (p, a + unit.armies, f + unit.fleets);
+    Ok(())
 }

@@ -1,0 +1,241 @@
+//! The movement season with the fleets' second moves (R4): the first phase, its retreats, the
+//! second phase (fleets only, with orders given at the first deadline), its retreats; then the
+//! end of the season (blockades recorded for the Winter, armies starving at sea, centre owners).
+
+use super::movement;
+use super::outcome::Outcome;
+use crate::order::{Order, OrderKind, Stage, UnitSpec};
+use crate::position::{Blockade, Pending, Position};
+use crate::variant::{PowerId, ProvinceId, Region, Season, SpaceKind, Variant};
+
+/// The first movement phase: chains are split into a first move and a second-phase move, orders
+/// for the second phase are set aside, and after the first moves each set-aside order is checked
+/// (R4.3) and kept in the position until the second phase.
+pub fn first_phase(
+    variant: &Variant,
+    position: &Position,
+    orders: &[(PowerId, Order<Region>)],
+) -> (Vec<Outcome>, Position) {
+    let mut first: Vec<Order<Region>> = Vec::new();
+    let mut first_index: Vec<usize> = Vec::new();
+    // (power, order, the input order it came from, the chain's first move if it is a chain's)
+    let mut second: Vec<(PowerId, Order<Region>, Option<usize>)> = Vec::new();
+    for (i, (power, order)) in orders.iter().enumerate() {
+        match &order.kind {
+            _ if order.stage == Stage::Second => second.push((*power, order.clone(), None)),
+            OrderKind::Move {
+                unit,
+                to,
+                via_convoy,
+                then: Some(next),
+            } => {
+                first_index.push(i);
+                first.push(Order::new(OrderKind::Move {
+                    unit: unit.clone(),
+                    to: *to,
+                    via_convoy: *via_convoy,
+                    then: None,
+                }));
+                let leg = OrderKind::Move {
+                    unit: UnitSpec {
+                        armies: 0,
+                        fleets: unit.fleets,
+                        at: *to,
+                    },
+                    to: *next,
+                    via_convoy: false,
+                    then: None,
+                };
+                second.push((
+                    *power,
+                    Order {
+                        stage: Stage::Second,
+                        kind: leg,
+                    },
+                    Some(first.len() - 1),
+                ));
+            }
+            _ => {
+                first_index.push(i);
+                first.push(order.clone());
+            }
+        }
+    }
+    let r = movement::adjudicate(variant, position, &first);
+    let mut outcomes = vec![Outcome::SecondPhase; orders.len()];
+    for (k, &i) in first_index.iter().enumerate() {
+        outcomes[i] = r.outcomes[k].clone();
+    }
+    let mut next = r.position;
+    next.blockades = r
+        .blockades
+        .iter()
+        .map(|b| Blockade {
+            province: b.province,
+            power: b.power,
+            fleets: b.fleets,
+            centre: b.centre,
+            held: b.held,
+        })
+        .collect();
+    next.pending = pending_orders(position, &next, &first, &r.outcomes, second);
+    (outcomes, next)
+}
+
+/// The second-phase orders, each void if the first phase made it so (R4.3): the fleet's first
+/// move failed, it was dislodged, it blockaded, or no eligible fleet of the power is where the
+/// order says.
+fn pending_orders(
+    before: &Position,
+    after: &Position,
+    first: &[Order<Region>],
+    outcomes: &[Outcome],
+    second: Vec<(PowerId, Order<Region>, Option<usize>)>,
+) -> Vec<Pending> {
+    // Fleets that may still act in each space: those that held, and those that arrived.
+    let n = after.units.len();
+    let mut eligible = vec![0u32; n];
+    for (p, f) in before.forces() {
+        eligible[p.index()] = u32::from(f.fleets);
+    }
+    for (order, outcome) in first.iter().zip(outcomes) {
+        let Some(unit) = order.kind.unit() else {
+            continue;
+        };
+        let from = unit.at.province.index();
+        match &order.kind {
+            OrderKind::Move { to, .. } => {
+                eligible[from] = eligible[from].saturating_sub(u32::from(unit.fleets));
+                if outcome.succeeded() {
+                    eligible[to.province.index()] += u32::from(unit.fleets);
+                }
+            }
+            OrderKind::Blockade { .. } => {
+                eligible[from] = eligible[from].saturating_sub(u32::from(unit.fleets));
+            }
+            _ => {}
+        }
+    }
+    for d in &after.dislodged {
+        eligible[d.province.index()] = 0;
+    }
+    second
+        .into_iter()
+        .map(|(power, order, chain)| {
+            let unit = order.kind.unit();
+            let at = unit.map(|u| u.at.province);
+            let fleets = unit.map_or(0, |u| u32::from(u.fleets.max(1)));
+            let void = match (chain, at) {
+                (Some(k), _) if !outcomes[k].succeeded() => Some("its first move failed"),
+                (_, None) => Some("it names no fleet"),
+                (_, Some(p)) => {
+                    let here = after.force(p).filter(|f| f.power == power);
+                    if here.is_none() || eligible[p.index()] < fleets {
+                        Some("no fleet of yours that may move again is there after the first moves")
+                    } else {
+                        eligible[p.index()] -= fleets;
+                        None
+                    }
+                }
+            };
+            Pending {
+                power,
+                order,
+                void: void.map(str::to_string),
+            }
+        })
+        .collect()
+}
+
+/// The fleets' second phase, from the orders the position kept: returns each kept order with its
+/// outcome, and leaves the position after the phase.
+pub fn second_phase(
+    variant: &Variant,
+    position: &mut Position,
+) -> Vec<(PowerId, Order<Region>, Outcome)> {
+    let pending = std::mem::take(&mut position.pending);
+    let mut orders: Vec<Order<Region>> = pending
+        .iter()
+        .filter(|p| p.void.is_none())
+        .map(|p| Order::new(p.order.kind.clone()))
+        .collect();
+    // Blockading fleets keep blockading: attacks in this phase may still cut them (R5.2, R5.3).
+    for b in position.blockades.iter().filter(|b| b.held) {
+        orders.push(Order::new(OrderKind::Blockade {
+            unit: UnitSpec {
+                armies: 0,
+                fleets: b.fleets,
+                at: Region::of(b.province),
+            },
+            centre: Region::of(b.centre),
+        }));
+    }
+    let r = movement::adjudicate(variant, position, &orders);
+    let mut outcomes = r.outcomes.into_iter();
+    let reported = pending
+        .into_iter()
+        .map(|p| {
+            let outcome = match &p.void {
+                Some(why) => Outcome::Void(why.clone()),
+                None => outcomes
+                    .next()
+                    .unwrap_or_else(|| Outcome::Void("not adjudicated".into())),
+            };
+            (p.power, p.order, outcome)
+        })
+        .collect();
+    let blockades = std::mem::take(&mut position.blockades);
+    *position = r.position;
+    position.blockades = blockades
+        .into_iter()
+        .map(|mut b| {
+            let again = r
+                .blockades
+                .iter()
+                .find(|x| x.province == b.province && x.power == b.power);
+            b.held = b.held && again.is_some_and(|x| x.held);
+            b
+        })
+        .collect();
+    reported
+}
+
+/// The end of a movement season: armies too long at sea starve (R3.6), blockades that held stop
+/// fleet builds in the Winter (R5.4), and after Autumn centres change owner (R7.1).
+pub fn end_of_season(variant: &Variant, position: &mut Position) {
+    for p in variant.province_ids() {
+        let i = p.index();
+        let at_sea = variant.province(p).kind == SpaceKind::Sea;
+        match position.units[i] {
+            Some(f) if at_sea && f.armies > 0 => {
+                position.sea_time[i] += 1;
+                if variant.rules.starvation && position.sea_time[i] >= 4 {
+                    starve(position, p);
+                }
+            }
+            _ => position.sea_time[i] = 0,
+        }
+    }
+    position.pending.clear();
+    let blockades = std::mem::take(&mut position.blockades);
+    if position.phase.season == Season::Autumn {
+        for b in blockades.iter().filter(|b| b.held) {
+            position.blockaded.insert(b.centre);
+        }
+        for (p, f) in position.units.iter().enumerate() {
+            if let Some(f) = f {
+                if variant.provinces[p].centre {
+                    position.owners[p] = Some(f.power);
+                }
+            }
+        }
+    }
+}
+
+/// The armies aboard the force in `p` are lost (the fleets sail on).
+fn starve(position: &mut Position, p: ProvinceId) {
+    if let Some(f) = &mut position.units[p.index()] {
+        f.armies = 0;
+    }
+    position.sea_time[p.index()] = 0;
+}
