@@ -187,7 +187,7 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
     let cases = case::file::read_file(file).map_err(|e| e.to_string())?;
     let mut variants = run::Variants::default();
     for case in &cases {
-        let v = variants.get(&case.variant)?;
+        let v = &run::with_options(variants.get(&case.variant)?, case)?;
         println!("CASE {} {}", case.id, case.title);
         for step in run::play(case, v)? {
             println!("{}", v.phase_name(step.before.phase));

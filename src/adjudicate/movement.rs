@@ -150,6 +150,9 @@ struct Resolver<'a> {
     fleet_seas: ProvinceSet,
     /// The fleets' second movement phase: merges count their fleets only (R2.5).
     second: bool,
+    /// Orders void with no item of their own to carry the reason (an embarkation whose fleet
+    /// was given another move).
+    void_orders: Vec<(usize, &'static str)>,
     state: Vec<State>,
     result: Vec<bool>,
     /// Kruijswijk's list of decisions that depend on a guess.
@@ -250,16 +253,12 @@ impl<'a> Resolver<'a> {
                         };
                         let mut it = item(power, at, a, f, act, Some(i));
                         it.group = Some(g);
-                        if act != Act::Hold && groups[g].leader == usize::MAX {
-                            groups[g].leader = items.len();
-                        }
                         items.push(it);
                     }
                 }
                 OrderKind::EmbarkWith { unit, fleet, to } => {
                     // The army boards at once and rides on the fleet's first move (R3.2).
-                    let (a, _) = take(&mut left, unit.at.province, unit.armies, 0);
-                    carried.push((i, fleet.at.province, a, unit.at.province, *to));
+                    carried.push((i, fleet.at.province, unit.armies, unit.at.province, *to));
                 }
                 OrderKind::Disembark { unit, to } => {
                     let at = unit.at.province;
@@ -324,32 +323,35 @@ impl<'a> Resolver<'a> {
             }
         }
         let mut void_orders: Vec<(usize, &'static str)> = Vec::new();
-        for (i, fleet_at, armies, _, to) in carried {
+        for (i, fleet_at, armies, army_at, to) in carried {
             let Some(power) = position.force(fleet_at).map(|f| f.power) else {
                 continue;
             };
             let fleet_move = items.iter().position(|it| {
                 it.at == fleet_at && it.fleets > 0 && matches!(it.act, Act::Move { .. })
             });
+            let same = |it: &Item| {
+                it.act
+                    == Act::Move {
+                        to,
+                        via_convoy: false,
+                    }
+            };
+            if let Some(m) = fleet_move.filter(|&m| !same(&items[m])) {
+                // The fleet's move given twice, differently: both orders are void and the army
+                // stays ashore (R3.2).
+                void_orders.push((i, "the fleet was given a different move"));
+                if let Some(o) = items[m].order {
+                    void_orders.push((o, "the embarkation gave the fleet a different move"));
+                }
+                items[m].act = Act::Hold;
+                continue;
+            }
+            let (armies, _) = take(&mut left, army_at, armies, 0);
             match fleet_move {
-                Some(m)
-                    if items[m].act
-                        == Act::Move {
-                            to,
-                            via_convoy: false,
-                        } =>
-                {
+                Some(m) => {
                     items[m].armies += armies;
                     items[m].also = Some(i);
-                }
-                Some(m) => {
-                    // The fleet's move given twice, differently: both orders are void (R3.2).
-                    void_orders.push((i, "the fleet was given a different move"));
-                    if let Some(o) = items[m].order {
-                        void_orders.push((o, "the embarkation gave the fleet a different move"));
-                    }
-                    items[m].act = Act::Hold;
-                    items[m].armies += armies;
                 }
                 None => {
                     let (_, f) = take(&mut left, fleet_at, 0, 1);
@@ -417,6 +419,7 @@ impl<'a> Resolver<'a> {
             groups,
             fleet_seas,
             second: position.phase.kind == PhaseKind::SecondMovement,
+            void_orders: Vec::new(),
             items,
             route: vec![Route::NotMove; n],
             h2h: vec![None; n],
@@ -428,22 +431,34 @@ impl<'a> Resolver<'a> {
             cycle: Vec::new(),
         };
         for (o, why) in void_orders {
-            if let Some(i) = r
-                .items
-                .iter()
-                .position(|it| it.order == Some(o) || it.also == Some(o))
-            {
-                if r.items[i].order == Some(o) {
-                    r.void[i] = Some(why);
-                }
+            match r.items.iter().position(|it| it.order == Some(o)) {
+                Some(i) => r.void[i] = Some(why),
+                None => r.void_orders.push((o, why)),
             }
         }
-        r.groups.retain(|g| g.leader != usize::MAX);
         r.void_blockades_with_embarkations();
         r.match_convoys();
         r.find_routes();
+        r.choose_leaders();
         r.match_supports();
         r
+    }
+
+    /// Each merge's decision is that of its first participant still moving; a participant with
+    /// no way there has dropped out (R2.4), and a merge with no participant moving is none.
+    fn choose_leaders(&mut self) {
+        for g in 0..self.groups.len() {
+            let leader =
+                (0..self.items.len()).find(|&i| self.items[i].group == Some(g) && self.is_move(i));
+            self.groups[g].leader = leader.unwrap_or(usize::MAX);
+        }
+        for i in 0..self.items.len() {
+            if let Some(g) = self.items[i].group {
+                if self.groups[g].leader == usize::MAX {
+                    self.items[i].group = None;
+                }
+            }
+        }
     }
 
     /// A fleet may not blockade in a season an army of its power embarks on it (R5.1).
@@ -605,7 +620,13 @@ impl<'a> Resolver<'a> {
             let from = item.at;
             let rules = &self.variant.rules;
             self.route[m] = if item.fleets > 0 || item.lands {
-                Route::Direct
+                let reach = self.variant.fleet_reach[from.index()].contains(to.province);
+                if reach || item.lands {
+                    Route::Direct
+                } else {
+                    // Only a merge participant gets here unchecked (R2.4: it drops out).
+                    Route::NoConvoy
+                }
             } else {
                 let by_land = self.variant.army_adjacent(from, to.province);
                 let passage = self
@@ -634,7 +655,7 @@ impl<'a> Resolver<'a> {
                 }
             };
             if self.route[m] == Route::NoConvoy
-                && !self.chain_over(from, to.province, self.fleet_seas)
+                && (item.fleets > 0 || !self.chain_over(from, to.province, self.fleet_seas))
             {
                 // No fleets on the board could carry it: the move is impossible and ignored
                 // (DATC 4.E.1, 6.D.32). With fleets that could, it is a move that fails (6.D.8).
@@ -821,9 +842,7 @@ impl<'a> Resolver<'a> {
         if let Some(g) = it.group {
             deps.push(self.groups[g].leader);
         }
-        if let Act::Embark { .. } = it.act {
-            deps.extend((0..i).filter(|&e| matches!(self.items[e].act, Act::Embark { .. })));
-        }
+
         deps.retain(|&j| j != i);
         deps
     }
@@ -946,7 +965,7 @@ impl<'a> Resolver<'a> {
                 (None, None) => self.move_succeeds(i),
             },
             Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. } => {
-                self.matched[i] && !self.support_cut(i)
+                self.matched[i] && !self.support_cut(i) && !self.support_denied(i)
             }
             Act::Embark { .. } => self.embark_succeeds(i),
             Act::Hold | Act::Convoy { .. } | Act::Blockade { .. } | Act::Deny { .. } => {
@@ -961,29 +980,11 @@ impl<'a> Resolver<'a> {
             Route::Direct => true,
             Route::NotMove | Route::NoConvoy => false,
             Route::Passage(sea) => {
-                // Denied by a fleet of another power (not one commanding the mover) that is not
-                // dislodged (R6.2).
-                let (from, to, power) = (
+                let (from, to) = (
                     self.items[m].at,
                     self.move_to(m).unwrap_or(self.items[m].at),
-                    self.items[m].power,
                 );
-                let deniers: Vec<usize> = self
-                    .items_at(sea)
-                    .filter(|&d| match self.items[d].act {
-                        Act::Deny { a, b } => {
-                            ((a == from && b == to) || (a == to && b == from))
-                                && !self.position.commands(self.items[d].power, power)
-                        }
-                        _ => false,
-                    })
-                    .collect();
-                for d in deniers {
-                    if self.resolve(d) {
-                        return false;
-                    }
-                }
-                true
+                !self.denied(sea, from, to, self.items[m].power)
             }
             Route::Convoy => {
                 if self.paradox[m] {
@@ -1003,6 +1004,54 @@ impl<'a> Resolver<'a> {
                 // Resolving the convoys may have run into the paradox rule for this very move.
                 !self.paradox[m] && self.chain_over(from, to, seas)
             }
+        }
+    }
+
+    /// Whether the passage `from`-`to` across `sea` is denied to `power`: a fleet of another
+    /// power (not one commanding `power`'s units) orders the denial and is not dislodged (R6.2).
+    fn denied(
+        &mut self,
+        sea: ProvinceId,
+        from: ProvinceId,
+        to: ProvinceId,
+        power: PowerId,
+    ) -> bool {
+        let deniers: Vec<usize> = self
+            .items_at(sea)
+            .filter(|&d| match self.items[d].act {
+                Act::Deny { a, b } => {
+                    ((a == from && b == to) || (a == to && b == from))
+                        && !self.position.commands(self.items[d].power, power)
+                }
+                _ => false,
+            })
+            .collect();
+        let mut any = false;
+        for d in deniers {
+            any |= self.resolve(d);
+        }
+        any
+    }
+
+    /// Whether a support given across a direct passage is denied: the denial blocks every
+    /// crossing, supports included (R6.1, R6.2).
+    fn support_denied(&mut self, s: usize) -> bool {
+        let it = self.items[s];
+        let into = match it.act {
+            Act::SupportHold { target } | Act::SupportMerge { target } => target,
+            Act::SupportMove { to, .. } => to,
+            _ => return false,
+        };
+        if it.fleets > 0 || self.variant.army_adjacent(it.at, into) || !self.variant.rules.passages
+        {
+            return false;
+        }
+        match self.variant.passage(it.at, into) {
+            Some(p) => {
+                let sea = p.sea;
+                self.denied(sea, it.at, into, it.power)
+            }
+            None => false,
         }
     }
 
@@ -1255,15 +1304,14 @@ impl<'a> Resolver<'a> {
                 armies += u32::from(self.items[m].armies);
             }
         }
-        let earlier: Vec<usize> = (0..i)
-            .filter(|&e| self.items[e].power == power && self.items[e].act == Act::Embark { sea })
-            .collect();
-        for e in earlier {
-            if self.resolve(e) {
-                armies += u32::from(self.items[e].armies);
-            }
-        }
-        fleets > 0 && armies + u32::from(self.items[i].armies) <= fleets
+        // All the armies boarding there at once must fit, or none boards (R1.2).
+        let boarding: u32 = self
+            .items
+            .iter()
+            .filter(|e| e.power == power && e.act == Act::Embark { sea })
+            .map(|e| u32::from(e.armies))
+            .sum();
+        fleets > 0 && armies + boarding <= fleets
     }
 
     /// Whether support item `s` is cut: attacked by another power from anywhere but the space the
@@ -1338,6 +1386,9 @@ impl<'a> Resolver<'a> {
     }
 
     fn outcome_of(&mut self, order: usize) -> Outcome {
+        if let Some(&(_, why)) = self.void_orders.iter().find(|(o, _)| *o == order) {
+            return Outcome::Void(why.to_string());
+        }
         let carriers: Vec<usize> = (0..self.items.len())
             .filter(|&i| self.items[i].order == Some(order) || self.items[i].also == Some(order))
             .collect();

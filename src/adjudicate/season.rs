@@ -3,7 +3,7 @@
 //! end of the season (blockades recorded for the Winter, armies starving at sea, centre owners).
 
 use super::movement;
-use super::outcome::Outcome;
+use super::outcome::{Outcome, Reason};
 use crate::order::{Order, OrderKind, Stage, UnitSpec};
 use crate::position::{Blockade, Pending, Position};
 use crate::variant::{PowerId, ProvinceId, Region, Season, SpaceKind, Variant};
@@ -78,7 +78,7 @@ pub fn first_phase(
             held: b.held,
         })
         .collect();
-    next.pending = pending_orders(position, &next, &first, &r.outcomes, second);
+    next.pending = pending_orders(variant, position, &next, &first, &r.outcomes, second);
     (outcomes, next)
 }
 
@@ -86,6 +86,7 @@ pub fn first_phase(
 /// move failed, it was dislodged, it blockaded, or no eligible fleet of the power is where the
 /// order says.
 fn pending_orders(
+    variant: &Variant,
     before: &Position,
     after: &Position,
     first: &[Order<Region>],
@@ -113,6 +114,13 @@ fn pending_orders(
             OrderKind::Blockade { .. } => {
                 eligible[from] = eligible[from].saturating_sub(u32::from(unit.fleets));
             }
+            OrderKind::EmbarkWith { fleet, to, .. } => {
+                let at = fleet.at.province.index();
+                eligible[at] = eligible[at].saturating_sub(u32::from(fleet.fleets));
+                if outcome.succeeded() {
+                    eligible[to.province.index()] += u32::from(fleet.fleets);
+                }
+            }
             _ => {}
         }
     }
@@ -127,6 +135,9 @@ fn pending_orders(
             let fleets = unit.map_or(0, |u| u32::from(u.fleets.max(1)));
             let void = match (chain, at) {
                 (Some(k), _) if !outcomes[k].succeeded() => Some("its first move failed"),
+                _ if !leg_is_legal(variant, &order) => {
+                    Some("a second move must go to an adjacent sea space (R4.3)")
+                }
                 (_, None) => Some("it names no fleet"),
                 (_, Some(p)) => {
                     let here = after.force(p).filter(|f| f.power == power);
@@ -147,6 +158,19 @@ fn pending_orders(
         .collect()
 }
 
+/// Whether a chain's second leg goes from where the fleet is to an adjacent sea space.
+fn leg_is_legal(variant: &Variant, order: &Order<Region>) -> bool {
+    match &order.kind {
+        OrderKind::Move { unit, to, .. } => {
+            variant.province(to.province).kind == SpaceKind::Sea
+                && variant
+                    .fleet_moves(Region::of(unit.at.province))
+                    .any(|r| r.province == to.province)
+        }
+        _ => true,
+    }
+}
+
 /// The fleets' second phase, from the orders the position kept: returns each kept order with its
 /// outcome, and leaves the position after the phase.
 pub fn second_phase(
@@ -160,19 +184,28 @@ pub fn second_phase(
         .map(|p| Order::new(p.order.kind.clone()))
         .collect();
     // Blockading fleets keep blockading: attacks in this phase may still cut them (R5.2, R5.3).
-    for b in position.blockades.iter().filter(|b| b.held) {
-        orders.push(Order::new(OrderKind::Blockade {
-            unit: UnitSpec {
-                armies: 0,
-                fleets: b.fleets,
-                at: Region::of(b.province),
-            },
-            centre: Region::of(b.centre),
-        }));
+    let blockade_orders: Vec<Order<Region>> = position
+        .blockades
+        .iter()
+        .map(|b| {
+            Order::new(OrderKind::Blockade {
+                unit: UnitSpec {
+                    armies: 0,
+                    fleets: b.fleets,
+                    at: Region::of(b.province),
+                },
+                centre: Region::of(b.centre),
+            })
+        })
+        .collect();
+    for (b, order) in position.blockades.iter().zip(&blockade_orders) {
+        if b.held {
+            orders.push(order.clone());
+        }
     }
     let r = movement::adjudicate(variant, position, &orders);
     let mut outcomes = r.outcomes.into_iter();
-    let reported = pending
+    let mut reported: Vec<(PowerId, Order<Region>, Outcome)> = pending
         .into_iter()
         .map(|p| {
             let outcome = match &p.void {
@@ -197,6 +230,17 @@ pub fn second_phase(
             b
         })
         .collect();
+    // A blockade's outcome is known only now: attacks in either phase cut it (R5.3).
+    for (b, order) in position.blockades.iter().zip(blockade_orders) {
+        let outcome = if b.held {
+            Outcome::Succeeds
+        } else {
+            Outcome::Fails(Reason::NotAllowed(
+                "the blockade was cut or the fleets dislodged".into(),
+            ))
+        };
+        reported.push((b.power, order, outcome));
+    }
     reported
 }
 

@@ -62,6 +62,25 @@ pub struct CaseReport {
     pub failures: Vec<String>,
 }
 
+/// The variant with the case's `OPTIONS` applied: each names a rule switch, `on` or `off`
+/// (`starvation=off`).
+pub fn with_options(variant: &Variant, case: &Case) -> Result<Variant, String> {
+    let mut v = variant.clone();
+    for (key, value) in &case.options {
+        let on = match value.to_ascii_lowercase().as_str() {
+            "on" | "yes" | "true" => true,
+            "off" | "no" | "false" => false,
+            other => return Err(format!("option {key}: '{other}' is not on or off")),
+        };
+        let switch = v
+            .rules
+            .switch(key)
+            .ok_or_else(|| format!("unknown option '{key}' (a rule switch: starvation, ...)"))?;
+        *switch = on;
+    }
+    Ok(v)
+}
+
 /// Plays every step of a case.
 pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
     let mut position = initial_position(case, variant)?;
@@ -156,13 +175,17 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
         name: format!("{} {}", case.id, case.title).trim().to_string(),
         failures: Vec::new(),
     };
-    let variant = match variants.get(&case.variant) {
+    let variant = match variants
+        .get(&case.variant)
+        .and_then(|v| with_options(v, case))
+    {
         Ok(v) => v,
         Err(e) => {
             report.failures.push(e);
             return report;
         }
     };
+    let variant = &variant;
     let steps = match play(case, variant) {
         Ok(s) => s,
         Err(e) => {
@@ -377,13 +400,21 @@ fn split_power<'t>(variant: &Variant, l: &'t Line) -> Result<(Option<PowerId>, &
 fn known(l: &Line, variant: &Variant, place: Place) -> Result<Region, String> {
     match place {
         Place::Known(r) => Ok(r),
-        Place::Ambiguous { name, .. } => Err(at(
-            l,
-            format!(
-                "'{name}' is ambiguous on the {} board: use a code",
-                variant.name
-            ),
-        )),
+        // In a list of units a code written exactly as the board prints it names its space.
+        Place::Ambiguous {
+            name,
+            options,
+            coast,
+        } => match options.iter().find(|&&p| variant.province(p).code == name) {
+            Some(&province) => Ok(Region { province, coast }),
+            None => Err(at(
+                l,
+                format!(
+                    "'{name}' is ambiguous on the {} board: use a code",
+                    variant.name
+                ),
+            )),
+        },
     }
 }
 

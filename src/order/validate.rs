@@ -260,13 +260,21 @@ impl<'a> Checker<'a> {
                     *to = self.fleet_destination(unit, *to)?;
                 }
                 if unit.armies > 0 && unit.fleets > 0 {
+                    // At sea an A/F moves as one force but may not enter a coastal space (R3.4);
+                    // in a coastal space armies and fleets may move together along the coast,
+                    // each where it could go alone (R1.2).
                     let v = self.variant;
-                    if v.province(unit.at.province).kind != SpaceKind::Sea
-                        || v.province(to.province).kind != SpaceKind::Sea
-                    {
+                    let at_sea = v.province(unit.at.province).kind == SpaceKind::Sea;
+                    let ok = if at_sea {
+                        v.province(to.province).kind == SpaceKind::Sea
+                    } else {
+                        v.army_adjacent(unit.at.province, to.province)
+                    };
+                    if !ok {
                         return Err(ValidationError::Illegal(
-                            "armies and fleets move together only at sea: an A/F can't enter a \
-                             coastal space as a whole (land the army with D)"
+                            "an A/F at sea can't enter a coastal space as a whole (land the army \
+                             with D), and armies and fleets in a coastal space move together only \
+                             where each could go"
                                 .into(),
                         ));
                     }
@@ -293,6 +301,15 @@ impl<'a> Checker<'a> {
                         "only armies can be convoyed".into(),
                     ));
                 }
+                // Fleets carrying an army have no room for another: an A/F may not ferry (R3.4).
+                let force = self.position.and_then(|p| p.force(unit.at.province));
+                let carrying =
+                    force.is_some_and(|f| f.fleets - unit.fleets.min(f.fleets) < f.armies);
+                if unit.armies > 0 || carrying {
+                    return Err(ValidationError::Illegal(
+                        "fleets carrying an army can't convoy another (R3.4)".into(),
+                    ));
+                }
             }
             _ => {}
         }
@@ -310,19 +327,13 @@ impl<'a> Checker<'a> {
         match &order.kind {
             Move {
                 unit,
-                to,
-                then: Some(next),
+                then: Some(_),
                 ..
             } => {
+                // The second leg itself is checked after the first phase: if it is illegal only
+                // it is void, and the first move stands (R4.3).
                 if unit.fleets == 0 {
                     return illegal("only fleets make a second move");
-                }
-                if kind_of(next.province) != SpaceKind::Sea {
-                    return illegal("a second move must end in a sea space (R4.3)");
-                }
-                let from = Region::of(to.province);
-                if !v.fleet_moves(from).any(|r| r.province == next.province) {
-                    return Err(self.unreachable(unit, *next));
                 }
                 Ok(())
             }
@@ -417,17 +428,9 @@ impl<'a> Checker<'a> {
                     _ => illegal("there is no direct passage between those spaces across this sea"),
                 }
             }
-            Merge { units, target, .. } => {
-                for u in units {
-                    let ok = u.at.province == target.province
-                        || match u.unit_type() {
-                            Some(t) => self.check_reach(t, u.at, target, true).is_ok(),
-                            None => v.fleet_moves(u.at).any(|r| r.province == target.province),
-                        };
-                    if !ok {
-                        return Err(self.unreachable(u, *target));
-                    }
-                }
+            Merge { units, .. } => {
+                // A participant that can't get there drops out when the merge is adjudicated;
+                // the rest go ahead (R2.4).
                 let powers: Vec<_> = units
                     .iter()
                     .filter_map(|u| {

@@ -629,16 +629,11 @@ impl<'f> Builder<'f> {
         }
         let mut words = a.iter();
         while let Some(w) = words.next() {
-            let r = &mut self.rules;
+            if let Some(on) = self.rules.switch(w) {
+                *on = true;
+                continue;
+            }
             match w.to_ascii_lowercase().as_str() {
-                "second-moves" => r.second_moves = true,
-                "multiplicity" => r.multiplicity = true,
-                "abstraction" => r.abstraction = true,
-                "blockades" => r.blockades = true,
-                "passages" => r.passages = true,
-                "starvation" => r.starvation = true,
-                "supply-points" => r.supply_points = true,
-                "influence" => r.influence = true,
                 "extra-unit" => {
                     let Some(name) = words.next() else {
                         return Err(self.err(l.no, "'extra-unit' needs a power: extra-unit POWER"));

@@ -342,6 +342,22 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The on/off switch called `name` in a `rules` line (and in a case's `OPTIONS`), if there is
+    /// one by that name.
+    pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "second-moves" => &mut self.second_moves,
+            "multiplicity" => &mut self.multiplicity,
+            "abstraction" => &mut self.abstraction,
+            "blockades" => &mut self.blockades,
+            "passages" => &mut self.passages,
+            "starvation" => &mut self.starvation,
+            "supply-points" => &mut self.supply_points,
+            "influence" => &mut self.influence,
+            _ => return None,
+        })
+    }
+
     /// The most fleets a convoy may pass through: one under Fast Ferry (R3.1), else any number.
     pub fn convoy_chain_limit(&self) -> usize {
         if self.abstraction {
