@@ -51,6 +51,7 @@ pub fn adjudicate(
 /// Moves `position` (just adjudicated) on to its next phase, skipping a retreat phase nobody
 /// needs, and changing centre ownership at the end of Autumn (R7.1).
 pub fn advance(variant: &Variant, position: &mut Position) {
+    crate::winter::control::detect_crowding(variant, position); // R7.8 (b), after every phase
     let phase = &mut position.phase;
     let dislodged = !position.dislodged.is_empty();
     let end_of_season = match phase.kind {
@@ -70,6 +71,14 @@ pub fn advance(variant: &Variant, position: &mut Position) {
             phase.kind = PhaseKind::Movement;
         }
         Season::Autumn => {
+            let (units, owners) = (&position.units, &position.owners);
+            crate::winter::control::detect_occupation(
+                variant,
+                units,
+                owners,
+                &mut position.ledgers,
+                *phase,
+            ); // R7.8 (a)
             for (p, f) in position.units.iter().enumerate() {
                 if let Some(f) = f {
                     if variant.provinces[p].centre {

@@ -199,7 +199,7 @@ const DIRECTIVES: &[&str] = &[
 ];
 
 const SWITCHES: &str =
-    "second-moves multiplicity abstraction blockades passages starvation supply-points influence extra-unit POWER";
+    "second-moves multiplicity abstraction blockades passages starvation supply-points influence extra-unit POWER army-builds-anywhere";
 
 // ---------------------------------------------------------------------------------------------
 // The builder
@@ -639,6 +639,7 @@ impl<'f> Builder<'f> {
                 "starvation" => r.starvation = true,
                 "supply-points" => r.supply_points = true,
                 "influence" => r.influence = true,
+                "army-builds-anywhere" => r.army_builds_anywhere = true,
                 "extra-unit" => {
                     let Some(name) = words.next() else {
                         return Err(self.err(l.no, "'extra-unit' needs a power: extra-unit POWER"));

@@ -339,9 +339,33 @@ pub struct Rules {
     pub influence: bool,
     /// The power that keeps one unit more than its centres (England, rule 11).
     pub extra_unit: Option<PowerId>,
+    /// Majors may build armies in any centre they own, not only home centres (rule 9, R7.3).
+    pub army_builds_anywhere: bool,
+    /// Optional rule 12: a major may adopt a controlled minor as its major power (R7.11). A game
+    /// option (`rule12=on`), never a `rules` switch.
+    pub adoption: bool,
 }
 
 impl Rules {
+    /// Sets a game option (`rule12=on`, a case's `OPTIONS` line), or says why it can't.
+    pub fn set_option(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let on = match value.to_ascii_lowercase().as_str() {
+            "on" | "yes" | "true" => true,
+            "off" | "no" | "false" => false,
+            _ => return Err(format!("option {key}: '{value}' is not on or off")),
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "rule12" => self.adoption = on,
+            "starvation" => self.starvation = on,
+            _ => {
+                return Err(format!(
+                    "unknown option '{key}' (options: rule12, starvation)"
+                ))
+            }
+        }
+        Ok(())
+    }
+
     /// The most fleets a convoy may pass through: one under Fast Ferry (R3.1), else any number.
     pub fn convoy_chain_limit(&self) -> usize {
         if self.abstraction {
