@@ -156,6 +156,12 @@ impl Ledgers {
             let c = self.minors.get(&power).cloned().unwrap_or_default();
             out.push(Item::Controller(c.controller, c.years));
             out.extend(c.barred.iter().map(|&b| Item::Barred(b)));
+            out.extend(
+                self.adoptions
+                    .iter()
+                    .filter(|(_, m)| *m == power)
+                    .map(|&(major, _)| Item::AdoptedBy(major)),
+            );
             return out;
         }
         out.push(Item::Bank(self.banked(power)));
@@ -203,6 +209,8 @@ pub enum Item {
     Controller(Option<PowerId>, u32),
     /// `barred France`: lost control for good.
     Barred(PowerId),
+    /// `adopted by England`: the minor became that player's major power (R7.11).
+    AdoptedBy(PowerId),
     /// `loan none`, `debt none`, `barred none`: no item of that key.
     NoneOf(&'static str),
 }
@@ -211,7 +219,7 @@ pub enum Item {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LedgerError {
     /// Text that is no ledger item.
-    #[error("'{0}' is not a ledger item (bank N, loan N to POWER, debt N to POWER, sp N, upkeep N, converted N, ip N, spent N, controller POWER N years, controller none, barred POWER, KEY none)")]
+    #[error("'{0}' is not a ledger item (bank N, loan N to POWER, debt N to POWER, sp N, upkeep N, converted N, ip N, spent N, controller POWER N years, controller none, barred POWER, adopted by POWER, KEY none)")]
     Syntax(String),
     /// A name that is no power.
     #[error("unknown power '{0}'")]
@@ -272,6 +280,7 @@ impl Item {
             Item::Spent(_) => "spent",
             Item::Controller(..) => "controller",
             Item::Barred(_) => "barred",
+            Item::AdoptedBy(_) => "adopted",
             Item::NoneOf(k) => k,
         }
     }
@@ -280,7 +289,10 @@ impl Item {
     pub fn for_minor(&self) -> bool {
         matches!(
             self,
-            Item::Controller(..) | Item::Barred(_) | Item::NoneOf("barred")
+            Item::Controller(..)
+                | Item::Barred(_)
+                | Item::AdoptedBy(_)
+                | Item::NoneOf("barred" | "adopted")
         )
     }
 
@@ -300,6 +312,7 @@ impl Item {
             Item::Controller(Some(p), 1) => format!("controller {} 1 year", name(p)),
             Item::Controller(Some(p), y) => format!("controller {} {y} years", name(p)),
             Item::Barred(p) => format!("barred {}", name(p)),
+            Item::AdoptedBy(p) => format!("adopted by {}", name(p)),
             Item::NoneOf(k) => format!("{k} none"),
         }
     }
@@ -318,7 +331,7 @@ impl Item {
             .first()
             .map(|w| w.to_ascii_lowercase())
             .unwrap_or_default();
-        const KEYS: [&str; 10] = [
+        const KEYS: [&str; 11] = [
             "bank",
             "loan",
             "debt",
@@ -329,6 +342,7 @@ impl Item {
             "spent",
             "controller",
             "barred",
+            "adopted",
         ];
         let Some(&k) = KEYS.iter().find(|k| **k == key) else {
             return Err(syntax());
@@ -350,6 +364,7 @@ impl Item {
             ("loan", [n, to, p]) if to.eq_ignore_ascii_case("to") => Item::Loan(num(n)?, power(p)?),
             ("debt", [n, to, p]) if to.eq_ignore_ascii_case("to") => Item::Debt(num(n)?, power(p)?),
             ("barred", [p]) => Item::Barred(power(p)?),
+            ("adopted", [by, p]) if by.eq_ignore_ascii_case("by") => Item::AdoptedBy(power(p)?),
             ("controller", [p]) => Item::Controller(Some(power(p)?), 0),
             ("controller", [p, n, y]) if y.to_ascii_lowercase().starts_with("year") => {
                 Item::Controller(Some(power(p)?), num(n)?)
