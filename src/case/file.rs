@@ -334,4 +334,19 @@ mod tests {
         let cases = parse("t", text).expect("parses");
         assert_eq!(cases[0].standoffs[0].text, "Bur, Pic");
     }
+
+    #[test]
+    fn winter_blocks_are_read() {
+        let text = "CASE R7.2\nBLOCKADED: Bre\nLEDGER\n  England: bank 6; loan 3 to France\nORDERS\n  GM: CONTROL Denmark France\nPOSTLEDGER\n  England: bank 3\nPOSTWINNERS none\nEND\n";
+        let cases = parse("t", text).expect("parses");
+        let c = &cases[0];
+        assert_eq!(c.blockaded[0].text, "Bre");
+        assert_eq!(c.ledger[0].text, "England: bank 6; loan 3 to France");
+        assert_eq!(c.steps[0].orders[0].text, "GM: CONTROL Denmark France");
+        assert_eq!(c.steps[0].postledger.as_ref().map(Vec::len), Some(1));
+        assert_eq!(
+            c.steps[0].postwinners.as_ref().map(|l| l.text.as_str()),
+            Some("none")
+        );
+    }
 }
