@@ -335,8 +335,9 @@ mod tests {
         assert_eq!(cases[0].standoffs[0].text, "Bur, Pic");
     }
 
+    /// RULINGS §7: LEDGER, BLOCKADED (R5.4), GM lines (R7.8), POSTLEDGER, POSTWINNERS (R7.10).
     #[test]
-    fn winter_blocks_are_read() {
+    fn r7_winter_blocks_are_read() {
         let text = "CASE R7.2\nBLOCKADED: Bre\nLEDGER\n  England: bank 6; loan 3 to France\nORDERS\n  GM: CONTROL Denmark France\nPOSTLEDGER\n  England: bank 3\nPOSTWINNERS none\nEND\n";
         let cases = parse("t", text).expect("parses");
         let c = &cases[0];
