@@ -140,6 +140,8 @@ pub fn adjudicate(
         if rules.supply_points {
             supply::close(variant, &mut next, orders, &mut outcomes);
         }
+        // A blockade stops builds for this Winter only (R5.4).
+        next.blockaded = ProvinceSet::EMPTY;
     }
     if rules.influence {
         influence::winter(variant, &mut next, orders, &mut outcomes);
