@@ -63,6 +63,7 @@ pub fn advance(
     position: &mut Position,
 ) -> Vec<(PowerId, Order<Region>, Outcome)> {
     let mut second = Vec::new();
+    crate::winter::control::detect_crowding(variant, position); // R7.8 (b), after every phase
     loop {
         let dislodged = !position.dislodged.is_empty();
         let two_phases = variant.rules.second_moves;
@@ -75,6 +76,7 @@ pub fn advance(
             PhaseKind::Movement | PhaseKind::Retreat if two_phases => {
                 phase.kind = PhaseKind::SecondMovement;
                 second = season::second_phase(variant, position);
+                crate::winter::control::detect_crowding(variant, position);
             }
             PhaseKind::SecondMovement if dislodged => {
                 phase.kind = PhaseKind::SecondRetreat;

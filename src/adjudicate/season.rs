@@ -266,6 +266,15 @@ pub fn end_of_season(variant: &Variant, position: &mut Position) {
         for b in blockades.iter().filter(|b| b.held) {
             position.blockaded.insert(b.centre);
         }
+        // R7.8 (a): a major occupying its own minor's centre, before the centre changes hands.
+        let (units, owners) = (&position.units, &position.owners);
+        crate::winter::control::detect_occupation(
+            variant,
+            units,
+            owners,
+            &mut position.ledgers,
+            position.phase,
+        );
         for (p, f) in position.units.iter().enumerate() {
             if let Some(f) = f {
                 if variant.provinces[p].centre {

@@ -27,6 +27,10 @@ pub struct Step {
     pub postowners: Option<Vec<Line>>,
     /// The phase expected after the phase, when given.
     pub postphase: Option<Line>,
+    /// Ledger items expected after the phase (`POWER: ITEM; ITEM`), when given.
+    pub postledger: Option<Vec<Line>>,
+    /// The majors expected to have reached victory (`POSTWINNERS England` or `none`), when given.
+    pub postwinners: Option<Line>,
 }
 
 /// One case, as written.
@@ -56,6 +60,10 @@ pub struct Case {
     pub dislodged: Vec<Line>,
     /// `STANDOFFS` items.
     pub standoffs: Vec<Line>,
+    /// `LEDGER` lines: banks, loans, control of minors.
+    pub ledger: Vec<Line>,
+    /// `BLOCKADED` items: centres under a successful blockade this year.
+    pub blockaded: Vec<Line>,
     /// The phases played.
     pub steps: Vec<Step>,
 }
@@ -91,11 +99,14 @@ enum Block {
     Owners,
     Dislodged,
     Standoffs,
+    Ledger,
+    Blockaded,
     Orders,
     Results,
     Poststate,
     Postdislodged,
     Postowners,
+    Postledger,
 }
 
 /// Reads every case in a file.
@@ -192,6 +203,8 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
             "OWNERS" => block = Block::Owners,
             "DISLODGED" => block = Block::Dislodged,
             "STANDOFFS" => block = Block::Standoffs,
+            "LEDGER" => block = Block::Ledger,
+            "BLOCKADED" => block = Block::Blockaded,
             "ORDERS" => {
                 case.steps.push(Step::default());
                 block = Block::Orders;
@@ -221,6 +234,20 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
                 }
                 block = Block::Postowners;
             }
+            "POSTLEDGER" => {
+                step(case)?;
+                if let Some(s) = case.steps.last_mut() {
+                    s.postledger = Some(Vec::new());
+                }
+                block = Block::Postledger;
+            }
+            "POSTWINNERS" => {
+                step(case)?;
+                if let Some(s) = case.steps.last_mut() {
+                    s.postwinners = Some(line(rest));
+                }
+                block = Block::None;
+            }
             "POSTPHASE" => {
                 step(case)?;
                 if let Some(s) = case.steps.last_mut() {
@@ -237,7 +264,12 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
         if !rest.is_empty()
             && matches!(
                 block,
-                Block::State | Block::Owners | Block::Dislodged | Block::Standoffs
+                Block::State
+                    | Block::Owners
+                    | Block::Dislodged
+                    | Block::Standoffs
+                    | Block::Ledger
+                    | Block::Blockaded
             )
             && !matches!(keyword, "VARIANT" | "PHASE" | "OPTIONS" | "CHOICE")
         {
@@ -258,11 +290,14 @@ fn push(case: &mut Case, block: Block, line: Line) -> Result<(), String> {
         (Block::Owners, _) => &mut case.owners,
         (Block::Dislodged, _) => &mut case.dislodged,
         (Block::Standoffs, _) => &mut case.standoffs,
+        (Block::Ledger, _) => &mut case.ledger,
+        (Block::Blockaded, _) => &mut case.blockaded,
         (Block::Orders, Some(s)) => &mut s.orders,
         (Block::Results, Some(s)) => &mut s.results,
         (Block::Poststate, Some(s)) => s.poststate.get_or_insert_with(Vec::new),
         (Block::Postdislodged, Some(s)) => s.postdislodged.get_or_insert_with(Vec::new),
         (Block::Postowners, Some(s)) => s.postowners.get_or_insert_with(Vec::new),
+        (Block::Postledger, Some(s)) => s.postledger.get_or_insert_with(Vec::new),
         _ => return Err(format!("'{}' is not in any block", line.text)),
     };
     target.push(line);
@@ -298,5 +333,21 @@ mod tests {
         let text = "CASE 1\nSTANDOFFS: Bur, Pic\nORDERS\nEND\n";
         let cases = parse("t", text).expect("parses");
         assert_eq!(cases[0].standoffs[0].text, "Bur, Pic");
+    }
+
+    /// RULINGS §7: LEDGER, BLOCKADED (R5.4), GM lines (R7.8), POSTLEDGER, POSTWINNERS (R7.10).
+    #[test]
+    fn r7_winter_blocks_are_read() {
+        let text = "CASE R7.2\nBLOCKADED: Bre\nLEDGER\n  England: bank 6; loan 3 to France\nORDERS\n  GM: CONTROL Denmark France\nPOSTLEDGER\n  England: bank 3\nPOSTWINNERS none\nEND\n";
+        let cases = parse("t", text).expect("parses");
+        let c = &cases[0];
+        assert_eq!(c.blockaded[0].text, "Bre");
+        assert_eq!(c.ledger[0].text, "England: bank 6; loan 3 to France");
+        assert_eq!(c.steps[0].orders[0].text, "GM: CONTROL Denmark France");
+        assert_eq!(c.steps[0].postledger.as_ref().map(Vec::len), Some(1));
+        assert_eq!(
+            c.steps[0].postwinners.as_ref().map(|l| l.text.as_str()),
+            Some("none")
+        );
     }
 }

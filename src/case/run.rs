@@ -7,6 +7,7 @@ use crate::order::validate::{check_set, map_order, Checker};
 use crate::order::{parse_line, parse_place, parse_unit, Order, Place};
 use crate::position::{Dislodged, Force, Position};
 use crate::variant::{self, PowerId, ProvinceId, Region, Variant};
+use crate::winter::{GmCommand, Item};
 use std::collections::HashMap;
 
 /// Variants loaded so far, by name.
@@ -63,7 +64,7 @@ pub struct CaseReport {
 }
 
 /// The variant with the case's `OPTIONS` applied: each names a rule switch, `on` or `off`
-/// (`starvation=off`).
+/// (`starvation=off`, `rule12=on`).
 pub fn with_options(variant: &Variant, case: &Case) -> Result<Variant, String> {
     let mut v = variant.clone();
     for (key, value) in &case.options {
@@ -72,10 +73,9 @@ pub fn with_options(variant: &Variant, case: &Case) -> Result<Variant, String> {
             "off" | "no" | "false" => false,
             other => return Err(format!("option {key}: '{other}' is not on or off")),
         };
-        let switch = v
-            .rules
-            .switch(key)
-            .ok_or_else(|| format!("unknown option '{key}' (a rule switch: starvation, ...)"))?;
+        let switch = v.rules.switch(key).ok_or_else(|| {
+            format!("unknown option '{key}' (a rule switch: starvation, rule12, ...)")
+        })?;
         *switch = on;
     }
     Ok(v)
@@ -88,6 +88,13 @@ pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
     for step in &case.steps {
         let mut parsed: Vec<(PowerId, Order<Place>)> = Vec::new();
         for l in &step.orders {
+            if let Some(command) = gm_command(l) {
+                // The GM acts before the phase is processed (R7.8).
+                GmCommand::parse(variant, command)
+                    .and_then(|c| c.apply(variant, &mut position))
+                    .map_err(|e| at(l, e.to_string()))?;
+                continue;
+            }
             let (power, text) = split_power(variant, l)?;
             let order = parse_line(variant, text).map_err(|e| at(l, e.to_string()))?;
             parsed.push((
@@ -175,10 +182,14 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
         name: format!("{} {}", case.id, case.title).trim().to_string(),
         failures: Vec::new(),
     };
-    let variant = match variants
-        .get(&case.variant)
-        .and_then(|v| with_options(v, case))
-    {
+    let variant = match variants.get(&case.variant) {
+        Ok(v) => v,
+        Err(e) => {
+            report.failures.push(e);
+            return report;
+        }
+    };
+    let variant = match with_options(variant, case) {
         Ok(v) => v,
         Err(e) => {
             report.failures.push(e);
@@ -255,6 +266,33 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
                             ));
                         }
                     }
+                }
+                Err(e) => f.push(e),
+            }
+        }
+        if let Some(lines) = &step.postledger {
+            if let Err(e) = check_ledger(variant, lines, pos, &label, f) {
+                f.push(e);
+            }
+        }
+        if let Some(l) = &step.postwinners {
+            match read_powers(variant, l) {
+                Ok(expected) if expected == pos.ledgers.winners => {}
+                Ok(_) => {
+                    let names = |ps: &[PowerId]| {
+                        let v: Vec<&str> =
+                            ps.iter().map(|p| variant.power(*p).name.as_str()).collect();
+                        if v.is_empty() {
+                            "none".to_string()
+                        } else {
+                            v.join(", ")
+                        }
+                    };
+                    f.push(format!(
+                        "{label}: POSTWINNERS expected {}, got {}",
+                        l.text,
+                        names(&pos.ledgers.winners)
+                    ));
                 }
                 Err(e) => f.push(e),
             }
@@ -370,6 +408,98 @@ pub fn forces_text(variant: &Variant, forces: &[(ProvinceId, Force)]) -> String 
     } else {
         parts.join("; ")
     }
+}
+
+/// The command of a `GM: COMMAND` line in an `ORDERS` block.
+fn gm_command(l: &Line) -> Option<&str> {
+    let (who, rest) = l.text.split_once(':')?;
+    who.trim().eq_ignore_ascii_case("gm").then(|| rest.trim())
+}
+
+/// `England, France` or `none`, in the variant's power order.
+fn read_powers(variant: &Variant, l: &Line) -> Result<Vec<PowerId>, String> {
+    if l.text.trim().eq_ignore_ascii_case("none") {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for name in items(&l.text) {
+        out.push(
+            variant
+                .power_by_name(name)
+                .ok_or_else(|| at(l, format!("unknown power '{name}'")))?,
+        );
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Reads `POWER: ITEM; ITEM` ledger lines (items also separated by commas).
+fn read_ledger(variant: &Variant, lines: &[Line]) -> Result<Vec<(PowerId, Item)>, String> {
+    let mut out = Vec::new();
+    for l in lines {
+        let (power, rest) = split_power(variant, l)?;
+        let power = power.ok_or_else(|| at(l, "ledger lines need a power".into()))?;
+        for item in rest
+            .split([';', ','])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let item = Item::parse(variant, item).map_err(|e| at(l, e.to_string()))?;
+            out.push((power, item));
+        }
+    }
+    Ok(out)
+}
+
+/// `POSTLEDGER`: for each power and each key written for it, the items of that key must be
+/// exactly those written (`loan none`: no loan at all).
+fn check_ledger(
+    variant: &Variant,
+    lines: &[Line],
+    pos: &Position,
+    label: &str,
+    failures: &mut Vec<String>,
+) -> Result<(), String> {
+    let expected = read_ledger(variant, lines)?;
+    let mut checked: Vec<(PowerId, &str)> = Vec::new();
+    for &(power, item) in &expected {
+        let key = item.key();
+        if checked.contains(&(power, key)) {
+            continue;
+        }
+        checked.push((power, key));
+        let texts = |items: &mut dyn Iterator<Item = Item>| {
+            let mut t: Vec<String> = items
+                .filter(|i| i.key() == key && !matches!(i, Item::NoneOf(_)))
+                .map(|i| i.text(variant))
+                .collect();
+            t.sort();
+            t
+        };
+        let want = texts(
+            &mut expected
+                .iter()
+                .filter(|(p, _)| *p == power)
+                .map(|&(_, i)| i),
+        );
+        let got = texts(&mut pos.ledgers.items(variant, power).into_iter());
+        if want != got {
+            let show = |t: &[String]| {
+                if t.is_empty() {
+                    format!("{key} none")
+                } else {
+                    t.join("; ")
+                }
+            };
+            failures.push(format!(
+                "{label}: POSTLEDGER {}: expected {}, got {}",
+                variant.power(power).name,
+                show(&want),
+                show(&got)
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn at(l: &Line, message: String) -> String {
@@ -527,6 +657,16 @@ fn initial_position(case: &Case, variant: &Variant) -> Result<Position, String> 
         for item in items(&l.text) {
             let place = parse_place(variant, item).map_err(|e| at(l, e.to_string()))?;
             pos.standoffs.insert(known(l, variant, place)?.province);
+        }
+    }
+    for (power, item) in read_ledger(variant, &case.ledger)? {
+        item.apply(variant, &mut pos.ledgers, power)
+            .map_err(|e| format!("LEDGER {}: {e}", variant.power(power).name))?;
+    }
+    for l in &case.blockaded {
+        for item in items(&l.text) {
+            let place = parse_place(variant, item).map_err(|e| at(l, e.to_string()))?;
+            pos.blockaded.insert(known(l, variant, place)?.province);
         }
     }
     Ok(pos)

@@ -9,7 +9,9 @@
 
 use super::{Order, OrderKind, Place, Stage, UnitSpec};
 use crate::position::Position;
-use crate::variant::{PhaseKind, PowerId, ProvinceId, Region, SpaceKind, UnitType, Variant};
+use crate::variant::{
+    PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, UnitType, Variant,
+};
 
 /// Why an order can't be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -572,6 +574,10 @@ impl<'a> Checker<'a> {
             | Bid { .. } => order.kind.clone(),
             _ => return Err(self.wrong_phase(order)),
         };
+        // Winter 1800 has bids only (R7.1 and §13: steps (c)-(e)).
+        if self.phase_kind() == Some(PhaseKind::Bids) && !matches!(kind, Bid { .. }) {
+            return Err(self.wrong_phase(order));
+        }
         if let Build { unit } = &kind {
             let t = unit.unit_type().ok_or_else(|| {
                 ValidationError::Illegal("build one type of unit at a time".into())
@@ -595,10 +601,43 @@ impl<'a> Checker<'a> {
         if let Remove { unit } = &kind {
             self.check_unit(unit)?;
         }
+        self.check_accounts(&kind)?;
         Ok(Order {
             stage: Stage::First,
             kind,
         })
+    }
+
+    /// Loans and renewals name another major; a bid names a minor and a major that may control
+    /// it (R7.2, R7.6, R7.8).
+    fn check_accounts(&self, kind: &OrderKind<Region>) -> Result<(), ValidationError> {
+        let v = self.variant;
+        let major = |p: PowerId| v.power(p).kind == PowerKind::Major;
+        match *kind {
+            OrderKind::Loan { to, .. } | OrderKind::Renew { to } => {
+                if !major(to) {
+                    return Err(ValidationError::Illegal(format!(
+                        "{} is not a major power: loans are only between majors",
+                        v.power(to).name
+                    )));
+                }
+                if self.power == Some(to) {
+                    return Err(ValidationError::Illegal(
+                        "a power can't lend to itself".into(),
+                    ));
+                }
+            }
+            OrderKind::Bid {
+                minor, on_behalf, ..
+            } => {
+                if let (Some(pos), Some(bidder)) = (self.position, self.power) {
+                    crate::winter::influence::check_bid(v, &pos.ledgers, bidder, minor, on_behalf)
+                        .map_err(|e| ValidationError::Illegal(e.to_string()))?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     /// The unit named is in the position, of that type and count, and the orderer's.

@@ -339,6 +339,11 @@ pub struct Rules {
     pub influence: bool,
     /// The power that keeps one unit more than its centres (England, rule 11).
     pub extra_unit: Option<PowerId>,
+    /// Majors may build armies in any centre they own, not only home centres (rule 9, R7.3).
+    pub army_builds_anywhere: bool,
+    /// Optional rule 12: a major may adopt a controlled minor as its major power (R7.11). A game
+    /// option (`rule12=on`), never a `rules` switch.
+    pub adoption: bool,
 }
 
 impl Rules {
@@ -354,6 +359,8 @@ impl Rules {
             "starvation" => &mut self.starvation,
             "supply-points" => &mut self.supply_points,
             "influence" => &mut self.influence,
+            "army-builds-anywhere" => &mut self.army_builds_anywhere,
+            "rule12" | "adoption" => &mut self.adoption,
             _ => return None,
         })
     }

@@ -1,0 +1,187 @@
+//! Influence points and bids (R7.5-R7.7): (c) new IP, (d) bids in the order written, (e) the
+//! change of control of each minor.
+
+use super::ledger::{Bid, Influence, LedgerError, Ledgers};
+use crate::adjudicate::{Outcome, Reason};
+use crate::order::{Order, OrderKind};
+use crate::position::Position;
+use crate::variant::{PowerId, PowerKind, Region, Variant};
+use std::collections::BTreeMap;
+
+/// IP per owned centre, per controlled minor, per SP converted (R7.5).
+const IP_PER_CENTRE: u32 = 3;
+const IP_PER_MINOR: u32 = 2;
+const IP_PER_SP: u32 = 2;
+
+/// Why `bidder`'s bid for `minor` (for `on_behalf`, or itself) can't be taken, if it can't: the
+/// minor must be a minor, the beneficiary a major that isn't barred from it (R7.6, R7.8).
+/// Validation and adjudication both ask this.
+pub fn check_bid(
+    variant: &Variant,
+    ledgers: &Ledgers,
+    bidder: PowerId,
+    minor: PowerId,
+    on_behalf: Option<PowerId>,
+) -> Result<(), LedgerError> {
+    let name = |p: PowerId| variant.power(p).name.clone();
+    if variant.power(minor).kind != PowerKind::Minor {
+        return Err(LedgerError::NotMinor(name(minor)));
+    }
+    let beneficiary = on_behalf.unwrap_or(bidder);
+    if variant.power(beneficiary).kind != PowerKind::Major {
+        return Err(LedgerError::NotMajor(name(beneficiary)));
+    }
+    if ledgers.barred(minor, beneficiary) {
+        return Err(LedgerError::Barred {
+            major: name(beneficiary),
+            minor: name(minor),
+        });
+    }
+    Ok(())
+}
+
+/// The incumbent's automatic IP for `minor` (R7.7): +1 per consecutive year of control, +2 per
+/// centre the minor owns beyond its home centres. None when nobody controls it.
+pub fn automatic_ip(variant: &Variant, position: &Position, minor: PowerId) -> Option<u32> {
+    let control = position.ledgers.minors.get(&minor)?;
+    control.controller?;
+    let owned = position.centre_count(variant, minor) as u32;
+    let homes = variant.homes(minor).len() as u32;
+    Some(control.years + 2 * owned.saturating_sub(homes))
+}
+
+/// Steps (c) to (e) of a Winter, on the position after adjustments. Sets the outcomes of `BID`
+/// orders: a bid succeeds when it is taken (not when it wins).
+pub fn winter(
+    variant: &Variant,
+    next: &mut Position,
+    orders: &[(PowerId, Order<Region>)],
+    outcomes: &mut [Outcome],
+) {
+    allocate(variant, next);
+    take_bids(variant, next, orders, outcomes);
+    change_control(variant, next);
+}
+
+/// (c): each major's IP for this Winter.
+fn allocate(variant: &Variant, next: &mut Position) {
+    let majors: Vec<PowerId> = variant
+        .power_ids()
+        .filter(|&p| variant.power(p).kind == PowerKind::Major)
+        .collect();
+    for p in majors {
+        let centres = next.centre_count(variant, p) as u32;
+        let minors = next.ledgers.controlled_by(p).count() as u32;
+        let converted = next.ledgers.accounts.get(&p).map_or(0, |a| a.converted);
+        let received = IP_PER_CENTRE * centres + IP_PER_MINOR * minors + IP_PER_SP * converted;
+        next.ledgers
+            .influence
+            .insert(p, Influence { received, spent: 0 });
+    }
+}
+
+/// (d): bids in the order written; a bid past the bidder's IP is refused, the ones before stand.
+fn take_bids(
+    variant: &Variant,
+    next: &mut Position,
+    orders: &[(PowerId, Order<Region>)],
+    outcomes: &mut [Outcome],
+) {
+    for (i, (power, order)) in orders.iter().enumerate() {
+        let OrderKind::Bid {
+            amount,
+            minor,
+            on_behalf,
+        } = order.kind
+        else {
+            continue;
+        };
+        let ledgers = &mut next.ledgers;
+        if let Err(e) = check_bid(variant, ledgers, *power, minor, on_behalf) {
+            outcomes[i] = Outcome::Fails(Reason::NotAllowed(e.to_string()));
+            continue;
+        }
+        let Some(ip) = ledgers.influence.get_mut(power) else {
+            outcomes[i] = Outcome::Fails(Reason::NotAllowed("only majors bid".into()));
+            continue;
+        };
+        if ip.spent + amount > ip.received {
+            outcomes[i] = Outcome::Fails(Reason::NotAllowed(format!(
+                "over budget: you have {} IP and the bids before this one spent {}",
+                ip.received, ip.spent
+            )));
+            continue;
+        }
+        ip.spent += amount;
+        ledgers.bids.push(Bid {
+            by: *power,
+            minor,
+            for_: on_behalf.unwrap_or(*power),
+            amount,
+        });
+        outcomes[i] = Outcome::Succeeds;
+    }
+}
+
+/// (e): the highest total takes each minor; a tie at the top leaves it with last year's
+/// controller, or with nobody.
+fn change_control(variant: &Variant, next: &mut Position) {
+    let phase = next.phase;
+    let minors: Vec<PowerId> = variant
+        .power_ids()
+        .filter(|&p| variant.power(p).kind == PowerKind::Minor)
+        .collect();
+    for minor in minors {
+        let mut totals: BTreeMap<PowerId, u32> = BTreeMap::new();
+        for b in next.ledgers.bids.iter().filter(|b| b.minor == minor) {
+            *totals.entry(b.for_).or_default() += b.amount;
+        }
+        let incumbent = next.ledgers.controller(minor);
+        let auto = automatic_ip(variant, next, minor).unwrap_or(0);
+        if let Some(c) = incumbent {
+            *totals.entry(c).or_default() += auto;
+        }
+        let top = totals.values().copied().max().unwrap_or(0);
+        let leaders: Vec<PowerId> = totals
+            .iter()
+            .filter(|(_, &t)| t == top && top > 0)
+            .map(|(&p, _)| p)
+            .collect();
+        let winner = match leaders.as_slice() {
+            [one] => Some(*one),
+            _ => incumbent,
+        };
+        let control = next.ledgers.minors.entry(minor).or_default();
+        control.years = match winner {
+            Some(w) if Some(w) == incumbent => control.years + 1,
+            Some(_) => 1,
+            None => 0,
+        };
+        control.controller = winner;
+        if totals.is_empty() && winner.is_none() {
+            continue;
+        }
+        let name = |p: PowerId| variant.power(p).name.clone();
+        let mut parts: Vec<String> = totals
+            .iter()
+            .map(|(&p, &t)| match (Some(p) == incumbent, auto) {
+                (true, a) if a > 0 => format!("{} {t} ({a} automatic)", name(p)),
+                _ => format!("{} {t}", name(p)),
+            })
+            .collect();
+        if parts.is_empty() {
+            parts.push("no bids".into());
+        }
+        let result = match (winner, leaders.len() > 1) {
+            (Some(w), true) => format!("a tie: {} keeps control", name(w)),
+            (None, true) => "a tie: nobody controls it".to_string(),
+            (None, false) => "nobody controls it".to_string(),
+            (Some(w), false) if Some(w) == incumbent => format!("{} keeps control", name(w)),
+            (Some(w), false) => format!("{} takes control", name(w)),
+        };
+        next.ledgers.note(
+            phase,
+            format!("{}: {}: {result}", name(minor), parts.join(", ")),
+        );
+    }
+}

@@ -1,0 +1,419 @@
+//! The ledger types: what the position remembers from Winter to Winter (banks, loans, control of
+//! the minors) and what this Winter did (accounts, influence, bids, winners, notes), with the text
+//! form a case file and a result mail use (`docs/case-format.md`, `LEDGER`).
+
+use crate::variant::{Phase, PowerId, PowerKind, Variant};
+use std::collections::BTreeMap;
+
+/// Supply points lent by one major to another for a year (R7.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loan {
+    /// Who lent.
+    pub lender: PowerId,
+    /// Who borrowed, and repays next Winter.
+    pub borrower: PowerId,
+    /// Supply points.
+    pub amount: u32,
+}
+
+/// Who controls a minor, for how long, and who never may again (R7.6-R7.8).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MinorControl {
+    /// The controlling major, if any.
+    pub controller: Option<PowerId>,
+    /// Consecutive Winters the controller has held it (automatic IP, R7.7).
+    pub years: u32,
+    /// Majors that lost control of it and may never regain it (R7.8).
+    pub barred: Vec<PowerId>,
+}
+
+/// One major's supply-point account this Winter (R7.2).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Account {
+    /// SP at hand after repayments and loans, before upkeep.
+    pub available: u32,
+    /// Upkeep of the units kept (3 SP each).
+    pub upkeep: u32,
+    /// SP converted to IP.
+    pub converted: u32,
+}
+
+/// One major's influence points this Winter (R7.5).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Influence {
+    /// IP received.
+    pub received: u32,
+    /// IP spent on accepted bids.
+    pub spent: u32,
+}
+
+/// An accepted bid (R7.6).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bid {
+    /// The major that spent the IP.
+    pub by: PowerId,
+    /// The minor bid for.
+    pub minor: PowerId,
+    /// The major the bid counts for (the bidder itself, or the major it supports).
+    pub for_: PowerId,
+    /// Influence points.
+    pub amount: u32,
+}
+
+/// Something the judge reports in the result mail: a loss of control, a GM decision, a winner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The phase it happened in.
+    pub phase: Phase,
+    /// What happened, in English.
+    pub text: String,
+}
+
+/// Every power's Winter accounts and the control of the minor powers: part of the position, so
+/// that a case file and a result mail can show it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ledgers {
+    /// SP banked by each major.
+    pub bank: BTreeMap<PowerId, u32>,
+    /// Loans outstanding, repaid next Winter unless renewed.
+    pub loans: Vec<Loan>,
+    /// Control of each minor (minors absent here are uncontrolled, nobody barred).
+    pub minors: BTreeMap<PowerId, MinorControl>,
+    /// This Winter's supply-point accounts, per major.
+    pub accounts: BTreeMap<PowerId, Account>,
+    /// This Winter's influence points, per major.
+    pub influence: BTreeMap<PowerId, Influence>,
+    /// This Winter's accepted bids, in the order taken.
+    pub bids: Vec<Bid>,
+    /// The majors that reached their victory threshold this Winter (R7.10).
+    pub winners: Vec<PowerId>,
+    /// Events for the result mails, oldest first.
+    pub notes: Vec<Note>,
+    /// Majors that adopted a minor as their new major power (R7.11): (old major, new major).
+    pub adoptions: Vec<(PowerId, PowerId)>,
+}
+
+impl Ledgers {
+    /// The major that controls `minor` now, if any.
+    pub fn controller(&self, minor: PowerId) -> Option<PowerId> {
+        self.minors.get(&minor).and_then(|c| c.controller)
+    }
+
+    /// Whether `major` lost `minor` for good (R7.8).
+    pub fn barred(&self, minor: PowerId, major: PowerId) -> bool {
+        self.minors
+            .get(&minor)
+            .is_some_and(|c| c.barred.contains(&major))
+    }
+
+    /// The minors `major` controls.
+    pub fn controlled_by(&self, major: PowerId) -> impl Iterator<Item = PowerId> + '_ {
+        self.minors
+            .iter()
+            .filter(move |(_, c)| c.controller == Some(major))
+            .map(|(&m, _)| m)
+    }
+
+    /// SP banked by `major`.
+    pub fn banked(&self, major: PowerId) -> u32 {
+        self.bank.get(&major).copied().unwrap_or(0)
+    }
+
+    /// Records a loan, adding to an outstanding one between the same two majors.
+    pub fn add_loan(&mut self, lender: PowerId, borrower: PowerId, amount: u32) {
+        match self
+            .loans
+            .iter_mut()
+            .find(|l| l.lender == lender && l.borrower == borrower)
+        {
+            Some(l) => l.amount += amount,
+            None => self.loans.push(Loan {
+                lender,
+                borrower,
+                amount,
+            }),
+        }
+    }
+
+    /// Adds a note for the result mail.
+    pub fn note(&mut self, phase: Phase, text: String) {
+        self.notes.push(Note { phase, text });
+    }
+
+    /// Forgets last Winter's accounts, influence, bids and winners (banks, loans, control stay).
+    pub fn start_winter(&mut self) {
+        self.accounts.clear();
+        self.influence.clear();
+        self.bids.clear();
+        self.winners.clear();
+    }
+
+    /// Every power's ledger as items, for a result mail or a case's `POSTLEDGER`: majors show
+    /// bank, loans made and owed, and this Winter's SP and IP; minors their control.
+    pub fn items(&self, variant: &Variant, power: PowerId) -> Vec<Item> {
+        let mut out = Vec::new();
+        if variant.power(power).kind == PowerKind::Minor {
+            let c = self.minors.get(&power).cloned().unwrap_or_default();
+            out.push(Item::Controller(c.controller, c.years));
+            out.extend(c.barred.iter().map(|&b| Item::Barred(b)));
+            out.extend(
+                self.adoptions
+                    .iter()
+                    .filter(|(_, m)| *m == power)
+                    .map(|&(major, _)| Item::AdoptedBy(major)),
+            );
+            return out;
+        }
+        out.push(Item::Bank(self.banked(power)));
+        for l in &self.loans {
+            if l.lender == power {
+                out.push(Item::Loan(l.amount, l.borrower));
+            }
+            if l.borrower == power {
+                out.push(Item::Debt(l.amount, l.lender));
+            }
+        }
+        if let Some(a) = self.accounts.get(&power) {
+            out.push(Item::Sp(a.available));
+            out.push(Item::Upkeep(a.upkeep));
+            out.push(Item::Converted(a.converted));
+        }
+        if let Some(i) = self.influence.get(&power) {
+            out.push(Item::Ip(i.received));
+            out.push(Item::Spent(i.spent));
+        }
+        out
+    }
+}
+
+/// One item of a power's ledger as a case file or result mail writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// `bank 6`: SP banked.
+    Bank(u32),
+    /// `loan 6 to France`: SP lent, repaid next Winter.
+    Loan(u32, PowerId),
+    /// `debt 6 to England`: SP borrowed, to repay next Winter.
+    Debt(u32, PowerId),
+    /// `sp 15`: SP at hand this Winter before upkeep.
+    Sp(u32),
+    /// `upkeep 12`: SP paid for the units kept this Winter.
+    Upkeep(u32),
+    /// `converted 2`: SP converted to IP this Winter.
+    Converted(u32),
+    /// `ip 12`: IP received this Winter.
+    Ip(u32),
+    /// `spent 10`: IP spent on accepted bids this Winter.
+    Spent(u32),
+    /// `controller England 3 years` or `controller none`.
+    Controller(Option<PowerId>, u32),
+    /// `barred France`: lost control for good.
+    Barred(PowerId),
+    /// `adopted by England`: the minor became that player's major power (R7.11).
+    AdoptedBy(PowerId),
+    /// `loan none`, `debt none`, `barred none`: no item of that key.
+    NoneOf(&'static str),
+}
+
+/// Why a ledger item, a GM command or a ledger change can't be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LedgerError {
+    /// Text that is no ledger item.
+    #[error("'{0}' is not a ledger item (bank N, loan N to POWER, debt N to POWER, sp N, upkeep N, converted N, ip N, spent N, controller POWER N years, controller none, barred POWER, adopted by POWER, KEY none)")]
+    Syntax(String),
+    /// A name that is no power.
+    #[error("unknown power '{0}'")]
+    UnknownPower(String),
+    /// A minor's item on a major's line or the other way round.
+    #[error("{item} is not for {power} (a {kind} power)")]
+    WrongKind {
+        /// The item as written.
+        item: String,
+        /// The power.
+        power: String,
+        /// `major` or `minor`.
+        kind: &'static str,
+    },
+    /// A power that must be a minor is not.
+    #[error("{0} is not a minor power")]
+    NotMinor(String),
+    /// A power that must be a major is not.
+    #[error("{0} is not a major power")]
+    NotMajor(String),
+    /// A major that may never control the minor again (R7.8).
+    #[error("{major} lost control of {minor} for good (R7.8) and can never control it again")]
+    Barred {
+        /// The major.
+        major: String,
+        /// The minor.
+        minor: String,
+    },
+    /// A GM command the judge doesn't know.
+    #[error("'{0}' is not a GM command (CONTROL MINOR MAJOR|none, ADOPT MINOR MAJOR)")]
+    UnknownCommand(String),
+    /// Optional rule 12 is off in this game.
+    #[error("optional rule 12 (adopting a minor) is not in use in this game")]
+    Rule12Off,
+    /// A major adopting a minor it doesn't control, or one too small (R7.11).
+    #[error("{major} can't adopt {minor}: {why}")]
+    CannotAdopt {
+        /// The major.
+        major: String,
+        /// The minor.
+        minor: String,
+        /// Why not.
+        why: String,
+    },
+}
+
+impl Item {
+    /// The key that groups items in a `POSTLEDGER` comparison.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Item::Bank(_) => "bank",
+            Item::Loan(..) => "loan",
+            Item::Debt(..) => "debt",
+            Item::Sp(_) => "sp",
+            Item::Upkeep(_) => "upkeep",
+            Item::Converted(_) => "converted",
+            Item::Ip(_) => "ip",
+            Item::Spent(_) => "spent",
+            Item::Controller(..) => "controller",
+            Item::Barred(_) => "barred",
+            Item::AdoptedBy(_) => "adopted",
+            Item::NoneOf(k) => k,
+        }
+    }
+
+    /// Whether the item belongs on a minor's line (else on a major's).
+    pub fn for_minor(&self) -> bool {
+        matches!(
+            self,
+            Item::Controller(..)
+                | Item::Barred(_)
+                | Item::AdoptedBy(_)
+                | Item::NoneOf("barred" | "adopted")
+        )
+    }
+
+    /// The item as written: `loan 6 to France`.
+    pub fn text(&self, variant: &Variant) -> String {
+        let name = |p: &PowerId| variant.power(*p).name.clone();
+        match self {
+            Item::Bank(n) => format!("bank {n}"),
+            Item::Loan(n, p) => format!("loan {n} to {}", name(p)),
+            Item::Debt(n, p) => format!("debt {n} to {}", name(p)),
+            Item::Sp(n) => format!("sp {n}"),
+            Item::Upkeep(n) => format!("upkeep {n}"),
+            Item::Converted(n) => format!("converted {n}"),
+            Item::Ip(n) => format!("ip {n}"),
+            Item::Spent(n) => format!("spent {n}"),
+            Item::Controller(None, _) => "controller none".into(),
+            Item::Controller(Some(p), 1) => format!("controller {} 1 year", name(p)),
+            Item::Controller(Some(p), y) => format!("controller {} {y} years", name(p)),
+            Item::Barred(p) => format!("barred {}", name(p)),
+            Item::AdoptedBy(p) => format!("adopted by {}", name(p)),
+            Item::NoneOf(k) => format!("{k} none"),
+        }
+    }
+
+    /// Reads one item (`bank 6`, `loan 3 to France`, `controller England 3 years`).
+    pub fn parse(variant: &Variant, text: &str) -> Result<Item, LedgerError> {
+        let syntax = || LedgerError::Syntax(text.to_string());
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let power = |w: &str| {
+            variant
+                .power_by_name(w)
+                .ok_or_else(|| LedgerError::UnknownPower(w.to_string()))
+        };
+        let num = |w: &str| w.parse::<u32>().map_err(|_| syntax());
+        let key = words
+            .first()
+            .map(|w| w.to_ascii_lowercase())
+            .unwrap_or_default();
+        const KEYS: [&str; 11] = [
+            "bank",
+            "loan",
+            "debt",
+            "sp",
+            "upkeep",
+            "converted",
+            "ip",
+            "spent",
+            "controller",
+            "barred",
+            "adopted",
+        ];
+        let Some(&k) = KEYS.iter().find(|k| **k == key) else {
+            return Err(syntax());
+        };
+        let rest = &words[1..];
+        if rest.len() == 1 && rest[0].eq_ignore_ascii_case("none") {
+            return Ok(match k {
+                "controller" => Item::Controller(None, 0),
+                _ => Item::NoneOf(k),
+            });
+        }
+        Ok(match (k, rest) {
+            ("bank", [n]) => Item::Bank(num(n)?),
+            ("sp", [n]) => Item::Sp(num(n)?),
+            ("upkeep", [n]) => Item::Upkeep(num(n)?),
+            ("converted", [n]) => Item::Converted(num(n)?),
+            ("ip", [n]) => Item::Ip(num(n)?),
+            ("spent", [n]) => Item::Spent(num(n)?),
+            ("loan", [n, to, p]) if to.eq_ignore_ascii_case("to") => Item::Loan(num(n)?, power(p)?),
+            ("debt", [n, to, p]) if to.eq_ignore_ascii_case("to") => Item::Debt(num(n)?, power(p)?),
+            ("barred", [p]) => Item::Barred(power(p)?),
+            ("adopted", [by, p]) if by.eq_ignore_ascii_case("by") => Item::AdoptedBy(power(p)?),
+            ("controller", [p]) => Item::Controller(Some(power(p)?), 0),
+            ("controller", [p, n, y]) if y.to_ascii_lowercase().starts_with("year") => {
+                Item::Controller(Some(power(p)?), num(n)?)
+            }
+            _ => return Err(syntax()),
+        })
+    }
+
+    /// Puts a pre-state item (`LEDGER`) of `power` into the ledgers. Items that only describe a
+    /// Winter's work (sp, ip, ...) and debts (written on the lender's line) are refused.
+    pub fn apply(
+        &self,
+        variant: &Variant,
+        ledgers: &mut Ledgers,
+        power: PowerId,
+    ) -> Result<(), LedgerError> {
+        let p = variant.power(power);
+        let is_minor = p.kind == PowerKind::Minor;
+        if self.for_minor() != is_minor {
+            return Err(LedgerError::WrongKind {
+                item: self.text(variant),
+                power: p.name.clone(),
+                kind: if is_minor { "minor" } else { "major" },
+            });
+        }
+        match *self {
+            Item::Bank(n) => {
+                ledgers.bank.insert(power, n);
+            }
+            Item::Loan(n, to) => {
+                if variant.power(to).kind != PowerKind::Major || to == power {
+                    return Err(LedgerError::NotMajor(variant.power(to).name.clone()));
+                }
+                ledgers.add_loan(power, to, n);
+            }
+            Item::Controller(c, years) => {
+                if let Some(c) = c {
+                    if variant.power(c).kind != PowerKind::Major {
+                        return Err(LedgerError::NotMajor(variant.power(c).name.clone()));
+                    }
+                }
+                let m = ledgers.minors.entry(power).or_default();
+                m.controller = c;
+                m.years = years;
+            }
+            Item::Barred(b) => ledgers.minors.entry(power).or_default().barred.push(b),
+            Item::NoneOf(_) => {}
+            _ => return Err(LedgerError::Syntax(self.text(variant))),
+        }
+        Ok(())
+    }
+}
