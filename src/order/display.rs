@@ -1,7 +1,8 @@
-//! The canonical form of an order (`docs/orders.md`).
+//! The canonical form of an order (`docs/orders.md`, first column).
 
-use super::{Order, Place};
-use crate::variant::{Region, Variant};
+use super::{Order, OrderKind, Place, Stage, UnitSpec};
+use crate::position::spec_text;
+use crate::variant::{Lookup, PowerId, Region, Variant};
 
 /// A place that can be printed.
 pub trait PlaceName {
@@ -11,6 +12,17 @@ pub trait PlaceName {
 
 impl PlaceName for Region {
     fn name(&self, variant: &Variant) -> String {
+        let province = variant.province(self.province);
+        // A code that is also a shared name (`Bal`: Balkans or Baltic) would read back as
+        // ambiguous; the full name says which space is meant.
+        if variant.lookup(&province.code) != Lookup::One(self.province)
+            && variant.lookup(&province.name) == Lookup::One(self.province)
+        {
+            return match self.coast {
+                Some(c) => format!("{}/{}", province.name, c.code()),
+                None => province.name.clone(),
+            };
+        }
         variant.region_name(*self)
     }
 }
@@ -27,10 +39,105 @@ impl PlaceName for Place {
     }
 }
 
+/// A unit as printed: `A(Par)`, `2A/F(Bre)`; a unit whose type was left out (no armies, no
+/// fleets: `S Par-Pic`) as its bare place.
+pub(super) fn unit_name<P: PlaceName>(unit: &UnitSpec<P>, variant: &Variant) -> String {
+    let at = unit.at.name(variant);
+    if unit.armies == 0 && unit.fleets == 0 {
+        at
+    } else {
+        format!("{}({at})", spec_text(unit.armies, unit.fleets))
+    }
+}
+
+fn power_name(power: PowerId, variant: &Variant) -> &str {
+    &variant.power(power).name
+}
+
 impl<P: PlaceName> Order<P> {
     /// The canonical form of the order.
     pub fn display(&self, variant: &Variant) -> String {
-        let _ = variant;
-        String::new()
+        let v = variant;
+        let u = |unit: &UnitSpec<P>| unit_name(unit, v);
+        let n = |place: &P| place.name(v);
+        let body = match &self.kind {
+            OrderKind::Hold { unit } => format!("{} H", u(unit)),
+            OrderKind::Move {
+                unit,
+                to,
+                via_convoy,
+                then,
+            } => {
+                let mut s = format!("{}-{}", u(unit), n(to));
+                if let Some(then) = then {
+                    s.push('-');
+                    s.push_str(&n(then));
+                }
+                if *via_convoy {
+                    s.push_str(" via convoy");
+                }
+                s
+            }
+            OrderKind::SupportHold { unit, supported } => {
+                format!("{} S {}", u(unit), u(supported))
+            }
+            OrderKind::SupportMove {
+                unit,
+                supported,
+                to,
+            } => format!("{} S {}-{}", u(unit), u(supported), n(to)),
+            OrderKind::SupportMerge { unit, target } => {
+                format!("{} S MERGE({})", u(unit), n(target))
+            }
+            OrderKind::Convoy { unit, army, to } => {
+                format!("{} C {}-{}", u(unit), u(army), n(to))
+            }
+            OrderKind::Merge {
+                units,
+                target,
+                result,
+            } => {
+                let units: Vec<String> = units.iter().map(u).collect();
+                let target = match result {
+                    Some((a, f)) if *a > 0 || *f > 0 => {
+                        format!("{}({})", spec_text(*a, *f), n(target))
+                    }
+                    _ => n(target),
+                };
+                format!("{} MERGE {target}", units.join(" & "))
+            }
+            OrderKind::Embark { unit, sea } => format!("{} E {}", u(unit), n(sea)),
+            OrderKind::EmbarkWith { unit, fleet, to } => {
+                format!("{} E {}-{}", u(unit), u(fleet), n(to))
+            }
+            OrderKind::Disembark { unit, to } => format!("{} D {}", u(unit), n(to)),
+            OrderKind::Blockade { unit, centre } => format!("{} B {}", u(unit), n(centre)),
+            OrderKind::Deny { unit, from, to } => format!("{} X {}-{}", u(unit), n(from), n(to)),
+            OrderKind::Retreat { unit, to } => format!("{} R {}", u(unit), n(to)),
+            OrderKind::Disband { unit } => format!("{} DISBAND", u(unit)),
+            OrderKind::Build { unit } => format!("BUILD {}", u(unit)),
+            OrderKind::Remove { unit } => format!("REMOVE {}", u(unit)),
+            OrderKind::Waive => "WAIVE".to_string(),
+            OrderKind::Bank { amount } => format!("BANK {amount}"),
+            OrderKind::Loan { amount, to } => format!("LOAN {amount} TO {}", power_name(*to, v)),
+            OrderKind::Renew { to } => format!("RENEW {}", power_name(*to, v)),
+            OrderKind::Convert { amount } => format!("CONVERT {amount}"),
+            OrderKind::Bid {
+                amount,
+                minor,
+                on_behalf,
+            } => {
+                let mut s = format!("BID {amount} {}", power_name(*minor, v));
+                if let Some(p) = on_behalf {
+                    s.push_str(" FOR ");
+                    s.push_str(power_name(*p, v));
+                }
+                s
+            }
+        };
+        match self.stage {
+            Stage::First => body,
+            Stage::Second => format!("2: {body}"),
+        }
     }
 }

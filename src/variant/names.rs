@@ -39,7 +39,10 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The closest of `candidates` to `name`, if it is close enough to be a likely typo.
-fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(super) fn closest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let k = key(name);
     let limit = (k.chars().count() / 3).max(1);
     candidates
