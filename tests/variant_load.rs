@@ -168,6 +168,8 @@ fn standard_names_resolve_case_insensitively() {
     assert_eq!(id(&v, "N Africa"), id(&v, "North Africa"));
     assert_eq!(id(&v, "Skagerak"), id(&v, "SKA"));
     assert_eq!(v.province(id(&v, "york")).code, "Yor");
+    // The DATC's own text misspells Ruhr once.
+    assert_eq!(id(&v, "Rhur"), id(&v, "Ruhr"));
 }
 
 #[test]
@@ -308,6 +310,9 @@ fn comments_blank_lines_and_case_are_ignored() {
     );
     let v = loads(&text);
     assert!(v.army_adjacent(id(&v, "Ddd"), id(&v, "Ccc")));
+    // A byte-order mark left by an editor is not part of the first word.
+    let v = loads(&format!("\u{feff}{TINY}"));
+    assert_eq!(v.name, "tiny");
 }
 
 #[test]

@@ -11,8 +11,8 @@ use super::{
     ProvinceSet, Region, Rules, Season, SpaceKind, StartUnit, UnitType, Variant, MAX_PROVINCES,
 };
 use nom::branch::alt;
-use nom::bytes::complete::{take_till, take_till1};
-use nom::character::complete::{char, space0};
+use nom::bytes::complete::{take_till, take_till1, take_while};
+use nom::character::complete::char;
 use nom::combinator::{opt, rest};
 use nom::multi::many0;
 use nom::sequence::{delimited, preceded, terminated};
@@ -51,6 +51,8 @@ const BUILTIN: &[(&str, &str)] = &[("standard", include_str!("../../variant/stan
 
 /// Loads a variant from its text; `source` names it in error messages.
 pub fn load(source: &str, text: &str) -> Result<Variant, LoadError> {
+    // Editors on Windows may save a byte-order mark, which would stick to the first word.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines = tokenize(source, text)?;
     Builder::new(source).build(&lines)
 }
@@ -126,11 +128,17 @@ fn token(input: &str) -> IResult<&str, Tok<'_>> {
     .parse(input)
 }
 
+/// Blanks between words: any Unicode white space, since `token` stops at any (a pasted
+/// non-breaking space would otherwise be unreadable).
+fn blank(input: &str) -> IResult<&str, &str> {
+    take_while(char::is_whitespace).parse(input)
+}
+
 /// The words of one line, up to an optional `#` comment.
 fn line_tokens(input: &str) -> IResult<&str, Vec<Tok<'_>>> {
     terminated(
-        many0(preceded(space0, token)),
-        (space0, opt((char('#'), rest))),
+        many0(preceded(blank, token)),
+        (blank, opt((char('#'), rest))),
     )
     .parse(input)
 }
@@ -862,29 +870,24 @@ impl<'f> Builder<'f> {
     }
 
     /// Splits `X: Y Z...` into the first word and the rest.
-    fn edge_args(&self, l: &Line<'f>, what: &str) -> Res<(&'f str, Vec<&'f str>)> {
-        let usage = format!(
-            "{what} {}: {}...",
-            if what == "army" { "CODE" } else { "REGION" },
-            if what == "army" { "CODE" } else { "REGION" }
-        );
+    fn edge_args(&self, l: &Line<'f>, usage: &str) -> Res<(&'f str, Vec<&'f str>)> {
         match l.toks.as_slice() {
             [_, first, Tok::Colon, rest @ ..] if *first != Tok::Colon && !rest.is_empty() => {
                 let rest = rest
                     .iter()
                     .map(|t| match t {
-                        Tok::Colon => Err(self.usage(l, &usage)),
+                        Tok::Colon => Err(self.usage(l, usage)),
                         t => Ok(t.text()),
                     })
                     .collect::<Res<Vec<_>>>()?;
                 Ok((first.text(), rest))
             }
-            _ => Err(self.usage(l, &usage)),
+            _ => Err(self.usage(l, usage)),
         }
     }
 
     fn army_line(&mut self, l: &Line<'f>) -> Res<()> {
-        let (from, tos) = self.edge_args(l, "army")?;
+        let (from, tos) = self.edge_args(l, "army CODE: CODE...")?;
         let a = self.space(l.no, from)?;
         self.not_sea(l.no, a)?;
         self.army_lines.entry(a).or_insert(l.no);
@@ -916,7 +919,7 @@ impl<'f> Builder<'f> {
     }
 
     fn fleet_line(&mut self, l: &Line<'f>) -> Res<()> {
-        let (from, tos) = self.edge_args(l, "fleet")?;
+        let (from, tos) = self.edge_args(l, "fleet REGION: REGION...")?;
         let a = self.fleet_region(l.no, from)?;
         self.fleet_lines.entry(a).or_insert(l.no);
         for to in tos {
@@ -1213,5 +1216,42 @@ fn cannot_stand(v: &Variant, unit: UnitType, region: Region) -> String {
             format!("{c} has no {} coast (its coasts: {list})", k.code())
         }
         (UnitType::Army, _, None) => format!("an army cannot stand in {c}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_split_words_quotes_colons_and_comments() {
+        let (rest, toks) = line_tokens(r#"alias StP "St. Petersburg" x:y # note "#).unwrap();
+        assert_eq!(rest, "");
+        assert_eq!(
+            toks,
+            vec![
+                Tok::Word("alias"),
+                Tok::Word("StP"),
+                Tok::Quoted("St. Petersburg"),
+                Tok::Word("x"),
+                Tok::Colon,
+                Tok::Word("y"),
+            ]
+        );
+    }
+
+    #[test]
+    fn blank_and_comment_lines_have_no_tokens() {
+        let lines = tokenize("f", "\n   \n# only a comment\n\tvariant\u{a0}x\r\n").unwrap();
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].no, 4);
+        assert_eq!(lines[0].keyword(), "variant");
+        assert_eq!(lines[0].toks[1], Tok::Word("x"));
+    }
+
+    #[test]
+    fn unterminated_quote_is_reported_at_its_line() {
+        let err = tokenize("f", "variant x\ntitle \"Open").err().unwrap();
+        assert_eq!(err.to_string(), "f:2: a quoted name has no closing '\"'");
     }
 }
