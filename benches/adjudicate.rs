@@ -29,7 +29,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The standard opening with two bounces: A(War)/A(Vie)-Gal and F(Sev)/F(Ank)-BLA. Every other
-/// unit moves to a free space (A(Ber)-Kie follows F(Kie)-Den out).
+/// unit moves to a free space (A(Ber)-Kie follows F(Kie)-Den out). Russia's fleet goes to Fin,
+/// not the usual BOT: the crate's standard map (0.2.0) lacks the BOT-StP/sc border, so it would
+/// void F(StP/sc)-BOT as unreachable.
 const SPRING_1901: &[(&str, &str)] = &[
     ("England", "F(Lon)-NTH"),
     ("England", "F(Edi)-NWG"),
@@ -46,7 +48,7 @@ const SPRING_1901: &[(&str, &str)] = &[
     ("Austria", "F(Tri)-Alb"),
     ("Austria", "A(Vie)-Gal"),
     ("Austria", "A(Bud)-Ser"),
-    ("Russia", "F(StP/sc)-BOT"),
+    ("Russia", "F(StP/sc)-Fin"),
     ("Russia", "A(Mos)-Ukr"),
     ("Russia", "A(War)-Gal"),
     ("Russia", "F(Sev)-BLA"),
