@@ -411,7 +411,11 @@ fn main() {
     g.finish();
     c.final_summary();
 
-    // Plain timing for the ratios (short in `--test` mode).
+    // Plain timing for the ratios (short in `--test` mode, none under `--profile-time`, so that a
+    // profiler sees only the benchmark it filters for).
+    if std::env::args().any(|a| a == "--profile-time") {
+        return;
+    }
     let quick = std::env::args().any(|a| a == "--test");
     let per = |iters: u32, f: &mut dyn FnMut()| -> f64 {
         for _ in 0..iters.div_ceil(10) {
