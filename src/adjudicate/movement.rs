@@ -95,7 +95,14 @@ pub fn adjudicate(
 ) -> MovementResult {
     let mut r = Resolver::new(variant, position, orders);
     r.resolve_all();
-    let outcomes = (0..orders.len()).map(|o| r.outcome_of(o)).collect();
+    // The item each order became (at most one), found once rather than searched per order.
+    let mut item_of = vec![None; orders.len()];
+    for (i, it) in r.items.iter().enumerate() {
+        if let Some(o) = it.order {
+            item_of[o].get_or_insert(i);
+        }
+    }
+    let outcomes = item_of.iter().map(|&i| r.outcome_of(i)).collect();
     let position = r.next_position(position);
     MovementResult { outcomes, position }
 }
@@ -656,8 +663,9 @@ impl<'a> Resolver<'a> {
 
     // ----- after the decisions -----
 
-    fn outcome_of(&mut self, order: usize) -> Outcome {
-        let Some(i) = self.items.iter().position(|it| it.order == Some(order)) else {
+    /// The outcome of an order, given the item it became (`None`: it named no unit).
+    fn outcome_of(&mut self, item: Option<usize>) -> Outcome {
+        let Some(i) = item else {
             return Outcome::Void("no unit to carry it out".to_string());
         };
         let at = self.items[i].at;
