@@ -788,8 +788,15 @@ impl<'a> Resolver<'a> {
             }
             next.units[p.index()] = Some(force);
         }
-        // A space left empty after a stand-off takes no retreat.
-        for p in self.variant.province_ids() {
+        // A space left empty after a stand-off takes no retreat. Only spaces some move went
+        // into can have one.
+        let mut targets = ProvinceSet::EMPTY;
+        for i in 0..self.items.len() {
+            if let Some(to) = self.move_to(i) {
+                targets.insert(to);
+            }
+        }
+        for p in targets.iter() {
             if next.units[p.index()].is_some() {
                 continue;
             }
