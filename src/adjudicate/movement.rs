@@ -61,10 +61,49 @@ enum State {
     Resolved,
 }
 
+/// Item indices grouped by space, each group in ascending order: the items of space `p` are
+/// `list[start[p]..start[p + 1]]`.
+struct BySpace {
+    start: Vec<usize>,
+    list: Vec<usize>,
+}
+
+impl BySpace {
+    /// Groups `0..n` by `space_of` (items with no space are left out).
+    fn new(spaces: usize, n: usize, space_of: impl Fn(usize) -> Option<ProvinceId>) -> BySpace {
+        let mut start = vec![0; spaces + 1];
+        for i in 0..n {
+            if let Some(p) = space_of(i) {
+                start[p.index() + 1] += 1;
+            }
+        }
+        for p in 0..spaces {
+            start[p + 1] += start[p];
+        }
+        let mut next = start.clone();
+        let mut list = vec![0; start[spaces]];
+        for i in 0..n {
+            if let Some(p) = space_of(i) {
+                list[next[p.index()]] = i;
+                next[p.index()] += 1;
+            }
+        }
+        BySpace { start, list }
+    }
+
+    fn get(&self, p: ProvinceId) -> &[usize] {
+        &self.list[self.start[p.index()]..self.start[p.index() + 1]]
+    }
+}
+
 /// The adjudication of one movement phase.
 struct Resolver<'a> {
     variant: &'a Variant,
     items: Vec<Item>,
+    /// The items in each space.
+    at: BySpace,
+    /// The moves into each space.
+    into: BySpace,
     route: Vec<Route>,
     /// The move going the other way between the same two spaces, both direct.
     h2h: Vec<Option<usize>>,
@@ -172,9 +211,17 @@ impl<'a> Resolver<'a> {
             }
         }
         let n = items.len();
+        let spaces = variant.provinces.len();
+        let at = BySpace::new(spaces, n, |i| Some(items[i].at));
+        let into = BySpace::new(spaces, n, |i| match items[i].act {
+            Act::Move { to, .. } => Some(to.province),
+            _ => None,
+        });
         let mut r = Resolver {
             variant,
             items,
+            at,
+            into,
             route: vec![Route::NotMove; n],
             h2h: vec![None; n],
             matched: vec![true; n],
@@ -251,11 +298,11 @@ impl<'a> Resolver<'a> {
     }
 
     fn items_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        (0..self.items.len()).filter(move |&i| self.items[i].at == p)
+        self.at.get(p).iter().copied()
     }
 
     fn moves_into(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        (0..self.items.len()).filter(move |&i| self.move_to(i) == Some(p))
+        self.into.get(p).iter().copied()
     }
 
     fn convoys_for(&self, from: ProvinceId, to: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
