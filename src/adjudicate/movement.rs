@@ -273,10 +273,12 @@ impl<'a> Resolver<'a> {
                 let own = convoys
                     .clone()
                     .any(|c| self.items[c].power == item.power);
-                let chain = self.convoy_chain(from, to.province, |_| true);
+                // The convoy chain is looked for only when the land route does not settle it.
                 if by_land && !(via_convoy || own) {
                     Route::Direct
-                } else if chain || (by_land && (via_convoy || own)) {
+                } else if (by_land && (via_convoy || own))
+                    || self.convoy_chain(from, to.province, |_| true)
+                {
                     Route::Convoy
                 } else if by_land {
                     Route::Direct
