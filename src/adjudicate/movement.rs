@@ -22,7 +22,7 @@ use crate::position::{Dislodged, Force, Position};
 use crate::variant::{
     Coast, PhaseKind, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant,
 };
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::TarjanScc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 /// What an item does.
@@ -114,6 +114,22 @@ enum State {
     Resolved,
 }
 
+/// What is known and decided of one item.
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    route: Route,
+    /// The move going the other way between the same two spaces, both over land.
+    h2h: Option<usize>,
+    /// A support or convoy that matches an order of the unit it names.
+    matched: bool,
+    /// A convoyed move the Szykman rule has made fail.
+    paradox: bool,
+    /// Found void once all orders are known (DATC 4.E.1), with the reason.
+    void: Option<&'static str>,
+    state: State,
+    result: bool,
+}
+
 /// A blockade's result in one phase (R5.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlockadeResult {
@@ -131,21 +147,66 @@ pub struct BlockadeResult {
     pub order: Option<usize>,
 }
 
+/// Item numbers grouped by space, built once per phase: `items[start[p + 1]..start[p + 2]]` are
+/// the items filed under space `p`, so that look-ups by space don't scan every item.
+#[derive(Default)]
+struct Index {
+    start: Vec<u16>,
+    items: Vec<u16>,
+}
+
+impl Index {
+    fn build(
+        spaces: usize,
+        entries: impl DoubleEndedIterator<Item = (ProvinceId, usize)> + Clone,
+    ) -> Index {
+        // Counting sort: start[p + 1] holds p's count, then the end of p's run; filling from the
+        // back moves it down to the beginning of p's run, which is where p + 1's run ends.
+        let mut start = vec![0u16; spaces + 2];
+        for (p, _) in entries.clone() {
+            start[p.index() + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut items = vec![0u16; usize::from(start[spaces + 1])];
+        for (p, i) in entries.rev() {
+            let cursor = &mut start[p.index() + 1];
+            *cursor -= 1;
+            items[usize::from(*cursor)] = i as u16;
+        }
+        Index { start, items }
+    }
+
+    fn range(&self, p: ProvinceId) -> std::ops::Range<usize> {
+        usize::from(self.start[p.index() + 1])..usize::from(self.start[p.index() + 2])
+    }
+
+    fn get(&self, k: usize) -> usize {
+        usize::from(self.items[k])
+    }
+
+    fn iter(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
+        self.items[self.range(p)].iter().map(|&i| usize::from(i))
+    }
+}
+
 /// The adjudication of one movement phase.
 struct Resolver<'a> {
     variant: &'a Variant,
     position: &'a Position,
     items: Vec<Item>,
     groups: Vec<Group>,
-    route: Vec<Route>,
-    /// The move going the other way between the same two spaces, both over land.
-    h2h: Vec<Option<usize>>,
-    /// Supports and convoys that match an order of the unit they name.
-    matched: Vec<bool>,
-    /// Convoyed moves the Szykman rule has made fail.
-    paradox: Vec<bool>,
-    /// Orders found void once all orders are known (DATC 4.E.1), with the reason.
-    void: Vec<Option<&'static str>>,
+    /// Items by the space they stand in.
+    at: Index,
+    /// Moves by the space they go to.
+    into: Index,
+    /// Supports by the space they support into (the supported unit's space, for a hold).
+    supports: Index,
+    /// The convoy orders (there are seldom any).
+    convoys: Vec<usize>,
+    /// What is known and decided of each item.
+    d: Vec<Decision>,
     /// The seas holding a fleet at the start: what makes a convoy possible at all.
     fleet_seas: ProvinceSet,
     /// The fleets' second movement phase: merges count their fleets only (R2.5).
@@ -153,8 +214,6 @@ struct Resolver<'a> {
     /// Orders void with no item of their own to carry the reason (an embarkation whose fleet
     /// was given another move).
     void_orders: Vec<(usize, &'static str)>,
-    state: Vec<State>,
-    result: Vec<bool>,
     /// Kruijswijk's list of decisions that depend on a guess.
     cycle: Vec<usize>,
 }
@@ -179,7 +238,20 @@ pub fn adjudicate(
 ) -> MovementResult {
     let mut r = Resolver::new(variant, position, orders);
     r.resolve_all();
-    let outcomes = (0..orders.len()).map(|o| r.outcome_of(o)).collect();
+    // The item that carries each order out: for a merge, a participant that moves.
+    let mut carrier: Vec<Option<usize>> = vec![None; orders.len()];
+    for (i, it) in r.items.iter().enumerate() {
+        for o in [it.order, it.also].into_iter().flatten() {
+            let slot = &mut carrier[o];
+            let moves = matches!(it.act, Act::Move { .. });
+            if slot.is_none() || (moves && !slot.is_some_and(|c| r.is_move(c))) {
+                *slot = Some(i);
+            }
+        }
+    }
+    let outcomes = (0..orders.len())
+        .map(|o| r.outcome_of(o, carrier[o]))
+        .collect();
     let blockades = r.blockade_results();
     let position = r.next_position(position);
     MovementResult {
@@ -413,26 +485,39 @@ impl<'a> Resolver<'a> {
             }
         }
         let n = items.len();
+        let spaces = variant.provinces.len();
+        let at = Index::build(spaces, items.iter().enumerate().map(|(i, it)| (it.at, i)));
         let mut r = Resolver {
             variant,
             position,
             groups,
+            at,
+            into: Index::default(),
+            supports: Index::default(),
+            convoys: (0..n)
+                .filter(|&i| matches!(items[i].act, Act::Convoy { .. }))
+                .collect(),
             fleet_seas,
             second: position.phase.kind == PhaseKind::SecondMovement,
             void_orders: Vec::new(),
             items,
-            route: vec![Route::NotMove; n],
-            h2h: vec![None; n],
-            matched: vec![true; n],
-            paradox: vec![false; n],
-            void: vec![None; n],
-            state: vec![State::Unresolved; n],
-            result: vec![false; n],
+            d: vec![
+                Decision {
+                    route: Route::NotMove,
+                    h2h: None,
+                    matched: true,
+                    paradox: false,
+                    void: None,
+                    state: State::Unresolved,
+                    result: false,
+                };
+                n
+            ],
             cycle: Vec::new(),
         };
         for (o, why) in void_orders {
             match r.items.iter().position(|it| it.order == Some(o)) {
-                Some(i) => r.void[i] = Some(why),
+                Some(i) => r.d[i].void = Some(why),
                 None => r.void_orders.push((o, why)),
             }
         }
@@ -440,6 +525,7 @@ impl<'a> Resolver<'a> {
         r.match_convoys();
         r.find_routes();
         r.choose_leaders();
+        r.index_moves_and_supports();
         r.match_supports();
         r
     }
@@ -461,6 +547,28 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// Files the moves by destination and the supports by the space they support into, once the
+    /// moves are settled (a move no fleet could convoy has become a hold by now).
+    fn index_moves_and_supports(&mut self) {
+        let spaces = self.variant.provinces.len();
+        let items = &self.items;
+        self.into = Index::build(
+            spaces,
+            items.iter().enumerate().filter_map(|(i, it)| match it.act {
+                Act::Move { to, .. } => Some((to.province, i)),
+                _ => None,
+            }),
+        );
+        self.supports = Index::build(
+            spaces,
+            items.iter().enumerate().filter_map(|(i, it)| match it.act {
+                Act::SupportHold { target } | Act::SupportMerge { target } => Some((target, i)),
+                Act::SupportMove { to, .. } => Some((to, i)),
+                _ => None,
+            }),
+        );
+    }
+
     /// A fleet may not blockade in a season an army of its power embarks on it (R5.1).
     fn void_blockades_with_embarkations(&mut self) {
         for i in 0..self.items.len() {
@@ -474,7 +582,7 @@ impl<'a> Resolver<'a> {
                 .any(|e| e.power == power && e.act == Act::Embark { sea: at });
             if embarking {
                 self.items[i].act = Act::Hold;
-                self.void[i] = Some("an army embarks on the blockading fleets this season");
+                self.d[i].void = Some("an army embarks on the blockading fleets this season");
             }
         }
     }
@@ -490,7 +598,7 @@ impl<'a> Resolver<'a> {
             let ordered = self
                 .items_at(from)
                 .any(|j| self.move_to(j) == Some(to) && self.items[j].armies > 0);
-            self.void[i] = if self.variant.province(self.items[i].at).kind != SpaceKind::Sea {
+            self.d[i].void = if self.variant.province(self.items[i].at).kind != SpaceKind::Sea {
                 Some("only a fleet at sea can convoy")
             } else if !ordered {
                 Some("the army named was not ordered to that move")
@@ -499,7 +607,7 @@ impl<'a> Resolver<'a> {
             };
         }
         for i in 0..self.items.len() {
-            if self.void[i].is_some() {
+            if self.d[i].void.is_some() {
                 continue;
             }
             let Act::Convoy { from, to } = self.items[i].act else {
@@ -507,11 +615,11 @@ impl<'a> Resolver<'a> {
             };
             let seas: Vec<ProvinceId> = self.fleet_seas.iter().collect();
             if !self.on_minimal_route(from, to, self.items[i].at, &seas) {
-                self.void[i] = Some("the fleet is on no convoy route of the army");
+                self.d[i].void = Some("the fleet is on no convoy route of the army");
             }
         }
         for i in 0..self.items.len() {
-            self.matched[i] = self.void[i].is_none();
+            self.d[i].matched = self.d[i].void.is_none();
         }
     }
 
@@ -586,7 +694,7 @@ impl<'a> Resolver<'a> {
                     without.remove(self.items[i].at);
                     let by_sea_only = self.items_at(from).any(|j| {
                         self.move_to(j) == Some(to)
-                            && matches!(self.route[j], Route::Convoy | Route::NoConvoy)
+                            && matches!(self.d[j].route, Route::Convoy | Route::NoConvoy)
                     });
                     if !matching {
                         Some("the unit named did not make that move")
@@ -603,8 +711,8 @@ impl<'a> Resolver<'a> {
                 _ => None,
             };
             if why.is_some() {
-                self.void[i] = why;
-                self.matched[i] = false;
+                self.d[i].void = why;
+                self.d[i].matched = false;
             }
         }
     }
@@ -619,7 +727,7 @@ impl<'a> Resolver<'a> {
             let item = self.items[m];
             let from = item.at;
             let rules = &self.variant.rules;
-            self.route[m] = if item.fleets > 0 || item.lands {
+            self.d[m].route = if item.fleets > 0 || item.lands {
                 let reach = self.variant.fleet_reach[from.index()].contains(to.province);
                 if reach || item.lands {
                     Route::Direct
@@ -654,14 +762,14 @@ impl<'a> Resolver<'a> {
                     None => Route::NoConvoy,
                 }
             };
-            if self.route[m] == Route::NoConvoy
+            if self.d[m].route == Route::NoConvoy
                 && (item.fleets > 0 || !self.chain_over(from, to.province, self.fleet_seas))
             {
                 // No fleets on the board could carry it: the move is impossible and ignored
                 // (DATC 4.E.1, 6.D.32). With fleets that could, it is a move that fails (6.D.8).
-                self.void[m] = Some("no fleets could convoy it");
+                self.d[m].void = Some("no fleets could convoy it");
                 self.items[m].act = Act::Hold;
-                self.route[m] = Route::NotMove;
+                self.d[m].route = Route::NotMove;
             }
         }
         for m in 0..self.items.len() {
@@ -669,7 +777,7 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let (from, to) = (self.items[m].at, self.move_to(m));
-            self.h2h[m] = to.and_then(|to| {
+            self.d[m].h2h = to.and_then(|to| {
                 self.items_at(to).find(|&n| {
                     self.overland(n)
                         && self.items[n].group.is_none()
@@ -680,12 +788,12 @@ impl<'a> Resolver<'a> {
     }
 
     fn overland(&self, m: usize) -> bool {
-        matches!(self.route[m], Route::Direct | Route::Passage(_))
+        matches!(self.d[m].route, Route::Direct | Route::Passage(_))
             && self.items[m].carrier.is_none()
     }
 
     fn items_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        (0..self.items.len()).filter(move |&i| self.items[i].at == p)
+        self.at.iter(p)
     }
 
     /// The items really standing in `p` (not an army that only reaches it aboard a carrier).
@@ -695,7 +803,7 @@ impl<'a> Resolver<'a> {
     }
 
     fn moves_into(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        (0..self.items.len()).filter(move |&i| self.move_to(i) == Some(p))
+        self.into.iter(p)
     }
 
     fn convoys_for(
@@ -703,8 +811,10 @@ impl<'a> Resolver<'a> {
         from: ProvinceId,
         to: ProvinceId,
     ) -> impl Iterator<Item = usize> + Clone + '_ {
-        (0..self.items.len())
-            .filter(move |&i| self.matched[i] && self.items[i].act == Act::Convoy { from, to })
+        self.convoys
+            .iter()
+            .copied()
+            .filter(move |&i| self.d[i].matched && self.items[i].act == Act::Convoy { from, to })
     }
 
     fn is_move(&self, i: usize) -> bool {
@@ -784,67 +894,65 @@ impl<'a> Resolver<'a> {
 
     fn resolve_all(&mut self) {
         let n = self.items.len();
-        let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(n, n * 2);
+        let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(n, n * 4);
         for _ in 0..n {
             graph.add_node(());
         }
         for i in 0..n {
-            for j in self.dependencies(i) {
-                graph.add_edge(NodeIndex::new(i), NodeIndex::new(j), ());
-            }
+            self.dependencies(i, &mut |j| {
+                if j != i {
+                    graph.add_edge(NodeIndex::new(i), NodeIndex::new(j), ());
+                }
+            });
         }
         // Tarjan gives the components in reverse topological order: dependencies first.
-        for component in tarjan_scc(&graph) {
+        TarjanScc::new().run(&graph, |component| {
             for node in component {
                 self.resolve(node.index());
             }
-        }
+        });
     }
 
     /// The decisions a move's route reads: its convoys, or the fleets that may deny its passage.
-    fn route_dependencies(&self, m: usize, deps: &mut Vec<usize>) {
+    fn route_dependencies(&self, m: usize, edge: &mut impl FnMut(usize)) {
         let (from, to) = (self.items[m].at, self.move_to(m));
-        match (self.route[m], to) {
-            (Route::Convoy, Some(to)) => deps.extend(self.convoys_for(from, to)),
-            (Route::Passage(sea), _) => deps.extend(
-                self.items_at(sea)
-                    .filter(|&d| matches!(self.items[d].act, Act::Deny { .. })),
-            ),
+        match (self.d[m].route, to) {
+            (Route::Convoy, Some(to)) => self.convoys_for(from, to).for_each(&mut *edge),
+            (Route::Passage(sea), _) => self
+                .items_at(sea)
+                .filter(|&d| matches!(self.items[d].act, Act::Deny { .. }))
+                .for_each(&mut *edge),
             _ => {}
         }
         if let Some(c) = self.items[m].carrier {
-            deps.push(c);
+            edge(c);
         }
     }
 
-    /// The decisions decision `i` may read.
-    fn dependencies(&self, i: usize) -> Vec<usize> {
+    /// The decisions decision `i` may read, each given to `edge`.
+    fn dependencies(&self, i: usize, edge: &mut impl FnMut(usize)) {
         let it = self.items[i];
-        let mut deps = Vec::new();
         let space = match it.act {
             Act::Move { to, .. } => to.province,
             Act::Embark { sea } => sea,
             _ => it.at,
         };
         for m in self.moves_into(space) {
-            deps.push(m);
-            self.route_dependencies(m, &mut deps);
-            deps.extend(self.supports_of_move(self.items[m].at, space));
+            edge(m);
+            self.route_dependencies(m, edge);
+            self.supports_of_move(self.items[m].at, space)
+                .for_each(&mut *edge);
         }
         for j in self.items_at(space) {
-            deps.push(j);
+            edge(j);
             if let Some(c) = self.move_to(j) {
-                deps.extend(self.supports_of_move(space, c));
+                self.supports_of_move(space, c).for_each(&mut *edge);
             }
         }
-        deps.extend(self.supports_of_hold(space));
-        deps.extend(self.supports_of_merge(space));
+        self.supports.iter(space).for_each(&mut *edge);
         if let Some(g) = it.group {
-            deps.push(self.groups[g].leader);
+            edge(self.groups[g].leader);
         }
-
-        deps.retain(|&j| j != i);
-        deps
     }
 
     fn supports_of_move(
@@ -852,67 +960,57 @@ impl<'a> Resolver<'a> {
         from: ProvinceId,
         to: ProvinceId,
     ) -> impl Iterator<Item = usize> + '_ {
-        (0..self.items.len()).filter(move |&s| {
-            self.matched[s]
-                && matches!(self.items[s].act, Act::SupportMove { from: f, to: t, .. } if f == from && t == to)
+        self.supports.iter(to).filter(move |&s| {
+            self.d[s].matched
+                && matches!(self.items[s].act, Act::SupportMove { from: f, .. } if f == from)
         })
-    }
-
-    fn supports_of_hold(&self, target: ProvinceId) -> impl Iterator<Item = usize> + '_ {
-        (0..self.items.len())
-            .filter(move |&s| self.matched[s] && self.items[s].act == Act::SupportHold { target })
-    }
-
-    fn supports_of_merge(&self, target: ProvinceId) -> impl Iterator<Item = usize> + '_ {
-        (0..self.items.len())
-            .filter(move |&s| self.matched[s] && self.items[s].act == Act::SupportMerge { target })
     }
 
     /// Kruijswijk's resolver: the decision for item `i`, guessing around cycles.
     fn resolve(&mut self, i: usize) -> bool {
-        match self.state[i] {
-            State::Resolved => return self.result[i],
+        match self.d[i].state {
+            State::Resolved => return self.d[i].result,
             State::Guessing => {
                 if !self.cycle.contains(&i) {
                     self.cycle.push(i);
                 }
-                return self.result[i];
+                return self.d[i].result;
             }
             State::Unresolved => {}
         }
         let old = self.cycle.len();
-        self.result[i] = false;
-        self.state[i] = State::Guessing;
+        self.d[i].result = false;
+        self.d[i].state = State::Guessing;
         let first = self.decide(i);
         if self.cycle.len() == old {
-            if self.state[i] != State::Resolved {
-                self.result[i] = first;
-                self.state[i] = State::Resolved;
+            if self.d[i].state != State::Resolved {
+                self.d[i].result = first;
+                self.d[i].state = State::Resolved;
             }
-            return self.result[i];
+            return self.d[i].result;
         }
         if self.cycle[old] != i {
             // Part of a cycle led by another decision: report the guess-based answer upwards.
             self.cycle.push(i);
-            self.result[i] = first;
+            self.d[i].result = first;
             return first;
         }
         // `i` heads a cycle: try the other guess.
         for &d in &self.cycle[old..] {
-            self.state[d] = State::Unresolved;
+            self.d[d].state = State::Unresolved;
         }
         self.cycle.truncate(old);
-        self.result[i] = true;
-        self.state[i] = State::Guessing;
+        self.d[i].result = true;
+        self.d[i].state = State::Guessing;
         let second = self.decide(i);
         if first == second {
             // One answer whatever the guess.
             for &d in &self.cycle[old..] {
-                self.state[d] = State::Unresolved;
+                self.d[d].state = State::Unresolved;
             }
             self.cycle.truncate(old);
-            self.result[i] = first;
-            self.state[i] = State::Resolved;
+            self.d[i].result = first;
+            self.d[i].state = State::Resolved;
             return first;
         }
         // No answer or two: the backup rule.
@@ -931,22 +1029,22 @@ impl<'a> Resolver<'a> {
             for &d in members {
                 if let Act::Convoy { from, to } = self.items[d].act {
                     for m in self.items_at(from).collect::<Vec<_>>() {
-                        if self.move_to(m) == Some(to) && self.route[m] == Route::Convoy {
-                            self.paradox[m] = true;
+                        if self.move_to(m) == Some(to) && self.d[m].route == Route::Convoy {
+                            self.d[m].paradox = true;
                         }
                     }
                 }
             }
             for &d in members {
-                self.state[d] = State::Unresolved;
+                self.d[d].state = State::Unresolved;
             }
         } else {
             for &d in members {
                 if self.is_move(d) {
-                    self.result[d] = true;
-                    self.state[d] = State::Resolved;
+                    self.d[d].result = true;
+                    self.d[d].state = State::Resolved;
                 } else {
-                    self.state[d] = State::Unresolved;
+                    self.d[d].state = State::Unresolved;
                 }
             }
         }
@@ -965,7 +1063,7 @@ impl<'a> Resolver<'a> {
                 (None, None) => self.move_succeeds(i),
             },
             Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. } => {
-                self.matched[i] && !self.support_cut(i) && !self.support_denied(i)
+                self.d[i].matched && !self.support_cut(i) && !self.support_denied(i)
             }
             Act::Embark { .. } => self.embark_succeeds(i),
             Act::Hold | Act::Convoy { .. } | Act::Blockade { .. } | Act::Deny { .. } => {
@@ -976,7 +1074,7 @@ impl<'a> Resolver<'a> {
 
     /// Whether a move's route holds.
     fn path(&mut self, m: usize) -> bool {
-        match self.route[m] {
+        match self.d[m].route {
             Route::Direct => true,
             Route::NotMove | Route::NoConvoy => false,
             Route::Passage(sea) => {
@@ -987,22 +1085,23 @@ impl<'a> Resolver<'a> {
                 !self.denied(sea, from, to, self.items[m].power)
             }
             Route::Convoy => {
-                if self.paradox[m] {
+                if self.d[m].paradox {
                     return false;
                 }
                 let (from, to) = (
                     self.items[m].at,
                     self.move_to(m).unwrap_or(self.items[m].at),
                 );
-                let convoys: Vec<usize> = self.convoys_for(from, to).collect();
                 let mut seas = ProvinceSet::EMPTY;
-                for c in convoys {
-                    if self.resolve(c) {
+                for k in 0..self.convoys.len() {
+                    let c = self.convoys[k];
+                    let convoys = self.items[c].act == Act::Convoy { from, to };
+                    if convoys && self.d[c].matched && self.resolve(c) {
                         seas.insert(self.items[c].at);
                     }
                 }
                 // Resolving the convoys may have run into the paradox rule for this very move.
-                !self.paradox[m] && self.chain_over(from, to, seas)
+                !self.d[m].paradox && self.chain_over(from, to, seas)
             }
         }
     }
@@ -1058,23 +1157,24 @@ impl<'a> Resolver<'a> {
     /// Whether the force staying in `p` is dislodged: a move of another power into it succeeds.
     fn dislodged(&mut self, p: ProvinceId) -> bool {
         let owner = self.position.force(p).map(|f| f.power);
-        let movers: Vec<usize> = self
-            .moves_into(p)
-            .filter(|&m| Some(self.items[m].power) != owner)
-            .collect();
         let mut any = false;
-        for m in movers {
-            any |= self.resolve(m);
+        for k in self.into.range(p) {
+            let m = self.into.get(k);
+            if Some(self.items[m].power) != owner {
+                any |= self.resolve(m);
+            }
         }
         any
     }
 
     /// The strength of the supports of the move `from`-`to`, leaving out `except`'s supports.
     fn move_support(&mut self, from: ProvinceId, to: ProvinceId, except: Option<PowerId>) -> u32 {
-        let supports: Vec<usize> = self.supports_of_move(from, to).collect();
         let mut total = 0;
-        for s in supports {
-            if Some(self.items[s].power) != except && self.resolve(s) {
+        for k in self.supports.range(to) {
+            let s = self.supports.get(k);
+            let it = self.items[s];
+            let matches = matches!(it.act, Act::SupportMove { from: f, .. } if f == from);
+            if matches && self.d[s].matched && Some(it.power) != except && self.resolve(s) {
                 total += self.weight(s, to);
             }
         }
@@ -1083,10 +1183,13 @@ impl<'a> Resolver<'a> {
 
     /// How strongly the space `p` is held against a move into it.
     fn hold_strength(&mut self, p: ProvinceId) -> u32 {
-        let here: Vec<usize> = self.standing_at(p).collect();
         let mut total = 0;
         let mut staying = false;
-        for j in here {
+        for k in self.at.range(p) {
+            let j = self.at.get(k);
+            if self.items[j].carrier.is_some() {
+                continue;
+            }
             if self.leaves(j) {
                 if !self.resolve(j) {
                     total += self.weight(j, p);
@@ -1097,9 +1200,12 @@ impl<'a> Resolver<'a> {
             }
         }
         if staying {
-            let supports: Vec<usize> = self.supports_of_hold(p).collect();
-            for s in supports {
-                if self.resolve(s) {
+            for k in self.supports.range(p) {
+                let s = self.supports.get(k);
+                if self.d[s].matched
+                    && self.items[s].act == (Act::SupportHold { target: p })
+                    && self.resolve(s)
+                {
                     total += self.weight(s, p);
                 }
             }
@@ -1117,12 +1223,9 @@ impl<'a> Resolver<'a> {
     /// phase) the supports of their moves and the `S MERGE` supports, leaving out `except`'s.
     fn merge_strength(&mut self, g: usize, except: Option<PowerId>) -> u32 {
         let target = self.groups[g].target;
-        let members: Vec<usize> = (0..self.items.len())
-            .filter(|&m| self.items[m].group == Some(g) && self.is_move(m))
-            .collect();
         let mut total = 0;
-        for m in members {
-            if self.path(m) {
+        for m in 0..self.items.len() {
+            if self.items[m].group == Some(g) && self.is_move(m) && self.path(m) {
                 total += self.weight(m, target);
                 if !self.second {
                     total += self.move_support(self.items[m].at, target, except);
@@ -1130,9 +1233,11 @@ impl<'a> Resolver<'a> {
             }
         }
         if !self.second {
-            let supports: Vec<usize> = self.supports_of_merge(target).collect();
-            for s in supports {
-                if Some(self.items[s].power) != except && self.resolve(s) {
+            for k in self.supports.range(target) {
+                let s = self.supports.get(k);
+                let it = self.items[s];
+                let merge = it.act == Act::SupportMerge { target };
+                if merge && self.d[s].matched && Some(it.power) != except && self.resolve(s) {
                     total += self.weight(s, target);
                 }
             }
@@ -1152,10 +1257,13 @@ impl<'a> Resolver<'a> {
         if reinforce {
             return !self.dislodged(target);
         }
-        let here: Vec<usize> = self.standing_at(target).collect();
         let mut vacated = true;
         let mut occupant = None;
-        for &j in &here {
+        for k in self.at.range(target) {
+            let j = self.at.get(k);
+            if self.items[j].carrier.is_some() {
+                continue;
+            }
             occupant = Some(self.items[j].power);
             vacated &= self.leaves(j) && self.resolve(j);
         }
@@ -1175,12 +1283,9 @@ impl<'a> Resolver<'a> {
         if attack == 0 {
             return false;
         }
-        let rivals: Vec<usize> = self
-            .moves_into(target)
-            .filter(|&o| self.items[o].group != Some(g))
-            .collect();
-        for o in rivals {
-            if attack <= self.prevent_strength(o) {
+        for k in self.into.range(target) {
+            let o = self.into.get(k);
+            if self.items[o].group != Some(g) && attack <= self.prevent_strength(o) {
                 return false;
             }
         }
@@ -1193,13 +1298,15 @@ impl<'a> Resolver<'a> {
         }
         let (from, power) = (self.items[m].at, self.items[m].power);
         let Some(to) = self.move_to(m) else { return 0 };
-        let here: Vec<usize> = self.standing_at(to).collect();
         let mut vacated = true;
         let mut occupant = None;
-        for &j in &here {
+        for k in self.at.range(to) {
+            let j = self.at.get(k);
+            if self.items[j].carrier.is_some() {
+                continue;
+            }
             occupant = Some(self.items[j].power);
-            let leaves = self.leaves(j) && self.h2h[m] != Some(j) && self.resolve(j);
-            vacated &= leaves;
+            vacated &= self.leaves(j) && self.d[m].h2h != Some(j) && self.resolve(j);
         }
         let base = self.weight(m, to);
         match occupant {
@@ -1230,7 +1337,7 @@ impl<'a> Resolver<'a> {
         if !self.path(m) {
             return 0;
         }
-        if let Some(n) = self.h2h[m] {
+        if let Some(n) = self.d[m].h2h {
             if self.resolve(n) {
                 return 0;
             }
@@ -1246,7 +1353,7 @@ impl<'a> Resolver<'a> {
         let Some(to) = self.move_to(m) else {
             return false;
         };
-        let opposite = self.h2h[m];
+        let opposite = self.d[m].h2h;
         let h2h = match opposite {
             // A move whose passage is denied is no head-to-head battle (R6.2).
             Some(n) if self.path(n) => Some(n),
@@ -1267,9 +1374,9 @@ impl<'a> Resolver<'a> {
         if attack <= held {
             return false;
         }
-        let rivals: Vec<usize> = self.moves_into(to).filter(|&o| o != m).collect();
-        for o in rivals {
-            if attack <= self.prevent_strength(o) {
+        for k in self.into.range(to) {
+            let o = self.into.get(k);
+            if o != m && attack <= self.prevent_strength(o) {
                 return false;
             }
         }
@@ -1323,19 +1430,18 @@ impl<'a> Resolver<'a> {
             Act::SupportMove { to, .. } => to,
             _ => return false,
         };
-        let attackers: Vec<usize> = self.moves_into(it.at).collect();
-        for &m in &attackers {
+        for k in self.into.range(it.at) {
+            let m = self.into.get(k);
             let am = self.items[m];
-            if am.power == it.power || am.at == into {
-                continue;
-            }
-            if self.path(m) {
+            if am.power != it.power && am.at != into && self.path(m) {
                 return true;
             }
         }
         // An attack from the supported space still cuts when it dislodges the supporter.
-        for &m in &attackers {
-            if self.items[m].at == into && self.items[m].power != it.power && self.resolve(m) {
+        for k in self.into.range(it.at) {
+            let m = self.into.get(k);
+            let am = self.items[m];
+            if am.at == into && am.power != it.power && self.resolve(m) {
                 return true;
             }
         }
@@ -1354,7 +1460,7 @@ impl<'a> Resolver<'a> {
                 continue;
             };
             let it = self.items[i];
-            let mut held = self.result[i];
+            let mut held = self.d[i].result;
             let attackers: Vec<usize> = self.moves_into(it.at).collect();
             for m in attackers {
                 let from = self.items[m].at;
@@ -1365,7 +1471,7 @@ impl<'a> Resolver<'a> {
                 let supports: Vec<usize> = self.supports_of_move(from, it.at).collect();
                 for s in supports {
                     let sup = self.items[s];
-                    if self.result[s] && sup.at != centre && sup.power != it.power {
+                    if self.d[s].result && sup.at != centre && sup.power != it.power {
                         strength += self.weight(s, it.at);
                     }
                 }
@@ -1385,22 +1491,14 @@ impl<'a> Resolver<'a> {
         out
     }
 
-    fn outcome_of(&mut self, order: usize) -> Outcome {
+    fn outcome_of(&mut self, order: usize, carrier: Option<usize>) -> Outcome {
         if let Some(&(_, why)) = self.void_orders.iter().find(|(o, _)| *o == order) {
             return Outcome::Void(why.to_string());
         }
-        let carriers: Vec<usize> = (0..self.items.len())
-            .filter(|&i| self.items[i].order == Some(order) || self.items[i].also == Some(order))
-            .collect();
-        // For a merge, the outcome of a participant that moves.
-        let Some(&i) = carriers
-            .iter()
-            .find(|&&i| self.is_move(i))
-            .or(carriers.first())
-        else {
+        let Some(i) = carrier else {
             return Outcome::Void("no unit to carry it out".to_string());
         };
-        if let Some(why) = self.void[i] {
+        if let Some(why) = self.d[i].void {
             if self.items[i].order == Some(order) {
                 return Outcome::Void(why.to_string());
             }
@@ -1409,11 +1507,11 @@ impl<'a> Resolver<'a> {
         let power = self.items[i].power;
         let dislodger = |r: &mut Self| {
             r.moves_into(at)
-                .find(|&m| r.result[m] && r.items[m].power != power)
+                .find(|&m| r.d[m].result && r.items[m].power != power)
         };
         match self.items[i].act {
             Act::Move { .. } => {
-                if self.result[i] {
+                if self.d[i].result {
                     Outcome::Succeeds
                 } else {
                     Outcome::Fails(self.why_move_failed(i))
@@ -1423,7 +1521,7 @@ impl<'a> Resolver<'a> {
                 if let Some(m) = dislodger(self) {
                     return Outcome::Fails(Reason::Dislodged(self.items[m].at));
                 }
-                if self.result[i] {
+                if self.d[i].result {
                     return Outcome::Succeeds;
                 }
                 let by = self
@@ -1433,7 +1531,7 @@ impl<'a> Resolver<'a> {
                 Outcome::Fails(Reason::Cut(by))
             }
             Act::Embark { sea } => {
-                if self.result[i] {
+                if self.d[i].result {
                     Outcome::Succeeds
                 } else {
                     Outcome::Fails(Reason::NotAllowed(format!(
@@ -1472,21 +1570,21 @@ impl<'a> Resolver<'a> {
     }
 
     fn why_move_failed(&mut self, m: usize) -> Reason {
-        let route = self.route[m];
+        let route = self.d[m].route;
         match route {
             Route::NoConvoy => return Reason::NoConvoy,
-            Route::Convoy if self.paradox[m] => return Reason::ConvoyParadox,
+            Route::Convoy if self.d[m].paradox => return Reason::ConvoyParadox,
             Route::Convoy if !self.path(m) => return Reason::ConvoyDisrupted,
             Route::Passage(sea) if !self.path(m) => return Reason::PassageDenied(sea),
             _ => {}
         }
         if let Some(c) = self.items[m].carrier {
-            if !self.result[c] {
+            if !self.d[c].result {
                 return Reason::NotAllowed("the fleet carrying the army did not get there".into());
             }
         }
-        if let Some(n) = self.h2h[m] {
-            if self.result[n] {
+        if let Some(n) = self.d[m].h2h {
+            if self.d[n].result {
                 return Reason::BeatenHeadToHead(self.items[n].at);
             }
         }
@@ -1502,12 +1600,10 @@ impl<'a> Resolver<'a> {
             with.push(to);
         }
         let group = self.items[m].group;
-        let rivals: Vec<usize> = self
-            .moves_into(to)
-            .filter(|&o| o != m && (group.is_none() || self.items[o].group != group))
-            .collect();
-        for o in rivals {
-            if attack <= self.prevent_strength(o) && !with.contains(&self.items[o].at) {
+        for k in self.into.range(to) {
+            let o = self.into.get(k);
+            let rival = o != m && (group.is_none() || self.items[o].group != group);
+            if rival && attack <= self.prevent_strength(o) && !with.contains(&self.items[o].at) {
                 with.push(self.items[o].at);
             }
         }
@@ -1518,16 +1614,16 @@ impl<'a> Resolver<'a> {
     /// fleet when it has room (R3.1): the fleet's sea.
     fn ferry_stays_aboard(&self, m: usize, room: &mut [u32]) -> Option<ProvinceId> {
         if !self.variant.rules.abstraction
-            || self.route[m] != Route::Convoy
-            || self.paradox[m]
-            || self.result[m]
+            || self.d[m].route != Route::Convoy
+            || self.d[m].paradox
+            || self.d[m].result
         {
             return None;
         }
         let (from, to) = (self.items[m].at, self.move_to(m)?);
         let fleet = self.convoys_for(from, to).find(|&c| {
             self.items[c].power == self.items[m].power
-                && self.result[c]
+                && self.d[c].result
                 && room[self.items[c].at.index()] >= u32::from(self.items[m].armies)
         })?;
         let sea = self.items[fleet].at;
@@ -1545,23 +1641,36 @@ impl<'a> Resolver<'a> {
         let n_prov = next.units.len();
         next.sea_time = vec![0; n_prov];
         // Armies that landed from a carrier leave it.
-        let mut landed = vec![0u8; self.items.len()];
-        for i in 0..self.items.len() {
-            if let (Some(c), true) = (self.items[i].carrier, self.result[i]) {
-                landed[c] += self.items[i].armies;
-            }
-        }
+        let landed = |c: usize| -> u8 {
+            self.items
+                .iter()
+                .zip(&self.d)
+                .filter(|(it, d)| it.carrier == Some(c) && d.result)
+                .map(|(it, _)| it.armies)
+                .sum()
+        };
         // Room aboard for ferried armies: the convoying force's fleets not already carrying one.
-        let mut room: Vec<u32> = before
-            .units
-            .iter()
-            .map(|f| f.map_or(0, |f| u32::from(f.fleets.saturating_sub(f.armies))))
-            .collect();
+        let mut room: Vec<u32> = if self.variant.rules.abstraction {
+            before
+                .units
+                .iter()
+                .map(|f| f.map_or(0, |f| u32::from(f.fleets.saturating_sub(f.armies))))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // (space, force, where it came from, its armies' time at sea)
-        let mut arriving: Vec<(ProvinceId, Force, usize, u8)> = Vec::new();
+        let mut arriving: Vec<(ProvinceId, Force, usize, u8)> =
+            Vec::with_capacity(self.items.len());
         let mut sea_time = vec![0u8; n_prov];
-        for (i, &landed) in landed.iter().enumerate() {
+        for i in 0..self.items.len() {
             let it = self.items[i];
+            // Armies that landed from this carrier this phase have left it.
+            let landed = if it.armies > 0 && it.fleets > 0 && self.is_move(i) {
+                landed(i)
+            } else {
+                0
+            };
             let from_time = if self.variant.province(it.at).kind == SpaceKind::Sea {
                 before.sea_time.get(it.at.index()).copied().unwrap_or(0)
             } else {
@@ -1569,8 +1678,8 @@ impl<'a> Resolver<'a> {
             };
             let armies = it.armies - landed.min(it.armies);
             let destination = match it.act {
-                Act::Move { to, .. } if self.result[i] => Some((to, from_time)),
-                Act::Embark { sea } if self.result[i] => Some((Region::of(sea), 0)),
+                Act::Move { to, .. } if self.d[i].result => Some((to, from_time)),
+                Act::Embark { sea } if self.d[i].result => Some((Region::of(sea), 0)),
                 Act::Move { .. } => self
                     .ferry_stays_aboard(i, &mut room)
                     .map(|sea| (Region::of(sea), 0)),
@@ -1625,7 +1734,7 @@ impl<'a> Resolver<'a> {
                             province: p,
                             force: stayed,
                             attacker_from: Some(self.items[i].at),
-                            by_convoy: self.route[i] == Route::Convoy,
+                            by_convoy: self.d[i].route == Route::Convoy,
                         });
                     }
                     next.units[p.index()] = Some(force);
@@ -1657,12 +1766,12 @@ impl<'a> Resolver<'a> {
             if next.units[p.index()].is_some() {
                 continue;
             }
-            let movers: Vec<usize> = self.moves_into(p).collect();
-            if movers.iter().any(|&m| self.result[m]) {
+            if self.moves_into(p).any(|m| self.d[m].result) {
                 continue;
             }
             let mut contested = false;
-            for m in movers {
+            for k in self.into.range(p) {
+                let m = self.into.get(k);
                 contested |= self.prevent_strength(m) > 0;
             }
             if contested {
