@@ -325,6 +325,45 @@ impl Datc {
     }
 }
 
+/// A full Napoleonic Autumn season from `benches/napoleonic-season.case`: 88 units in 69 forces,
+/// stacks, A/Fs, a ferry, an embarkation, a merge, a blockade, a denial, chained second moves and
+/// a second-phase support. One season is the movement call (the first phase) and, as something is
+/// dislodged there, the retreat call (no retreat orders: the army disbands), which goes on to play
+/// the fleets' second phase and end the season.
+struct Season {
+    variant: Variant,
+    position: Position,
+    orders: Vec<(PowerId, Order<Region>)>,
+}
+
+impl Season {
+    fn new() -> Season {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/napoleonic-season.case");
+        let cases = read_file(&file).expect("the season case reads");
+        let case = cases.first().expect("one case");
+        let variant = variant::load_named(&case.variant).expect("the napoleonic board");
+        let step = play(case, &variant)
+            .expect("the season plays")
+            .into_iter()
+            .next()
+            .expect("one phase");
+        Season {
+            variant,
+            position: step.before,
+            orders: step.valid,
+        }
+    }
+
+    /// Plays the season; returns the phase it ends in (checked once, outside the timing).
+    fn play(&self) -> Position {
+        let first = adjudicate::adjudicate(&self.variant, &self.position, &self.orders);
+        if first.position.phase.kind != PhaseKind::Retreat {
+            return first.position;
+        }
+        adjudicate::adjudicate(&self.variant, &first.position, &[]).position
+    }
+}
+
 fn nap_datc(variant: &Variant, steps: &[&DatcStep]) {
     for s in steps {
         black_box(adjudicate::adjudicate(variant, &s.position, &s.valid));
@@ -343,6 +382,15 @@ fn main() {
     let spring = Spring::new();
     spring.verify();
     let spring_sub = spring.submission();
+
+    let season = Season::new();
+    let units: u32 = season.position.forces().map(|(_, f)| f.components()).sum();
+    let end = season.play().phase;
+    assert_eq!(
+        season.variant.phase_name(end),
+        "Winter 1805 Adjustment",
+        "the season plays both phases through to the Winter"
+    );
 
     let datc = Datc::new();
     let all: Vec<&DatcStep> = datc.steps.iter().collect();
@@ -398,6 +446,12 @@ fn main() {
     });
     g.finish();
 
+    let mut g = c.benchmark_group("napoleonic_season");
+    g.bench_function(format!("napjudge_{units}_units"), |b| {
+        b.iter(|| black_box(&season).play())
+    });
+    g.finish();
+
     let mut g = c.benchmark_group("datc");
     g.bench_function(format!("napjudge_all_{}", all.len()), |b| {
         b.iter(|| nap_datc(&datc.variant, black_box(&all)))
@@ -443,6 +497,10 @@ fn main() {
         "spring_1901: napjudge {nap:.2} us, diplomacy {dip:.2} us, ratio {:.1}",
         dip / nap
     );
+    let nap_season = per(n_spring / 10, &mut || {
+        black_box(black_box(&season).play());
+    });
+    println!("napoleonic_season ({units} units, both phases): napjudge {nap_season:.2} us");
     let nap_all = per(n_datc, &mut || nap_datc(&datc.variant, black_box(&all)));
     let nap_sub = per(n_datc, &mut || nap_datc(&datc.variant, black_box(&subset)));
     let dip_sub = per(n_datc, &mut || dip_datc(black_box(&subs), &rules));

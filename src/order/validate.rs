@@ -25,7 +25,7 @@ pub enum ValidationError {
         options: String,
     },
     /// No unit of that kind there.
-    #[error("there is no {what} in {place}")]
+    #[error("{place} holds no such unit: the order names {what}")]
     NoUnit {
         /// What the order names (`army`, `fleet`, `2 armies`).
         what: String,
@@ -177,7 +177,11 @@ impl<'a> Checker<'a> {
             return Err(ValidationError::NotInVariant { what: what.into() });
         }
         match self.phase_kind() {
-            None => self.check_geometry(order),
+            None if order.stage == Stage::Second => self.check_second_phase(order),
+            None => {
+                self.check_napoleonic(order)?;
+                self.check_geometry(order)
+            }
             Some(PhaseKind::Movement | PhaseKind::SecondMovement) => self.check_movement(order),
             Some(PhaseKind::Retreat | PhaseKind::SecondRetreat) => self.check_retreat(order),
             Some(PhaseKind::Adjustment | PhaseKind::Bids) => self.check_winter(order),
@@ -190,6 +194,11 @@ impl<'a> Checker<'a> {
         let mut order = order.clone();
         match &mut order.kind {
             Move { unit, to, .. } | Retreat { unit, to } => {
+                if to.province == unit.at.province {
+                    return Err(ValidationError::Illegal(
+                        "a unit can't move to the space it is in".into(),
+                    ));
+                }
                 if let Some(t) = unit.unit_type() {
                     self.check_reach(t, unit.at, to, true)?;
                 }

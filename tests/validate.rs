@@ -1,0 +1,191 @@
+//! Validation against a position: every error a player can get for an order that parses, on the
+//! real boards (docs/orders.md; DATC 4.B and 4.E.1; RULINGS R1.4, R3, R4, R5, R6).
+
+use napjudge::order::validate::{check_set, Checker, ValidationError};
+use napjudge::order::{parse_line, Order, Place};
+use napjudge::position::Position;
+use napjudge::variant::{load_named, PhaseKind, Season, Variant};
+
+fn board(name: &str) -> Variant {
+    load_named(name).expect("built-in board")
+}
+
+fn order(v: &Variant, text: &str) -> Order<Place> {
+    parse_line(v, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Checks `texts` as one power's order set against `pos`.
+fn check(
+    v: &Variant,
+    pos: Option<&Position>,
+    power: &str,
+    texts: &[&str],
+) -> Vec<Result<String, ValidationError>> {
+    let checker = Checker {
+        variant: v,
+        position: pos,
+        power: Some(v.power_by_name(power).expect("power")),
+    };
+    let orders: Vec<Order<Place>> = texts.iter().map(|t| order(v, t)).collect();
+    check_set(&checker, &orders)
+        .into_iter()
+        .map(|r| r.map(|o| o.display(v)))
+        .collect()
+}
+
+fn standard_1901() -> (Variant, Position) {
+    let v = board("standard");
+    let p = Position::initial(&v);
+    (v, p)
+}
+
+#[test]
+fn valid_orders_print_in_canonical_form() {
+    let (v, p) = standard_1901();
+    let r = check(
+        &v,
+        Some(&p),
+        "France",
+        &["A Paris - Burgundy", "F Brest - Mid-Atlantic"],
+    );
+    assert_eq!(r[0].as_deref().ok(), Some("A(Par)-Bur"));
+    assert_eq!(r[1].as_deref().ok(), Some("F(Bre)-MAO"));
+}
+
+#[test]
+fn no_unit_there_is_an_error() {
+    let (v, p) = standard_1901();
+    let r = check(&v, Some(&p), "France", &["A(Bur)-Par"]);
+    assert!(matches!(r[0], Err(ValidationError::NoUnit { .. })), "{r:?}");
+}
+
+#[test]
+fn datc_6_a_6_another_powers_unit_is_refused() {
+    let (v, p) = standard_1901();
+    let r = check(&v, Some(&p), "Germany", &["F(Lon)-NTH"]);
+    let Err(e) = &r[0] else { panic!("{r:?}") };
+    assert!(matches!(e, ValidationError::NotYours { .. }));
+    assert!(e.to_string().contains("England"), "{e}");
+}
+
+#[test]
+fn r1_4_a_second_order_to_one_unit_is_void() {
+    let (v, p) = standard_1901();
+    let r = check(&v, Some(&p), "France", &["A(Par)-Bur", "A(Par)-Pic"]);
+    assert!(r[0].is_ok());
+    assert!(
+        matches!(r[1], Err(ValidationError::TooMany { .. })),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_build_in_a_movement_phase_is_the_wrong_phase() {
+    let (v, p) = standard_1901();
+    let r = check(&v, Some(&p), "France", &["BUILD A(Par)"]);
+    assert!(
+        matches!(r[0], Err(ValidationError::WrongPhase { .. })),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_merge_is_not_in_the_standard_rules() {
+    let (v, p) = standard_1901();
+    let r = check(&v, Some(&p), "France", &["A(Par) MERGE Bur"]);
+    assert!(
+        matches!(r[0], Err(ValidationError::NotInVariant { .. })),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn datc_6_a_1_a_fleet_move_to_a_non_neighbour_is_unreachable() {
+    let (v, p) = standard_1901();
+    let r = check(&v, Some(&p), "England", &["F(Lon)-Pic"]);
+    assert!(
+        matches!(r[0], Err(ValidationError::Unreachable { .. })),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn datc_4_b_1_a_fleet_that_could_reach_both_coasts_must_name_one() {
+    let v = board("standard");
+    let mut p = Position::initial(&v);
+    // Put the French fleet in MAO, from where both coasts of Spain are in reach.
+    let bre = match v.lookup("Bre") {
+        napjudge::variant::Lookup::One(p) => p,
+        other => panic!("{other:?}"),
+    };
+    let mao = match v.lookup("MAO") {
+        napjudge::variant::Lookup::One(p) => p,
+        other => panic!("{other:?}"),
+    };
+    p.units[mao.index()] = p.units[bre.index()].take();
+    let r = check(&v, Some(&p), "France", &["F(MAO)-Spa", "F(MAO)-Spa/nc"]);
+    assert!(
+        matches!(r[0], Err(ValidationError::CoastNeeded { .. })),
+        "{r:?}"
+    );
+    // The first order was void, so the fleet is still free for the second.
+    assert_eq!(r[1].as_deref().ok(), Some("F(MAO)-Spa/nc"));
+}
+
+#[test]
+fn datc_6_a_4_a_move_to_the_own_space_is_illegal() {
+    let (v, p) = standard_1901();
+    let r = check(&v, Some(&p), "Germany", &["F(Kie)-Kie"]);
+    assert!(matches!(r[0], Err(ValidationError::Illegal(_))), "{r:?}");
+}
+
+#[test]
+fn ambiguous_bal_is_settled_by_geometry() {
+    let v = board("napoleonic");
+    // A fleet in SKA reaches the Baltic Sea, not the Balkans.
+    let r = check(&v, None, "Russia", &["F(SKA)-Bal"]);
+    assert_eq!(r[0].as_deref().ok(), Some("F(SKA)-Baltic Sea"), "{r:?}");
+    // An army in Constantinople reaches the Balkans, not the sea.
+    let r = check(&v, None, "Russia", &["A(Con)-Bal"]);
+    assert_eq!(r[0].as_deref().ok(), Some("A(Con)-Bkn"), "{r:?}");
+}
+
+#[test]
+fn ambiguous_bal_that_fits_both_is_an_error_naming_both() {
+    let v = board("napoleonic");
+    let r = check(&v, None, "Russia", &["F(Bal) H"]);
+    let Err(e) = &r[0] else { panic!("{r:?}") };
+    assert!(matches!(e, ValidationError::Ambiguous { .. }));
+    let text = e.to_string();
+    assert!(
+        text.contains("Baltic Sea") && text.contains("Balkans"),
+        "{text}"
+    );
+}
+
+#[test]
+fn r5_1_b_no_blockade_in_spring() {
+    let v = board("napoleonic");
+    let mut p = Position::initial(&v);
+    p.phase.season = Season::Spring;
+    p.phase.kind = PhaseKind::Movement;
+    let r = check(&v, Some(&p), "France", &["F(Bre) B Lon"]);
+    assert!(matches!(r[0], Err(ValidationError::Illegal(_))), "{r:?}");
+}
+
+#[test]
+fn r6_2_only_a_fleet_in_the_sea_crossed_may_deny() {
+    let v = board("napoleonic");
+    let r = check(&v, None, "England", &["F(NTH) X Den-Swe"]);
+    assert!(matches!(r[0], Err(ValidationError::Illegal(_))), "{r:?}");
+}
+
+#[test]
+fn r4_3_armies_never_act_in_the_second_phase() {
+    let v = board("napoleonic");
+    let mut p = Position::initial(&v);
+    p.phase.season = Season::Spring;
+    p.phase.kind = PhaseKind::Movement;
+    let r = check(&v, Some(&p), "France", &["2: A(Par)-Bur"]);
+    assert!(matches!(r[0], Err(ValidationError::Illegal(_))), "{r:?}");
+}
