@@ -710,7 +710,14 @@ fn kind_strategy(v: &'static Variant) -> impl Strategy<Value = OrderKind<Place>>
                 result
             }),
         (u(), p()).prop_map(|(unit, sea)| OrderKind::Embark { unit, sea }),
-        (u(), o(), p()).prop_map(|(unit, fleet, to)| OrderKind::EmbarkWith { unit, fleet, to }),
+        (u(), o(), p(), prop::option::of(p())).prop_map(|(unit, fleet, to, then)| {
+            OrderKind::EmbarkWith {
+                unit,
+                fleet,
+                to,
+                then,
+            }
+        }),
         (u(), p()).prop_map(|(unit, to)| OrderKind::Disembark { unit, to }),
         (u(), p()).prop_map(|(unit, centre)| OrderKind::Blockade { unit, centre }),
         (u(), p(), p()).prop_map(|(unit, from, to)| OrderKind::Deny { unit, from, to }),

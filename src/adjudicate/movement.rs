@@ -328,7 +328,9 @@ impl<'a> Resolver<'a> {
                         items.push(it);
                     }
                 }
-                OrderKind::EmbarkWith { unit, fleet, to } => {
+                OrderKind::EmbarkWith {
+                    unit, fleet, to, ..
+                } => {
                     // The army boards at once and rides on the fleet's first move (R3.2).
                     carried.push((i, fleet.at.province, unit.armies, unit.at.province, *to));
                 }

@@ -55,6 +55,39 @@ pub fn first_phase(
                     Some(first.len() - 1),
                 ));
             }
+            OrderKind::EmbarkWith {
+                unit,
+                fleet,
+                to,
+                then: Some(next),
+            } => {
+                first_index.push(i);
+                first.push(Order::new(OrderKind::EmbarkWith {
+                    unit: unit.clone(),
+                    fleet: fleet.clone(),
+                    to: *to,
+                    then: None,
+                }));
+                // The fleet sails on carrying the army: no landing in the second phase (R3.3).
+                let leg = OrderKind::Move {
+                    unit: UnitSpec {
+                        armies: 0,
+                        fleets: fleet.fleets,
+                        at: *to,
+                    },
+                    to: *next,
+                    via_convoy: false,
+                    then: None,
+                };
+                second.push((
+                    *power,
+                    Order {
+                        stage: Stage::Second,
+                        kind: leg,
+                    },
+                    Some(first.len() - 1),
+                ));
+            }
             _ => {
                 first_index.push(i);
                 first.push(order.clone());

@@ -107,8 +107,16 @@ impl<P: PlaceName> Order<P> {
                 format!("{} MERGE {target}", units.join(" & "))
             }
             OrderKind::Embark { unit, sea } => format!("{} E {}", u(unit), n(sea)),
-            OrderKind::EmbarkWith { unit, fleet, to } => {
-                format!("{} E {}-{}", u(unit), u(fleet), n(to))
+            OrderKind::EmbarkWith {
+                unit,
+                fleet,
+                to,
+                then,
+            } => {
+                let then = then
+                    .as_ref()
+                    .map_or(String::new(), |t| format!("-{}", n(t)));
+                format!("{} E {}-{}{then}", u(unit), u(fleet), n(to))
             }
             OrderKind::Disembark { unit, to } => format!("{} D {}", u(unit), n(to)),
             OrderKind::Blockade { unit, centre } => format!("{} B {}", u(unit), n(centre)),

@@ -166,7 +166,8 @@ pub enum OrderKind<P> {
         /// The sea space.
         sea: P,
     },
-    /// `A(Tun) E F(BOT)-ION`: embark, and the fleet carries it on its first move.
+    /// `A(Tun) E F(BOT)-ION`: embark, and the fleet carries it on its first move;
+    /// `A(Tun) E F(BOT)-ION-AEG` with the fleet's second move too.
     EmbarkWith {
         /// The army embarking.
         unit: UnitSpec<P>,
@@ -174,6 +175,8 @@ pub enum OrderKind<P> {
         fleet: UnitSpec<P>,
         /// The fleet's first move.
         to: P,
+        /// The fleet's second move, written as a chain.
+        then: Option<P>,
     },
     /// `A(ION) D Bal`: disembark.
     Disembark {

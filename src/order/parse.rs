@@ -742,7 +742,25 @@ impl Grammar<'_> {
                         let (rest, to) = self.destination(rest, || {
                             format!("nothing after '{op}': where should {f} carry {u}?")
                         })?;
-                        Ok((rest, OrderKind::EmbarkWith { unit, fleet, to }))
+                        // The fleet's second move may follow as a chain (rule 6's example).
+                        let (rest, then) = match move_op(rest) {
+                            Ok((rest, op)) => {
+                                let (rest, then) = self.destination(rest, || {
+                                    format!("nothing after '{op}': where should {f} sail next?")
+                                })?;
+                                (rest, Some(then))
+                            }
+                            Err(_) => (rest, None),
+                        };
+                        Ok((
+                            rest,
+                            OrderKind::EmbarkWith {
+                                unit,
+                                fleet,
+                                to,
+                                then,
+                            },
+                        ))
                     }
                     // `E F(ENG)` names the fleet's space: the plain embark.
                     Err(_) => Ok((

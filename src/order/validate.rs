@@ -160,13 +160,17 @@ impl<'a> Checker<'a> {
             });
         }
         let variant_only = match &order.kind {
+            Move { then: Some(_), .. } | EmbarkWith { then: Some(_), .. }
+                if !rules.second_moves =>
+            {
+                Some("a second move")
+            }
             Merge { .. } | SupportMerge { .. } => (!rules.multiplicity).then_some("merging"),
             Embark { .. } | EmbarkWith { .. } | Disembark { .. } => {
                 (!rules.abstraction).then_some("embarking and disembarking")
             }
             Blockade { .. } => (!rules.blockades).then_some("a blockade"),
             Deny { .. } => (!rules.passages).then_some("denying a passage"),
-            Move { then: Some(_), .. } => (!rules.second_moves).then_some("a second move"),
             Bank { .. } | Loan { .. } | Renew { .. } | Convert { .. } => {
                 (!rules.supply_points).then_some("a supply point order")
             }
@@ -359,7 +363,9 @@ impl<'a> Checker<'a> {
                 }
                 Ok(())
             }
-            EmbarkWith { unit, fleet, to } => {
+            EmbarkWith {
+                unit, fleet, to, ..
+            } => {
                 if !army_only(unit) || kind_of(unit.at.province) != SpaceKind::Coast {
                     return illegal("only armies in a coastal space can embark");
                 }
@@ -912,7 +918,16 @@ fn order_places<P>(order: &Order<P>) -> Vec<&P> {
             v
         }
         Embark { unit, sea } => vec![&unit.at, sea],
-        EmbarkWith { unit, fleet, to } => vec![&unit.at, &fleet.at, to],
+        EmbarkWith {
+            unit,
+            fleet,
+            to,
+            then,
+        } => {
+            let mut v = vec![&unit.at, &fleet.at, to];
+            v.extend(then.iter());
+            v
+        }
         Disembark { unit, to } | Retreat { unit, to } => vec![&unit.at, to],
         Blockade { unit, centre } => vec![&unit.at, centre],
         Deny { unit, from, to } => vec![&unit.at, from, to],
@@ -1003,10 +1018,16 @@ pub fn map_order<P, Q>(order: &Order<P>, f: &impl Fn(&P) -> Q) -> Order<Q> {
             unit: u(unit),
             sea: f(sea),
         },
-        EmbarkWith { unit, fleet, to } => EmbarkWith {
+        EmbarkWith {
+            unit,
+            fleet,
+            to,
+            then,
+        } => EmbarkWith {
             unit: u(unit),
             fleet: u(fleet),
             to: f(to),
+            then: then.as_ref().map(f),
         },
         Disembark { unit, to } => Disembark {
             unit: u(unit),
