@@ -191,15 +191,7 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
         println!("CASE {} {}", case.id, case.title);
         for step in run::play(case, v)? {
             println!("{}", v.phase_name(step.before.phase));
-            for o in &step.orders {
-                println!(
-                    "  {}: {}: {}",
-                    v.power(o.power).name,
-                    o.text,
-                    o.outcome.describe(v)
-                );
-            }
-            for o in &step.second {
+            for o in step.orders.iter().chain(&step.second) {
                 println!(
                     "  {}: {}: {}",
                     v.power(o.power).name,

@@ -21,77 +21,17 @@ pub fn first_phase(
     // (power, order, the input order it came from, the chain's first move if it is a chain's)
     let mut second: Vec<(PowerId, Order<Region>, Option<usize>)> = Vec::new();
     for (i, (power, order)) in orders.iter().enumerate() {
-        match &order.kind {
-            _ if order.stage == Stage::Second => second.push((*power, order.clone(), None)),
-            OrderKind::Move {
-                unit,
-                to,
-                via_convoy,
-                then: Some(next),
-            } => {
-                first_index.push(i);
-                first.push(Order::new(OrderKind::Move {
-                    unit: unit.clone(),
-                    to: *to,
-                    via_convoy: *via_convoy,
-                    then: None,
-                }));
-                let leg = OrderKind::Move {
-                    unit: UnitSpec {
-                        armies: 0,
-                        fleets: unit.fleets,
-                        at: *to,
-                    },
-                    to: *next,
-                    via_convoy: false,
-                    then: None,
-                };
-                second.push((
-                    *power,
-                    Order {
-                        stage: Stage::Second,
-                        kind: leg,
-                    },
-                    Some(first.len() - 1),
-                ));
+        if order.stage == Stage::Second {
+            second.push((*power, order.clone(), None));
+            continue;
+        }
+        first_index.push(i);
+        match split_chain(order) {
+            Some((head, leg)) => {
+                first.push(head);
+                second.push((*power, leg, Some(first.len() - 1)));
             }
-            OrderKind::EmbarkWith {
-                unit,
-                fleet,
-                to,
-                then: Some(next),
-            } => {
-                first_index.push(i);
-                first.push(Order::new(OrderKind::EmbarkWith {
-                    unit: unit.clone(),
-                    fleet: fleet.clone(),
-                    to: *to,
-                    then: None,
-                }));
-                // The fleet sails on carrying the army: no landing in the second phase (R3.3).
-                let leg = OrderKind::Move {
-                    unit: UnitSpec {
-                        armies: 0,
-                        fleets: fleet.fleets,
-                        at: *to,
-                    },
-                    to: *next,
-                    via_convoy: false,
-                    then: None,
-                };
-                second.push((
-                    *power,
-                    Order {
-                        stage: Stage::Second,
-                        kind: leg,
-                    },
-                    Some(first.len() - 1),
-                ));
-            }
-            _ => {
-                first_index.push(i);
-                first.push(order.clone());
-            }
+            None => first.push(order.clone()),
         }
     }
     let r = movement::adjudicate(variant, position, &first);
@@ -189,6 +129,60 @@ fn pending_orders(
             }
         })
         .collect()
+}
+
+/// A chain (`F(NTH)-ENG-MAO`, `A(Tun) E F(BOT)-ION-AEG`) as its first-phase order and the
+/// second-phase move of the fleet from where the first move takes it (R4.2). With an embarkation
+/// the fleet sails on carrying the army (no landing in the second phase, R3.3).
+fn split_chain(order: &Order<Region>) -> Option<(Order<Region>, Order<Region>)> {
+    let (head, fleets, at, next) = match &order.kind {
+        OrderKind::Move {
+            unit,
+            to,
+            via_convoy,
+            then: Some(next),
+        } => {
+            let head = OrderKind::Move {
+                unit: unit.clone(),
+                to: *to,
+                via_convoy: *via_convoy,
+                then: None,
+            };
+            (head, unit.fleets, *to, *next)
+        }
+        OrderKind::EmbarkWith {
+            unit,
+            fleet,
+            to,
+            then: Some(next),
+        } => {
+            let head = OrderKind::EmbarkWith {
+                unit: unit.clone(),
+                fleet: fleet.clone(),
+                to: *to,
+                then: None,
+            };
+            (head, fleet.fleets, *to, *next)
+        }
+        _ => return None,
+    };
+    let leg = OrderKind::Move {
+        unit: UnitSpec {
+            armies: 0,
+            fleets,
+            at,
+        },
+        to: next,
+        via_convoy: false,
+        then: None,
+    };
+    Some((
+        Order::new(head),
+        Order {
+            stage: Stage::Second,
+            kind: leg,
+        },
+    ))
 }
 
 /// Whether a chain's second leg goes from where the fleet is to an adjacent sea space.

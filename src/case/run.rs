@@ -3,7 +3,7 @@
 
 use super::file::{Case, Line};
 use crate::adjudicate::{self, Outcome};
-use crate::order::validate::{check_set, map_order, Checker};
+use crate::order::validate::{check_set, Checker};
 use crate::order::{parse_line, parse_place, parse_unit, Order, Place};
 use crate::position::{Dislodged, Force, Position};
 use crate::variant::{self, PowerId, ProvinceId, Region, Variant};
@@ -154,7 +154,7 @@ pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
             .second
             .iter()
             .map(|(power, order, outcome)| {
-                let parsed = map_order(order, &|r: &Region| Place::Known(*r));
+                let parsed = order.map(&|r: &Region| Place::Known(*r));
                 PlayedOrder {
                     power: *power,
                     text: parsed.display(variant),

@@ -259,6 +259,30 @@ pub enum OrderKind<P> {
 }
 
 impl<P> OrderKind<P> {
+    /// The units the order addresses, to change (the first participant of a merge).
+    pub fn unit_mut(&mut self) -> Option<&mut UnitSpec<P>> {
+        use OrderKind::*;
+        match self {
+            Hold { unit }
+            | Move { unit, .. }
+            | SupportHold { unit, .. }
+            | SupportMove { unit, .. }
+            | SupportMerge { unit, .. }
+            | Convoy { unit, .. }
+            | Embark { unit, .. }
+            | EmbarkWith { unit, .. }
+            | Disembark { unit, .. }
+            | Blockade { unit, .. }
+            | Deny { unit, .. }
+            | Retreat { unit, .. }
+            | Disband { unit }
+            | Build { unit }
+            | Remove { unit } => Some(unit),
+            Merge { units, .. } => units.first_mut(),
+            Waive | Bank { .. } | Loan { .. } | Renew { .. } | Convert { .. } | Bid { .. } => None,
+        }
+    }
+
     /// The units the order addresses, when it addresses units (not a Winter account order).
     pub fn unit(&self) -> Option<&UnitSpec<P>> {
         use OrderKind::*;
@@ -285,6 +309,160 @@ impl<P> OrderKind<P> {
 }
 
 impl<P> Order<P> {
+    /// The same order with its places mapped (settled by validation, or back to places).
+    pub fn map<Q>(&self, f: &impl Fn(&P) -> Q) -> Order<Q> {
+        use OrderKind::*;
+        let u = |s: &UnitSpec<P>| UnitSpec {
+            armies: s.armies,
+            fleets: s.fleets,
+            at: f(&s.at),
+        };
+        let kind = match &self.kind {
+            Hold { unit } => Hold { unit: u(unit) },
+            Move {
+                unit,
+                to,
+                via_convoy,
+                then,
+            } => Move {
+                unit: u(unit),
+                to: f(to),
+                via_convoy: *via_convoy,
+                then: then.as_ref().map(f),
+            },
+            SupportHold { unit, supported } => SupportHold {
+                unit: u(unit),
+                supported: u(supported),
+            },
+            SupportMove {
+                unit,
+                supported,
+                to,
+            } => SupportMove {
+                unit: u(unit),
+                supported: u(supported),
+                to: f(to),
+            },
+            SupportMerge { unit, target } => SupportMerge {
+                unit: u(unit),
+                target: f(target),
+            },
+            Convoy { unit, army, to } => Convoy {
+                unit: u(unit),
+                army: u(army),
+                to: f(to),
+            },
+            Merge {
+                units,
+                target,
+                result,
+            } => Merge {
+                units: units.iter().map(u).collect(),
+                target: f(target),
+                result: *result,
+            },
+            Embark { unit, sea } => Embark {
+                unit: u(unit),
+                sea: f(sea),
+            },
+            EmbarkWith {
+                unit,
+                fleet,
+                to,
+                then,
+            } => EmbarkWith {
+                unit: u(unit),
+                fleet: u(fleet),
+                to: f(to),
+                then: then.as_ref().map(f),
+            },
+            Disembark { unit, to } => Disembark {
+                unit: u(unit),
+                to: f(to),
+            },
+            Blockade { unit, centre } => Blockade {
+                unit: u(unit),
+                centre: f(centre),
+            },
+            Deny { unit, from, to } => Deny {
+                unit: u(unit),
+                from: f(from),
+                to: f(to),
+            },
+            Retreat { unit, to } => Retreat {
+                unit: u(unit),
+                to: f(to),
+            },
+            Disband { unit } => Disband { unit: u(unit) },
+            Build { unit } => Build { unit: u(unit) },
+            Remove { unit } => Remove { unit: u(unit) },
+            Waive => Waive,
+            Bank { amount } => Bank { amount: *amount },
+            Loan { amount, to } => Loan {
+                amount: *amount,
+                to: *to,
+            },
+            Renew { to } => Renew { to: *to },
+            Convert { amount } => Convert { amount: *amount },
+            Bid {
+                amount,
+                minor,
+                on_behalf,
+            } => Bid {
+                amount: *amount,
+                minor: *minor,
+                on_behalf: *on_behalf,
+            },
+        };
+        Order {
+            stage: self.stage,
+            kind,
+        }
+    }
+
+    /// Every place the order names, the units' own spaces included.
+    pub fn places(&self) -> Vec<&P> {
+        use OrderKind::*;
+        match &self.kind {
+            Hold { unit } | Disband { unit } | Build { unit } | Remove { unit } => vec![&unit.at],
+            Move { unit, to, then, .. } => {
+                let mut v = vec![&unit.at, to];
+                v.extend(then.iter());
+                v
+            }
+            SupportHold { unit, supported } => vec![&unit.at, &supported.at],
+            SupportMove {
+                unit,
+                supported,
+                to,
+            } => vec![&unit.at, &supported.at, to],
+            SupportMerge { unit, target } => vec![&unit.at, target],
+            Convoy { unit, army, to } => vec![&unit.at, &army.at, to],
+            Merge { units, target, .. } => {
+                let mut v: Vec<&P> = units.iter().map(|u| &u.at).collect();
+                v.push(target);
+                v
+            }
+            Embark { unit, sea } => vec![&unit.at, sea],
+            EmbarkWith {
+                unit,
+                fleet,
+                to,
+                then,
+            } => {
+                let mut v = vec![&unit.at, &fleet.at, to];
+                v.extend(then.iter());
+                v
+            }
+            Disembark { unit, to } | Retreat { unit, to } => vec![&unit.at, to],
+            Blockade { unit, centre } => vec![&unit.at, centre],
+            Deny { unit, from, to } => vec![&unit.at, from, to],
+            Waive | Bank { .. } | Loan { .. } | Renew { .. } | Convert { .. } | Bid { .. } => {
+                vec![]
+            }
+        }
+    }
+
     /// A first-stage order of that kind.
     pub fn new(kind: OrderKind<P>) -> Self {
         Order {

@@ -101,7 +101,7 @@ impl<'a> Checker<'a> {
     /// one that gives a valid order wins.
     pub fn check(&self, order: &Order<Place>) -> Checked {
         let mut ambiguous: Vec<(String, Vec<ProvinceId>)> = Vec::new();
-        for p in order_places(order) {
+        for p in order.places() {
             if let Place::Ambiguous { name, options, .. } = p {
                 if !ambiguous.iter().any(|(n, _)| n == name) {
                     ambiguous.push((name.clone(), options.clone()));
@@ -259,7 +259,7 @@ impl<'a> Checker<'a> {
         self.check_napoleonic(order)?;
         let mut order = self.check_geometry(order)?;
         // The ordered unit's own coast is whatever the position says (DATC 4.B.5).
-        if let (Some(pos), Some(unit)) = (self.position, first_unit_mut(&mut order.kind)) {
+        if let (Some(pos), Some(unit)) = (self.position, order.kind.unit_mut()) {
             unit.at.coast = pos.force(unit.at.province).and_then(|f| f.coast);
         }
         match &mut order.kind {
@@ -872,69 +872,6 @@ fn units_of<P>(order: &Order<P>) -> Vec<&UnitSpec<P>> {
     }
 }
 
-fn first_unit_mut<P>(kind: &mut OrderKind<P>) -> Option<&mut UnitSpec<P>> {
-    use OrderKind::*;
-    match kind {
-        Hold { unit }
-        | Move { unit, .. }
-        | SupportHold { unit, .. }
-        | SupportMove { unit, .. }
-        | SupportMerge { unit, .. }
-        | Convoy { unit, .. }
-        | Embark { unit, .. }
-        | EmbarkWith { unit, .. }
-        | Disembark { unit, .. }
-        | Blockade { unit, .. }
-        | Deny { unit, .. }
-        | Retreat { unit, .. }
-        | Disband { unit }
-        | Build { unit }
-        | Remove { unit } => Some(unit),
-        Merge { units, .. } => units.first_mut(),
-        Waive | Bank { .. } | Loan { .. } | Renew { .. } | Convert { .. } | Bid { .. } => None,
-    }
-}
-
-fn order_places<P>(order: &Order<P>) -> Vec<&P> {
-    use OrderKind::*;
-    match &order.kind {
-        Hold { unit } | Disband { unit } | Build { unit } | Remove { unit } => vec![&unit.at],
-        Move { unit, to, then, .. } => {
-            let mut v = vec![&unit.at, to];
-            v.extend(then.iter());
-            v
-        }
-        SupportHold { unit, supported } => vec![&unit.at, &supported.at],
-        SupportMove {
-            unit,
-            supported,
-            to,
-        } => vec![&unit.at, &supported.at, to],
-        SupportMerge { unit, target } => vec![&unit.at, target],
-        Convoy { unit, army, to } => vec![&unit.at, &army.at, to],
-        Merge { units, target, .. } => {
-            let mut v: Vec<&P> = units.iter().map(|u| &u.at).collect();
-            v.push(target);
-            v
-        }
-        Embark { unit, sea } => vec![&unit.at, sea],
-        EmbarkWith {
-            unit,
-            fleet,
-            to,
-            then,
-        } => {
-            let mut v = vec![&unit.at, &fleet.at, to];
-            v.extend(then.iter());
-            v
-        }
-        Disembark { unit, to } | Retreat { unit, to } => vec![&unit.at, to],
-        Blockade { unit, centre } => vec![&unit.at, centre],
-        Deny { unit, from, to } => vec![&unit.at, from, to],
-        Waive | Bank { .. } | Loan { .. } | Renew { .. } | Convert { .. } | Bid { .. } => vec![],
-    }
-}
-
 /// The order with every place settled: known places as they are, ambiguous ones by `choice`
 /// (the first option when `choice` doesn't name them).
 fn settle(order: &Order<Place>, choice: &[(String, ProvinceId)]) -> Order<Region> {
@@ -959,118 +896,7 @@ fn settle(order: &Order<Place>, choice: &[(String, ProvinceId)]) -> Order<Region
             }
         }
     };
-    map_order(order, &region)
-}
-
-/// The same order with its places mapped.
-pub fn map_order<P, Q>(order: &Order<P>, f: &impl Fn(&P) -> Q) -> Order<Q> {
-    use OrderKind::*;
-    let u = |s: &UnitSpec<P>| UnitSpec {
-        armies: s.armies,
-        fleets: s.fleets,
-        at: f(&s.at),
-    };
-    let kind = match &order.kind {
-        Hold { unit } => Hold { unit: u(unit) },
-        Move {
-            unit,
-            to,
-            via_convoy,
-            then,
-        } => Move {
-            unit: u(unit),
-            to: f(to),
-            via_convoy: *via_convoy,
-            then: then.as_ref().map(f),
-        },
-        SupportHold { unit, supported } => SupportHold {
-            unit: u(unit),
-            supported: u(supported),
-        },
-        SupportMove {
-            unit,
-            supported,
-            to,
-        } => SupportMove {
-            unit: u(unit),
-            supported: u(supported),
-            to: f(to),
-        },
-        SupportMerge { unit, target } => SupportMerge {
-            unit: u(unit),
-            target: f(target),
-        },
-        Convoy { unit, army, to } => Convoy {
-            unit: u(unit),
-            army: u(army),
-            to: f(to),
-        },
-        Merge {
-            units,
-            target,
-            result,
-        } => Merge {
-            units: units.iter().map(u).collect(),
-            target: f(target),
-            result: *result,
-        },
-        Embark { unit, sea } => Embark {
-            unit: u(unit),
-            sea: f(sea),
-        },
-        EmbarkWith {
-            unit,
-            fleet,
-            to,
-            then,
-        } => EmbarkWith {
-            unit: u(unit),
-            fleet: u(fleet),
-            to: f(to),
-            then: then.as_ref().map(f),
-        },
-        Disembark { unit, to } => Disembark {
-            unit: u(unit),
-            to: f(to),
-        },
-        Blockade { unit, centre } => Blockade {
-            unit: u(unit),
-            centre: f(centre),
-        },
-        Deny { unit, from, to } => Deny {
-            unit: u(unit),
-            from: f(from),
-            to: f(to),
-        },
-        Retreat { unit, to } => Retreat {
-            unit: u(unit),
-            to: f(to),
-        },
-        Disband { unit } => Disband { unit: u(unit) },
-        Build { unit } => Build { unit: u(unit) },
-        Remove { unit } => Remove { unit: u(unit) },
-        Waive => Waive,
-        Bank { amount } => Bank { amount: *amount },
-        Loan { amount, to } => Loan {
-            amount: *amount,
-            to: *to,
-        },
-        Renew { to } => Renew { to: *to },
-        Convert { amount } => Convert { amount: *amount },
-        Bid {
-            amount,
-            minor,
-            on_behalf,
-        } => Bid {
-            amount: *amount,
-            minor: *minor,
-            on_behalf: *on_behalf,
-        },
-    };
-    Order {
-        stage: order.stage,
-        kind,
-    }
+    order.map(&region)
 }
 
 /// Checks a whole order set for one power: each order alone, then the counts across orders
