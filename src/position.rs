@@ -193,9 +193,9 @@ impl Position {
             coast: None,
         });
         match unit {
-            UnitType::Army => force.armies += 1,
+            UnitType::Army => force.armies = force.armies.saturating_add(1),
             UnitType::Fleet => {
-                force.fleets += 1;
+                force.fleets = force.fleets.saturating_add(1);
                 force.coast = region.coast.or(force.coast);
             }
         }

@@ -424,7 +424,7 @@ impl<'a> Resolver<'a> {
             let (armies, _) = take(&mut left, army_at, armies, 0);
             match fleet_move {
                 Some(m) => {
-                    items[m].armies += armies;
+                    items[m].armies = items[m].armies.saturating_add(armies);
                     items[m].also = Some(i);
                 }
                 None => {
@@ -1712,8 +1712,8 @@ impl<'a> Resolver<'a> {
                         fleets: 0,
                         coast,
                     });
-                    f.armies += armies;
-                    f.fleets += it.fleets;
+                    f.armies = f.armies.saturating_add(armies);
+                    f.fleets = f.fleets.saturating_add(it.fleets);
                     if armies > 0 {
                         sea_time[it.at.index()] = sea_time[it.at.index()].max(from_time);
                     }
@@ -1726,8 +1726,8 @@ impl<'a> Resolver<'a> {
             let slot = &mut next.units[p.index()];
             match slot {
                 Some(f) if f.power == force.power => {
-                    f.armies += force.armies;
-                    f.fleets += force.fleets;
+                    f.armies = f.armies.saturating_add(force.armies);
+                    f.fleets = f.fleets.saturating_add(force.fleets);
                     f.coast = f.coast.or(force.coast);
                 }
                 Some(_) => {

@@ -86,8 +86,9 @@ pub fn adjudicate(
             fleets: 0,
             coast: m.to.coast,
         });
-        f.armies += m.armies;
-        f.fleets += m.fleets;
+        // Counts are bytes: a stack can't grow past 255 (R1.1).
+        f.armies = f.armies.saturating_add(m.armies);
+        f.fleets = f.fleets.saturating_add(m.fleets);
     }
     (outcomes, next)
 }
