@@ -3,6 +3,27 @@
 //! The modules follow the data's path: a [`variant`] is the board, [`order`] parses what a player
 //! writes and validates it against a [`position`], [`adjudicate`] decides a phase, and [`case`] runs
 //! adjudication cases from `fixtures/`.
+//!
+//! From a board and a line a player wrote to an outcome:
+//!
+//! ```
+//! use napjudge::adjudicate::adjudicate;
+//! use napjudge::order::parse_line;
+//! use napjudge::order::validate::{check_set, Checker};
+//! use napjudge::position::Position;
+//! use napjudge::variant::load_named;
+//!
+//! let board = load_named("standard")?;
+//! let spring_1901 = Position::initial(&board);
+//! let france = board.power_by_name("France").ok_or("no France")?;
+//! let order = parse_line(&board, "A Paris - Burgundy")?;
+//! let checker = Checker { variant: &board, position: Some(&spring_1901), power: Some(france) };
+//! let valid = check_set(&checker, &[order]).remove(0)?;
+//! let result = adjudicate(&board, &spring_1901, &[(france, valid)]);
+//! assert!(result.outcomes[0].succeeded());
+//! assert_eq!(board.phase_name(result.position.phase), "Fall 1901 Movement");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod adjudicate;
 pub mod case;

@@ -52,8 +52,6 @@ pub enum Reason {
     Cut(ProvinceId),
     /// The unit was dislodged by the attack from this space.
     Dislodged(ProvinceId),
-    /// A support, convoy or embarkation matched no order of the unit it names.
-    NotMatched,
     /// A retreat or build was not allowed, with the reason.
     NotAllowed(String),
     /// Two retreats went to the same space: both units are disbanded.
@@ -80,7 +78,6 @@ impl Reason {
             Reason::PassageDenied(p) => format!("passage denied by the fleet in {}", name(p)),
             Reason::Cut(p) => format!("cut by {}", name(p)),
             Reason::Dislodged(p) => format!("dislodged from {}", name(p)),
-            Reason::NotMatched => "the unit named did not make that order".to_string(),
             Reason::NotAllowed(why) => why.clone(),
             Reason::RetreatClash => "another unit retreated to the same space".to_string(),
         }
