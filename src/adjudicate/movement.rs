@@ -421,17 +421,20 @@ impl<'a> Resolver<'a> {
                 items[m].act = Act::Hold;
                 continue;
             }
-            let (armies, _) = take(&mut left, army_at, armies, 0);
             match fleet_move {
                 Some(m) => {
+                    let (armies, _) = take(&mut left, army_at, armies, 0);
                     items[m].armies = items[m].armies.saturating_add(armies);
                     items[m].also = Some(i);
                 }
                 None => {
                     let (_, f) = take(&mut left, fleet_at, 0, 1);
                     if f == 0 {
+                        // Every fleet there has an order of its own: the army stays ashore.
+                        void_orders.push((i, "no fleet there is free to carry the army"));
                         continue;
                     }
+                    let (armies, _) = take(&mut left, army_at, armies, 0);
                     let mut it = item(
                         power,
                         fleet_at,

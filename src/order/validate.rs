@@ -904,10 +904,36 @@ fn settle(order: &Order<Place>, choice: &[(String, ProvinceId)]) -> Order<Region
 /// second order to the same unit).
 pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
     let mut used: Vec<(ProvinceId, u8, u8)> = Vec::new();
-    orders
+    let checked: Vec<Checked> = orders.iter().map(|o| checker.check(o)).collect();
+    // Seas this order set brings an army of the power into (R3.2): a landing from a sea the army
+    // only reaches this phase must be the same power's.
+    let carried: Vec<ProvinceId> = checked
         .iter()
-        .map(|o| {
-            let checked = checker.check(o)?;
+        .flatten()
+        .filter_map(|o| match &o.kind {
+            OrderKind::EmbarkWith { to, .. } => Some(to.province),
+            OrderKind::Move { unit, to, .. } if unit.armies > 0 && unit.fleets > 0 => {
+                Some(to.province)
+            }
+            _ => None,
+        })
+        .collect();
+    checked
+        .into_iter()
+        .map(|checked| {
+            let checked = checked?;
+            if let (OrderKind::Disembark { unit, .. }, Some(pos)) =
+                (&checked.kind, checker.position)
+            {
+                let sea = unit.at.province;
+                let aboard = pos.force(sea).is_some_and(|f| f.armies > 0);
+                if !aboard && !carried.contains(&sea) {
+                    return Err(ValidationError::Illegal(format!(
+                        "no army of yours is aboard a fleet in {}, nor carried there this phase",
+                        checker.variant.province(sea).name
+                    )));
+                }
+            }
             let Some(pos) = checker.position else {
                 return Ok(checked);
             };
