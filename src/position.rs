@@ -89,6 +89,8 @@ pub struct Dislodged {
     pub attacker_from: Option<ProvinceId>,
     /// Whether the attacker came by convoy (then the retreat to its origin is allowed, DATC 6.H.11).
     pub by_convoy: bool,
+    /// The seasons the armies aboard have spent at sea, carried through the retreat (R3.6).
+    pub sea_time: u8,
 }
 
 /// A second-phase order waiting for the fleets' second movement phase (R4), with the reason it is

@@ -1740,6 +1740,7 @@ impl<'a> Resolver<'a> {
                             force: stayed,
                             attacker_from: Some(self.items[i].at),
                             by_convoy: self.d[i].route == Route::Convoy,
+                            sea_time: sea_time[p.index()],
                         });
                     }
                     next.units[p.index()] = Some(force);

@@ -8,11 +8,13 @@
 use super::outcome::{Outcome, Reason};
 use crate::order::{Order, OrderKind};
 use crate::position::{Force, Position};
-use crate::variant::{PowerId, Region, Variant};
+use crate::variant::{PowerId, Region, SpaceKind, Variant};
 
 /// One retreat, as decided so far.
 struct Move {
     order: usize,
+    /// The dislodged force it comes from, by its index in the position's list.
+    from: usize,
     power: PowerId,
     armies: u8,
     fleets: u8,
@@ -32,10 +34,11 @@ pub fn adjudicate(
     for (i, order) in orders.iter().enumerate() {
         match &order.kind {
             OrderKind::Retreat { unit, to } => {
-                let Some(d) = position
+                let Some((from, d)) = position
                     .dislodged
                     .iter()
-                    .find(|d| d.province == unit.at.province)
+                    .enumerate()
+                    .find(|(_, d)| d.province == unit.at.province)
                 else {
                     continue;
                 };
@@ -54,6 +57,7 @@ pub fn adjudicate(
                     Some(why) => outcomes[i] = Outcome::Void(why.into()),
                     None => moves.push(Move {
                         order: i,
+                        from,
                         power: d.force.power,
                         armies: unit.armies,
                         fleets: unit.fleets,
@@ -68,6 +72,7 @@ pub fn adjudicate(
     let mut next = position.clone();
     next.dislodged.clear();
     next.standoffs = Default::default();
+    carry_armies_aboard(variant, position, &mut moves);
     for m in &moves {
         let clash = moves.iter().any(|o| {
             o.order != m.order
@@ -89,6 +94,31 @@ pub fn adjudicate(
         // Counts are bytes: a stack can't grow past 255 (R1.1).
         f.armies = f.armies.saturating_add(m.armies);
         f.fleets = f.fleets.saturating_add(m.fleets);
+        if m.armies > 0 && variant.province(m.to.province).kind == SpaceKind::Sea {
+            let time = &mut next.sea_time[m.to.province.index()];
+            *time = (*time).max(position.dislodged[m.from].sea_time);
+        }
     }
     (outcomes, next)
+}
+
+/// A dislodged force at sea retreats with its armies aboard (R3.5): armies its orders don't name go
+/// with its retreating fleets, as many as those fleets can carry; the rest are lost with no fleet.
+fn carry_armies_aboard(variant: &Variant, position: &Position, moves: &mut [Move]) {
+    for (from, d) in position.dislodged.iter().enumerate() {
+        if variant.province(d.province).kind != SpaceKind::Sea {
+            continue;
+        }
+        let named: u8 = moves
+            .iter()
+            .filter(|m| m.from == from)
+            .map(|m| m.armies)
+            .sum();
+        let mut loose = d.force.armies.saturating_sub(named);
+        for m in moves.iter_mut().filter(|m| m.from == from) {
+            let room = m.fleets.saturating_sub(m.armies).min(loose);
+            m.armies += room;
+            loose -= room;
+        }
+    }
 }

@@ -612,6 +612,7 @@ fn read_dislodged(variant: &Variant, lines: &[Line]) -> Result<Vec<Dislodged>, S
                 },
                 attacker_from: from,
                 by_convoy,
+                sea_time: 0,
             });
         }
     }
