@@ -166,8 +166,10 @@ impl Index {
         for (p, _) in entries.clone() {
             start[p.index() + 1] += 1;
         }
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
+        let mut total = 0;
+        for n in start.iter_mut() {
+            total += *n;
+            *n = total;
         }
         let mut items = vec![0u16; usize::from(start[spaces + 1])];
         for (p, i) in entries.rev() {
@@ -476,19 +478,17 @@ impl<'a> Resolver<'a> {
             it.carrier = Some(c);
             items.push(it);
         }
+        let mut fleet_seas = ProvinceSet::EMPTY;
         for (p, force) in position.forces() {
             let (armies, fleets) = left[p.index()];
             if armies + fleets > 0 {
                 items.push(item(force.power, p, armies, fleets, Act::Hold, None));
             }
-        }
-        carry_armies_aboard(variant, &mut items);
-        let mut fleet_seas = ProvinceSet::EMPTY;
-        for (p, f) in position.forces() {
-            if f.fleets > 0 && variant.province(p).kind == SpaceKind::Sea {
+            if force.fleets > 0 && variant.province(p).kind == SpaceKind::Sea {
                 fleet_seas.insert(p);
             }
         }
+        carry_armies_aboard(variant, &mut items);
         let n = items.len();
         let spaces = variant.provinces.len();
         let at = Index::build(spaces, items.iter().enumerate().map(|(i, it)| (it.at, i)));
@@ -1754,21 +1754,26 @@ impl<'a> Resolver<'a> {
         }
         // At sea a force may not carry more armies than it has fleets: the rest are lost (R1.2,
         // R3.5).
-        for p in self.variant.province_ids() {
-            if self.variant.province(p).kind != SpaceKind::Sea {
-                sea_time[p.index()] = 0;
+        for (i, slot) in next.units.iter_mut().enumerate() {
+            let Some(f) = slot else { continue };
+            if self.variant.provinces[i].kind != SpaceKind::Sea {
+                sea_time[i] = 0;
                 continue;
             }
-            if let Some(f) = &mut next.units[p.index()] {
-                f.armies = f.armies.min(f.fleets);
-                if f.components() == 0 {
-                    next.units[p.index()] = None;
-                }
+            f.armies = f.armies.min(f.fleets);
+            if f.components() == 0 {
+                *slot = None;
             }
         }
         next.sea_time = sea_time;
         // A space left empty after a stand-off takes no retreat.
-        for p in self.variant.province_ids() {
+        let mut entered = ProvinceSet::EMPTY;
+        for i in 0..self.items.len() {
+            if let Some(p) = self.move_to(i) {
+                entered.insert(p);
+            }
+        }
+        for p in entered.iter() {
             if next.units[p.index()].is_some() {
                 continue;
             }
