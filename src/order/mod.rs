@@ -283,6 +283,23 @@ impl<P> OrderKind<P> {
         }
     }
 
+    /// Whether it is one of the Winter's own orders: builds, removals, waives and the supply and
+    /// influence point orders.
+    pub fn is_winter(&self) -> bool {
+        use OrderKind::*;
+        matches!(
+            self,
+            Build { .. }
+                | Remove { .. }
+                | Waive
+                | Bank { .. }
+                | Loan { .. }
+                | Renew { .. }
+                | Convert { .. }
+                | Bid { .. }
+        )
+    }
+
     /// The units the order addresses, when it addresses units (not a Winter account order).
     pub fn unit(&self) -> Option<&UnitSpec<P>> {
         use OrderKind::*;

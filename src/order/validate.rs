@@ -232,16 +232,8 @@ impl<'a> Checker<'a> {
     fn check_movement(&self, order: &Order<Region>) -> Checked {
         use OrderKind::*;
         match &order.kind {
-            Retreat { .. }
-            | Disband { .. }
-            | Build { .. }
-            | Remove { .. }
-            | Waive
-            | Bank { .. }
-            | Loan { .. }
-            | Renew { .. }
-            | Convert { .. }
-            | Bid { .. } => {
+            kind if kind.is_winter() => return Err(self.wrong_phase(order)),
+            Retreat { .. } | Disband { .. } => {
                 return Err(self.wrong_phase(order));
             }
             _ => {}
@@ -579,14 +571,7 @@ impl<'a> Checker<'a> {
         use OrderKind::*;
         let kind = match &order.kind {
             Disband { unit } => Remove { unit: unit.clone() },
-            Build { .. }
-            | Remove { .. }
-            | Waive
-            | Bank { .. }
-            | Loan { .. }
-            | Renew { .. }
-            | Convert { .. }
-            | Bid { .. } => order.kind.clone(),
+            kind if kind.is_winter() => kind.clone(),
             _ => return Err(self.wrong_phase(order)),
         };
         // Winter 1800 has bids only (R7.1 and §13: steps (c)-(e)).
