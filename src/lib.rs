@@ -29,5 +29,6 @@ pub mod adjudicate;
 pub mod case;
 pub mod order;
 pub mod position;
+pub mod turn;
 pub mod variant;
 pub mod winter;

@@ -14,7 +14,7 @@ use crate::variant::{
 };
 
 /// Why an order can't be used.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum ValidationError {
     /// A name several spaces answer to, and the order fits more than one (or none) of them.
     #[error("ambiguous: '{name}' could be {options}; write the space's code")]
