@@ -49,7 +49,7 @@ pub enum ValidationError {
         has: String,
     },
     /// The order is of a kind this phase doesn't take.
-    #[error("{what} can't be ordered in a {phase} phase")]
+    #[error("{what} can't be ordered in the {phase} phase")]
     WrongPhase {
         /// The kind of order.
         what: String,
