@@ -218,7 +218,7 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
             ));
         }
         let v = &run::with_options(variants.get(&case.variant)?, case)?;
-        println!("CASE {} {}", case.id, case.title);
+        println!("{}", format!("CASE {} {}", case.id, case.title).trim_end());
         for step in run::play(case, v)? {
             let report = &step.report;
             println!("{}", v.phase_name(report.phase));
@@ -242,6 +242,12 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
                     println!("  {}: {}", v.power(l.power).name, items.join("; "));
                 }
             }
+            let owe: Vec<&str> = report
+                .owe
+                .iter()
+                .map(|&p| v.power(p).name.as_str())
+                .collect();
+            println!("owe orders: {}", owe.join(", "));
             println!("position after:");
             print!(
                 "{}",
