@@ -371,3 +371,55 @@ pub fn owing(variant: &Variant, position: &Position) -> Vec<PowerId> {
     owe.dedup();
     owe
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{load_named, Season};
+
+    fn power(v: &Variant, name: &str) -> PowerId {
+        v.power_by_name(name).expect("a power of the board")
+    }
+
+    /// R7.9: a controlled minor's orders come from its controller; an uncontrolled minor owes none.
+    #[test]
+    fn r7_9_a_controlled_minor_is_ordered_by_its_controller() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let mut pos = Position::initial(&v);
+        pos.phase = Phase {
+            year: 1805,
+            season: Season::Spring,
+            kind: PhaseKind::Movement,
+        };
+        let sheets = Sheets {
+            gm: vec!["CONTROL Sweden England".into()],
+            orders: BTreeMap::new(),
+        };
+        let report = play(&v, &pos, &sheets).expect("the GM's command applies");
+        let sweden = power(&v, "Sweden");
+        let england = power(&v, "England");
+        assert_eq!(report.next.ledgers.controller(sweden), Some(england));
+        assert!(report.owe.contains(&england), "{:?}", report.owe);
+        assert!(!report.owe.contains(&sweden), "{:?}", report.owe);
+        assert!(report
+            .owe
+            .iter()
+            .all(|&p| v.power(p).kind == PowerKind::Major));
+    }
+
+    /// R1.4 through the acknowledgement: the second order for a one-unit force is refused, the
+    /// first is accepted, each with its line.
+    #[test]
+    fn r1_4_check_refuses_a_second_order_for_one_unit() {
+        let v = load_named("standard").expect("the board loads");
+        let pos = Position::initial(&v);
+        let france = power(&v, "France");
+        let checked = check(&v, Some(&pos), Some(france), "A(Par)-Bur\n\nA(Par)-Pic\n");
+        assert_eq!(checked.len(), 2);
+        assert_eq!(checked[0].line, 1);
+        assert!(checked[0].checked.is_ok());
+        assert_eq!(checked[1].line, 3);
+        assert_eq!(checked[1].text, "A(Par)-Pic");
+        assert!(matches!(checked[1].checked, Err(OrderError::Invalid(_))));
+    }
+}
