@@ -81,19 +81,17 @@ pub struct PlayedStep {
     pub report: PhaseReport,
 }
 
+/// For each power, the case line of each line of its sheet.
+pub type SheetLines = Vec<(PowerId, Vec<usize>)>;
+
 /// A step's `ORDERS` lines as the engine takes them: the GM's commands and each power's text,
 /// with the case line of each power's line.
-pub fn sheets(
-    variant: &Variant,
-    lines: &[Line],
-) -> Result<(Sheets, Vec<(PowerId, Vec<usize>)>), String> {
+pub fn sheets(variant: &Variant, lines: &[Line]) -> Result<(Sheets, SheetLines), String> {
     let mut sheets = Sheets::default();
-    let mut gm_lines = Vec::new();
     let mut numbers: Vec<(PowerId, Vec<usize>)> = Vec::new();
     for l in lines {
         if let Some(command) = gm_command(l) {
             sheets.gm.push(command.to_string());
-            gm_lines.push(l.number);
             continue;
         }
         let (power, text) = split_power(variant, l)?;
