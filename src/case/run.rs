@@ -284,7 +284,7 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
                         });
                         if !same {
                             f.push(format!(
-                                "{label}: POSTDISLODGED: {} was not dislodged from {}",
+                                "{label}: POSTDISLODGED: {} was not dislodged by the attack from {}",
                                 d.force.name(variant, d.province),
                                 d.attacker_from
                                     .map_or("?".into(), |p| variant.province(p).code.clone())
