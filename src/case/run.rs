@@ -805,9 +805,11 @@ pub fn initial_position(case: &Case, variant: &Variant) -> Result<Position, Stri
             pos.standoffs.insert(known(l, variant, place)?.province);
         }
     }
-    for (power, item) in read_ledger(variant, &case.ledger)? {
-        item.apply(variant, &mut pos.ledgers, power)
-            .map_err(|e| format!("LEDGER {}: {e}", variant.power(power).name))?;
+    for l in &case.ledger {
+        for (power, item) in read_ledger(variant, std::slice::from_ref(l))? {
+            item.apply(variant, &mut pos.ledgers, power)
+                .map_err(|e| l.error(format!("LEDGER {}: {e}", variant.power(power).name)))?;
+        }
     }
     for l in &case.blockaded {
         for item in items(&l.text) {
