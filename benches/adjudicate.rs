@@ -19,10 +19,11 @@ use diplomacy::judge::{MappedMainOrder, OrderState, Rulebook, Submission};
 use diplomacy::{ShortName, UnitPosition};
 use napjudge::adjudicate::{self, movement};
 use napjudge::case::file::{read_file, Case};
-use napjudge::case::run::{forces_text, play};
+use napjudge::case::run::{forces_text, initial_position, play, sheets};
 use napjudge::order::validate::{check_set, Checker};
 use napjudge::order::{parse_line, Order};
 use napjudge::position::Position;
+use napjudge::turn::{self, Sheets};
 use napjudge::variant::{self, PhaseKind, PowerId, ProvinceId, Region, Variant};
 use std::hint::black_box;
 use std::path::Path;
@@ -315,9 +316,22 @@ impl Datc {
             });
             out.push(DatcStep {
                 id: case.id.clone(),
-                nap_success: p.orders.iter().map(|o| o.outcome.succeeded()).collect(),
+                nap_success: p
+                    .orders
+                    .iter()
+                    .map(|o| matches!(&o.result, Ok(r) if r.succeeded()))
+                    .collect(),
+                valid: p
+                    .report
+                    .powers
+                    .iter()
+                    .flat_map(|po| {
+                        po.orders
+                            .iter()
+                            .filter_map(|o| o.order.checked.clone().ok().map(|c| (po.power, c)))
+                    })
+                    .collect(),
                 position: p.before,
-                valid: p.valid,
                 dip,
             });
         }
@@ -327,13 +341,14 @@ impl Datc {
 
 /// A full Napoleonic Autumn season from `benches/napoleonic-season.case`: 88 units in 69 forces,
 /// stacks, A/Fs, a ferry, an embarkation, a merge, a blockade, a denial, chained second moves and
-/// a second-phase support. One season is the movement call (the first phase) and, as something is
-/// dislodged there, the retreat call (no retreat orders: the army disbands), which goes on to play
-/// the fleets' second phase and end the season.
+/// a second-phase support. One season is the engine's one call per phase, [`turn::play`], from
+/// each power's order text (parsing and validation included): the movement phase and, as
+/// something is dislodged there, the retreat phase (no retreat orders: the army disbands), which
+/// goes on to play the fleets' second phase and end the season.
 struct Season {
     variant: Variant,
     position: Position,
-    orders: Vec<(PowerId, Order<Region>)>,
+    sheets: Sheets,
 }
 
 impl Season {
@@ -342,25 +357,25 @@ impl Season {
         let cases = read_file(&file).expect("the season case reads");
         let case = cases.first().expect("one case");
         let variant = variant::load_named(&case.variant).expect("the napoleonic board");
-        let step = play(case, &variant)
-            .expect("the season plays")
-            .into_iter()
-            .next()
-            .expect("one phase");
+        let position = initial_position(case, &variant).expect("the season's position");
+        let step = case.steps.first().expect("one phase");
+        let (sheets, _) = sheets(&variant, &step.orders).expect("the season's orders");
         Season {
             variant,
-            position: step.before,
-            orders: step.valid,
+            position,
+            sheets,
         }
     }
 
     /// Plays the season; returns the phase it ends in (checked once, outside the timing).
     fn play(&self) -> Position {
-        let first = adjudicate::adjudicate(&self.variant, &self.position, &self.orders);
-        if first.position.phase.kind != PhaseKind::Retreat {
-            return first.position;
+        let first = turn::play(&self.variant, &self.position, &self.sheets).expect("no GM command");
+        if first.next.phase.kind != PhaseKind::Retreat {
+            return first.next;
         }
-        adjudicate::adjudicate(&self.variant, &first.position, &[]).position
+        turn::play(&self.variant, &first.next, &Sheets::default())
+            .expect("no GM command")
+            .next
     }
 }
 

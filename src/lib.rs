@@ -1,8 +1,9 @@
 //! napjudge: a play-by-email judge for the Napoleonic Wars Diplomacy variant.
 //!
 //! The modules follow the data's path: a [`variant`] is the board, [`order`] parses what a player
-//! writes and validates it against a [`position`], [`adjudicate`] decides a phase, and [`case`] runs
-//! adjudication cases from `fixtures/`.
+//! writes and validates it against a [`position`], [`adjudicate`] decides a phase, [`turn`] plays
+//! one phase from each power's order text (the one call the judge, the CLI and [`case`] make), and
+//! [`case`] runs adjudication cases from `fixtures/`.
 //!
 //! From a board and a line a player wrote to an outcome:
 //!
@@ -29,5 +30,6 @@ pub mod adjudicate;
 pub mod case;
 pub mod order;
 pub mod position;
+pub mod turn;
 pub mod variant;
 pub mod winter;

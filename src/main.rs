@@ -1,9 +1,9 @@
 //! The `napjudge` command line.
 
 use clap::{Parser, Subcommand};
+use napjudge::adjudicate::Describe;
 use napjudge::case::{self, run};
-use napjudge::order::validate::{check_set, Checker};
-use napjudge::order::{parse_orders, Order, Place};
+use napjudge::turn::{self, OrderError};
 use napjudge::variant::{self, Variant};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -57,10 +57,11 @@ enum VariantCommand {
 enum OrdersCommand {
     /// Checks an orders file: syntax and names, or, with a position, legality too.
     Check {
-        /// The variant (`standard`, `napoleonic`, or a `.variant` path).
+        /// The variant (`standard`, `napoleonic`, or a `.variant` path); with --position, the
+        /// case's VARIANT is used.
         #[arg(long)]
-        variant: String,
-        /// A case file whose first case's position the orders are checked against.
+        variant: Option<String>,
+        /// A case file whose first case's position (and variant) the orders are checked against.
         #[arg(long)]
         position: Option<PathBuf>,
         /// The power giving the orders (with --position: its units only).
@@ -99,11 +100,11 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
                     power,
                     file,
                 },
-        } => orders_check(&variant, position, power, &file),
+        } => orders_check(variant.as_deref(), position, power, &file),
         Command::Cases { paths } => {
             let summary = case::run_paths(&paths);
             print!("{}", summary.report);
-            Ok(if summary.failed == 0 {
+            Ok(if summary.failed == 0 && summary.passed > 0 {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
@@ -114,12 +115,55 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
 }
 
 fn orders_check(
-    variant_name: &str,
+    variant_name: Option<&str>,
     position: Option<PathBuf>,
     power: Option<String>,
     file: &Path,
 ) -> Result<ExitCode, String> {
-    let v: Variant = variant::load_named(variant_name).map_err(|e| e.to_string())?;
+    // The position's case names its variant: a --variant that says otherwise is a mistake.
+    let case = match &position {
+        Some(path) => {
+            let cases = case::file::read_file(path).map_err(|e| e.to_string())?;
+            let first = cases.into_iter().next().ok_or_else(|| {
+                format!(
+                    "{}: no case in it to take the position from",
+                    path.display()
+                )
+            })?;
+            Some(first)
+        }
+        None => None,
+    };
+    let name = match (&case, variant_name) {
+        (Some(c), Some(n)) if !c.variant.is_empty() && c.variant != n => {
+            return Err(format!(
+                "--variant {n} contradicts the position's VARIANT {} ({}:{}): leave --variant out",
+                c.variant, c.file, c.line
+            ))
+        }
+        (Some(c), _) if !c.variant.is_empty() => c.variant.clone(),
+        (_, Some(n)) => n.to_string(),
+        (Some(c), None) => {
+            return Err(format!(
+                "{}:{}: the case has no VARIANT line; give --variant",
+                c.file, c.line
+            ))
+        }
+        (None, None) => {
+            return Err(
+                "give --variant (standard, napoleonic, or a .variant file), or --position CASE"
+                    .into(),
+            )
+        }
+    };
+    let mut v: Variant = variant::load_named(&name).map_err(|e| e.to_string())?;
+    let pos = match &case {
+        Some(c) => {
+            v = run::with_options(&v, c)?;
+            Some(run::initial_position(c, &v)?)
+        }
+        None => None,
+    };
     let body = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let power = match power {
         Some(name) => Some(
@@ -128,52 +172,26 @@ fn orders_check(
         ),
         None => None,
     };
-    let pos = match &position {
-        Some(path) => {
-            let cases = case::file::read_file(path).map_err(|e| e.to_string())?;
-            let first = cases
-                .first()
-                .ok_or_else(|| format!("{}: no case in it", path.display()))?;
-            let steps = run::play(first, &v)?;
-            Some(
-                steps
-                    .first()
-                    .map(|s| s.before.clone())
-                    .ok_or_else(|| format!("{}: the case has no phase", path.display()))?,
-            )
-        }
-        None => None,
-    };
-    let checker = Checker {
-        variant: &v,
-        position: pos.as_ref(),
-        power,
-    };
-    let lines = parse_orders(&v, &body);
-    let parsed: Vec<(usize, Order<Place>)> = lines
-        .iter()
-        .filter_map(|l| l.as_ref().ok().map(|p| (p.line, p.order.clone())))
-        .collect();
-    let checked = check_set(
-        &checker,
-        &parsed.iter().map(|(_, o)| o.clone()).collect::<Vec<_>>(),
-    );
+    let checked = turn::check(&v, pos.as_ref(), power, &body);
+    if checked.is_empty() {
+        return Err(format!(
+            "{}: no orders in it: nothing was checked",
+            file.display()
+        ));
+    }
     let mut failed = false;
-    let mut checked = parsed.iter().map(|(n, _)| *n).zip(checked);
-    for line in &lines {
-        match line {
-            Err(e) => {
+    for c in &checked {
+        match &c.checked {
+            Ok(order) => println!("line {}: {}", c.line, order.display(&v)),
+            Err(OrderError::Parse(e)) => {
                 failed = true;
                 println!("{e}");
             }
-            Ok(p) => match checked.next() {
-                Some((n, Ok(order))) => println!("line {n}: {}", order.display(&v)),
-                Some((n, Err(e))) => {
-                    failed = true;
-                    println!("line {n}: {}: {e}", p.order.display(&v));
-                }
-                None => {}
-            },
+            Err(e) => {
+                failed = true;
+                let canonical = c.canonical(&v).unwrap_or_default();
+                println!("line {}: {canonical}: {e}", c.line);
+            }
         }
     }
     Ok(if failed {
@@ -185,25 +203,56 @@ fn orders_check(
 
 fn adjudicate(file: &Path) -> Result<ExitCode, String> {
     let cases = case::file::read_file(file).map_err(|e| e.to_string())?;
+    if cases.is_empty() {
+        return Err(format!(
+            "{}: no case in it: nothing was adjudicated",
+            file.display()
+        ));
+    }
     let mut variants = run::Variants::default();
     for case in &cases {
+        if case.variant.is_empty() {
+            return Err(format!(
+                "{}:{}: the case has no VARIANT line (VARIANT standard, or napoleonic)",
+                case.file, case.line
+            ));
+        }
         let v = &run::with_options(variants.get(&case.variant)?, case)?;
-        println!("CASE {} {}", case.id, case.title);
+        println!("{}", format!("CASE {} {}", case.id, case.title).trim_end());
         for step in run::play(case, v)? {
-            println!("{}", v.phase_name(step.before.phase));
+            let report = &step.report;
+            println!("{}", v.phase_name(report.phase));
             for o in step.orders.iter().chain(&step.second) {
-                println!(
-                    "  {}: {}: {}",
-                    v.power(o.power).name,
-                    o.text,
-                    o.outcome.describe(v)
-                );
+                let outcome = match &o.result {
+                    Ok(outcome) => outcome.describe(v),
+                    Err(e) => format!("void: {e}"),
+                };
+                println!("  {}: {}: {outcome}", v.power(o.power).name, o.text);
             }
-            let forces: Vec<_> = step.after.forces().map(|(p, f)| (p, *f)).collect();
-            println!("  units: {}", run::forces_text(v, &forces));
-            for d in &step.after.dislodged {
-                println!("  dislodged: {}", d.force.name(v, d.province));
+            if !report.events.is_empty() {
+                println!("events:");
+                for e in &report.events {
+                    println!("  {}: {}", e.kind(), e.shown(v));
+                }
             }
+            if !report.ledgers.is_empty() {
+                println!("ledgers:");
+                for l in &report.ledgers {
+                    let items: Vec<String> = l.items.iter().map(|i| i.text(v)).collect();
+                    println!("  {}: {}", v.power(l.power).name, items.join("; "));
+                }
+            }
+            let owe: Vec<&str> = report
+                .owe
+                .iter()
+                .map(|&p| v.power(p).name.as_str())
+                .collect();
+            println!("owe orders: {}", owe.join(", "));
+            println!("position after:");
+            print!(
+                "{}",
+                case::write::state_blocks(v, &report.next, &report.dislodged)
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -3,12 +3,13 @@
 //! A [`Force`] is all the units of one power in one space (Multiplicity II, rule R1.1): on the
 //! standard map every force is a single army or fleet.
 
+use crate::adjudicate::Void;
 use crate::order::Order;
 use crate::variant::{Coast, Phase, PowerId, ProvinceId, ProvinceSet, Region, UnitType, Variant};
 use crate::winter::Ledgers;
 
 /// All the units of one power in one space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Force {
     /// Whose units they are.
     pub power: PowerId,
@@ -79,7 +80,7 @@ pub fn spec_text(armies: u8, fleets: u8) -> String {
 }
 
 /// A force dislodged in the last movement phase, waiting for its retreat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Dislodged {
     /// Where it was dislodged.
     pub province: ProvinceId,
@@ -95,18 +96,18 @@ pub struct Dislodged {
 
 /// A second-phase order waiting for the fleets' second movement phase (R4), with the reason it is
 /// void when the first phase already made it so (R4.3).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pending {
     /// The power that gave it.
     pub power: PowerId,
     /// The order, naming where the fleet is after its first move.
     pub order: Order<Region>,
     /// Why it can't be carried out, when the first phase decided that.
-    pub void: Option<String>,
+    pub void: Option<Void>,
 }
 
 /// A blockade ordered this Autumn (R5), followed through both movement phases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Blockade {
     /// The sea space the blockading fleets are in.
     pub province: ProvinceId,
@@ -121,7 +122,7 @@ pub struct Blockade {
 }
 
 /// The state of a game between phases.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Position {
     /// The phase to be played next.
     pub phase: Phase,

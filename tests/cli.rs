@@ -119,3 +119,178 @@ fn adjudicate_prints_outcomes_with_reasons() {
     assert!(out.contains("CASE 6.A.1"), "{out}");
     assert!(out.contains("F(NTH)-Pic: void"), "{out}");
 }
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A folder of its own under the scratch area, emptied first.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+const PASSING: &str = "CASE ok\nVARIANT standard\nPHASE Spring 1901 Movement\nSTATE\n  France: A(Par)\nORDERS\n  France: A(Par)-Bur\nPOSTSTATE\n  France: A(Bur)\nEND\n";
+
+#[test]
+fn nothing_checked_is_a_failure() {
+    let empty = scratch_dir("empty");
+    let o = napjudge(&["cases", arg(&empty)]);
+    assert_eq!(o.status.code(), Some(1), "an empty folder");
+    assert!(stdout(&o).contains("nothing was checked"), "{}", stdout(&o));
+
+    let no_cases = scratch("no-cases.case", "# only a comment\n");
+    let o = napjudge(&["cases", arg(&no_cases)]);
+    assert_eq!(o.status.code(), Some(1), "a file with no case");
+    assert!(stdout(&o).contains("no case in it"), "{}", stdout(&o));
+
+    let blank = scratch("blank.txt", "\n\n");
+    let o = napjudge(&["orders", "check", "--variant", "standard", arg(&blank)]);
+    assert!(!o.status.success(), "orders check on an empty file");
+    assert!(stderr(&o).contains("nothing was checked"), "{}", stderr(&o));
+
+    let o = napjudge(&["adjudicate", arg(&no_cases)]);
+    assert!(!o.status.success(), "adjudicate on a file with no case");
+    assert!(
+        stderr(&o).contains("nothing was adjudicated"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn one_dangling_link_is_one_failure_and_the_rest_still_run() {
+    let dir = scratch_dir("dangling");
+    std::fs::write(dir.join("a.case"), PASSING).expect("a case file");
+    std::os::unix::fs::symlink(dir.join("gone.case"), dir.join("b.case")).expect("a link");
+    let o = napjudge(&["cases", arg(&dir)]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("b.case"), "{out}");
+    assert!(out.ends_with("cases: 1 passed, 1 failed\n"), "{out}");
+}
+
+#[test]
+fn an_error_in_a_case_file_says_file_and_line_once() {
+    let path = scratch(
+        "bad-order.case",
+        "CASE bad\nVARIANT standard\nPHASE Spring 1901 Movement\nSTATE\n  France: A(Par)\nORDERS\n  France: A(Par)-Burgandy\nEND\n",
+    );
+    let o = napjudge(&["cases", arg(&path)]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let want = format!("{}:7: column", arg(&path));
+    assert!(out.contains(&want), "{out}");
+    assert!(!out.contains("line 1"), "one line number only: {out}");
+}
+
+#[test]
+fn a_case_without_variant_or_phase_says_which_line_is_missing() {
+    let no_variant = scratch(
+        "no-variant.case",
+        "CASE nv\nPHASE Spring 1901 Movement\nORDERS\nEND\n",
+    );
+    let out = stdout(&napjudge(&["cases", arg(&no_variant)]));
+    assert!(out.contains("no VARIANT line"), "{out}");
+    assert!(!out.contains("no variant called ''"), "{out}");
+
+    let no_phase = scratch("no-phase.case", "CASE np\nVARIANT standard\nORDERS\nEND\n");
+    let o = napjudge(&["cases", arg(&no_phase)]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("no PHASE line"), "{out}");
+}
+
+#[test]
+fn orders_check_takes_the_variant_of_the_position() {
+    // Austerlitz (Aus) is a space of the Napoleonic board only: checked against the case's board.
+    let position = scratch(
+        "napoleonic-position.case",
+        "CASE p\nVARIANT napoleonic\nPHASE Spring 1805 Movement\nSTATE\n  France: A(Bav)\nORDERS\nEND\n",
+    );
+    let orders = scratch("napoleonic-orders.txt", "A(Bav) H\n");
+    let o = napjudge(&[
+        "orders",
+        "check",
+        "--position",
+        arg(&position),
+        "--power",
+        "France",
+        arg(&orders),
+    ]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("line 1: A(Bav) H"), "{}", stdout(&o));
+
+    let o = napjudge(&[
+        "orders",
+        "check",
+        "--variant",
+        "standard",
+        "--position",
+        arg(&position),
+        arg(&orders),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("contradicts"), "{}", stderr(&o));
+}
+
+#[test]
+fn adjudicate_prints_the_position_after_as_state_blocks() {
+    let path = scratch(
+        "dislodge.case",
+        "CASE d\nVARIANT standard\nPHASE Spring 1901 Movement\nSTATE\n  Austria: F(ADR), A(Tri), A(Vie)\n  Italy: A(Ven), A(Tyr)\nORDERS\n  Austria: F(ADR) S A(Tri)-Ven\n  Austria: A(Tri)-Ven\n  Austria: A(Vie)-Tyr\n  Italy: A(Ven) H\n  Italy: A(Tyr) S A(Ven)\nEND\n",
+    );
+    let o = napjudge(&["adjudicate", arg(&path)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("A(Ven) H: fails: dislodged by the attack from Tri"),
+        "{out}"
+    );
+    assert!(out.contains("PHASE Spring 1901 Retreat"), "{out}");
+    assert!(
+        out.contains("STATE\n  Austria: F(ADR), A(Ven), A(Vie)\n  Italy: A(Tyr)\n"),
+        "{out}"
+    );
+    // Only Italy has a dislodged unit: only Italy owes retreat orders.
+    assert!(out.contains("owe orders: Italy\n"), "{out}");
+    assert!(
+        out.contains("  Italy: A(Ven) from Tri   # may retreat to: Apu, Pie, Rom, Tus"),
+        "{out}"
+    );
+    assert!(out.contains("OWNERS\n"), "{out}");
+}
+
+#[test]
+fn adjudicate_prints_a_winters_events_and_ledgers() {
+    // R7.10: France reaching its threshold is reported as an event; the ledgers follow.
+    let o = napjudge(&["adjudicate", "fixtures/winter/R7.10.case"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("events:\n"), "{out}");
+    assert!(out.contains("victory (R7.10)"), "{out}");
+    assert!(out.contains("ledgers:\n"), "{out}");
+    assert!(out.contains("LEDGER\n") || out.contains("bank"), "{out}");
+}
+
+#[test]
+fn the_position_adjudicate_prints_feeds_back_as_a_case() {
+    // DATC 6.D.2 then its retreat: the printed blocks are the next case's position as they are.
+    let path = scratch(
+        "feed-1.case",
+        "CASE d\nVARIANT standard\nPHASE Spring 1901 Movement\nSTATE\n  Austria: F(ADR), A(Tri), A(Vie)\n  Italy: A(Ven), A(Tyr)\nORDERS\n  Austria: F(ADR) S A(Tri)-Ven\n  Austria: A(Tri)-Ven\n  Austria: A(Vie)-Tyr\n  Italy: A(Ven) H\n  Italy: A(Tyr) S A(Ven)\nEND\n",
+    );
+    let out = stdout(&napjudge(&["adjudicate", arg(&path)]));
+    let (_, blocks) = out.split_once("position after:\n").expect("a position");
+    let next = scratch(
+        "feed-2.case",
+        &format!("CASE retreat\n{blocks}ORDERS\n  Italy: A(Ven)-Tus\nRESULTS\n  Italy: A(Ven)-Tus => succeeds\nPOSTSTATE\n  Austria: F(ADR), A(Ven), A(Vie)\n  Italy: A(Tyr), A(Tus)\nEND\n"),
+    );
+    let o = napjudge(&["cases", arg(&next)]);
+    assert!(o.status.success(), "{}", stdout(&o));
+}

@@ -33,3 +33,12 @@ fn napoleonic_movement_cases_pass() {
     assert_eq!(s.failed, 0, "{}", s.report);
     assert_eq!(s.passed, 154, "{}", s.report);
 }
+
+/// The phase report: events (`EVENTS`) and reason wording (`fails "TEXT"`), RULINGS §0 (every
+/// loss reported), R3.6, R5.1, R5.3, R6.2 and DATC 6.A.1, 6.D.2.
+#[test]
+fn report_events_and_reasons_pass() {
+    let s = run("reports");
+    assert_eq!(s.failed, 0, "{}", s.report);
+    assert_eq!(s.passed, 6, "{}", s.report);
+}

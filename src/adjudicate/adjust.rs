@@ -4,7 +4,7 @@
 //! centres goes first, counting moves over land and sea alike; fleets before armies at equal
 //! distance; then by the space's full name).
 
-use super::outcome::{Outcome, Reason};
+use super::outcome::{Outcome, Reason, Refusal, Void};
 use crate::order::{Order, OrderKind};
 use crate::position::Position;
 use crate::variant::{
@@ -28,13 +28,10 @@ fn may_build_at(
     power: PowerId,
     unit: UnitType,
     at: ProvinceId,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     let prov = variant.province(at);
     if unit == UnitType::Fleet && position.blockaded.contains(at) {
-        return Err(format!(
-            "{} is blockaded this year: no fleet may be built there (R5.4)",
-            prov.name
-        ));
+        return Err(Refusal::Blockaded(at));
     }
     if let Some(site) = variant.build_sites.iter().find(|s| s.province == at) {
         let ok = site.power == power
@@ -45,11 +42,11 @@ fn may_build_at(
         return if ok {
             Ok(())
         } else {
-            Err(format!("{} is not a build site for that", prov.name))
+            Err(Refusal::NotBuildSite(at))
         };
     }
     if !prov.centre || position.owners[at.index()] != Some(power) {
-        return Err(format!("{} is not a centre you own", prov.name));
+        return Err(Refusal::NotOwnedCentre(at));
     }
     let anywhere = variant.rules.army_builds_anywhere
         && unit == UnitType::Army
@@ -57,12 +54,9 @@ fn may_build_at(
     if prov.home != Some(power) && !anywhere {
         return Err(
             if variant.rules.army_builds_anywhere && unit == UnitType::Fleet {
-                format!(
-                    "{} is not one of your home centres: fleets are built only there",
-                    prov.name
-                )
+                Refusal::FleetNotHome(at)
             } else {
-                format!("{} is not one of your home centres", prov.name)
+                Refusal::NotHome(at)
             },
         );
     }
@@ -96,7 +90,7 @@ pub fn adjudicate(
     position: &Position,
     orders: &[(PowerId, Order<Region>)],
 ) -> (Vec<Outcome>, Position) {
-    let mut outcomes = vec![Outcome::Void("not an adjustment order".into()); orders.len()];
+    let mut outcomes = vec![Outcome::Void(Void::NotAnAdjustment); orders.len()];
     let mut next = position.clone();
     let rules = &variant.rules;
     let napoleonic = rules.supply_points || rules.influence;
@@ -120,9 +114,9 @@ pub fn adjudicate(
                 allowance(variant, position, power)
             };
             let no_builds = if by_sp {
-                format!("no builds left: your supply points pay for {keep} units")
+                Refusal::NoBuildsLeftPaid(keep)
             } else {
-                "no builds left".to_string()
+                Refusal::NoBuildsLeft
             };
             let mine: Vec<usize> = (0..orders.len()).filter(|&i| acting[i] == power).collect();
             adjust_power(
@@ -131,7 +125,7 @@ pub fn adjudicate(
                 &mut next,
                 power,
                 keep,
-                &no_builds,
+                no_builds,
                 orders,
                 &mine,
                 &mut outcomes,
@@ -161,7 +155,7 @@ fn adjust_power(
     next: &mut Position,
     power: PowerId,
     keep: i32,
-    no_builds: &str,
+    no_builds: Refusal,
     orders: &[(PowerId, Order<Region>)],
     mine: &[usize],
     outcomes: &mut [Outcome],
@@ -178,9 +172,9 @@ fn adjust_power(
             OrderKind::Build { unit } => {
                 let Some(t) = unit.unit_type() else { continue };
                 if delta <= 0 {
-                    Outcome::Fails(Reason::NotAllowed(no_builds.to_string()))
+                    Outcome::Fails(Reason::Refused(no_builds))
                 } else if let Err(why) = build(variant, position, next, power, t, unit.at) {
-                    Outcome::Fails(Reason::NotAllowed(why))
+                    Outcome::Fails(Reason::Refused(why))
                 } else {
                     delta -= 1;
                     Outcome::Succeeds
@@ -190,19 +184,16 @@ fn adjust_power(
                 delta -= 1;
                 Outcome::Succeeds
             }
-            OrderKind::Waive => Outcome::Fails(Reason::NotAllowed(no_builds.to_string())),
+            OrderKind::Waive => Outcome::Fails(Reason::Refused(no_builds)),
             OrderKind::Remove { unit } => {
                 let at = unit.at.province;
                 let present = next.force(at).is_some_and(|f| {
                     f.power == power && f.armies >= unit.armies && f.fleets >= unit.fleets
                 });
                 if delta >= 0 {
-                    Outcome::Fails(Reason::NotAllowed("no removals due".into()))
+                    Outcome::Fails(Reason::Refused(Refusal::NoRemovalsDue))
                 } else if !present {
-                    Outcome::Fails(Reason::NotAllowed(format!(
-                        "no such unit of yours in {}",
-                        variant.province(at).name
-                    )))
+                    Outcome::Fails(Reason::Refused(Refusal::NoSuchUnit(at)))
                 } else {
                     remove(next, at, unit.armies, unit.fleets);
                     delta += i32::from(unit.armies) + i32::from(unit.fleets);
@@ -237,17 +228,11 @@ fn build(
     power: PowerId,
     unit: UnitType,
     at: Region,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     may_build_at(variant, position, power, unit, at.province)?;
-    let name = &variant.province(at.province).name;
     match next.force(at.province) {
-        Some(f) if f.power != power => {
-            return Err(format!(
-                "{name} is held by {}: you can't build there",
-                variant.power(f.power).name
-            ))
-        }
-        Some(_) if !variant.rules.multiplicity => return Err(format!("{name} is occupied")),
+        Some(f) if f.power != power => return Err(Refusal::HeldBy(at.province, f.power)),
+        Some(_) if !variant.rules.multiplicity => return Err(Refusal::Occupied(at.province)),
         _ => {}
     }
     next.add_unit(power, unit, at);

@@ -10,11 +10,11 @@ mod outcome;
 pub mod retreat;
 pub mod season;
 
-pub use outcome::{Outcome, Reason};
+pub use outcome::{Describe, Event, Outcome, Reason, Refusal, Shown, Void};
 
 use crate::order::Order;
-use crate::position::Position;
-use crate::variant::{PhaseKind, PowerId, Region, Season, Variant};
+use crate::position::{Force, Position};
+use crate::variant::{PhaseKind, PowerId, ProvinceId, Region, Season, SpaceKind, Variant};
 
 /// What a phase gave: an outcome per order (in the order given) and the next position.
 pub struct Adjudication {
@@ -26,6 +26,9 @@ pub struct Adjudication {
     pub second: Vec<(PowerId, Order<Region>, Outcome)>,
     /// The position after the phase, already in the next phase that needs orders.
     pub position: Position,
+    /// What happened besides the outcomes: passages denied, blockades, starvation (the Winter's
+    /// events are in the ledgers' notes).
+    pub events: Vec<Event>,
 }
 
 /// Adjudicates the phase `position` is in, with validated orders (each with the power that gave
@@ -47,20 +50,34 @@ pub fn adjudicate(
         }
         PhaseKind::Adjustment | PhaseKind::Bids => adjust::adjudicate(variant, position, orders),
     };
-    let second = advance(variant, &mut next);
+    let mut events: Vec<Event> = orders
+        .iter()
+        .zip(&outcomes)
+        .filter_map(|((_, order), outcome)| match outcome {
+            Outcome::Fails(Reason::PassageDenied(sea)) => Some(Event::PassageDenied {
+                from: order.kind.unit()?.at.province,
+                sea: *sea,
+            }),
+            _ => None,
+        })
+        .collect();
+    let second = advance(variant, &mut next, &mut events);
     Adjudication {
         outcomes,
         second,
         position: next,
+        events,
     }
 }
 
 /// Moves `position`, just adjudicated in its phase, on to the next phase that needs orders:
 /// a retreat phase only when something was dislodged; the fleets' second phase, which has its
-/// orders already, is played on the way (R4.1); at the end of a season, the season's end.
+/// orders already, is played on the way (R4.1); at the end of a season, the season's end, whose
+/// blockades and starved armies go into `events`.
 pub fn advance(
     variant: &Variant,
     position: &mut Position,
+    events: &mut Vec<Event>,
 ) -> Vec<(PowerId, Order<Region>, Outcome)> {
     let mut second = Vec::new();
     crate::winter::control::detect_crowding(variant, position); // R7.8 (b), after every phase
@@ -86,7 +103,31 @@ pub fn advance(
             | PhaseKind::Retreat
             | PhaseKind::SecondMovement
             | PhaseKind::SecondRetreat => {
+                let at_sea: Vec<(ProvinceId, Force)> = position
+                    .forces()
+                    .filter(|(p, f)| f.armies > 0 && variant.province(*p).kind == SpaceKind::Sea)
+                    .map(|(p, f)| (p, *f))
+                    .collect();
+                for b in &position.blockades {
+                    let (power, sea, centre) = (b.power, b.province, b.centre);
+                    events.push(if b.held {
+                        Event::BlockadeHeld { power, sea, centre }
+                    } else {
+                        Event::BlockadeCut { power, sea, centre }
+                    });
+                }
                 season::end_of_season(variant, position);
+                // The season's end moves no unit: armies missing from a sea starved there.
+                for (sea, before) in at_sea {
+                    let left = position.force(sea).map_or(0, |f| f.armies);
+                    if left < before.armies {
+                        events.push(Event::Starved {
+                            power: before.power,
+                            sea,
+                            armies: before.armies - left,
+                        });
+                    }
+                }
                 let phase = &mut position.phase;
                 if phase.season == Season::Autumn {
                     phase.season = Season::Winter;

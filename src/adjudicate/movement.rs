@@ -16,7 +16,7 @@
 //! moves, R2), armies aboard fleets (embarking, landing, ferried armies staying aboard, R3),
 //! blockades (R5) and denied passages (R6).
 
-use super::outcome::{Outcome, Reason};
+use super::outcome::{Outcome, Reason, Refusal, Void};
 use crate::order::{Order, OrderKind};
 use crate::position::{Dislodged, Force, Position};
 use crate::variant::{
@@ -125,7 +125,7 @@ struct Decision {
     /// A convoyed move the Szykman rule has made fail.
     paradox: bool,
     /// Found void once all orders are known (DATC 4.E.1), with the reason.
-    void: Option<&'static str>,
+    void: Option<Void>,
     state: State,
     result: bool,
 }
@@ -215,7 +215,7 @@ struct Resolver<'a> {
     second: bool,
     /// Orders void with no item of their own to carry the reason (an embarkation whose fleet
     /// was given another move).
-    void_orders: Vec<(usize, &'static str)>,
+    void_orders: Vec<(usize, Void)>,
     /// Kruijswijk's list of decisions that depend on a guess.
     cycle: Vec<usize>,
 }
@@ -398,7 +398,7 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let mut void_orders: Vec<(usize, &'static str)> = Vec::new();
+        let mut void_orders: Vec<(usize, Void)> = Vec::new();
         for (i, fleet_at, armies, army_at, to) in carried {
             let Some(power) = position.force(fleet_at).map(|f| f.power) else {
                 continue;
@@ -416,9 +416,9 @@ impl<'a> Resolver<'a> {
             if let Some(m) = fleet_move.filter(|&m| !same(&items[m])) {
                 // The fleet's move given twice, differently: both orders are void and the army
                 // stays ashore (R3.2).
-                void_orders.push((i, "the fleet was given a different move"));
+                void_orders.push((i, Void::FleetMovesElsewhere));
                 if let Some(o) = items[m].order {
-                    void_orders.push((o, "the embarkation gave the fleet a different move"));
+                    void_orders.push((o, Void::EmbarkationMovesFleet));
                 }
                 items[m].act = Act::Hold;
                 continue;
@@ -433,7 +433,7 @@ impl<'a> Resolver<'a> {
                     let (_, f) = take(&mut left, fleet_at, 0, 1);
                     if f == 0 {
                         // Every fleet there has an order of its own: the army stays ashore.
-                        void_orders.push((i, "no fleet there is free to carry the army"));
+                        void_orders.push((i, Void::NoFreeFleet));
                         continue;
                     }
                     let (armies, _) = take(&mut left, army_at, armies, 0);
@@ -460,7 +460,7 @@ impl<'a> Resolver<'a> {
                     && matches!(it.act, Act::Move { to: dest, .. } if dest.province == at)
             });
             let Some(c) = carrier else {
-                void_orders.push((i, "no army of yours is aboard a fleet there"));
+                void_orders.push((i, Void::NoArmyAboard));
                 continue;
             };
             let mut it = item(
@@ -587,7 +587,7 @@ impl<'a> Resolver<'a> {
                 .any(|e| e.power == power && e.act == Act::Embark { sea: at });
             if embarking {
                 self.items[i].act = Act::Hold;
-                self.d[i].void = Some("an army embarks on the blockading fleets this season");
+                self.d[i].void = Some(Void::EmbarkOnBlockade);
             }
         }
     }
@@ -604,9 +604,9 @@ impl<'a> Resolver<'a> {
                 .items_at(from)
                 .any(|j| self.move_to(j) == Some(to) && self.items[j].armies > 0);
             self.d[i].void = if self.variant.province(self.items[i].at).kind != SpaceKind::Sea {
-                Some("only a fleet at sea can convoy")
+                Some(Void::ConvoyNotAtSea)
             } else if !ordered {
-                Some("the army named was not ordered to that move")
+                Some(Void::ConvoyedArmyNotOrdered)
             } else {
                 None
             };
@@ -620,7 +620,7 @@ impl<'a> Resolver<'a> {
             };
             let seas: Vec<ProvinceId> = self.fleet_seas.iter().collect();
             if !self.on_minimal_route(from, to, self.items[i].at, &seas) {
-                self.d[i].void = Some("the fleet is on no convoy route of the army");
+                self.d[i].void = Some(Void::NotOnConvoyRoute);
             }
         }
         for i in 0..self.items.len() {
@@ -686,7 +686,7 @@ impl<'a> Resolver<'a> {
         for i in 0..self.items.len() {
             let why = match self.items[i].act {
                 Act::SupportHold { target } => (!self.items_at(target).any(|j| !self.leaves(j)))
-                    .then_some("the unit named is not holding there"),
+                    .then_some(Void::SupportedNotHolding),
                 Act::SupportMove { from, to, coast } => {
                     let matching = self.items_at(from).any(|j| match self.items[j].act {
                         Act::Move { to: dest, .. } => {
@@ -702,17 +702,17 @@ impl<'a> Resolver<'a> {
                             && matches!(self.d[j].route, Route::Convoy | Route::NoConvoy)
                     });
                     if !matching {
-                        Some("the unit named did not make that move")
+                        Some(Void::SupportedNotOrdered)
                     } else if by_sea_only && !self.chain_over(from, to, without) {
                         // A fleet can't both convoy and support (DATC 6.D.31).
-                        Some("the move could only be convoyed by the supporting fleet itself")
+                        Some(Void::ConvoyedOnlyBySupporter)
                     } else {
                         None
                     }
                 }
                 Act::SupportMerge { target } => (self.second
                     || !self.groups.iter().any(|g| g.target == target))
-                .then_some("no merge into that space was ordered"),
+                .then_some(Void::NoMergeOrdered),
                 _ => None,
             };
             if why.is_some() {
@@ -772,7 +772,7 @@ impl<'a> Resolver<'a> {
             {
                 // No fleets on the board could carry it: the move is impossible and ignored
                 // (DATC 4.E.1, 6.D.32). With fleets that could, it is a move that fails (6.D.8).
-                self.d[m].void = Some("no fleets could convoy it");
+                self.d[m].void = Some(Void::NoConvoyPossible);
                 self.items[m].act = Act::Hold;
                 self.d[m].route = Route::NotMove;
             }
@@ -1498,14 +1498,14 @@ impl<'a> Resolver<'a> {
 
     fn outcome_of(&mut self, order: usize, carrier: Option<usize>) -> Outcome {
         if let Some(&(_, why)) = self.void_orders.iter().find(|(o, _)| *o == order) {
-            return Outcome::Void(why.to_string());
+            return Outcome::Void(why);
         }
         let Some(i) = carrier else {
-            return Outcome::Void("no unit to carry it out".to_string());
+            return Outcome::Void(Void::NoUnit);
         };
         if let Some(why) = self.d[i].void {
             if self.items[i].order == Some(order) {
-                return Outcome::Void(why.to_string());
+                return Outcome::Void(why);
             }
         }
         let at = self.items[i].at;
@@ -1539,10 +1539,7 @@ impl<'a> Resolver<'a> {
                 if self.d[i].result {
                     Outcome::Succeeds
                 } else {
-                    Outcome::Fails(Reason::NotAllowed(format!(
-                        "no fleet of yours with room in {} after the first moves",
-                        self.variant.province(sea).code
-                    )))
+                    Outcome::Fails(Reason::Refused(Refusal::NoFleetWithRoom(sea)))
                 }
             }
             Act::Blockade { .. } => {
@@ -1585,7 +1582,7 @@ impl<'a> Resolver<'a> {
         }
         if let Some(c) = self.items[m].carrier {
             if !self.d[c].result {
-                return Reason::NotAllowed("the fleet carrying the army did not get there".into());
+                return Reason::Refused(Refusal::CarrierFailed);
             }
         }
         if let Some(n) = self.d[m].h2h {

@@ -5,10 +5,10 @@
 //! the same space are all disbanded, except that with Multiplicity (R1.9) one power's retreats
 //! there merge and only retreats of different powers clash.
 
-use super::outcome::{Outcome, Reason};
+use super::outcome::{Outcome, Reason, Void};
 use crate::order::{Order, OrderKind};
-use crate::position::{Force, Position};
-use crate::variant::{PowerId, Region, SpaceKind, Variant};
+use crate::position::{Dislodged, Force, Position};
+use crate::variant::{PowerId, ProvinceId, Region, SpaceKind, Variant};
 
 /// One retreat, as decided so far.
 struct Move {
@@ -28,8 +28,7 @@ pub fn adjudicate(
     position: &Position,
     orders: &[Order<Region>],
 ) -> (Vec<Outcome>, Position) {
-    let mut outcomes =
-        vec![Outcome::Void("no dislodged unit to carry it out".into()); orders.len()];
+    let mut outcomes = vec![Outcome::Void(Void::NoDislodgedUnit); orders.len()];
     let mut moves: Vec<Move> = Vec::new();
     for (i, order) in orders.iter().enumerate() {
         match &order.kind {
@@ -42,19 +41,8 @@ pub fn adjudicate(
                 else {
                     continue;
                 };
-                let p = to.province;
-                let why = if position.units[p.index()].is_some() {
-                    Some("the space is occupied")
-                } else if d.attacker_from == Some(p) && !d.by_convoy {
-                    Some("the attacker came from there")
-                } else if position.standoffs.contains(p) {
-                    Some("the space was left empty by a stand-off")
-                } else {
-                    None
-                };
-                match why {
-                    // Each of these makes the retreat illegal (DATC 6.H.5, 6.H.6, 6.H.10).
-                    Some(why) => outcomes[i] = Outcome::Void(why.into()),
+                match barred(position, d, to.province) {
+                    Some(why) => outcomes[i] = Outcome::Void(why),
                     None => moves.push(Move {
                         order: i,
                         from,
@@ -100,6 +88,20 @@ pub fn adjudicate(
         }
     }
     (outcomes, next)
+}
+
+/// Why a retreat of `d` to `p` is illegal, if it is (DATC 6.H.5, 6.H.6, 6.H.10): the space is
+/// occupied, the attacker came from there (not by convoy), or a stand-off left it empty.
+pub fn barred(position: &Position, d: &Dislodged, p: ProvinceId) -> Option<Void> {
+    if position.units[p.index()].is_some() {
+        Some(Void::RetreatOccupied(p))
+    } else if d.attacker_from == Some(p) && !d.by_convoy {
+        Some(Void::RetreatToAttacker(p))
+    } else if position.standoffs.contains(p) {
+        Some(Void::RetreatToStandoff(p))
+    } else {
+        None
+    }
 }
 
 /// A dislodged force at sea retreats with its armies aboard (R3.5): armies its orders don't name go

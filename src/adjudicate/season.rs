@@ -3,7 +3,7 @@
 //! end of the season (blockades recorded for the Winter, armies starving at sea, centre owners).
 
 use super::movement;
-use super::outcome::{Outcome, Reason};
+use super::outcome::{Outcome, Reason, Refusal, Void};
 use crate::order::{Order, OrderKind, Stage, UnitSpec};
 use crate::position::{Blockade, Pending, Position};
 use crate::variant::{PowerId, ProvinceId, Region, Season, SpaceKind, Variant};
@@ -107,26 +107,20 @@ fn pending_orders(
             let at = unit.map(|u| u.at.province);
             let fleets = unit.map_or(0, |u| u32::from(u.fleets.max(1)));
             let void = match (chain, at) {
-                (Some(k), _) if !outcomes[k].succeeded() => Some("its first move failed"),
-                _ if !leg_is_legal(variant, &order) => {
-                    Some("a second move must go to an adjacent sea space (R4.3)")
-                }
-                (_, None) => Some("it names no fleet"),
+                (Some(k), _) if !outcomes[k].succeeded() => Some(Void::FirstMoveFailed),
+                _ if !leg_is_legal(variant, &order) => Some(Void::SecondMoveNotToSea),
+                (_, None) => Some(Void::NamesNoFleet),
                 (_, Some(p)) => {
                     let here = after.force(p).filter(|f| f.power == power);
                     if here.is_none() || eligible[p.index()] < fleets {
-                        Some("no fleet of yours that may move again is there after the first moves")
+                        Some(Void::NoFleetMayMoveAgain)
                     } else {
                         eligible[p.index()] -= fleets;
                         None
                     }
                 }
             };
-            Pending {
-                power,
-                order,
-                void: void.map(str::to_string),
-            }
+            Pending { power, order, void }
         })
         .collect()
 }
@@ -236,10 +230,8 @@ pub fn second_phase(
         .into_iter()
         .map(|p| {
             let outcome = match &p.void {
-                Some(why) => Outcome::Void(why.clone()),
-                None => outcomes
-                    .next()
-                    .unwrap_or_else(|| Outcome::Void("not adjudicated".into())),
+                Some(why) => Outcome::Void(*why),
+                None => outcomes.next().unwrap_or(Outcome::Void(Void::NoUnit)),
             };
             (p.power, p.order, outcome)
         })
@@ -262,9 +254,7 @@ pub fn second_phase(
         let outcome = if b.held {
             Outcome::Succeeds
         } else {
-            Outcome::Fails(Reason::NotAllowed(
-                "the blockade was cut or the fleets dislodged".into(),
-            ))
+            Outcome::Fails(Reason::Refused(Refusal::BlockadeBroken))
         };
         reported.push((b.power, order, outcome));
     }

@@ -1,11 +1,22 @@
 //! Reading case files into their blocks (`docs/case-format.md`). This step knows nothing of
 //! boards: names are read later, against the case's variant.
 
+use std::fmt;
 use std::path::Path;
+use std::rc::Rc;
+
+impl Line {
+    /// `FILE:LINE: message`, the one form of an error inside a case file.
+    pub fn error(&self, message: impl fmt::Display) -> String {
+        format!("{}:{}: {message}", self.file, self.number)
+    }
+}
 
 /// A line of a case file, with where it came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
+    /// The file it is in (shared by all its lines).
+    pub file: Rc<str>,
     /// The 1-based line number in the file.
     pub number: usize,
     /// The text, trimmed, comment removed.
@@ -27,6 +38,8 @@ pub struct Step {
     pub postowners: Option<Vec<Line>>,
     /// The phase expected after the phase, when given.
     pub postphase: Option<Line>,
+    /// Events expected in the phase (`KIND: TEXT`), when given.
+    pub events: Option<Vec<Line>>,
     /// Ledger items expected after the phase (`POWER: ITEM; ITEM`), when given.
     pub postledger: Option<Vec<Line>>,
     /// The majors expected to have reached victory (`POSTWINNERS England` or `none`), when given.
@@ -107,6 +120,7 @@ enum Block {
     Postdislodged,
     Postowners,
     Postledger,
+    Events,
 }
 
 /// Reads every case in a file.
@@ -126,6 +140,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
         line,
         message,
     };
+    let shared: Rc<str> = Rc::from(file);
     let mut cases = Vec::new();
     let mut current: Option<Case> = None;
     let mut block = Block::None;
@@ -168,6 +183,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
             ));
         };
         let line = |text: &str| Line {
+            file: shared.clone(),
             number,
             text: text.to_string(),
         };
@@ -241,6 +257,13 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
                 }
                 block = Block::Postledger;
             }
+            "EVENTS" => {
+                step(case)?;
+                if let Some(s) = case.steps.last_mut() {
+                    s.events = Some(Vec::new());
+                }
+                block = Block::Events;
+            }
             "POSTWINNERS" => {
                 step(case)?;
                 if let Some(s) = case.steps.last_mut() {
@@ -298,6 +321,7 @@ fn push(case: &mut Case, block: Block, line: Line) -> Result<(), String> {
         (Block::Postdislodged, Some(s)) => s.postdislodged.get_or_insert_with(Vec::new),
         (Block::Postowners, Some(s)) => s.postowners.get_or_insert_with(Vec::new),
         (Block::Postledger, Some(s)) => s.postledger.get_or_insert_with(Vec::new),
+        (Block::Events, Some(s)) => s.events.get_or_insert_with(Vec::new),
         _ => return Err(format!("'{}' is not in any block", line.text)),
     };
     target.push(line);

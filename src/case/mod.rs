@@ -3,34 +3,41 @@
 
 pub mod file;
 pub mod run;
+pub mod write;
 
 use std::path::{Path, PathBuf};
 
-/// Every `.case` file in `paths` (files as given, folders searched recursively), sorted.
-pub fn case_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// Every `.case` file in `paths` (files as given, folders searched recursively), sorted, and
+/// the paths that could not be read (each one failure; the rest still run).
+pub fn case_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
     let mut out = Vec::new();
+    let mut unreadable = Vec::new();
     for p in paths {
-        collect(p, &mut out)?;
+        collect(p, &mut out, &mut unreadable);
     }
-    Ok(out)
+    (out, unreadable)
 }
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+fn collect(path: &Path, out: &mut Vec<PathBuf>, unreadable: &mut Vec<String>) {
     if path.is_dir() {
-        let entries = std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let entries = match std::fs::read_dir(path) {
+            Ok(e) => e,
+            Err(e) => return unreadable.push(format!("{}: {e}", path.display())),
+        };
         let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         children.sort();
         for child in children {
             if child.is_dir() || child.extension().is_some_and(|x| x == "case") {
-                collect(&child, out)?;
+                collect(&child, out, unreadable);
             }
         }
-        Ok(())
     } else if path.is_file() {
         out.push(path.to_path_buf());
-        Ok(())
     } else {
-        Err(format!("{}: no such file or folder", path.display()))
+        unreadable.push(format!(
+            "{}: no such file or folder (or a link to nothing)",
+            path.display()
+        ));
     }
 }
 
@@ -52,14 +59,11 @@ pub fn run_paths(paths: &[PathBuf]) -> Summary {
         report: String::new(),
     };
     let mut variants = run::Variants::default();
-    let files = match case_files(paths) {
-        Ok(f) => f,
-        Err(e) => {
-            summary.failed += 1;
-            summary.report.push_str(&format!("{e}\n"));
-            Vec::new()
-        }
-    };
+    let (files, unreadable) = case_files(paths);
+    for e in unreadable {
+        summary.failed += 1;
+        summary.report.push_str(&format!("{e}\n"));
+    }
     for f in files {
         let cases = match file::read_file(&f) {
             Ok(c) => c,
@@ -69,6 +73,12 @@ pub fn run_paths(paths: &[PathBuf]) -> Summary {
                 continue;
             }
         };
+        if cases.is_empty() {
+            summary.failed += 1;
+            summary
+                .report
+                .push_str(&format!("{}: no case in it\n", f.display()));
+        }
         for case in &cases {
             let r = run::check(case, &mut variants);
             if r.failures.is_empty() {
@@ -83,6 +93,12 @@ pub fn run_paths(paths: &[PathBuf]) -> Summary {
                 }
             }
         }
+    }
+    if summary.passed + summary.failed == 0 {
+        summary.failed += 1;
+        summary
+            .report
+            .push_str("no case files found: nothing was checked\n");
     }
     summary.report.push_str(&format!(
         "cases: {} passed, {} failed\n",

@@ -2,12 +2,12 @@
 //! `ORDERS` block, and comparing what came out with what the case expects.
 
 use super::file::{Case, Line};
-use crate::adjudicate::{self, Outcome};
-use crate::order::validate::{check_set, Checker};
-use crate::order::{parse_line, parse_place, parse_unit, Order, Place};
+use crate::adjudicate::{Describe, Event, Outcome};
+use crate::order::{parse_line, parse_place, parse_unit, Order, ParseError, Place};
 use crate::position::{Dislodged, Force, Position};
+use crate::turn::{self, OrderError, PhaseReport, Sheets, TurnError};
 use crate::variant::{self, PowerId, ProvinceId, Region, Variant};
-use crate::winter::{GmCommand, Item};
+use crate::winter::Item;
 use std::collections::HashMap;
 
 /// Variants loaded so far, by name.
@@ -27,7 +27,7 @@ impl Variants {
     }
 }
 
-/// One order of a played step: who gave it, its canonical form and its outcome.
+/// One order of a played step: who gave it, its canonical form and what became of it.
 pub struct PlayedOrder {
     /// The power that gave it.
     pub power: PowerId,
@@ -35,22 +35,152 @@ pub struct PlayedOrder {
     pub parsed: Order<Place>,
     /// The canonical form.
     pub text: String,
-    /// What happened.
-    pub outcome: Outcome,
+    /// Its outcome, or why validation refused it (then it is void).
+    pub result: Result<Outcome, OrderError>,
+}
+
+impl PlayedOrder {
+    /// Whether it is void: refused by validation, or void in adjudication.
+    fn void(&self) -> bool {
+        matches!(self.result, Err(_) | Ok(Outcome::Void(_)))
+    }
+
+    /// Whether it succeeded.
+    fn succeeded(&self) -> bool {
+        matches!(&self.result, Ok(o) if o.succeeded())
+    }
+
+    /// The reason's English alone (what a `fails "TEXT"` or `void "TEXT"` line checks).
+    fn reason(&self, variant: &Variant) -> String {
+        match &self.result {
+            Ok(Outcome::Fails(r)) => r.shown(variant).to_string(),
+            Ok(Outcome::Void(v)) => v.shown(variant).to_string(),
+            Ok(o) => o.shown(variant).to_string(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// The outcome's English: `succeeds`, `fails: ...`, `void: ...`.
+    fn describe(&self, variant: &Variant) -> String {
+        match &self.result {
+            Ok(o) => o.describe(variant),
+            Err(e) => format!("void: {e}"),
+        }
+    }
 }
 
 /// A phase of a case, played.
 pub struct PlayedStep {
-    /// The position before the phase.
+    /// The position before the phase (and its GM commands).
     pub before: Position,
-    /// Its orders with their outcomes.
+    /// Its orders with their outcomes, in the order of the case's lines.
     pub orders: Vec<PlayedOrder>,
-    /// The orders that passed validation, as the adjudicator got them.
-    pub valid: Vec<(PowerId, Order<Region>)>,
     /// Second-phase orders decided while finishing this phase (R4), with their outcomes.
     pub second: Vec<PlayedOrder>,
-    /// The position after it (in the next phase).
-    pub after: Position,
+    /// What the engine reported; `report.next` is the position after the phase.
+    pub report: PhaseReport,
+}
+
+/// For each power, the case line of each line of its sheet.
+pub type SheetLines = Vec<(PowerId, Vec<usize>)>;
+
+/// A step's `ORDERS` lines as the engine takes them: the GM's commands and each power's text,
+/// with the case line of each power's line.
+pub fn sheets(variant: &Variant, lines: &[Line]) -> Result<(Sheets, SheetLines), String> {
+    let mut sheets = Sheets::default();
+    let mut numbers: Vec<(PowerId, Vec<usize>)> = Vec::new();
+    for l in lines {
+        if let Some(command) = gm_command(l) {
+            sheets.gm.push(command.to_string());
+            continue;
+        }
+        let (power, text) = split_power(variant, l)?;
+        let power = power.ok_or_else(|| l.error("orders need a power ('France: A(Par)-Bur')"))?;
+        let sheet = sheets.orders.entry(power).or_default();
+        sheet.push_str(text);
+        sheet.push('\n');
+        match numbers.iter_mut().find(|(p, _)| *p == power) {
+            Some((_, n)) => n.push(l.number),
+            None => numbers.push((power, vec![l.number])),
+        }
+    }
+    Ok((sheets, numbers))
+}
+
+/// The file a case's lines come from.
+fn case_file(case: &Case, lines: &[Line]) -> std::rc::Rc<str> {
+    lines
+        .first()
+        .map_or_else(|| case.file.as_str().into(), |l| l.file.clone())
+}
+
+/// Plays every step of a case through the engine's one call per phase ([`turn::play`]).
+pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
+    let mut position = initial_position(case, variant)?;
+    let mut steps = Vec::new();
+    for step in &case.steps {
+        let (sheets, numbers) = sheets(variant, &step.orders)?;
+        let report = turn::play(variant, &position, &sheets).map_err(|e| match &e {
+            TurnError::Gm { index, .. } => {
+                let gm = step.orders.iter().filter(|l| gm_command(l).is_some());
+                match gm.clone().nth(*index) {
+                    Some(l) => l.error(&e),
+                    None => e.to_string(),
+                }
+            }
+        })?;
+        // Back to the case's lines: each power's orders, in the order the lines were written.
+        let mut by_line: Vec<(usize, PlayedOrder)> = Vec::new();
+        for power_orders in &report.powers {
+            let lines = numbers
+                .iter()
+                .find(|(p, _)| *p == power_orders.power)
+                .map(|(_, n)| n.as_slice())
+                .unwrap_or_default();
+            for o in &power_orders.orders {
+                let number = lines.get(o.order.line - 1).copied().unwrap_or(0);
+                let Some(parsed) = o.order.parsed.clone() else {
+                    let line = Line {
+                        file: case_file(case, &step.orders),
+                        number,
+                        text: o.order.text.clone(),
+                    };
+                    return Err(match &o.result {
+                        Err(OrderError::Parse(e)) => parse_error(&line, e),
+                        _ => line.error("not an order"),
+                    });
+                };
+                by_line.push((
+                    number,
+                    PlayedOrder {
+                        power: power_orders.power,
+                        text: o.canonical.clone().unwrap_or_default(),
+                        parsed,
+                        result: o.result.clone(),
+                    },
+                ));
+            }
+        }
+        by_line.sort_by_key(|(n, _)| *n);
+        let second = report
+            .second
+            .iter()
+            .map(|s| PlayedOrder {
+                power: s.power,
+                parsed: s.order.map(&|r: &Region| Place::Known(*r)),
+                text: s.canonical.clone(),
+                result: Ok(s.outcome.clone()),
+            })
+            .collect();
+        let before = std::mem::replace(&mut position, report.next.clone());
+        steps.push(PlayedStep {
+            before,
+            orders: by_line.into_iter().map(|(_, o)| o).collect(),
+            second,
+            report,
+        });
+    }
+    Ok(steps)
 }
 
 /// The result of checking one case.
@@ -81,100 +211,6 @@ pub fn with_options(variant: &Variant, case: &Case) -> Result<Variant, String> {
     Ok(v)
 }
 
-/// Plays every step of a case.
-pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
-    let mut position = initial_position(case, variant)?;
-    let mut steps = Vec::new();
-    for step in &case.steps {
-        let mut parsed: Vec<(PowerId, Order<Place>)> = Vec::new();
-        for l in &step.orders {
-            if let Some(command) = gm_command(l) {
-                // The GM acts before the phase is processed (R7.8).
-                GmCommand::parse(variant, command)
-                    .and_then(|c| c.apply(variant, &mut position))
-                    .map_err(|e| at(l, e.to_string()))?;
-                continue;
-            }
-            let (power, text) = split_power(variant, l)?;
-            let order = parse_line(variant, text).map_err(|e| at(l, e.to_string()))?;
-            parsed.push((
-                power.ok_or_else(|| at(l, "orders need a power".into()))?,
-                order,
-            ));
-        }
-        // Validation per power, so that R1.4 counts each power's orders together.
-        let mut checked: Vec<Option<Result<Order<Region>, String>>> = vec![None; parsed.len()];
-        for power in variant.power_ids() {
-            let idx: Vec<usize> = (0..parsed.len())
-                .filter(|&i| parsed[i].0 == power)
-                .collect();
-            if idx.is_empty() {
-                continue;
-            }
-            let orders: Vec<Order<Place>> = idx.iter().map(|&i| parsed[i].1.clone()).collect();
-            let checker = Checker {
-                variant,
-                position: Some(&position),
-                power: Some(power),
-            };
-            for (&i, r) in idx.iter().zip(check_set(&checker, &orders)) {
-                checked[i] = Some(r.map_err(|e| e.to_string()));
-            }
-        }
-        let valid: Vec<(PowerId, Order<Region>)> = parsed
-            .iter()
-            .zip(&checked)
-            .filter_map(|((p, _), c)| match c {
-                Some(Ok(o)) => Some((*p, o.clone())),
-                _ => None,
-            })
-            .collect();
-        let result = adjudicate::adjudicate(variant, &position, &valid);
-        let mut outcomes = result.outcomes.into_iter();
-        let orders = parsed
-            .into_iter()
-            .zip(checked)
-            .map(|((power, order), c)| {
-                let outcome = match c {
-                    Some(Ok(_)) => outcomes
-                        .next()
-                        .unwrap_or_else(|| Outcome::Void("lost".into())),
-                    Some(Err(why)) => Outcome::Void(why),
-                    None => Outcome::Void("not checked".into()),
-                };
-                PlayedOrder {
-                    power,
-                    text: order.display(variant),
-                    parsed: order,
-                    outcome,
-                }
-            })
-            .collect();
-        let second = result
-            .second
-            .iter()
-            .map(|(power, order, outcome)| {
-                let parsed = order.map(&|r: &Region| Place::Known(*r));
-                PlayedOrder {
-                    power: *power,
-                    text: parsed.display(variant),
-                    parsed,
-                    outcome: outcome.clone(),
-                }
-            })
-            .collect();
-        steps.push(PlayedStep {
-            before: position,
-            orders,
-            second,
-            valid,
-            after: result.position.clone(),
-        });
-        position = result.position;
-    }
-    Ok(steps)
-}
-
 /// Plays a case and compares every expectation.
 pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
     let mut report = CaseReport {
@@ -182,6 +218,13 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
         name: format!("{} {}", case.id, case.title).trim().to_string(),
         failures: Vec::new(),
     };
+    if case.variant.is_empty() {
+        let message = "the case has no VARIANT line (VARIANT standard, or napoleonic)";
+        report
+            .failures
+            .push(format!("{}:{}: {message}", case.file, case.line));
+        return report;
+    }
     let variant = match variants.get(&case.variant) {
         Ok(v) => v,
         Err(e) => {
@@ -214,7 +257,10 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
         if let Err(e) = check_results(variant, &step.results, played, &label, f) {
             f.push(e);
         }
-        let pos = &played.after;
+        if let Some(lines) = &step.events {
+            check_events(variant, lines, &played.report.events, &label, f);
+        }
+        let pos = &played.report.next;
         if let Some(lines) = &step.poststate {
             match read_forces(variant, lines) {
                 Ok(expected) => {
@@ -238,7 +284,7 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
                         });
                         if !same {
                             f.push(format!(
-                                "{label}: POSTDISLODGED: {} was not dislodged from {}",
+                                "{label}: POSTDISLODGED: {} was not dislodged by the attack from {}",
                                 d.force.name(variant, d.province),
                                 d.attacker_from
                                     .map_or("?".into(), |p| variant.province(p).code.clone())
@@ -330,11 +376,12 @@ fn check_results(
             )
         })?;
         let left = Line {
+            file: l.file.clone(),
             number: l.number,
             text: left.trim().to_string(),
         };
         let (power, text) = split_power(variant, &left)?;
-        let order = parse_line(variant, text).map_err(|e| at(l, e.to_string()))?;
+        let order = parse_line(variant, text).map_err(|e| parse_error(l, &e))?;
         let Some(k) = (0..all.len())
             .find(|&k| !used[k] && Some(all[k].power) == power && all[k].parsed == order)
         else {
@@ -345,23 +392,104 @@ fn check_results(
         };
         used[k] = true;
         let played = all[k];
-        let ok = match word.trim() {
-            "succeeds" => played.outcome.succeeded(),
-            "fails" => !played.outcome.succeeded(),
-            "void" => matches!(played.outcome, Outcome::Void(_)),
-            other => return Err(at(l, format!("'{other}' is not succeeds, fails or void"))),
+        let word = word.trim();
+        // `fails "TEXT"` / `void "TEXT"`: the reason's English must be TEXT exactly.
+        let (word, wording) = match word.split_once(char::is_whitespace) {
+            Some((w, quoted)) => {
+                let text = quoted
+                    .trim()
+                    .strip_prefix('"')
+                    .and_then(|t| t.strip_suffix('"'))
+                    .ok_or_else(|| at(l, format!("write the reason in quotes: {w} \"TEXT\"")))?;
+                (w, Some(text))
+            }
+            None => (word, None),
         };
-        if !ok {
+        let ok = match word {
+            "succeeds" if wording.is_none() => played.succeeded(),
+            "fails" => !played.succeeded(),
+            "void" => played.void(),
+            other => {
+                return Err(at(
+                    l,
+                    format!("'{other}' is not succeeds, fails \"REASON\" or void \"REASON\""),
+                ))
+            }
+        };
+        let worded = wording.is_none_or(|w| played.reason(variant) == w);
+        if !ok || !worded {
+            let expected = match wording {
+                Some(w) => format!("{word} \"{w}\""),
+                None => word.to_string(),
+            };
             failures.push(format!(
-                "{label}: line {}: {} expected {}, got {}",
+                "{label}: line {}: {} expected {expected}, got {}",
                 l.number,
                 played.text,
-                word.trim(),
-                played.outcome.describe(variant)
+                played.describe(variant)
             ));
         }
     }
     Ok(())
+}
+
+/// `EVENTS`: `KIND: TEXT` lines (`KIND: none` for no event of that kind). For each kind written,
+/// the phase's events of that kind must be exactly those written, in that order.
+fn check_events(
+    variant: &Variant,
+    lines: &[Line],
+    events: &[Event],
+    label: &str,
+    failures: &mut Vec<String>,
+) {
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut expected: Vec<(&str, &str)> = Vec::new();
+    for l in lines {
+        let Some((kind, text)) = l.text.split_once(':') else {
+            failures.push(at(l, "an event line is 'KIND: TEXT'".into()));
+            continue;
+        };
+        let Some(&kind) = Event::KINDS.iter().find(|k| **k == kind.trim()) else {
+            let kinds = Event::KINDS.join(", ");
+            failures.push(at(
+                l,
+                format!("unknown event kind '{}' ({kinds})", kind.trim()),
+            ));
+            continue;
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+        if text.trim() != "none" {
+            expected.push((kind, text.trim()));
+        }
+    }
+    for kind in kinds {
+        let want: Vec<&str> = expected
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, t)| *t)
+            .collect();
+        let got: Vec<String> = events
+            .iter()
+            .filter(|e| e.kind() == kind)
+            .map(|e| e.shown(variant).to_string())
+            .collect();
+        if want != got {
+            let show = |t: Vec<String>| {
+                if t.is_empty() {
+                    "none".into()
+                } else {
+                    t.join(" | ")
+                }
+            };
+            failures.push(format!(
+                "{label}: EVENTS {kind}: expected {}, got {}",
+                show(want.iter().map(|s| s.to_string()).collect()),
+                show(got)
+            ));
+        }
+    }
 }
 
 /// Compares two lists of forces, reporting both in full when they differ.
@@ -503,7 +631,16 @@ fn check_ledger(
 }
 
 fn at(l: &Line, message: String) -> String {
-    format!("line {}: {message}", l.number)
+    l.error(message)
+}
+
+/// A parse error of a case line: its column and what was wrong (the line is the case file's).
+fn parse_error(l: &Line, e: &ParseError) -> String {
+    let what = e
+        .hint
+        .clone()
+        .unwrap_or_else(|| format!("expected {}, found {}", e.expected, e.found));
+    l.error(format!("column {}: {what}", e.column))
 }
 
 /// `England: rest` → (England, rest); `none: rest` → (None, rest).
@@ -559,7 +696,7 @@ fn read_forces(variant: &Variant, lines: &[Line]) -> Result<Vec<(ProvinceId, For
         let (power, rest) = split_power(variant, l)?;
         let power = power.ok_or_else(|| at(l, "units need a power".into()))?;
         for item in items(rest) {
-            let unit = parse_unit(variant, item).map_err(|e| at(l, e.to_string()))?;
+            let unit = parse_unit(variant, item).map_err(|e| parse_error(l, &e))?;
             let region = known(l, variant, unit.at.clone())?;
             let force = Force {
                 power,
@@ -590,14 +727,14 @@ fn read_dislodged(variant: &Variant, lines: &[Line]) -> Result<Vec<Dislodged>, S
                 Some((u, f)) => (u, Some(f.trim())),
                 None => (item, None),
             };
-            let unit = parse_unit(variant, unit_text).map_err(|e| at(l, e.to_string()))?;
+            let unit = parse_unit(variant, unit_text).map_err(|e| parse_error(l, &e))?;
             let region = known(l, variant, unit.at.clone())?;
             let (by_convoy, from) = match from.map(|f| {
                 f.strip_prefix("convoy ")
                     .map_or((false, f), |r| (true, r.trim()))
             }) {
                 Some((c, f)) => {
-                    let place = parse_place(variant, f).map_err(|e| at(l, e.to_string()))?;
+                    let place = parse_place(variant, f).map_err(|e| parse_error(l, &e))?;
                     (c, Some(known(l, variant, place)?.province))
                 }
                 None => (false, None),
@@ -628,15 +765,16 @@ fn read_owners(
     for l in lines {
         let (power, rest) = split_power(variant, l)?;
         for item in items(rest) {
-            let place = parse_place(variant, item).map_err(|e| at(l, e.to_string()))?;
+            let place = parse_place(variant, item).map_err(|e| parse_error(l, &e))?;
             out.push((known(l, variant, place)?.province, power));
         }
     }
     Ok(out)
 }
 
-/// The position a case starts from.
-fn initial_position(case: &Case, variant: &Variant) -> Result<Position, String> {
+/// The position a case starts from: its state blocks in its `PHASE` (required: a case says which
+/// phase it plays rather than defaulting to the variant's start).
+pub fn initial_position(case: &Case, variant: &Variant) -> Result<Position, String> {
     let phase = match &case.phase {
         Some(l) => variant.parse_phase(&l.text).ok_or_else(|| {
             at(
@@ -644,7 +782,14 @@ fn initial_position(case: &Case, variant: &Variant) -> Result<Position, String> 
                 format!("'{}' is not a phase (e.g. Spring 1901 Movement)", l.text),
             )
         })?,
-        None => variant.start,
+        None => {
+            return Err(format!(
+                "{}:{}: the case has no PHASE line (e.g. PHASE {})",
+                case.file,
+                case.line,
+                variant.phase_name(variant.start)
+            ))
+        }
     };
     let mut pos = Position::empty(variant, phase);
     for (p, force) in read_forces(variant, &case.state)? {
@@ -656,17 +801,19 @@ fn initial_position(case: &Case, variant: &Variant) -> Result<Position, String> 
     pos.dislodged = read_dislodged(variant, &case.dislodged)?;
     for l in &case.standoffs {
         for item in items(&l.text) {
-            let place = parse_place(variant, item).map_err(|e| at(l, e.to_string()))?;
+            let place = parse_place(variant, item).map_err(|e| parse_error(l, &e))?;
             pos.standoffs.insert(known(l, variant, place)?.province);
         }
     }
-    for (power, item) in read_ledger(variant, &case.ledger)? {
-        item.apply(variant, &mut pos.ledgers, power)
-            .map_err(|e| format!("LEDGER {}: {e}", variant.power(power).name))?;
+    for l in &case.ledger {
+        for (power, item) in read_ledger(variant, std::slice::from_ref(l))? {
+            item.apply(variant, &mut pos.ledgers, power)
+                .map_err(|e| l.error(format!("LEDGER {}: {e}", variant.power(power).name)))?;
+        }
     }
     for l in &case.blockaded {
         for item in items(&l.text) {
-            let place = parse_place(variant, item).map_err(|e| at(l, e.to_string()))?;
+            let place = parse_place(variant, item).map_err(|e| parse_error(l, &e))?;
             pos.blockaded.insert(known(l, variant, place)?.province);
         }
     }

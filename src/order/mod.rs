@@ -15,7 +15,7 @@ pub use parse::{parse_line, parse_orders, parse_place, parse_unit, ParseError, P
 use crate::variant::{Coast, PowerId, ProvinceId, Region, UnitType};
 
 /// A place as written in an order: settled to one region, or a name several spaces answer to.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Place {
     /// One region.
     Known(Region),
@@ -34,7 +34,7 @@ pub enum Place {
 ///
 /// `A(Par)` is one army; `2A(Bur)` two; `A/3F(MAO)` one army aboard three fleets; `F(StP/sc)` a
 /// fleet on a coast.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct UnitSpec<P> {
     /// How many armies.
     pub armies: u8,
@@ -81,7 +81,9 @@ impl<P> UnitSpec<P> {
 }
 
 /// Which movement phase an order belongs to (the variant's fleet second moves, rule 6).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Stage {
     /// The first (or only) movement phase; also every non-movement order.
     #[default]
@@ -91,7 +93,7 @@ pub enum Stage {
 }
 
 /// One order.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Order<P> {
     /// The movement phase it is for.
     pub stage: Stage,
@@ -100,7 +102,7 @@ pub struct Order<P> {
 }
 
 /// What an order orders.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum OrderKind<P> {
     /// `A(Par) H`
     Hold {

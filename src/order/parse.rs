@@ -14,7 +14,7 @@ use nom::{IResult, Parser};
 use std::fmt;
 
 /// Why a line is not an order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ParseError {
     /// The 1-based line number.
     pub line: usize,

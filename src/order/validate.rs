@@ -14,7 +14,7 @@ use crate::variant::{
 };
 
 /// Why an order can't be used.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum ValidationError {
     /// A name several spaces answer to, and the order fits more than one (or none) of them.
     #[error("ambiguous: '{name}' could be {options}; write the space's code")]
@@ -49,7 +49,7 @@ pub enum ValidationError {
         has: String,
     },
     /// The order is of a kind this phase doesn't take.
-    #[error("{what} can't be ordered in a {phase} phase")]
+    #[error("{what} can't be ordered in the {phase} phase")]
     WrongPhase {
         /// The kind of order.
         what: String,

@@ -19,7 +19,9 @@ use std::fmt;
 pub const MAX_PROVINCES: usize = 128;
 
 /// A space of the board, by its index in [`Variant::provinces`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct ProvinceId(pub u8);
 
 impl ProvinceId {
@@ -30,7 +32,9 @@ impl ProvinceId {
 }
 
 /// A power (major or minor), by its index in [`Variant::powers`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct PowerId(pub u8);
 
 impl PowerId {
@@ -41,7 +45,9 @@ impl PowerId {
 }
 
 /// One coast of a multi-coast province.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Coast {
     /// North coast, `nc`.
     North,
@@ -90,7 +96,9 @@ pub enum SpaceKind {
 }
 
 /// The two kinds of unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum UnitType {
     /// An army.
     Army,
@@ -109,7 +117,9 @@ impl UnitType {
 }
 
 /// Where a unit stands: a space, and for a fleet in a multi-coast province, its coast.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Region {
     /// The space.
     pub province: ProvinceId,
@@ -128,7 +138,7 @@ impl Region {
 }
 
 /// A set of spaces, as a bitset.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ProvinceSet(pub u128);
 
 impl ProvinceSet {
@@ -253,7 +263,9 @@ pub struct StartUnit {
 }
 
 /// The three seasons of a year.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Season {
     /// Spring.
     Spring,
@@ -264,7 +276,9 @@ pub enum Season {
 }
 
 /// The kinds of phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum PhaseKind {
     /// Movement (with the second-moves rule, the first phase of the season).
     Movement,
@@ -308,7 +322,9 @@ impl PhaseKind {
 }
 
 /// A phase of the game: `Spring 1901 Movement`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Phase {
     /// The year.
     pub year: u16,

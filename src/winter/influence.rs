@@ -2,7 +2,7 @@
 //! change of control of each minor.
 
 use super::ledger::{Bid, Influence, LedgerError, Ledgers};
-use crate::adjudicate::{Outcome, Reason};
+use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::order::{Order, OrderKind};
 use crate::position::Position;
 use crate::variant::{PowerId, PowerKind, Region, Variant};
@@ -98,18 +98,24 @@ fn take_bids(
         };
         let ledgers = &mut next.ledgers;
         if let Err(e) = check_bid(variant, ledgers, *power, minor, on_behalf) {
-            outcomes[i] = Outcome::Fails(Reason::NotAllowed(e.to_string()));
+            let beneficiary = on_behalf.unwrap_or(*power);
+            let why = match e {
+                LedgerError::NotMajor(_) => Refusal::NotAMajor(beneficiary),
+                LedgerError::Barred { .. } => Refusal::Barred(minor, beneficiary),
+                _ => Refusal::NotAMinor(minor),
+            };
+            outcomes[i] = Outcome::Fails(Reason::Refused(why));
             continue;
         }
         let Some(ip) = ledgers.influence.get_mut(power) else {
-            outcomes[i] = Outcome::Fails(Reason::NotAllowed("only majors bid".into()));
+            outcomes[i] = Outcome::Fails(Reason::Refused(Refusal::OnlyMajorsBid));
             continue;
         };
         if ip.spent + amount > ip.received {
-            outcomes[i] = Outcome::Fails(Reason::NotAllowed(format!(
-                "over budget: you have {} IP and the bids before this one spent {}",
-                ip.received, ip.spent
-            )));
+            outcomes[i] = Outcome::Fails(Reason::Refused(Refusal::IpOverBudget {
+                received: ip.received,
+                spent: ip.spent,
+            }));
             continue;
         }
         ip.spent += amount;

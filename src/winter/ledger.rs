@@ -6,7 +6,7 @@ use crate::variant::{Phase, PowerId, PowerKind, Variant};
 use std::collections::BTreeMap;
 
 /// Supply points lent by one major to another for a year (R7.2).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Loan {
     /// Who lent.
     pub lender: PowerId,
@@ -17,7 +17,7 @@ pub struct Loan {
 }
 
 /// Who controls a minor, for how long, and who never may again (R7.6-R7.8).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MinorControl {
     /// The controlling major, if any.
     pub controller: Option<PowerId>,
@@ -28,7 +28,7 @@ pub struct MinorControl {
 }
 
 /// One major's supply-point account this Winter (R7.2).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Account {
     /// SP at hand after repayments and loans, before upkeep.
     pub available: u32,
@@ -39,7 +39,7 @@ pub struct Account {
 }
 
 /// One major's influence points this Winter (R7.5).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Influence {
     /// IP received.
     pub received: u32,
@@ -48,7 +48,7 @@ pub struct Influence {
 }
 
 /// An accepted bid (R7.6).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bid {
     /// The major that spent the IP.
     pub by: PowerId,
@@ -61,7 +61,7 @@ pub struct Bid {
 }
 
 /// Something the judge reports in the result mail: a loss of control, a GM decision, a winner.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Note {
     /// The phase it happened in.
     pub phase: Phase,
@@ -71,7 +71,7 @@ pub struct Note {
 
 /// Every power's Winter accounts and the control of the minor powers: part of the position, so
 /// that a case file and a result mail can show it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ledgers {
     /// SP banked by each major.
     pub bank: BTreeMap<PowerId, u32>,
@@ -187,7 +187,7 @@ impl Ledgers {
 }
 
 /// One item of a power's ledger as a case file or result mail writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Item {
     /// `bank 6`: SP banked.
     Bank(u32),
@@ -211,8 +211,10 @@ pub enum Item {
     Barred(PowerId),
     /// `adopted by England`: the minor became that player's major power (R7.11).
     AdoptedBy(PowerId),
-    /// `loan none`, `debt none`, `barred none`: no item of that key.
-    NoneOf(&'static str),
+    /// `loan none`, `debt none`, `barred none`: no item of that key (a case's expectation only,
+    /// never stored).
+    #[serde(skip)]
+    NoneOf(#[serde(skip)] &'static str),
 }
 
 /// Why a ledger item, a GM command or a ledger change can't be used.

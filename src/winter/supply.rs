@@ -8,7 +8,7 @@
 //! builds and removals; what is left unallocated is banked.
 
 use super::ledger::{Account, Ledgers};
-use crate::adjudicate::{Outcome, Reason};
+use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::order::{Order, OrderKind};
 use crate::position::Position;
 use crate::variant::{PowerId, PowerKind, Region, Variant};
@@ -48,8 +48,8 @@ fn majors(variant: &Variant) -> impl Iterator<Item = PowerId> + '_ {
         .filter(|&p| variant.power(p).kind == PowerKind::Major)
 }
 
-fn refuse(why: String) -> Outcome {
-    Outcome::Fails(Reason::NotAllowed(why))
+fn refuse(why: Refusal) -> Outcome {
+    Outcome::Fails(Reason::Refused(why))
 }
 
 /// Opens every major's account: income and bank, then last year's loans repaid (or renewed),
@@ -78,10 +78,7 @@ pub fn open(
                 renewed.push((*power, to));
                 Outcome::Succeeds
             } else {
-                refuse(format!(
-                    "you have no loan to {} to renew",
-                    variant.power(to).name
-                ))
+                refuse(Refusal::NoLoanToRenew(to))
             };
         }
     }
@@ -130,9 +127,7 @@ pub fn open(
         let upkeep = SP_PER_UNIT * unit_count(position, *power);
         let free = has.saturating_sub(upkeep);
         outcomes[i] = if amount > free {
-            refuse(format!(
-                "over budget: you have {has} SP and your units need {upkeep}, so at most {free} SP can still be lent"
-            ))
+            refuse(Refusal::LoanOverBudget { has, upkeep, free })
         } else {
             if let Some(v) = own.get_mut(power) {
                 *v -= amount;
@@ -180,9 +175,7 @@ pub fn close(
                 _ => continue,
             };
             outcomes[i] = if amount > left {
-                refuse(format!(
-                    "over budget: only {left} SP are left after upkeep and the orders before this one"
-                ))
+                refuse(Refusal::SpOverBudget(left))
             } else {
                 left -= amount;
                 if convert {

@@ -1,0 +1,425 @@
+//! One call per phase: a position and each power's order text in, a [`PhaseReport`] out.
+//!
+//! [`play`] is the whole turn pipeline (the GM's commands, parsing each power's text, validation
+//! with R1.4 counted per power, adjudication, the fleets' second phase and the Winter); [`check`]
+//! is its first half alone, the acknowledgement of one power's orders. The case runner, the
+//! benches, the command line and the judge all go through these two.
+
+use crate::adjudicate::{self, Event, Outcome};
+use crate::order::validate::{check_set, Checker, ValidationError};
+use crate::order::{parse_orders, Order, OrderKind, ParseError, Place, UnitSpec};
+use crate::position::{Dislodged, Position};
+use crate::variant::{Phase, PhaseKind, PowerId, PowerKind, Region, Variant};
+use crate::winter::{GmCommand, Item, LedgerError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What the phase is given: the GM's commands and each power's order text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sheets {
+    /// GM commands (`CONTROL Denmark France`), carried out before the orders are read (R7.8).
+    pub gm: Vec<String>,
+    /// Each power's orders as written, one order a line (a controller writes its minors' orders).
+    pub orders: BTreeMap<PowerId, String>,
+}
+
+/// Why an order could not be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum OrderError {
+    /// The line is not an order.
+    #[error("{0}")]
+    Parse(ParseError),
+    /// The order is not legal here (it is void; its units hold).
+    #[error("{0}")]
+    Invalid(ValidationError),
+}
+
+/// One line of a power's orders, read and checked against the position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckedOrder {
+    /// The 1-based line in the power's text.
+    pub line: usize,
+    /// The line as written.
+    pub text: String,
+    /// The order as parsed, when it parsed.
+    pub parsed: Option<Order<Place>>,
+    /// The order the adjudicator gets, or why there is none.
+    pub checked: Result<Order<Region>, OrderError>,
+}
+
+impl CheckedOrder {
+    /// The canonical form: of the checked order, else of the order as parsed.
+    pub fn canonical(&self, variant: &Variant) -> Option<String> {
+        match (&self.checked, &self.parsed) {
+            (Ok(o), _) => Some(o.display(variant)),
+            (Err(_), Some(p)) => Some(p.display(variant)),
+            (Err(_), None) => None,
+        }
+    }
+}
+
+/// Reads and checks one power's orders: each non-blank line parsed, then the parsed orders
+/// validated together (R1.4). Without a position only the board is checked; without a power any
+/// power's units may be ordered.
+pub fn check(
+    variant: &Variant,
+    position: Option<&Position>,
+    power: Option<PowerId>,
+    text: &str,
+) -> Vec<CheckedOrder> {
+    let lines: Vec<&str> = text.lines().collect();
+    let parsed = parse_orders(variant, text);
+    let orders: Vec<Order<Place>> = parsed
+        .iter()
+        .filter_map(|r| r.as_ref().ok().map(|p| p.order.clone()))
+        .collect();
+    let checker = Checker {
+        variant,
+        position,
+        power,
+    };
+    let mut valid = check_set(&checker, &orders).into_iter();
+    parsed
+        .into_iter()
+        .map(|r| {
+            let (line, parsed, checked) = match r {
+                Ok(p) => {
+                    let checked = match valid.next() {
+                        Some(c) => c.map_err(OrderError::Invalid),
+                        // check_set gives one result per order; this can't be reached.
+                        None => Err(OrderError::Invalid(ValidationError::Illegal(
+                            "not checked".into(),
+                        ))),
+                    };
+                    (p.line, Some(p.order), checked)
+                }
+                Err(e) => (e.line, None, Err(OrderError::Parse(e))),
+            };
+            let text = lines
+                .get(line.saturating_sub(1))
+                .map_or(String::new(), |l| l.trim().to_string());
+            CheckedOrder {
+                line,
+                text,
+                parsed,
+                checked,
+            }
+        })
+        .collect()
+}
+
+/// One order of the phase with what became of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderReport {
+    /// The order as read and checked.
+    pub order: CheckedOrder,
+    /// Its canonical form, when it parsed.
+    pub canonical: Option<String>,
+    /// Its outcome (an order that failed validation is void, its units hold), or its error.
+    pub result: Result<Outcome, OrderError>,
+}
+
+/// A power's orders in the phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PowerOrders {
+    /// The power that gave them.
+    pub power: PowerId,
+    /// Every line, in the order written.
+    pub orders: Vec<OrderReport>,
+}
+
+/// A second-phase order decided after the first phase (R4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecondOrder {
+    /// The power that gave it.
+    pub power: PowerId,
+    /// The order, naming where the fleet is after its first move.
+    pub order: Order<Region>,
+    /// Its canonical form (`2: F(ENG)-MAO`).
+    pub canonical: String,
+    /// Its outcome.
+    pub outcome: Outcome,
+}
+
+/// A force waiting for its retreat, with the spaces it may retreat to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retreats {
+    /// The dislodged force.
+    pub dislodged: Dislodged,
+    /// The regions it may legally retreat to (empty: it can only disband).
+    pub to: Vec<Region>,
+}
+
+/// A power's Winter ledger after the phase, as items.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PowerLedger {
+    /// The power.
+    pub power: PowerId,
+    /// Its items (`bank 6`, `loan 3 to France`, `controller England 2 years`).
+    pub items: Vec<Item>,
+}
+
+/// Everything a phase gave: what the judge stores and the result mails print.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseReport {
+    /// The phase played.
+    pub phase: Phase,
+    /// Each power's orders with their outcomes, in power order.
+    pub powers: Vec<PowerOrders>,
+    /// Second-phase orders decided while finishing the phase, with their outcomes (R4).
+    pub second: Vec<SecondOrder>,
+    /// Forces dislodged, with their legal retreats.
+    pub dislodged: Vec<Retreats>,
+    /// What else happened, in order.
+    pub events: Vec<Event>,
+    /// After a Winter phase, every power's ledger; empty otherwise.
+    pub ledgers: Vec<PowerLedger>,
+    /// The position after the phase, in the next phase that needs orders.
+    pub next: Position,
+    /// The powers that owe orders in the next phase.
+    pub owe: Vec<PowerId>,
+}
+
+/// Why a phase can't be played.
+#[derive(Debug, thiserror::Error)]
+pub enum TurnError {
+    /// A GM command that can't be carried out.
+    #[error("GM command '{command}': {source}")]
+    Gm {
+        /// Its index in [`Sheets::gm`].
+        index: usize,
+        /// The command as written.
+        command: String,
+        /// Why.
+        source: LedgerError,
+    },
+}
+
+/// Plays the phase `position` is in with the GM's commands and each power's orders, on to the
+/// next phase that needs orders.
+pub fn play(
+    variant: &Variant,
+    position: &Position,
+    sheets: &Sheets,
+) -> Result<PhaseReport, TurnError> {
+    let mut position = position.clone();
+    let notes_before = position.ledgers.notes.len();
+    // The GM acts before the phase is processed (R7.8).
+    for (index, command) in sheets.gm.iter().enumerate() {
+        GmCommand::parse(variant, command)
+            .and_then(|c| c.apply(variant, &mut position))
+            .map_err(|source| TurnError::Gm {
+                index,
+                command: command.clone(),
+                source,
+            })?;
+    }
+    let checked: Vec<(PowerId, Vec<CheckedOrder>)> = sheets
+        .orders
+        .iter()
+        .map(|(&power, text)| (power, check(variant, Some(&position), Some(power), text)))
+        .collect();
+    let valid: Vec<(PowerId, Order<Region>)> = checked
+        .iter()
+        .flat_map(|(power, orders)| {
+            orders
+                .iter()
+                .filter_map(move |c| c.checked.as_ref().ok().map(|o| (*power, o.clone())))
+        })
+        .collect();
+    let result = adjudicate::adjudicate(variant, &position, &valid);
+    let mut outcomes = result.outcomes.into_iter();
+    let powers = checked
+        .into_iter()
+        .map(|(power, orders)| PowerOrders {
+            power,
+            orders: orders
+                .into_iter()
+                .map(|order| {
+                    let result = match &order.checked {
+                        Ok(_) => Ok(outcomes
+                            .next()
+                            .unwrap_or(Outcome::Void(adjudicate::Void::NoUnit))),
+                        Err(e) => Err(e.clone()),
+                    };
+                    OrderReport {
+                        canonical: order.canonical(variant),
+                        order,
+                        result,
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    let second = result
+        .second
+        .into_iter()
+        .map(|(power, order, outcome)| SecondOrder {
+            power,
+            canonical: order.display(variant),
+            order,
+            outcome,
+        })
+        .collect();
+    let next = result.position;
+    let mut events = result.events;
+    events.extend(
+        next.ledgers.notes[notes_before.min(next.ledgers.notes.len())..]
+            .iter()
+            .map(|n| Event::Winter(n.text.clone())),
+    );
+    let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids)
+        && (variant.rules.supply_points || variant.rules.influence);
+    let ledgers = if winter {
+        variant
+            .power_ids()
+            .map(|power| PowerLedger {
+                power,
+                items: next.ledgers.items(variant, power),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(PhaseReport {
+        phase: position.phase,
+        powers,
+        second,
+        dislodged: next
+            .dislodged
+            .iter()
+            .map(|d| Retreats {
+                dislodged: *d,
+                to: legal_retreats(variant, &next, d),
+            })
+            .collect(),
+        events,
+        ledgers,
+        owe: owing(variant, &next),
+        next,
+    })
+}
+
+/// The regions a dislodged force may retreat to as a whole: those a retreat order validates for
+/// and the retreat phase does not refuse (occupied, the attacker's origin, a stand-off).
+pub fn legal_retreats(variant: &Variant, position: &Position, d: &Dislodged) -> Vec<Region> {
+    let checker = Checker {
+        variant,
+        position: Some(position),
+        power: None,
+    };
+    let unit = UnitSpec {
+        armies: d.force.armies,
+        fleets: d.force.fleets,
+        at: Place::Known(Region {
+            province: d.province,
+            coast: d.force.coast,
+        }),
+    };
+    variant
+        .province_ids()
+        .filter(|&p| p != d.province && adjudicate::retreat::barred(position, d, p).is_none())
+        .flat_map(|p| {
+            let coasts = &variant.province(p).coasts;
+            std::iter::once(Region::of(p)).chain(coasts.iter().map(move |&c| Region {
+                province: p,
+                coast: Some(c),
+            }))
+        })
+        .filter(|&to| {
+            let order = Order::new(OrderKind::Retreat {
+                unit: unit.clone(),
+                to: Place::Known(to),
+            });
+            checker.check(&order).is_ok_and(|o| match o.kind {
+                OrderKind::Retreat { to: settled, .. } => settled == to,
+                _ => false,
+            })
+        })
+        .collect()
+}
+
+/// The powers that owe orders in `position`'s phase: in a movement phase, every major with a
+/// unit to order (a controlled minor's units are its controller's to order); in a retreat phase,
+/// only those with dislodged forces; in a Winter, every major still in the game.
+pub fn owing(variant: &Variant, position: &Position) -> Vec<PowerId> {
+    let commander = |owner: PowerId| match variant.power(owner).kind {
+        PowerKind::Major => Some(owner),
+        PowerKind::Minor => position.ledgers.controller(owner),
+    };
+    let mut owe: Vec<PowerId> = match position.phase.kind {
+        PhaseKind::Movement | PhaseKind::SecondMovement => position
+            .forces()
+            .filter_map(|(_, f)| commander(f.power))
+            .collect(),
+        PhaseKind::Retreat | PhaseKind::SecondRetreat => position
+            .dislodged
+            .iter()
+            .filter_map(|d| commander(d.force.power))
+            .collect(),
+        PhaseKind::Adjustment | PhaseKind::Bids => variant
+            .power_ids()
+            .filter(|&p| variant.power(p).kind == PowerKind::Major)
+            .filter(|&p| {
+                position.phase.kind == PhaseKind::Bids
+                    || position.centre_count(variant, p) > 0
+                    || position.forces().any(|(_, f)| f.power == p)
+            })
+            .collect(),
+    };
+    owe.sort();
+    owe.dedup();
+    owe
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{load_named, Season};
+
+    fn power(v: &Variant, name: &str) -> PowerId {
+        v.power_by_name(name).expect("a power of the board")
+    }
+
+    /// R7.9: a controlled minor's orders come from its controller; an uncontrolled minor owes none.
+    #[test]
+    fn r7_9_a_controlled_minor_is_ordered_by_its_controller() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let mut pos = Position::initial(&v);
+        pos.phase = Phase {
+            year: 1805,
+            season: Season::Spring,
+            kind: PhaseKind::Movement,
+        };
+        let sheets = Sheets {
+            gm: vec!["CONTROL Sweden England".into()],
+            orders: BTreeMap::new(),
+        };
+        let report = play(&v, &pos, &sheets).expect("the GM's command applies");
+        let sweden = power(&v, "Sweden");
+        let england = power(&v, "England");
+        assert_eq!(report.next.ledgers.controller(sweden), Some(england));
+        assert!(report.owe.contains(&england), "{:?}", report.owe);
+        assert!(!report.owe.contains(&sweden), "{:?}", report.owe);
+        assert!(report
+            .owe
+            .iter()
+            .all(|&p| v.power(p).kind == PowerKind::Major));
+    }
+
+    /// R1.4 through the acknowledgement: the second order for a one-unit force is refused, the
+    /// first is accepted, each with its line.
+    #[test]
+    fn r1_4_check_refuses_a_second_order_for_one_unit() {
+        let v = load_named("standard").expect("the board loads");
+        let pos = Position::initial(&v);
+        let france = power(&v, "France");
+        let checked = check(&v, Some(&pos), Some(france), "A(Par)-Bur\n\nA(Par)-Pic\n");
+        assert_eq!(checked.len(), 2);
+        assert_eq!(checked[0].line, 1);
+        assert!(checked[0].checked.is_ok());
+        assert_eq!(checked[1].line, 3);
+        assert_eq!(checked[1].text, "A(Par)-Pic");
+        assert!(matches!(checked[1].checked, Err(OrderError::Invalid(_))));
+    }
+}
