@@ -1,10 +1,9 @@
 //! Adjudication: a phase's validated orders against a position give an outcome for every order
 //! and the next position.
 //!
-//! [`movement`] is the one adjudication core; [`retreat`] and [`adjust`] decide the other phases;
-//! [`advance`] moves the calendar on (and changes centre ownership after Autumn).
+//! [`movement`] is the one adjudication core; [`retreat`] and [`crate::winter`] decide the other
+//! phases; [`advance`] moves the calendar on (and changes centre ownership after Autumn).
 
-pub mod adjust;
 pub mod movement;
 mod outcome;
 pub mod retreat;
@@ -45,8 +44,14 @@ pub fn adjudicate(
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {
             retreat::adjudicate(variant, position, &plain())
         }
-        PhaseKind::Adjustment | PhaseKind::Bids => adjust::adjudicate(variant, position, orders),
+        PhaseKind::Adjustment | PhaseKind::Bids => {
+            crate::winter::adjudicate(variant, position, orders)
+        }
     };
+    // The position keeps the events of the phase that made it only (each phase starts from a
+    // copy of the position before, events and all).
+    let before = position.ledgers.events.len().min(next.ledgers.events.len());
+    next.ledgers.events.drain(..before);
     let second = advance(variant, &mut next);
     Adjudication {
         outcomes,

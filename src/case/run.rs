@@ -89,10 +89,19 @@ pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
         let mut parsed: Vec<(PowerId, Order<Place>)> = Vec::new();
         for l in &step.orders {
             if let Some(command) = gm_command(l) {
-                // The GM acts before the phase is processed (R7.8).
-                GmCommand::parse(variant, command)
-                    .and_then(|c| c.apply(variant, &mut position))
-                    .map_err(|e| at(l, e.to_string()))?;
+                // The GM acts before the phase is processed (R7.8). `=> refused`: the case expects
+                // the judge to refuse the command (and leave the position as it was).
+                let (command, refused) = match command.rsplit_once("=>") {
+                    Some((c, w)) if w.trim().eq_ignore_ascii_case("refused") => (c.trim(), true),
+                    _ => (command, false),
+                };
+                let command =
+                    GmCommand::parse(variant, command).map_err(|e| at(l, e.to_string()))?;
+                match (command.apply(variant, &mut position), refused) {
+                    (Ok(_), false) | (Err(_), true) => {}
+                    (Ok(_), true) => return Err(at(l, "the GM command was not refused".into())),
+                    (Err(e), false) => return Err(at(l, e.to_string())),
+                }
                 continue;
             }
             let (power, text) = split_power(variant, l)?;

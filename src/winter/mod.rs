@@ -1,20 +1,66 @@
-//! The Winter of the Napoleonic variant: supply points, influence points, bids for minor powers,
-//! control of minors, victory (RULINGS §7).
+//! The Napoleonic Winter (RULINGS §7) and the standard game's adjustment phase: supply points,
+//! builds and removals, influence points, bids for minor powers, control of minors, victory.
 //!
-//! The sequence runs in [`crate::adjudicate::adjust`]: (a) autumn retreats happen before; (b) the
-//! SP accounts ([`supply::open`]), builds and removals, then [`supply::close`]; (c)-(e) influence,
-//! bids and control ([`influence::winter`]); then the victory check ([`victory::check`]). A Winter
-//! `Bids` phase (Winter 1800) runs (c)-(e) only. [`control`] detects losses of control after every
-//! phase and carries out the GM's commands.
+//! [`adjudicate`] runs the sequence: (a) autumn retreats happen before, in their own phase; (b)
+//! the SP accounts ([`supply::open`]), builds and removals ([`adjust::units`]), then
+//! [`supply::close`]; (c)-(e) influence, bids and control ([`influence::winter`]); then the victory
+//! check ([`victory::check`]). A Winter `Bids` phase (Winter 1800) runs (c)-(e) only. [`control`]
+//! detects losses of control after every phase, records how long centres are held, and carries
+//! out the GM's commands. What happened beyond the orders' outcomes is reported as [`Event`]s in
+//! the position's ledgers.
 
+pub mod adjust;
 pub mod control;
+pub mod event;
 pub mod influence;
 pub mod ledger;
 pub mod supply;
 pub mod victory;
 
 pub use control::GmCommand;
+pub use event::{Event, LossCause};
 pub use ledger::{Item, LedgerError, Ledgers};
+
+use crate::adjudicate::Outcome;
+use crate::order::Order;
+use crate::position::Position;
+use crate::variant::{PhaseKind, PowerId, ProvinceSet, Region, Variant};
+
+/// Adjudicates a Winter phase. `orders` are validated Winter orders, each with the power that
+/// gave it. Without the Napoleonic rule switches this is the standard adjustment phase; with
+/// them it is the Winter sequence of RULINGS §7.
+pub fn adjudicate(
+    variant: &Variant,
+    position: &Position,
+    orders: &[(PowerId, Order<Region>)],
+) -> (Vec<Outcome>, Position) {
+    let mut outcomes = vec![Outcome::Void("not an adjustment order".into()); orders.len()];
+    let mut next = position.clone();
+    let rules = &variant.rules;
+    let napoleonic = rules.supply_points || rules.influence;
+    if napoleonic {
+        next.ledgers.start_winter();
+    }
+    // Winter 1800 (a Bids phase) runs steps (c)-(e) only.
+    if position.phase.kind != PhaseKind::Bids {
+        if rules.supply_points {
+            supply::open(variant, position, orders, &mut outcomes, &mut next.ledgers);
+        }
+        adjust::units(variant, position, &mut next, orders, &mut outcomes);
+        if rules.supply_points {
+            supply::close(variant, &mut next, orders, &mut outcomes);
+        }
+        // A blockade stops builds for this Winter only (R5.4).
+        next.blockaded = ProvinceSet::EMPTY;
+    }
+    if rules.influence {
+        influence::winter(variant, &mut next, orders, &mut outcomes);
+    }
+    if napoleonic {
+        victory::check(variant, &mut next);
+    }
+    (outcomes, next)
+}
 
 #[cfg(test)]
 mod tests {
@@ -98,7 +144,8 @@ mod tests {
         assert!(e.to_string().contains("Atlantis"), "{e}");
     }
 
-    /// R7.2: ledger items read back as they are written (the case file and result mail form).
+    /// R7.2, R7.7, R7.11: ledger items read back as they are written (the case file and result
+    /// mail form).
     #[test]
     fn r7_2_ledger_items_round_trip() {
         let v = board();
@@ -110,7 +157,9 @@ mod tests {
             "controller England 1 year",
             "controller none",
             "barred Prussia",
-            "adopted by England",
+            "auto 7 Sweden",
+            "held Nwy since 1802",
+            "adopted from England homes Den Kau Nwy Swe",
         ] {
             let item = Item::parse(&v, text).expect("an item");
             assert_eq!(item.text(&v), text);
