@@ -124,7 +124,7 @@ fn take_bids(
 /// (e): the highest total takes each minor; a tie at the top leaves it with last year's
 /// controller, or with nobody. The incumbent's automatic IP go in the ledgers (R7.7).
 fn change_control(variant: &Variant, next: &mut Position) {
-    let minors: Vec<PowerId> = next.ledgers.minors_now(variant).collect();
+    let minors: Vec<PowerId> = next.ledgers.minor_powers(variant).collect();
     for minor in minors {
         let mut totals: BTreeMap<PowerId, u32> = BTreeMap::new();
         for b in next.ledgers.bids.iter().filter(|b| b.minor == minor) {

@@ -156,12 +156,15 @@ impl Ledgers {
     /// Whether `power` is a major power now: the variant says so, unless an adoption changed it
     /// (R7.11).
     pub fn is_major(&self, variant: &Variant, power: PowerId) -> bool {
-        let adopted = self.adoptions.iter().rev().find_map(|a| {
-            (a.new == power)
-                .then_some(true)
-                .or((a.old == power).then_some(false))
-        });
-        adopted.unwrap_or(variant.power(power).kind == PowerKind::Major)
+        for a in self.adoptions.iter().rev() {
+            if a.new == power {
+                return true;
+            }
+            if a.old == power {
+                return false;
+            }
+        }
+        variant.power(power).kind == PowerKind::Major
     }
 
     /// The majors now, in the variant's power order.
@@ -171,8 +174,8 @@ impl Ledgers {
             .filter(move |&p| self.is_major(variant, p))
     }
 
-    /// The minors now, in the variant's power order.
-    pub fn minors_now<'a>(&'a self, variant: &'a Variant) -> impl Iterator<Item = PowerId> + 'a {
+    /// The minor powers now, in the variant's power order.
+    pub fn minor_powers<'a>(&'a self, variant: &'a Variant) -> impl Iterator<Item = PowerId> + 'a {
         variant
             .power_ids()
             .filter(move |&p| !self.is_major(variant, p))
@@ -367,15 +370,14 @@ impl Item {
         }
     }
 
-    /// Whether the item belongs on a minor's line (`Some(true)`), a major's (`Some(false)`) or
-    /// either (`None`).
-    pub fn for_minor(&self) -> Option<bool> {
+    /// The kind of power whose line the item belongs on, when only one kind's.
+    pub fn line_of(&self) -> Option<PowerKind> {
         match self {
             Item::Controller(..) | Item::Barred(_) | Item::NoneOf("barred" | "controller") => {
-                Some(true)
+                Some(PowerKind::Minor)
             }
             Item::Held(..) | Item::NoneOf("held") => None,
-            _ => Some(false),
+            _ => Some(PowerKind::Major),
         }
     }
 
@@ -489,17 +491,24 @@ impl Item {
         power: PowerId,
     ) -> Result<(), LedgerError> {
         let p = variant.power(power);
-        let is_minor = !ledgers.is_major(variant, power);
-        // An adoption is written on the line of the new major, a minor until it is applied.
-        let wants_minor = match self {
-            Item::Adopted(..) => Some(true),
-            other => other.for_minor(),
+        let kind = if ledgers.is_major(variant, power) {
+            PowerKind::Major
+        } else {
+            PowerKind::Minor
         };
-        if wants_minor.is_some_and(|m| m != is_minor) {
+        // An adoption is written on the line of the new major, a minor until it is applied.
+        let wanted = match self {
+            Item::Adopted(..) => Some(PowerKind::Minor),
+            other => other.line_of(),
+        };
+        if wanted.is_some_and(|w| w != kind) {
             return Err(LedgerError::WrongKind {
                 item: self.text(variant),
                 power: p.name.clone(),
-                kind: if is_minor { "minor" } else { "major" },
+                kind: match kind {
+                    PowerKind::Major => "major",
+                    PowerKind::Minor => "minor",
+                },
             });
         }
         let not_major = |q: PowerId| LedgerError::NotMajor(variant.power(q).name.clone());
