@@ -171,7 +171,7 @@ fn adjust_power(
                 let present = next.force(at).is_some_and(|f| {
                     f.power == power && f.armies >= unit.armies && f.fleets >= unit.fleets
                 });
-                let stranded = next.force(at).is_some_and(|f| {
+                let strands_armies = next.force(at).is_some_and(|f| {
                     stranded(
                         variant,
                         at,
@@ -181,7 +181,7 @@ fn adjust_power(
                 });
                 if delta >= 0 {
                     Outcome::Fails(Reason::NotAllowed("no removals due".into()))
-                } else if present && stranded {
+                } else if present && strands_armies {
                     Outcome::Fails(Reason::NotAllowed(format!(
                         "the fleets in {} carry armies: remove the armies aboard first",
                         variant.province(at).name
