@@ -301,6 +301,9 @@ pub enum LedgerError {
     /// Text that is no ledger item.
     #[error("'{0}' is not a ledger item (bank N, loan N to POWER, debt N to POWER, sp N, upkeep N, converted N, ip N, spent N, auto N MINOR, controller POWER N years, controller none, barred POWER, held CENTRE since YEAR, adopted from POWER homes CENTRE..., KEY none)")]
     Syntax(String),
+    /// An item that describes a Winter's work, or a debt, in a pre-state.
+    #[error("'{0}' describes what a Winter did (or a debt, written as the lender's loan): it can be checked after a phase, not set before one")]
+    NotInLedger(String),
     /// A name that is no power.
     #[error("unknown power '{0}'")]
     UnknownPower(String),
@@ -549,7 +552,7 @@ impl Item {
                 });
             }
             Item::NoneOf(_) => {}
-            _ => return Err(LedgerError::Syntax(self.text(variant))),
+            _ => return Err(LedgerError::NotInLedger(self.text(variant))),
         }
         Ok(())
     }

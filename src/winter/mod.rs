@@ -343,6 +343,19 @@ mod tests {
         assert!(e.to_string().contains("not the 4 needed"), "{e}");
     }
 
+    /// R7.7: the automatic IP are a Winter's result: a pre-state can't set them, and says so.
+    #[test]
+    fn r7_7_automatic_ip_are_not_set_before_a_phase() {
+        let v = board();
+        let mut ledgers = Ledgers::default();
+        let item = Item::parse(&v, "auto 7 Sweden").expect("an item");
+        let e = item
+            .apply(&v, &mut ledgers, power(&v, "England"))
+            .unwrap_err();
+        assert_eq!(e, LedgerError::NotInLedger("auto 7 Sweden".into()));
+        assert!(e.to_string().contains("checked after a phase"), "{e}");
+    }
+
     /// R7.6: a bid for a minor that doesn't exist is refused by the parser, naming it.
     #[test]
     fn r7_6_bid_for_an_unknown_minor_is_named() {
