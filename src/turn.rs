@@ -203,16 +203,17 @@ pub fn play(
     sheets: &Sheets,
 ) -> Result<PhaseReport, TurnError> {
     let mut position = position.clone();
-    let notes_before = position.ledgers.notes.len();
     // The GM acts before the phase is processed (R7.8).
+    let mut gm_events = Vec::with_capacity(sheets.gm.len());
     for (index, command) in sheets.gm.iter().enumerate() {
-        GmCommand::parse(variant, command)
+        let event = GmCommand::parse(variant, command)
             .and_then(|c| c.apply(variant, &mut position))
             .map_err(|source| TurnError::Gm {
                 index,
                 command: command.clone(),
                 source,
             })?;
+        gm_events.push(Event::Winter(event));
     }
     let checked: Vec<(PowerId, Vec<CheckedOrder>)> = sheets
         .orders
@@ -262,12 +263,8 @@ pub fn play(
         })
         .collect();
     let next = result.position;
-    let mut events = result.events;
-    events.extend(
-        next.ledgers.notes[notes_before.min(next.ledgers.notes.len())..]
-            .iter()
-            .map(|n| Event::Winter(n.text.clone())),
-    );
+    let mut events = gm_events;
+    events.extend(result.events);
     let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids)
         && (variant.rules.supply_points || variant.rules.influence);
     let ledgers = if winter {

@@ -1,10 +1,9 @@
 //! Adjudication: a phase's validated orders against a position give an outcome for every order
 //! and the next position.
 //!
-//! [`movement`] is the one adjudication core; [`retreat`] and [`adjust`] decide the other phases;
-//! [`advance`] moves the calendar on (and changes centre ownership after Autumn).
+//! [`movement`] is the one adjudication core; [`retreat`] and [`crate::winter`] decide the other
+//! phases; [`advance`] moves the calendar on (and changes centre ownership after Autumn).
 
-pub mod adjust;
 pub mod movement;
 mod outcome;
 pub mod retreat;
@@ -26,8 +25,8 @@ pub struct Adjudication {
     pub second: Vec<(PowerId, Order<Region>, Outcome)>,
     /// The position after the phase, already in the next phase that needs orders.
     pub position: Position,
-    /// What happened besides the outcomes: passages denied, blockades, starvation (the Winter's
-    /// events are in the ledgers' notes).
+    /// What happened besides the outcomes: passages denied, blockades, starvation, and the
+    /// Winter's and the minors' control events.
     pub events: Vec<Event>,
 }
 
@@ -48,7 +47,9 @@ pub fn adjudicate(
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {
             retreat::adjudicate(variant, position, &plain())
         }
-        PhaseKind::Adjustment | PhaseKind::Bids => adjust::adjudicate(variant, position, orders),
+        PhaseKind::Adjustment | PhaseKind::Bids => {
+            crate::winter::adjudicate(variant, position, orders)
+        }
     };
     let mut events: Vec<Event> = orders
         .iter()
@@ -62,6 +63,12 @@ pub fn adjudicate(
         })
         .collect();
     let second = advance(variant, &mut next, &mut events);
+    // The Winter's and the control of the minors' events (R7.8 can happen in any phase).
+    events.extend(
+        std::mem::take(&mut next.ledgers.events)
+            .into_iter()
+            .map(Event::Winter),
+    );
     Adjudication {
         outcomes,
         second,

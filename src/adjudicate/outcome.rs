@@ -125,6 +125,9 @@ pub enum Refusal {
     NoRemovalsDue,
     /// No such unit of the power in this space.
     NoSuchUnit(ProvinceId),
+    /// The fleets in this sea carry armies: removing them would leave the armies alone at sea
+    /// (R1.2); remove the armies first.
+    RemoveArmiesFirst(ProvinceId),
     /// The build space is held by another power.
     HeldBy(ProvinceId, PowerId),
     /// The build space is occupied.
@@ -296,6 +299,11 @@ impl Describe for Refusal {
             ),
             Refusal::NoRemovalsDue => f.write_str("no removals due"),
             Refusal::NoSuchUnit(p) => write!(f, "no such unit of yours in {}", name(v, p)),
+            Refusal::RemoveArmiesFirst(p) => write!(
+                f,
+                "the fleets in {} carry armies: remove the armies aboard first",
+                name(v, p)
+            ),
             Refusal::HeldBy(p, by) => write!(
                 f,
                 "{} is held by {}: you can't build there",
@@ -381,9 +389,9 @@ pub enum Event {
         /// How many armies were lost.
         armies: u8,
     },
-    /// A Winter or control event (loss of control, GM decision, bids, adoption, victory), as the
-    /// Winter's ledgers word it.
-    Winter(String),
+    /// A Winter or control event (bids, control gained or lost, the GM's decision, adoption,
+    /// civil disorder, victory).
+    Winter(crate::winter::Event),
 }
 
 impl Event {
@@ -394,18 +402,25 @@ impl Event {
             Event::BlockadeCut { .. } => "blockade-cut",
             Event::PassageDenied { .. } => "passage-denied",
             Event::Starved { .. } => "starved",
-            Event::Winter(_) => "winter",
+            Event::Winter(e) => e.kind(),
         }
     }
 
     /// Every kind, for messages.
-    pub const KINDS: [&'static str; 5] = [
-        "blockade-held",
-        "blockade-cut",
-        "passage-denied",
-        "starved",
-        "winter",
-    ];
+    pub const KINDS: [&'static str; 4 + crate::winter::Event::KINDS.len()] = {
+        let mut all = [""; 4 + crate::winter::Event::KINDS.len()];
+        let own = ["blockade-held", "blockade-cut", "passage-denied", "starved"];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = if i < own.len() {
+                own[i]
+            } else {
+                crate::winter::Event::KINDS[i - own.len()]
+            };
+            i += 1;
+        }
+        all
+    };
 }
 
 impl Describe for Event {
@@ -456,7 +471,7 @@ impl Describe for Event {
                     code(v, *sea)
                 )
             }
-            Event::Winter(text) => f.write_str(text),
+            Event::Winter(e) => f.write_str(&e.describe(v)),
         }
     }
 }

@@ -283,15 +283,8 @@ pub fn end_of_season(variant: &Variant, position: &mut Position) {
         for b in blockades.iter().filter(|b| b.held) {
             position.blockaded.insert(b.centre);
         }
-        // R7.8 (a): a major occupying its own minor's centre, before the centre changes hands.
-        let (units, owners) = (&position.units, &position.owners);
-        crate::winter::control::detect_occupation(
-            variant,
-            units,
-            owners,
-            &mut position.ledgers,
-            position.phase,
-        );
+        // R7.8 (a), and how long centres are held (R7.11), before the centres change hands.
+        crate::winter::control::before_centres_change(variant, position);
         for (p, f) in position.units.iter().enumerate() {
             if let Some(f) = f {
                 if variant.provinces[p].centre {

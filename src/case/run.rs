@@ -7,6 +7,7 @@ use crate::order::{parse_line, parse_place, parse_unit, Order, ParseError, Place
 use crate::position::{Dislodged, Force, Position};
 use crate::turn::{self, OrderError, PhaseReport, Sheets, TurnError};
 use crate::variant::{self, PowerId, ProvinceId, Region, Variant};
+use crate::winter::GmCommand;
 use crate::winter::Item;
 use std::collections::HashMap;
 
@@ -91,7 +92,10 @@ pub fn sheets(variant: &Variant, lines: &[Line]) -> Result<(Sheets, SheetLines),
     let mut numbers: Vec<(PowerId, Vec<usize>)> = Vec::new();
     for l in lines {
         if let Some(command) = gm_command(l) {
-            sheets.gm.push(command.to_string());
+            // `GM: ... => refused` is the case's expectation, checked apart (see `play`).
+            if refused_gm_command(command).is_none() {
+                sheets.gm.push(command.to_string());
+            }
             continue;
         }
         let (power, text) = split_power(variant, l)?;
@@ -119,6 +123,15 @@ pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
     let mut position = initial_position(case, variant)?;
     let mut steps = Vec::new();
     for step in &case.steps {
+        // A GM command the case expects refused must be refused, and changes nothing (R7.8).
+        for l in &step.orders {
+            if let Some(command) = gm_command(l).and_then(refused_gm_command) {
+                let command = GmCommand::parse(variant, command).map_err(|e| l.error(&e))?;
+                if command.apply(variant, &mut position.clone()).is_ok() {
+                    return Err(l.error("the GM command was not refused"));
+                }
+            }
+        }
         let (sheets, numbers) = sheets(variant, &step.orders)?;
         let report = turn::play(variant, &position, &sheets).map_err(|e| match &e {
             TurnError::Gm { index, .. } => {
@@ -536,6 +549,14 @@ pub fn forces_text(variant: &Variant, forces: &[(ProvinceId, Force)]) -> String 
     } else {
         parts.join("; ")
     }
+}
+
+/// The command of a `GM: COMMAND => refused` line: the case expects the judge to refuse it.
+fn refused_gm_command(command: &str) -> Option<&str> {
+    let (command, word) = command.rsplit_once("=>")?;
+    word.trim()
+        .eq_ignore_ascii_case("refused")
+        .then(|| command.trim())
 }
 
 /// The command of a `GM: COMMAND` line in an `ORDERS` block.

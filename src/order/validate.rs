@@ -612,7 +612,13 @@ impl<'a> Checker<'a> {
     /// it (R7.2, R7.6, R7.8).
     fn check_accounts(&self, kind: &OrderKind<Region>) -> Result<(), ValidationError> {
         let v = self.variant;
-        let major = |p: PowerId| v.power(p).kind == PowerKind::Major;
+        // A major now: an adoption (R7.11) changes who is one.
+        let major = |p: PowerId| {
+            self.position
+                .map_or(v.power(p).kind == PowerKind::Major, |pos| {
+                    pos.ledgers.is_major(v, p)
+                })
+        };
         match *kind {
             OrderKind::Loan { to, .. } | OrderKind::Renew { to } => {
                 if !major(to) {

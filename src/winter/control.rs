@@ -1,48 +1,57 @@
 //! Control of the minors outside the bids (R7.8, R7.11): detecting a major that loses a minor,
-//! and the GM's commands that name a new controller or record an adoption.
+//! recording how long centres are held, and the GM's commands that name a new controller or
+//! carry out an adoption.
 
-use super::ledger::{LedgerError, Ledgers};
-use crate::position::{Force, Position};
-use crate::variant::{Phase, PowerId, PowerKind, ProvinceId, Variant};
+use super::event::{Event, LossCause};
+use super::ledger::{Adoption, Holding, LedgerError, Ledgers, MinorControl};
+use crate::position::Position;
+use crate::variant::{PowerId, ProvinceId, ProvinceSet, Variant};
 
 /// R7.8 (b): a controller with more than one unit inside its minor's home centres loses the minor
 /// for good. The phase sequence calls this after every phase.
 pub fn detect_crowding(variant: &Variant, position: &mut Position) {
     for (minor, major) in controlled(&position.ledgers) {
-        let homes = variant.homes(minor);
+        let homes = position.ledgers.homes(variant, minor);
         let inside: u32 = position
             .forces()
             .filter(|(p, f)| f.power == major && homes.contains(*p))
             .map(|(_, f)| f.components())
             .sum();
         if inside > 1 {
-            let why = format!("it has {inside} units inside its home centres");
-            let phase = position.phase;
-            lose(variant, &mut position.ledgers, phase, minor, major, &why);
+            lose(
+                &mut position.ledgers,
+                minor,
+                major,
+                LossCause::Crowded(inside),
+            );
         }
     }
 }
 
-/// R7.8 (a): a controller occupying a centre its minor owns at the end of an Autumn season loses
-/// the minor for good. The phase sequence calls this at the end of Autumn (`phase`), with the
-/// units and the centre owners before the centres change hands.
-pub fn detect_occupation(
-    variant: &Variant,
-    units: &[Option<Force>],
-    owners: &[Option<PowerId>],
-    ledgers: &mut Ledgers,
-    phase: Phase,
-) {
-    for (minor, major) in controlled(ledgers) {
-        let occupied = units.iter().enumerate().find(|(p, f)| {
-            f.is_some_and(|f| f.power == major) && owners.get(*p) == Some(&Some(minor))
-        });
-        if let Some((p, _)) = occupied {
-            let why = format!(
-                "it occupies {} at the end of the Autumn",
-                variant.provinces[p].name
-            );
-            lose(variant, ledgers, phase, minor, major, &why);
+/// The end of an Autumn season, before its centres change hands (R7.1): R7.8 (a), a controller
+/// occupying a centre its minor owns loses the minor for good; and every centre about to change
+/// hands is recorded as held by its new owner since this year (for optional rule 12, R7.11).
+pub fn before_centres_change(variant: &Variant, position: &mut Position) {
+    for (minor, major) in controlled(&position.ledgers) {
+        let occupied = position
+            .forces()
+            .find(|(p, f)| f.power == major && position.owners[p.index()] == Some(minor))
+            .map(|(p, _)| p);
+        if let Some(p) = occupied {
+            lose(&mut position.ledgers, minor, major, LossCause::Occupied(p));
+        }
+    }
+    let year = position.phase.year;
+    for p in variant.centres().iter() {
+        let Some(f) = position.units[p.index()] else {
+            continue;
+        };
+        if position.owners[p.index()] != Some(f.power) {
+            let holding = Holding {
+                owner: f.power,
+                since: year,
+            };
+            position.ledgers.held.insert(p, holding);
         }
     }
 }
@@ -55,25 +64,18 @@ fn controlled(ledgers: &Ledgers) -> Vec<(PowerId, PowerId)> {
         .collect()
 }
 
-fn lose(
-    variant: &Variant,
-    ledgers: &mut Ledgers,
-    phase: Phase,
-    minor: PowerId,
-    major: PowerId,
-    why: &str,
-) {
+fn lose(ledgers: &mut Ledgers, minor: PowerId, major: PowerId, cause: LossCause) {
     let control = ledgers.minors.entry(minor).or_default();
     control.controller = None;
     control.years = 0;
     if !control.barred.contains(&major) {
         control.barred.push(major);
     }
-    let (minor, major) = (&variant.power(minor).name, &variant.power(major).name);
-    ledgers.note(
-        phase,
-        format!("{major} loses control of {minor} for good (R7.8): {why}; the GM names the new controller"),
-    );
+    ledgers.events.push(Event::ControlLost {
+        minor,
+        major,
+        cause,
+    });
 }
 
 /// A GM command on the ledgers, as the GM's mail (or a case's `GM:` line) writes it.
@@ -121,8 +123,9 @@ impl GmCommand {
         }
     }
 
-    /// Carries the command out on `position`, or says why it can't be.
-    pub fn apply(&self, variant: &Variant, position: &mut Position) -> Result<(), LedgerError> {
+    /// Carries the command out on `position`, or says why it can't be; the event is for the
+    /// report of the phase the GM acts before.
+    pub fn apply(&self, variant: &Variant, position: &mut Position) -> Result<Event, LedgerError> {
         match *self {
             GmCommand::Control { minor, major } => give_control(variant, position, minor, major),
             GmCommand::Adopt { minor, major } => adopt(variant, position, minor, major),
@@ -130,12 +133,17 @@ impl GmCommand {
     }
 }
 
-fn check_kinds(variant: &Variant, minor: PowerId, major: PowerId) -> Result<(), LedgerError> {
+fn check_kinds(
+    variant: &Variant,
+    ledgers: &Ledgers,
+    minor: PowerId,
+    major: PowerId,
+) -> Result<(), LedgerError> {
     let name = |p: PowerId| variant.power(p).name.clone();
-    if variant.power(minor).kind != PowerKind::Minor {
+    if ledgers.is_major(variant, minor) {
         return Err(LedgerError::NotMinor(name(minor)));
     }
-    if variant.power(major).kind != PowerKind::Major {
+    if !ledgers.is_major(variant, major) {
         return Err(LedgerError::NotMajor(name(major)));
     }
     Ok(())
@@ -149,47 +157,42 @@ pub fn give_control(
     position: &mut Position,
     minor: PowerId,
     major: Option<PowerId>,
-) -> Result<(), LedgerError> {
+) -> Result<Event, LedgerError> {
     if let Some(m) = major {
-        check_kinds(variant, minor, m)?;
+        check_kinds(variant, &position.ledgers, minor, m)?;
         if position.ledgers.barred(minor, m) {
             return Err(LedgerError::Barred {
                 major: variant.power(m).name.clone(),
                 minor: variant.power(minor).name.clone(),
             });
         }
-    } else if variant.power(minor).kind != PowerKind::Minor {
+    } else if position.ledgers.is_major(variant, minor) {
         return Err(LedgerError::NotMinor(variant.power(minor).name.clone()));
     }
-    let phase = position.phase;
     let control = position.ledgers.minors.entry(minor).or_default();
     control.controller = major;
     control.years = 0;
-    let who = major.map_or("nobody".to_string(), |m| variant.power(m).name.clone());
-    position.ledgers.note(
-        phase,
-        format!(
-            "the GM gives control of {} to {who}",
-            variant.power(minor).name
-        ),
-    );
-    Ok(())
+    Ok(Event::GmControl { minor, major })
 }
 
-/// Optional rule 12 (R7.11): `major` makes a minor it controls, owning at least 4 centres, its
-/// new major power. The minor's home centres become its original ones plus the others it owns,
-/// alphabetically by name, up to 4 (the judge does not yet track how long a centre was held).
-/// The adoption is recorded and reported; the GM re-seats the players.
+/// Optional rule 12 (R7.11): `major` makes `minor`, which it controls and which owns at least 4
+/// centres, its new major power, and becomes a minor itself.
+///
+/// The minor's home centres become its own plus, to make 4, the others it owns that it has held
+/// the longest (alphabetically by name on a tie). What the player had as a major goes with it to
+/// the new major: the bank, loans made and owed, control of its other minors (years kept) and the
+/// minors it was barred from. The old major becomes a minor the new major controls, at 0 years,
+/// with its own home centres.
 pub fn adopt(
     variant: &Variant,
     position: &mut Position,
     minor: PowerId,
     major: PowerId,
-) -> Result<(), LedgerError> {
+) -> Result<Event, LedgerError> {
     if !variant.rules.adoption {
         return Err(LedgerError::Rule12Off);
     }
-    check_kinds(variant, minor, major)?;
+    check_kinds(variant, &position.ledgers, minor, major)?;
     let cannot = |why: String| LedgerError::CannotAdopt {
         major: variant.power(major).name.clone(),
         minor: variant.power(minor).name.clone(),
@@ -202,34 +205,68 @@ pub fn adopt(
     if owned < 4 {
         return Err(cannot(format!("it owns {owned} centres, not the 4 needed")));
     }
-    let homes = variant.homes(minor);
+    let homes = new_homes(variant, position, minor);
+    let ledgers = &mut position.ledgers;
+    let mut set = ProvinceSet::EMPTY;
+    for &p in &homes {
+        set.insert(p);
+    }
+    ledgers.adoptions.push(Adoption {
+        old: major,
+        new: minor,
+        homes: set,
+    });
+    ledgers.minors.remove(&minor);
+    for control in ledgers.minors.values_mut() {
+        if control.controller == Some(major) {
+            control.controller = Some(minor);
+        }
+        if control.barred.contains(&major) && !control.barred.contains(&minor) {
+            control.barred.push(minor);
+        }
+    }
+    ledgers.minors.insert(
+        major,
+        MinorControl {
+            controller: Some(minor),
+            years: 0,
+            barred: Vec::new(),
+        },
+    );
+    if let Some(bank) = ledgers.bank.remove(&major) {
+        ledgers.bank.insert(minor, bank);
+    }
+    for loan in &mut ledgers.loans {
+        for side in [&mut loan.lender, &mut loan.borrower] {
+            if *side == major {
+                *side = minor;
+            }
+        }
+    }
+    Ok(Event::Adopted {
+        old: major,
+        new: minor,
+        homes,
+    })
+}
+
+/// The adopted minor's 4 home centres (R7.11): its own, then the other centres it owns, held the
+/// longest first, alphabetically by name on a tie.
+fn new_homes(variant: &Variant, position: &Position, minor: PowerId) -> Vec<ProvinceId> {
+    let ledgers = &position.ledgers;
+    let own = ledgers.homes(variant, minor);
     let mut others: Vec<ProvinceId> = variant
         .centres()
         .iter()
-        .filter(|p| position.owners[p.index()] == Some(minor) && !homes.contains(*p))
+        .filter(|p| position.owners[p.index()] == Some(minor) && !own.contains(*p))
         .collect();
-    others.sort_by(|a, b| variant.province(*a).name.cmp(&variant.province(*b).name));
-    let mut new_homes: Vec<String> = homes
-        .iter()
-        .map(|p| variant.province(p).name.clone())
-        .collect();
-    let wanted = 4usize.saturating_sub(new_homes.len());
-    new_homes.extend(
-        others
-            .iter()
-            .take(wanted)
-            .map(|p| variant.province(*p).name.clone()),
-    );
-    position.ledgers.adoptions.push((major, minor));
-    let phase = position.phase;
-    position.ledgers.note(
-        phase,
-        format!(
-            "{} adopts {} as its major power (rule 12); home centres: {}",
-            variant.power(major).name,
-            variant.power(minor).name,
-            new_homes.join(", ")
-        ),
-    );
-    Ok(())
+    // Held since before the recorded history (None) is the longest.
+    others.sort_by(|&a, &b| {
+        let since = |p| ledgers.held_since(p, minor);
+        since(a)
+            .cmp(&since(b))
+            .then_with(|| variant.province(a).name.cmp(&variant.province(b).name))
+    });
+    let wanted = 4usize.saturating_sub(own.len());
+    own.iter().chain(others.into_iter().take(wanted)).collect()
 }

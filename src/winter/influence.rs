@@ -1,11 +1,12 @@
 //! Influence points and bids (R7.5-R7.7): (c) new IP, (d) bids in the order written, (e) the
 //! change of control of each minor.
 
+use super::event::Event;
 use super::ledger::{Bid, Influence, LedgerError, Ledgers};
 use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::order::{Order, OrderKind};
 use crate::position::Position;
-use crate::variant::{PowerId, PowerKind, Region, Variant};
+use crate::variant::{PowerId, Region, Variant};
 use std::collections::BTreeMap;
 
 /// IP per owned centre, per controlled minor, per SP converted (R7.5).
@@ -24,11 +25,11 @@ pub fn check_bid(
     on_behalf: Option<PowerId>,
 ) -> Result<(), LedgerError> {
     let name = |p: PowerId| variant.power(p).name.clone();
-    if variant.power(minor).kind != PowerKind::Minor {
+    if ledgers.is_major(variant, minor) {
         return Err(LedgerError::NotMinor(name(minor)));
     }
     let beneficiary = on_behalf.unwrap_or(bidder);
-    if variant.power(beneficiary).kind != PowerKind::Major {
+    if !ledgers.is_major(variant, beneficiary) {
         return Err(LedgerError::NotMajor(name(beneficiary)));
     }
     if ledgers.barred(minor, beneficiary) {
@@ -46,7 +47,7 @@ pub fn automatic_ip(variant: &Variant, position: &Position, minor: PowerId) -> O
     let control = position.ledgers.minors.get(&minor)?;
     control.controller?;
     let owned = position.centre_count(variant, minor) as u32;
-    let homes = variant.homes(minor).len() as u32;
+    let homes = position.ledgers.homes(variant, minor).len() as u32;
     Some(control.years + 2 * owned.saturating_sub(homes))
 }
 
@@ -65,10 +66,7 @@ pub fn winter(
 
 /// (c): each major's IP for this Winter.
 fn allocate(variant: &Variant, next: &mut Position) {
-    let majors: Vec<PowerId> = variant
-        .power_ids()
-        .filter(|&p| variant.power(p).kind == PowerKind::Major)
-        .collect();
+    let majors: Vec<PowerId> = next.ledgers.majors(variant).collect();
     for p in majors {
         let centres = next.centre_count(variant, p) as u32;
         let minors = next.ledgers.controlled_by(p).count() as u32;
@@ -130,22 +128,19 @@ fn take_bids(
 }
 
 /// (e): the highest total takes each minor; a tie at the top leaves it with last year's
-/// controller, or with nobody.
+/// controller, or with nobody. The incumbent's automatic IP go in the ledgers (R7.7).
 fn change_control(variant: &Variant, next: &mut Position) {
-    let phase = next.phase;
-    let minors: Vec<PowerId> = variant
-        .power_ids()
-        .filter(|&p| variant.power(p).kind == PowerKind::Minor)
-        .collect();
+    let minors: Vec<PowerId> = next.ledgers.minor_powers(variant).collect();
     for minor in minors {
         let mut totals: BTreeMap<PowerId, u32> = BTreeMap::new();
         for b in next.ledgers.bids.iter().filter(|b| b.minor == minor) {
             *totals.entry(b.for_).or_default() += b.amount;
         }
         let incumbent = next.ledgers.controller(minor);
-        let auto = automatic_ip(variant, next, minor).unwrap_or(0);
-        if let Some(c) = incumbent {
+        let automatic = automatic_ip(variant, next, minor).zip(incumbent);
+        if let Some((auto, c)) = automatic {
             *totals.entry(c).or_default() += auto;
+            next.ledgers.automatic.insert(minor, (c, auto));
         }
         let top = totals.values().copied().max().unwrap_or(0);
         let leaders: Vec<PowerId> = totals
@@ -153,6 +148,7 @@ fn change_control(variant: &Variant, next: &mut Position) {
             .filter(|(_, &t)| t == top && top > 0)
             .map(|(&p, _)| p)
             .collect();
+        let tie = leaders.len() > 1;
         let winner = match leaders.as_slice() {
             [one] => Some(*one),
             _ => incumbent,
@@ -167,27 +163,18 @@ fn change_control(variant: &Variant, next: &mut Position) {
         if totals.is_empty() && winner.is_none() {
             continue;
         }
-        let name = |p: PowerId| variant.power(p).name.clone();
-        let mut parts: Vec<String> = totals
-            .iter()
-            .map(|(&p, &t)| match (Some(p) == incumbent, auto) {
-                (true, a) if a > 0 => format!("{} {t} ({a} automatic)", name(p)),
-                _ => format!("{} {t}", name(p)),
-            })
-            .collect();
-        if parts.is_empty() {
-            parts.push("no bids".into());
-        }
-        let result = match (winner, leaders.len() > 1) {
-            (Some(w), true) => format!("a tie: {} keeps control", name(w)),
-            (None, true) => "a tie: nobody controls it".to_string(),
-            (None, false) => "nobody controls it".to_string(),
-            (Some(w), false) if Some(w) == incumbent => format!("{} keeps control", name(w)),
-            (Some(w), false) => format!("{} takes control", name(w)),
-        };
-        next.ledgers.note(
-            phase,
-            format!("{}: {}: {result}", name(minor), parts.join(", ")),
-        );
+        let mut totals: Vec<(PowerId, u32)> = totals.into_iter().collect();
+        totals.sort_by_key(|&(p, t)| (std::cmp::Reverse(t), p));
+        let events = &mut next.ledgers.events;
+        events.push(Event::Bids {
+            minor,
+            totals,
+            automatic: automatic.map(|(n, c)| (c, n)),
+        });
+        events.push(match winner {
+            Some(major) if Some(major) == incumbent => Event::ControlKept { minor, major, tie },
+            Some(major) => Event::ControlGained { minor, major },
+            None => Event::Uncontrolled { minor, tie },
+        });
     }
 }

@@ -1,8 +1,10 @@
 //! The ledger types: what the position remembers from Winter to Winter (banks, loans, control of
-//! the minors) and what this Winter did (accounts, influence, bids, winners, notes), with the text
-//! form a case file and a result mail use (`docs/case-format.md`, `LEDGER`).
+//! the minors, how long each centre has been held, adoptions) and what this Winter did (accounts,
+//! influence, bids, winners), with the events of the last phase, and the text form a case file and
+//! a result mail use (`docs/case-format.md`, `LEDGER`).
 
-use crate::variant::{Phase, PowerId, PowerKind, Variant};
+use super::event::Event;
+use crate::variant::{Lookup, PowerId, PowerKind, ProvinceId, ProvinceSet, Variant};
 use std::collections::BTreeMap;
 
 /// Supply points lent by one major to another for a year (R7.2).
@@ -60,13 +62,24 @@ pub struct Bid {
     pub amount: u32,
 }
 
-/// Something the judge reports in the result mail: a loss of control, a GM decision, a winner.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Note {
-    /// The phase it happened in.
-    pub phase: Phase,
-    /// What happened, in English.
-    pub text: String,
+/// Who owns a centre and since which year (for optional rule 12, R7.11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Holding {
+    /// The owner that took it.
+    pub owner: PowerId,
+    /// The year of the Autumn it took it in.
+    pub since: u16,
+}
+
+/// A player's change of major power (optional rule 12, R7.11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Adoption {
+    /// The major power the player had: a minor from then on.
+    pub old: PowerId,
+    /// The minor the player adopted: its major power from then on.
+    pub new: PowerId,
+    /// The new major's home centres.
+    pub homes: ProvinceSet,
 }
 
 /// Every power's Winter accounts and the control of the minor powers: part of the position, so
@@ -85,12 +98,19 @@ pub struct Ledgers {
     pub influence: BTreeMap<PowerId, Influence>,
     /// This Winter's accepted bids, in the order taken.
     pub bids: Vec<Bid>,
+    /// This Winter's automatic IP (R7.7), per minor: its incumbent and the IP.
+    pub automatic: BTreeMap<PowerId, (PowerId, u32)>,
     /// The majors that reached their victory threshold this Winter (R7.10).
     pub winners: Vec<PowerId>,
-    /// Events for the result mails, oldest first.
-    pub notes: Vec<Note>,
-    /// Majors that adopted a minor as their new major power (R7.11): (old major, new major).
-    pub adoptions: Vec<(PowerId, PowerId)>,
+    /// The events of the phase being adjudicated, in the order they happened: the adjudication
+    /// takes them into its report, so a position between phases holds none.
+    #[serde(skip)]
+    pub events: Vec<Event>,
+    /// Since when each centre's owner has held it, for the centres that changed hands during the
+    /// game (a centre absent here, or recorded for another owner, is held since before it began).
+    pub held: BTreeMap<ProvinceId, Holding>,
+    /// The adoptions of optional rule 12 (R7.11), oldest first.
+    pub adoptions: Vec<Adoption>,
 }
 
 impl Ledgers {
@@ -135,35 +155,85 @@ impl Ledgers {
         }
     }
 
-    /// Adds a note for the result mail.
-    pub fn note(&mut self, phase: Phase, text: String) {
-        self.notes.push(Note { phase, text });
+    /// Whether `power` is a major power now: the variant says so, unless an adoption changed it
+    /// (R7.11).
+    pub fn is_major(&self, variant: &Variant, power: PowerId) -> bool {
+        for a in self.adoptions.iter().rev() {
+            if a.new == power {
+                return true;
+            }
+            if a.old == power {
+                return false;
+            }
+        }
+        variant.power(power).kind == PowerKind::Major
     }
 
-    /// Forgets last Winter's accounts, influence, bids and winners (banks, loans, control stay).
+    /// The majors now, in the variant's power order.
+    pub fn majors<'a>(&'a self, variant: &'a Variant) -> impl Iterator<Item = PowerId> + 'a {
+        variant
+            .power_ids()
+            .filter(move |&p| self.is_major(variant, p))
+    }
+
+    /// The minor powers now, in the variant's power order.
+    pub fn minor_powers<'a>(&'a self, variant: &'a Variant) -> impl Iterator<Item = PowerId> + 'a {
+        variant
+            .power_ids()
+            .filter(move |&p| !self.is_major(variant, p))
+    }
+
+    /// The home centres of `power`: the variant's, or those its adoption gave it (R7.11).
+    pub fn homes(&self, variant: &Variant, power: PowerId) -> ProvinceSet {
+        self.adoptions
+            .iter()
+            .rev()
+            .find(|a| a.new == power)
+            .map_or_else(|| variant.homes(power), |a| a.homes)
+    }
+
+    /// The year since which `owner` has held `centre`, or None when it has held it since before
+    /// the game's recorded history (R7.11).
+    pub fn held_since(&self, centre: ProvinceId, owner: PowerId) -> Option<u16> {
+        self.held
+            .get(&centre)
+            .filter(|h| h.owner == owner)
+            .map(|h| h.since)
+    }
+
+    /// Forgets last Winter's accounts, influence, automatic IP, bids and winners (banks, loans,
+    /// control stay).
     pub fn start_winter(&mut self) {
         self.accounts.clear();
         self.influence.clear();
+        self.automatic.clear();
         self.bids.clear();
         self.winners.clear();
     }
 
     /// Every power's ledger as items, for a result mail or a case's `POSTLEDGER`: majors show
-    /// bank, loans made and owed, and this Winter's SP and IP; minors their control.
+    /// bank, loans made and owed, an adoption, and this Winter's SP, IP and automatic IP; minors
+    /// their control; every power the centres it took during the game and since when.
     pub fn items(&self, variant: &Variant, power: PowerId) -> Vec<Item> {
         let mut out = Vec::new();
-        if variant.power(power).kind == PowerKind::Minor {
+        out.extend(
+            self.held
+                .iter()
+                .filter(|(_, h)| h.owner == power)
+                .map(|(&p, h)| Item::Held(p, h.since)),
+        );
+        if !self.is_major(variant, power) {
             let c = self.minors.get(&power).cloned().unwrap_or_default();
             out.push(Item::Controller(c.controller, c.years));
             out.extend(c.barred.iter().map(|&b| Item::Barred(b)));
-            out.extend(
-                self.adoptions
-                    .iter()
-                    .filter(|(_, m)| *m == power)
-                    .map(|&(major, _)| Item::AdoptedBy(major)),
-            );
             return out;
         }
+        out.extend(
+            self.adoptions
+                .iter()
+                .filter(|a| a.new == power)
+                .map(|a| Item::Adopted(a.old, a.homes)),
+        );
         out.push(Item::Bank(self.banked(power)));
         for l in &self.loans {
             if l.lender == power {
@@ -182,6 +252,12 @@ impl Ledgers {
             out.push(Item::Ip(i.received));
             out.push(Item::Spent(i.spent));
         }
+        out.extend(
+            self.automatic
+                .iter()
+                .filter(|(_, (major, _))| *major == power)
+                .map(|(&minor, &(_, n))| Item::Auto(n, minor)),
+        );
         out
     }
 }
@@ -205,12 +281,18 @@ pub enum Item {
     Ip(u32),
     /// `spent 10`: IP spent on accepted bids this Winter.
     Spent(u32),
+    /// `auto 7 Sweden`: the incumbent's automatic IP for a minor this Winter (R7.7).
+    Auto(u32, PowerId),
     /// `controller England 3 years` or `controller none`.
     Controller(Option<PowerId>, u32),
     /// `barred France`: lost control for good.
     Barred(PowerId),
-    /// `adopted by England`: the minor became that player's major power (R7.11).
-    AdoptedBy(PowerId),
+    /// `held Nwy since 1802`: a centre the power took in the Autumn of that year and has held
+    /// since (R7.11).
+    Held(ProvinceId, u16),
+    /// `adopted from England homes Den Kau Nwy Swe`: the major power a player adopted in place of
+    /// England, and its home centres (R7.11).
+    Adopted(PowerId, ProvinceSet),
     /// `loan none`, `debt none`, `barred none`: no item of that key (a case's expectation only,
     /// never stored).
     #[serde(skip)]
@@ -221,11 +303,17 @@ pub enum Item {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LedgerError {
     /// Text that is no ledger item.
-    #[error("'{0}' is not a ledger item (bank N, loan N to POWER, debt N to POWER, sp N, upkeep N, converted N, ip N, spent N, controller POWER N years, controller none, barred POWER, adopted by POWER, KEY none)")]
+    #[error("'{0}' is not a ledger item (bank N, loan N to POWER, debt N to POWER, sp N, upkeep N, converted N, ip N, spent N, auto N MINOR, controller POWER N years, controller none, barred POWER, held CENTRE since YEAR, adopted from POWER homes CENTRE..., KEY none)")]
     Syntax(String),
+    /// An item that describes a Winter's work, or a debt, in a pre-state.
+    #[error("'{0}' describes what a Winter did (or a debt, written as the lender's loan): it can be checked after a phase, not set before one")]
+    NotInLedger(String),
     /// A name that is no power.
     #[error("unknown power '{0}'")]
     UnknownPower(String),
+    /// A name that is no supply centre.
+    #[error("'{0}' is not a supply centre of this board")]
+    UnknownCentre(String),
     /// A minor's item on a major's line or the other way round.
     #[error("{item} is not for {power} (a {kind} power)")]
     WrongKind {
@@ -280,27 +368,30 @@ impl Item {
             Item::Converted(_) => "converted",
             Item::Ip(_) => "ip",
             Item::Spent(_) => "spent",
+            Item::Auto(..) => "auto",
             Item::Controller(..) => "controller",
             Item::Barred(_) => "barred",
-            Item::AdoptedBy(_) => "adopted",
+            Item::Held(..) => "held",
+            Item::Adopted(..) => "adopted",
             Item::NoneOf(k) => k,
         }
     }
 
-    /// Whether the item belongs on a minor's line (else on a major's).
-    pub fn for_minor(&self) -> bool {
-        matches!(
-            self,
-            Item::Controller(..)
-                | Item::Barred(_)
-                | Item::AdoptedBy(_)
-                | Item::NoneOf("barred" | "adopted")
-        )
+    /// The kind of power whose line the item belongs on, when only one kind's.
+    pub fn line_of(&self) -> Option<PowerKind> {
+        match self {
+            Item::Controller(..) | Item::Barred(_) | Item::NoneOf("barred" | "controller") => {
+                Some(PowerKind::Minor)
+            }
+            Item::Held(..) | Item::NoneOf("held") => None,
+            _ => Some(PowerKind::Major),
+        }
     }
 
     /// The item as written: `loan 6 to France`.
     pub fn text(&self, variant: &Variant) -> String {
         let name = |p: &PowerId| variant.power(*p).name.clone();
+        let code = |p: ProvinceId| variant.province(p).code.clone();
         match self {
             Item::Bank(n) => format!("bank {n}"),
             Item::Loan(n, p) => format!("loan {n} to {}", name(p)),
@@ -310,11 +401,18 @@ impl Item {
             Item::Converted(n) => format!("converted {n}"),
             Item::Ip(n) => format!("ip {n}"),
             Item::Spent(n) => format!("spent {n}"),
+            Item::Auto(n, p) => format!("auto {n} {}", name(p)),
             Item::Controller(None, _) => "controller none".into(),
             Item::Controller(Some(p), 1) => format!("controller {} 1 year", name(p)),
             Item::Controller(Some(p), y) => format!("controller {} {y} years", name(p)),
             Item::Barred(p) => format!("barred {}", name(p)),
-            Item::AdoptedBy(p) => format!("adopted by {}", name(p)),
+            Item::Held(p, y) => format!("held {} since {y}", code(*p)),
+            Item::Adopted(p, homes) => {
+                // Codes in alphabetical order: one text for one set, however it was written.
+                let mut codes: Vec<String> = homes.iter().map(code).collect();
+                codes.sort();
+                format!("adopted from {} homes {}", name(p), codes.join(" "))
+            }
             Item::NoneOf(k) => format!("{k} none"),
         }
     }
@@ -333,7 +431,7 @@ impl Item {
             .first()
             .map(|w| w.to_ascii_lowercase())
             .unwrap_or_default();
-        const KEYS: [&str; 11] = [
+        const KEYS: [&str; 13] = [
             "bank",
             "loan",
             "debt",
@@ -342,8 +440,10 @@ impl Item {
             "converted",
             "ip",
             "spent",
+            "auto",
             "controller",
             "barred",
+            "held",
             "adopted",
         ];
         let Some(&k) = KEYS.iter().find(|k| **k == key) else {
@@ -356,6 +456,7 @@ impl Item {
                 _ => Item::NoneOf(k),
             });
         }
+        let word = |w: &str, want: &str| w.eq_ignore_ascii_case(want);
         Ok(match (k, rest) {
             ("bank", [n]) => Item::Bank(num(n)?),
             ("sp", [n]) => Item::Sp(num(n)?),
@@ -363,10 +464,22 @@ impl Item {
             ("converted", [n]) => Item::Converted(num(n)?),
             ("ip", [n]) => Item::Ip(num(n)?),
             ("spent", [n]) => Item::Spent(num(n)?),
-            ("loan", [n, to, p]) if to.eq_ignore_ascii_case("to") => Item::Loan(num(n)?, power(p)?),
-            ("debt", [n, to, p]) if to.eq_ignore_ascii_case("to") => Item::Debt(num(n)?, power(p)?),
+            ("auto", [n, p]) => Item::Auto(num(n)?, power(p)?),
+            ("loan", [n, to, p]) if word(to, "to") => Item::Loan(num(n)?, power(p)?),
+            ("debt", [n, to, p]) if word(to, "to") => Item::Debt(num(n)?, power(p)?),
             ("barred", [p]) => Item::Barred(power(p)?),
-            ("adopted", [by, p]) if by.eq_ignore_ascii_case("by") => Item::AdoptedBy(power(p)?),
+            ("held", [c, since, y]) if word(since, "since") => {
+                Item::Held(centre(variant, c)?, y.parse().map_err(|_| syntax())?)
+            }
+            ("adopted", [from, p, homes, cs @ ..])
+                if word(from, "from") && word(homes, "homes") =>
+            {
+                let mut set = ProvinceSet::EMPTY;
+                for c in cs {
+                    set.insert(centre(variant, c)?);
+                }
+                Item::Adopted(power(p)?, set)
+            }
             ("controller", [p]) => Item::Controller(Some(power(p)?), 0),
             ("controller", [p, n, y]) if y.to_ascii_lowercase().starts_with("year") => {
                 Item::Controller(Some(power(p)?), num(n)?)
@@ -376,7 +489,8 @@ impl Item {
     }
 
     /// Puts a pre-state item (`LEDGER`) of `power` into the ledgers. Items that only describe a
-    /// Winter's work (sp, ip, ...) and debts (written on the lender's line) are refused.
+    /// Winter's work (sp, ip, auto, ...) and debts (written on the lender's line) are refused.
+    /// An adoption makes `power` a major and the power it names a minor for the items after it.
     pub fn apply(
         &self,
         variant: &Variant,
@@ -384,38 +498,85 @@ impl Item {
         power: PowerId,
     ) -> Result<(), LedgerError> {
         let p = variant.power(power);
-        let is_minor = p.kind == PowerKind::Minor;
-        if self.for_minor() != is_minor {
+        let kind = if ledgers.is_major(variant, power) {
+            PowerKind::Major
+        } else {
+            PowerKind::Minor
+        };
+        // An adoption is written on the line of the new major, a minor until it is applied.
+        let wanted = match self {
+            Item::Adopted(..) => Some(PowerKind::Minor),
+            other => other.line_of(),
+        };
+        if wanted.is_some_and(|w| w != kind) {
             return Err(LedgerError::WrongKind {
                 item: self.text(variant),
                 power: p.name.clone(),
-                kind: if is_minor { "minor" } else { "major" },
+                kind: match kind {
+                    PowerKind::Major => "major",
+                    PowerKind::Minor => "minor",
+                },
             });
         }
+        let not_major = |q: PowerId| LedgerError::NotMajor(variant.power(q).name.clone());
         match *self {
             Item::Bank(n) => {
                 ledgers.bank.insert(power, n);
             }
             Item::Loan(n, to) => {
-                if variant.power(to).kind != PowerKind::Major || to == power {
-                    return Err(LedgerError::NotMajor(variant.power(to).name.clone()));
+                if !ledgers.is_major(variant, to) || to == power {
+                    return Err(not_major(to));
                 }
                 ledgers.add_loan(power, to, n);
             }
             Item::Controller(c, years) => {
-                if let Some(c) = c {
-                    if variant.power(c).kind != PowerKind::Major {
-                        return Err(LedgerError::NotMajor(variant.power(c).name.clone()));
-                    }
+                if let Some(c) = c.filter(|&c| !ledgers.is_major(variant, c)) {
+                    return Err(not_major(c));
                 }
                 let m = ledgers.minors.entry(power).or_default();
                 m.controller = c;
                 m.years = years;
             }
             Item::Barred(b) => ledgers.minors.entry(power).or_default().barred.push(b),
+            Item::Held(centre, since) => {
+                let holding = Holding {
+                    owner: power,
+                    since,
+                };
+                ledgers.held.insert(centre, holding);
+            }
+            Item::Adopted(old, homes) => {
+                if !ledgers.is_major(variant, old) {
+                    return Err(not_major(old));
+                }
+                ledgers.adoptions.push(Adoption {
+                    old,
+                    new: power,
+                    homes,
+                });
+            }
             Item::NoneOf(_) => {}
-            _ => return Err(LedgerError::Syntax(self.text(variant))),
+            _ => return Err(LedgerError::NotInLedger(self.text(variant))),
         }
         Ok(())
+    }
+}
+
+/// The supply centre a ledger item names by code or name.
+fn centre(variant: &Variant, text: &str) -> Result<ProvinceId, LedgerError> {
+    let unknown = || LedgerError::UnknownCentre(text.to_string());
+    let p = match variant.lookup(text) {
+        Lookup::One(p) => p,
+        // A code written exactly as the board prints it names its space.
+        Lookup::Ambiguous(options) => options
+            .into_iter()
+            .find(|&p| variant.province(p).code == text)
+            .ok_or_else(unknown)?,
+        Lookup::Unknown { .. } => return Err(unknown()),
+    };
+    if variant.province(p).centre {
+        Ok(p)
+    } else {
+        Err(unknown())
     }
 }

@@ -1,26 +1,71 @@
-//! The Winter of the Napoleonic variant: supply points, influence points, bids for minor powers,
-//! control of minors, victory (RULINGS §7).
+//! The Napoleonic Winter (RULINGS §7) and the standard game's adjustment phase: supply points,
+//! builds and removals, influence points, bids for minor powers, control of minors, victory.
 //!
-//! The sequence runs in [`crate::adjudicate::adjust`]: (a) autumn retreats happen before; (b) the
-//! SP accounts ([`supply::open`]), builds and removals, then [`supply::close`]; (c)-(e) influence,
-//! bids and control ([`influence::winter`]); then the victory check ([`victory::check`]). A Winter
-//! `Bids` phase (Winter 1800) runs (c)-(e) only. [`control`] detects losses of control after every
-//! phase and carries out the GM's commands.
+//! [`adjudicate`] runs the sequence: (a) autumn retreats happen before, in their own phase; (b)
+//! the SP accounts ([`supply::open`]), builds and removals ([`adjust::units`]), then
+//! [`supply::close`]; (c)-(e) influence, bids and control ([`influence::winter`]); then the victory
+//! check ([`victory::check`]). A Winter `Bids` phase (Winter 1800) runs (c)-(e) only. [`control`]
+//! detects losses of control after every phase, records how long centres are held, and carries
+//! out the GM's commands. What happened beyond the orders' outcomes is reported as [`Event`]s in
+//! the position's ledgers.
 
+pub mod adjust;
 pub mod control;
+pub mod event;
 pub mod influence;
 pub mod ledger;
 pub mod supply;
 pub mod victory;
 
 pub use control::GmCommand;
+pub use event::{Event, LossCause};
 pub use ledger::{Item, LedgerError, Ledgers};
+
+use crate::adjudicate::Outcome;
+use crate::order::Order;
+use crate::position::Position;
+use crate::variant::{PhaseKind, PowerId, ProvinceSet, Region, Variant};
+
+/// Adjudicates a Winter phase. `orders` are validated Winter orders, each with the power that
+/// gave it. Without the Napoleonic rule switches this is the standard adjustment phase; with
+/// them it is the Winter sequence of RULINGS §7.
+pub fn adjudicate(
+    variant: &Variant,
+    position: &Position,
+    orders: &[(PowerId, Order<Region>)],
+) -> (Vec<Outcome>, Position) {
+    let mut outcomes = vec![Outcome::Void(crate::adjudicate::Void::NotAnAdjustment); orders.len()];
+    let mut next = position.clone();
+    let rules = &variant.rules;
+    let napoleonic = rules.supply_points || rules.influence;
+    if napoleonic {
+        next.ledgers.start_winter();
+    }
+    // Winter 1800 (a Bids phase) runs steps (c)-(e) only.
+    if position.phase.kind != PhaseKind::Bids {
+        if rules.supply_points {
+            supply::open(variant, position, orders, &mut outcomes, &mut next.ledgers);
+        }
+        adjust::units(variant, position, &mut next, orders, &mut outcomes);
+        if rules.supply_points {
+            supply::close(variant, &mut next, orders, &mut outcomes);
+        }
+        // A blockade stops builds for this Winter only (R5.4).
+        next.blockaded = ProvinceSet::EMPTY;
+    }
+    if rules.influence {
+        influence::winter(variant, &mut next, orders, &mut outcomes);
+    }
+    if napoleonic {
+        victory::check(variant, &mut next);
+    }
+    (outcomes, next)
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
-    use crate::variant::{load_named, Variant};
+    use crate::variant::{load_named, UnitType};
 
     fn board() -> Variant {
         load_named("napoleonic").expect("the napoleonic board loads")
@@ -47,6 +92,229 @@ mod tests {
             c.years = 3;
         }
         assert_eq!(influence::automatic_ip(&v, &pos, swe), Some(7));
+    }
+
+    fn centre(v: &Variant, code: &str) -> crate::variant::ProvinceId {
+        v.province_ids()
+            .find(|&p| v.province(p).code == code)
+            .expect("a space of the board")
+    }
+
+    /// Validated orders of one power, as the adjudicator gets them.
+    fn orders(
+        v: &Variant,
+        pos: &Position,
+        who: &str,
+        lines: &[&str],
+    ) -> Vec<(PowerId, Order<Region>)> {
+        use crate::order::validate::{check_set, Checker};
+        let p = power(v, who);
+        let parsed: Vec<_> = lines
+            .iter()
+            .map(|l| crate::order::parse_line(v, l).expect("an order"))
+            .collect();
+        let checker = Checker {
+            variant: v,
+            position: Some(pos),
+            power: Some(p),
+        };
+        check_set(&checker, &parsed)
+            .into_iter()
+            .map(|o| (p, o.expect("a valid order")))
+            .collect()
+    }
+
+    fn winter_1803(v: &Variant) -> Position {
+        let mut pos = Position::empty(v, v.parse_phase("Winter 1803 Adjustment").expect("a phase"));
+        pos.units = Position::initial(v).units;
+        pos
+    }
+
+    /// R7.6, R7.7: the bids for a minor are reported with each total, the incumbent's automatic
+    /// IP inside its own, and who takes control.
+    #[test]
+    fn r7_6_bids_and_change_of_control_are_events() {
+        let v = board();
+        let mut pos = winter_1803(&v);
+        let (swe, eng, rus) = (
+            power(&v, "Sweden"),
+            power(&v, "England"),
+            power(&v, "Russia"),
+        );
+        for c in ["Nwy", "Kau"] {
+            pos.owners[centre(&v, c).index()] = Some(swe);
+        }
+        let control = pos.ledgers.minors.entry(swe).or_default();
+        control.controller = Some(eng);
+        control.years = 3;
+        let bids = orders(&v, &pos, "Russia", &["BID 8 Sweden"]);
+        let (_, next) = adjudicate(&v, &pos, &bids);
+        let events = &next.ledgers.events;
+        let tally = Event::Bids {
+            minor: swe,
+            totals: vec![(rus, 8), (eng, 7)],
+            automatic: Some((eng, 7)),
+        };
+        assert!(events.contains(&tally), "{events:?}");
+        assert_eq!(
+            tally.describe(&v),
+            "bids for Sweden: Russia 8, England 7 (7 automatic)"
+        );
+        let gained = Event::ControlGained {
+            minor: swe,
+            major: rus,
+        };
+        assert!(events.contains(&gained), "{events:?}");
+        assert_eq!(gained.describe(&v), "Russia takes control of Sweden");
+    }
+
+    /// R7.4: each unit civil disorder removes is reported, with its space and type.
+    #[test]
+    fn r7_4_civil_disorder_removals_are_events() {
+        let v = board();
+        let mut pos = winter_1803(&v);
+        let fra = power(&v, "France");
+        pos.units = vec![None; v.provinces.len()];
+        for (code, unit) in [
+            ("Par", UnitType::Army),
+            ("Bur", UnitType::Army),
+            ("War", UnitType::Army),
+            ("GOB", UnitType::Fleet),
+            ("MAO", UnitType::Fleet),
+            ("Pic", UnitType::Army),
+        ] {
+            pos.add_unit(fra, unit, Region::of(centre(&v, code)));
+        }
+        let (_, next) = adjudicate(&v, &pos, &[]);
+        let removed: Vec<&Event> = next
+            .ledgers
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::CivilDisorder { .. }))
+            .collect();
+        let war = Event::CivilDisorder {
+            power: fra,
+            at: centre(&v, "War"),
+            unit: UnitType::Army,
+        };
+        assert_eq!(removed.len(), 2, "{removed:?}");
+        assert!(removed.contains(&&war), "{removed:?}");
+        assert_eq!(
+            war.describe(&v),
+            "France's army in Warsaw is removed (civil disorder)"
+        );
+    }
+
+    /// R7.8 (b): a loss of control is reported with its cause.
+    #[test]
+    fn r7_8_loss_of_control_is_an_event_with_its_cause() {
+        let v = board();
+        let mut pos = Position::empty(&v, v.start);
+        let (den, eng) = (power(&v, "Denmark"), power(&v, "England"));
+        pos.ledgers.minors.entry(den).or_default().controller = Some(eng);
+        let at = Region::of(centre(&v, "Den"));
+        pos.add_unit(eng, UnitType::Army, at);
+        pos.add_unit(eng, UnitType::Army, at);
+        control::detect_crowding(&v, &mut pos);
+        let lost = Event::ControlLost {
+            minor: den,
+            major: eng,
+            cause: LossCause::Crowded(2),
+        };
+        assert_eq!(pos.ledgers.events, vec![lost.clone()]);
+        assert!(lost
+            .describe(&v)
+            .contains("England loses control of Denmark for good (R7.8): it has 2 units inside"));
+    }
+
+    /// R7.10: every major that reaches its threshold is reported, and a tie for the GM.
+    #[test]
+    fn r7_10_victory_and_tie_are_events() {
+        let v = board();
+        let mut pos = winter_1803(&v);
+        let (fra, eng) = (power(&v, "France"), power(&v, "England"));
+        let others = |p| ![Some(fra), Some(eng)].contains(&v.province(p).home);
+        let mut centres = v.centres().iter().filter(|&p| others(p));
+        for p in centres.by_ref().take(16) {
+            pos.owners[p.index()] = Some(fra);
+        }
+        for p in centres.take(16) {
+            pos.owners[p.index()] = Some(eng);
+        }
+        victory::check(&v, &mut pos);
+        assert_eq!(pos.ledgers.winners, vec![eng, fra]);
+        let tie = Event::VictoryTie {
+            majors: vec![eng, fra],
+        };
+        assert_eq!(pos.ledgers.events.last(), Some(&tie));
+        assert_eq!(
+            tie.describe(&v),
+            "England, France all reached victory: the GM decides (R7.10)"
+        );
+    }
+
+    /// A phase's events go to its adjudication, not into the position: a Winter's are reported
+    /// with the Winter, and the Spring after it reports none of them.
+    #[test]
+    fn events_belong_to_one_phase() {
+        let v = board();
+        // No units: the minors' default builds are reported.
+        let pos = Position::empty(&v, winter_1803(&v).phase);
+        let winter = crate::adjudicate::adjudicate(&v, &pos, &[]);
+        let default_build = |e: &crate::adjudicate::Event| {
+            matches!(
+                e,
+                crate::adjudicate::Event::Winter(Event::DefaultBuild { .. })
+            )
+        };
+        assert!(
+            winter.events.iter().any(default_build),
+            "{:?}",
+            winter.events
+        );
+        assert_eq!(winter.position.ledgers.events, vec![]);
+        let spring = crate::adjudicate::adjudicate(&v, &winter.position, &[]);
+        assert!(
+            !spring.events.iter().any(default_build),
+            "{:?}",
+            spring.events
+        );
+    }
+
+    /// R7.11: the adoption event names both powers and the new homes, its own first, then by
+    /// how long they were held.
+    #[test]
+    fn r7_11_adoption_is_an_event() {
+        let mut v = board();
+        v.rules.adoption = true;
+        let mut pos = Position::initial(&v);
+        let (swe, eng) = (power(&v, "Sweden"), power(&v, "England"));
+        for (c, since) in [("War", 1802), ("Nwy", 1803), ("Kau", 1801), ("Den", 1804)] {
+            let p = centre(&v, c);
+            pos.owners[p.index()] = Some(swe);
+            pos.ledgers
+                .held
+                .insert(p, ledger::Holding { owner: swe, since });
+        }
+        pos.ledgers.minors.entry(swe).or_default().controller = Some(eng);
+        let event = GmCommand::parse(&v, "ADOPT Sweden England")
+            .and_then(|c| c.apply(&v, &mut pos))
+            .expect("England adopts Sweden");
+        let homes = ["Swe", "Kau", "War", "Nwy"].map(|c| centre(&v, c)).to_vec();
+        assert_eq!(
+            event,
+            Event::Adopted {
+                old: eng,
+                new: swe,
+                homes
+            }
+        );
+        assert_eq!(
+            event.describe(&v),
+            "England adopts Sweden as its major power (rule 12) and becomes a minor power; \
+             Sweden's home centres: Sweden, Kaus, Warsaw, Norway"
+        );
+        assert!(pos.ledgers.is_major(&v, swe) && !pos.ledgers.is_major(&v, eng));
     }
 
     /// R7.8: the GM can't give a minor to a major that lost it for good.
@@ -90,6 +358,19 @@ mod tests {
         assert!(e.to_string().contains("not the 4 needed"), "{e}");
     }
 
+    /// R7.7: the automatic IP are a Winter's result: a pre-state can't set them, and says so.
+    #[test]
+    fn r7_7_automatic_ip_are_not_set_before_a_phase() {
+        let v = board();
+        let mut ledgers = Ledgers::default();
+        let item = Item::parse(&v, "auto 7 Sweden").expect("an item");
+        let e = item
+            .apply(&v, &mut ledgers, power(&v, "England"))
+            .unwrap_err();
+        assert_eq!(e, LedgerError::NotInLedger("auto 7 Sweden".into()));
+        assert!(e.to_string().contains("checked after a phase"), "{e}");
+    }
+
     /// R7.6: a bid for a minor that doesn't exist is refused by the parser, naming it.
     #[test]
     fn r7_6_bid_for_an_unknown_minor_is_named() {
@@ -98,7 +379,8 @@ mod tests {
         assert!(e.to_string().contains("Atlantis"), "{e}");
     }
 
-    /// R7.2: ledger items read back as they are written (the case file and result mail form).
+    /// R7.2, R7.7, R7.11: ledger items read back as they are written (the case file and result
+    /// mail form).
     #[test]
     fn r7_2_ledger_items_round_trip() {
         let v = board();
@@ -110,7 +392,9 @@ mod tests {
             "controller England 1 year",
             "controller none",
             "barred Prussia",
-            "adopted by England",
+            "auto 7 Sweden",
+            "held Nwy since 1802",
+            "adopted from England homes Den Kau Nwy Swe",
         ] {
             let item = Item::parse(&v, text).expect("an item");
             assert_eq!(item.text(&v), text);

@@ -7,22 +7,26 @@
 //! units it has (loans received this Winter don't count). Conversions and banking come after the
 //! builds and removals; what is left unallocated is banked.
 
+use super::event::Event;
 use super::ledger::{Account, Ledgers};
 use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::order::{Order, OrderKind};
 use crate::position::Position;
-use crate::variant::{PowerId, PowerKind, Region, Variant};
+use crate::variant::{PowerId, Region, Variant};
 use std::collections::BTreeMap;
 
 /// SP one unit costs, and one centre yields.
 pub const SP_PER_UNIT: u32 = 3;
 
-/// This Winter's SP income of `major`: 3 per owned centre, and 3 more for the power with the
-/// extra unit (England) while it owns any centre (R7.2).
-pub fn income(variant: &Variant, position: &Position, major: PowerId) -> u32 {
-    let centres = position.centre_count(variant, major) as u32;
-    let extra = u32::from(variant.rules.extra_unit == Some(major) && centres > 0);
-    SP_PER_UNIT * (centres + extra)
+/// This Winter's SP income of `power`: 3 per owned centre, and 3 more for the power with the
+/// extra unit (England) while it owns any centre and is a major (R7.2; as a minor after an
+/// adoption, R7.11, it has no SP and keeps one unit per centre).
+pub fn income(variant: &Variant, position: &Position, power: PowerId) -> u32 {
+    let centres = position.centre_count(variant, power) as u32;
+    let extra = variant.rules.extra_unit == Some(power)
+        && centres > 0
+        && position.ledgers.is_major(variant, power);
+    SP_PER_UNIT * (centres + u32::from(extra))
 }
 
 /// How many units `major` may keep this Winter: what its open account pays for (R7.3).
@@ -42,12 +46,6 @@ pub fn unit_count(position: &Position, power: PowerId) -> u32 {
         .sum()
 }
 
-fn majors(variant: &Variant) -> impl Iterator<Item = PowerId> + '_ {
-    variant
-        .power_ids()
-        .filter(|&p| variant.power(p).kind == PowerKind::Major)
-}
-
 fn refuse(why: Refusal) -> Outcome {
     Outcome::Fails(Reason::Refused(why))
 }
@@ -61,8 +59,8 @@ pub fn open(
     outcomes: &mut [Outcome],
     ledgers: &mut Ledgers,
 ) {
-    let phase = position.phase;
-    let mut own: BTreeMap<PowerId, u32> = majors(variant)
+    let mut own: BTreeMap<PowerId, u32> = ledgers
+        .majors(variant)
         .map(|p| (p, income(variant, position, p) + ledgers.banked(p)))
         .collect();
     // What a borrower can repay with: its own income and bank, not repayments it receives.
@@ -100,19 +98,12 @@ pub fn open(
         if let Some(v) = payable.get_mut(&loan.borrower) {
             *v -= paid;
         }
-        let (lender, borrower) = (
-            &variant.power(loan.lender).name,
-            &variant.power(loan.borrower).name,
-        );
-        let text = if paid == loan.amount {
-            format!("{borrower} repays the {paid} SP lent by {lender}")
-        } else {
-            format!(
-                "{borrower} can repay only {paid} of the {} SP lent by {lender}: the rest stays lent for a year",
-                loan.amount
-            )
-        };
-        ledgers.note(phase, text);
+        ledgers.events.push(Event::LoanRepaid {
+            borrower: loan.borrower,
+            lender: loan.lender,
+            paid,
+            owed: loan.amount,
+        });
         loan.amount -= paid;
     }
     loans.retain(|l| l.amount > 0);
@@ -160,7 +151,8 @@ pub fn close(
     orders: &[(PowerId, Order<Region>)],
     outcomes: &mut [Outcome],
 ) {
-    for p in majors(variant) {
+    let majors: Vec<PowerId> = next.ledgers.majors(variant).collect();
+    for p in majors {
         let units = unit_count(next, p);
         let ledgers = &mut next.ledgers;
         let Some(account) = ledgers.accounts.get_mut(&p) else {

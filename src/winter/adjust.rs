@@ -1,23 +1,52 @@
-//! The adjustment phase (and the Napoleonic Winter, RULINGS §7, through [`crate::winter`]):
-//! builds, removals, waives, and removals for a power that did not order
+//! The units' part of an adjustment phase (step (b) of the Winter, and the standard game's whole
+//! adjustment phase): builds, removals, waives, and removals for a power that did not order
 //! enough of them (civil disorder, the DATC's 2023 rule: the unit farthest from the power's owned
 //! centres goes first, counting moves over land and sea alike; fleets before armies at equal
 //! distance; then by the space's full name).
 
-use super::outcome::{Outcome, Reason, Refusal, Void};
+use super::event::Event;
+use super::supply;
+use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::order::{Order, OrderKind};
 use crate::position::Position;
-use crate::variant::{
-    PhaseKind, PowerId, PowerKind, ProvinceId, ProvinceSet, Region, UnitType, Variant,
-};
-use crate::winter::{influence, supply, victory};
+use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, UnitType, Variant};
 
-/// How many units `power` may keep: its centres, plus one for the power with the extra unit
-/// (England, rule 11) while it owns any centre.
+/// How many units `power` may keep without supply points: what its centres would pay for (its
+/// centres, plus England's extra unit, R7.2).
 pub fn allowance(variant: &Variant, position: &Position, power: PowerId) -> i32 {
-    let centres = position.centre_count(variant, power) as i32;
-    let extra = i32::from(variant.rules.extra_unit == Some(power) && centres > 0);
-    centres + extra
+    (supply::income(variant, position, power) / supply::SP_PER_UNIT) as i32
+}
+
+/// Every power's builds, waives and removals, its civil-disorder removals and a minor's default
+/// builds, on `next`. A major under the supply-point rules keeps what its open account pays for.
+pub fn units(
+    variant: &Variant,
+    position: &Position,
+    next: &mut Position,
+    orders: &[(PowerId, Order<Region>)],
+    outcomes: &mut [Outcome],
+) {
+    let acting: Vec<PowerId> = orders
+        .iter()
+        .map(|(p, o)| acting_power(variant, position, *p, o))
+        .collect();
+    for power in variant.power_ids() {
+        let by_sp = variant.rules.supply_points && position.ledgers.is_major(variant, power);
+        let keep = if by_sp {
+            supply::units_paid(&next.ledgers, power)
+        } else {
+            allowance(variant, position, power)
+        };
+        let no_builds = if by_sp {
+            Refusal::NoBuildsLeftPaid(keep)
+        } else {
+            Refusal::NoBuildsLeft
+        };
+        let mine: Vec<usize> = (0..orders.len()).filter(|&i| acting[i] == power).collect();
+        adjust_power(
+            variant, position, next, power, keep, no_builds, orders, &mine, outcomes,
+        );
+    }
 }
 
 /// Where `power` may build a unit of this type: its owned home centres (armies in any owned
@@ -30,6 +59,7 @@ fn may_build_at(
     at: ProvinceId,
 ) -> Result<(), Refusal> {
     let prov = variant.province(at);
+    let ledgers = &position.ledgers;
     if unit == UnitType::Fleet && position.blockaded.contains(at) {
         return Err(Refusal::Blockaded(at));
     }
@@ -50,8 +80,8 @@ fn may_build_at(
     }
     let anywhere = variant.rules.army_builds_anywhere
         && unit == UnitType::Army
-        && variant.power(power).kind == PowerKind::Major;
-    if prov.home != Some(power) && !anywhere {
+        && ledgers.is_major(variant, power);
+    if !ledgers.homes(variant, power).contains(at) && !anywhere {
         return Err(
             if variant.rules.army_builds_anywhere && unit == UnitType::Fleet {
                 Refusal::FleetNotHome(at)
@@ -63,87 +93,32 @@ fn may_build_at(
     Ok(())
 }
 
-/// The power an adjustment order is for: a build on a minor's home centre, or a removal of a
-/// minor's unit, ordered by the minor's controller is the minor's (R7.9).
+/// The power an adjustment order is for: a build on a minor's home centre (not one of the
+/// giver's own), or a removal of a minor's unit, ordered by the minor's controller is the
+/// minor's (R7.9).
 fn acting_power(
     variant: &Variant,
     position: &Position,
     giver: PowerId,
     order: &Order<Region>,
 ) -> PowerId {
-    let owner = match &order.kind {
-        OrderKind::Build { unit } => variant.province(unit.at.province).home,
-        OrderKind::Remove { unit } => position.force(unit.at.province).map(|f| f.power),
+    let ledgers = &position.ledgers;
+    let minor = match &order.kind {
+        OrderKind::Build { unit } => {
+            let at = unit.at.province;
+            let own = ledgers.homes(variant, giver).contains(at);
+            let mut minors = ledgers.controlled_by(giver);
+            (!own)
+                .then(|| minors.find(|&m| ledgers.homes(variant, m).contains(at)))
+                .flatten()
+        }
+        OrderKind::Remove { unit } => position
+            .force(unit.at.province)
+            .map(|f| f.power)
+            .filter(|&o| ledgers.controller(o) == Some(giver)),
         _ => None,
     };
-    match owner {
-        Some(o) if o != giver && position.ledgers.controller(o) == Some(giver) => o,
-        _ => giver,
-    }
-}
-
-/// Adjudicates a Winter phase. `orders` are validated Winter orders, each with the power that
-/// gave it. Without the Napoleonic rule switches this is the standard adjustment phase; with
-/// them it is the Winter sequence of RULINGS §7 (see [`crate::winter`]).
-pub fn adjudicate(
-    variant: &Variant,
-    position: &Position,
-    orders: &[(PowerId, Order<Region>)],
-) -> (Vec<Outcome>, Position) {
-    let mut outcomes = vec![Outcome::Void(Void::NotAnAdjustment); orders.len()];
-    let mut next = position.clone();
-    let rules = &variant.rules;
-    let napoleonic = rules.supply_points || rules.influence;
-    if napoleonic {
-        next.ledgers.start_winter();
-    }
-    // Winter 1800 (a Bids phase) runs steps (c)-(e) only.
-    if position.phase.kind != PhaseKind::Bids {
-        if rules.supply_points {
-            supply::open(variant, position, orders, &mut outcomes, &mut next.ledgers);
-        }
-        let acting: Vec<PowerId> = orders
-            .iter()
-            .map(|(p, o)| acting_power(variant, position, *p, o))
-            .collect();
-        for power in variant.power_ids() {
-            let by_sp = rules.supply_points && variant.power(power).kind == PowerKind::Major;
-            let keep = if by_sp {
-                supply::units_paid(&next.ledgers, power)
-            } else {
-                allowance(variant, position, power)
-            };
-            let no_builds = if by_sp {
-                Refusal::NoBuildsLeftPaid(keep)
-            } else {
-                Refusal::NoBuildsLeft
-            };
-            let mine: Vec<usize> = (0..orders.len()).filter(|&i| acting[i] == power).collect();
-            adjust_power(
-                variant,
-                position,
-                &mut next,
-                power,
-                keep,
-                no_builds,
-                orders,
-                &mine,
-                &mut outcomes,
-            );
-        }
-        if rules.supply_points {
-            supply::close(variant, &mut next, orders, &mut outcomes);
-        }
-        // A blockade stops builds for this Winter only (R5.4).
-        next.blockaded = ProvinceSet::EMPTY;
-    }
-    if rules.influence {
-        influence::winter(variant, &mut next, orders, &mut outcomes);
-    }
-    if napoleonic {
-        victory::check(variant, &mut next);
-    }
-    (outcomes, next)
+    minor.unwrap_or(giver)
 }
 
 /// Builds, waives and removals of one power, its unordered removals (civil disorder) and, for a
@@ -190,8 +165,18 @@ fn adjust_power(
                 let present = next.force(at).is_some_and(|f| {
                     f.power == power && f.armies >= unit.armies && f.fleets >= unit.fleets
                 });
+                let strands_armies = next.force(at).is_some_and(|f| {
+                    stranded(
+                        variant,
+                        at,
+                        f.armies - unit.armies.min(f.armies),
+                        f.fleets - unit.fleets.min(f.fleets),
+                    )
+                });
                 if delta >= 0 {
                     Outcome::Fails(Reason::Refused(Refusal::NoRemovalsDue))
+                } else if present && strands_armies {
+                    Outcome::Fails(Reason::Refused(Refusal::RemoveArmiesFirst(at)))
                 } else if !present {
                     Outcome::Fails(Reason::Refused(Refusal::NoSuchUnit(at)))
                 } else {
@@ -203,20 +188,28 @@ fn adjust_power(
             _ => continue,
         };
     }
-    if variant.power(power).kind == PowerKind::Minor {
+    if !position.ledgers.is_major(variant, power) {
         default_builds(variant, position, next, power, &mut delta);
     }
     while delta < 0 {
-        let Some((at, t)) = civil_disorder_pick(variant, next, power) else {
+        let Some((at, unit)) = civil_disorder_pick(variant, next, power) else {
             break;
         };
-        let (a, f) = match t {
+        let (a, f) = match unit {
             UnitType::Army => (1, 0),
             UnitType::Fleet => (0, 1),
         };
         remove(next, at, a, f);
+        next.ledgers
+            .events
+            .push(Event::CivilDisorder { power, at, unit });
         delta += 1;
     }
+}
+
+/// Whether `armies` and `fleets` left at sea would leave armies without fleets to carry them.
+fn stranded(variant: &Variant, at: ProvinceId, armies: u8, fleets: u8) -> bool {
+    variant.province(at).kind == SpaceKind::Sea && armies > fleets
 }
 
 /// Builds one unit if the site allows it: on an empty space, or (Multiplicity II) joining the
@@ -248,7 +241,7 @@ fn default_builds(
     minor: PowerId,
     delta: &mut i32,
 ) {
-    for p in variant.homes(minor).iter() {
+    for p in position.ledgers.homes(variant, minor).iter() {
         if *delta <= 0 {
             break;
         }
@@ -262,6 +255,11 @@ fn default_builds(
             (UnitType::Fleet, Region { province: p, coast })
         };
         if build(variant, position, next, minor, unit, region).is_ok() {
+            next.ledgers.events.push(Event::DefaultBuild {
+                power: minor,
+                at: p,
+                unit,
+            });
             *delta -= 1;
         }
     }
@@ -278,7 +276,8 @@ fn remove(position: &mut Position, at: ProvinceId, armies: u8, fleets: u8) {
     }
 }
 
-/// The unit civil disorder removes next: farthest from an owned centre, fleets first, then by name.
+/// The unit civil disorder removes next: farthest from an owned centre, fleets first (but at sea
+/// never a fleet that carries an army), then by name.
 fn civil_disorder_pick(
     variant: &Variant,
     position: &Position,
@@ -289,7 +288,7 @@ fn civil_disorder_pick(
         .forces()
         .filter(|(_, f)| f.power == power)
         .map(|(p, f)| {
-            let t = if f.fleets > 0 {
+            let t = if f.fleets > 0 && !stranded(variant, p, f.armies, f.fleets - 1) {
                 UnitType::Fleet
             } else {
                 UnitType::Army
