@@ -45,7 +45,7 @@ pub fn adjudicate(
                 let p = to.province;
                 let why = if position.units[p.index()].is_some() {
                     Some("the space is occupied")
-                } else if d.attacker_from == Some(p) && !d.by_convoy {
+                } else if d.attacker_from.contains(p) && !d.by_convoy {
                     Some("the attacker came from there")
                 } else if position.standoffs.contains(p) {
                     Some("the space was left empty by a stand-off")
