@@ -104,6 +104,9 @@ pub struct Pending {
     pub order: Order<Region>,
     /// Why it can't be carried out, when the first phase decided that.
     pub void: Option<String>,
+    /// The participants of a one-line merge (by their place in the order) whose part the first
+    /// phase made void (R4.3, R1.4): the others still merge (R2.6).
+    pub dropped: Vec<usize>,
 }
 
 /// A blockade ordered this Autumn (R5), followed through both movement phases.
