@@ -226,6 +226,22 @@ pub struct MovementResult {
     pub position: Position,
     /// Every blockade of the phase, ordered or carried over.
     pub blockades: Vec<BlockadeResult>,
+    /// Every merge participant that set out for the target, with its own result (R2.6): the
+    /// second phase's orders need it fleet by fleet (R4.3).
+    pub merged: Vec<MergeMove>,
+}
+
+/// A merge participant's move and whether it went in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergeMove {
+    /// Where it came from.
+    pub from: ProvinceId,
+    /// The merge's target.
+    pub to: ProvinceId,
+    /// How many fleets it moved.
+    pub fleets: u8,
+    /// Whether it arrived.
+    pub arrived: bool,
 }
 
 /// Adjudicates a movement phase: `orders` are validated orders of this phase, each naming
@@ -263,11 +279,23 @@ pub fn adjudicate(
         .map(|o| r.outcome_of(o, carrier[o]))
         .collect();
     let blockades = r.blockade_results();
+    let merged = (0..r.items.len())
+        .filter(|&i| r.items[i].group.is_some())
+        .filter_map(|i| {
+            Some(MergeMove {
+                from: r.items[i].at,
+                to: r.move_to(i)?,
+                fleets: r.items[i].fleets,
+                arrived: r.d[i].result,
+            })
+        })
+        .collect();
     let position = r.next_position(position);
     MovementResult {
         outcomes,
         position,
         blockades,
+        merged,
     }
 }
 

@@ -51,7 +51,15 @@ pub fn first_phase(
             held: b.held,
         })
         .collect();
-    next.pending = pending_orders(variant, position, &next, &first, &r.outcomes, second);
+    next.pending = pending_orders(
+        variant,
+        position,
+        &next,
+        &first,
+        &r.outcomes,
+        &r.merged,
+        second,
+    );
     (outcomes, next)
 }
 
@@ -64,6 +72,7 @@ fn pending_orders(
     after: &Position,
     first: &[Order<Region>],
     outcomes: &[Outcome],
+    merged: &[movement::MergeMove],
     second: Vec<(PowerId, Order<Region>, Option<usize>)>,
 ) -> Vec<Pending> {
     // Fleets that may still act in each space: those that held, and those that arrived.
@@ -95,6 +104,15 @@ fn pending_orders(
                 }
             }
             _ => {}
+        }
+    }
+    // A fleet that merged into its target may move again from there; one whose merge failed or
+    // that dropped out may not (R4.3, R2.6).
+    for m in merged {
+        let from = m.from.index();
+        eligible[from] = eligible[from].saturating_sub(u32::from(m.fleets));
+        if m.arrived {
+            eligible[m.to.index()] += u32::from(m.fleets);
         }
     }
     for d in &after.dislodged {
