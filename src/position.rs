@@ -86,8 +86,9 @@ pub struct Dislodged {
     pub province: ProvinceId,
     /// The force.
     pub force: Force,
-    /// Where the attacker came from (a retreat there is not allowed, unless it came by convoy).
-    pub attacker_from: Option<ProvinceId>,
+    /// Where the attackers came from: one space, or every participant's of a merge (R2.8); empty
+    /// when not known. A retreat there is not allowed, unless they came by convoy.
+    pub attacker_from: ProvinceSet,
     /// Whether the attacker came by convoy (then the retreat to its origin is allowed, DATC 6.H.11).
     pub by_convoy: bool,
     /// The seasons the armies aboard have spent at sea, carried through the retreat (R3.6).
@@ -104,6 +105,9 @@ pub struct Pending {
     pub order: Order<Region>,
     /// Why it can't be carried out, when the first phase decided that.
     pub void: Option<Void>,
+    /// The participants of a one-line merge (by their place in the order) whose part the first
+    /// phase made void (R4.3, R1.4): the others still merge (R2.6).
+    pub dropped: Vec<usize>,
 }
 
 /// A blockade ordered this Autumn (R5), followed through both movement phases.

@@ -81,15 +81,13 @@ struct Item {
     carrier: Option<usize>,
 }
 
-/// A merge: one power's moves into one space, deciding together (R2.2).
+/// A merge: one power's moves into one space (R2.2). Its decision is a node of its own, after
+/// the items' (`items.len() + g`): no participant leads it, each goes with it when its own path
+/// holds (R2.6).
 #[derive(Clone, Copy, Debug)]
 struct Group {
     power: PowerId,
     target: ProvinceId,
-    /// The power already holds the target: the merge reinforces it rather than attacks (R2.3).
-    reinforce: bool,
-    /// The member whose decision is the merge's.
-    leader: usize,
 }
 
 /// How a move travels.
@@ -228,6 +226,22 @@ pub struct MovementResult {
     pub position: Position,
     /// Every blockade of the phase, ordered or carried over.
     pub blockades: Vec<BlockadeResult>,
+    /// Every merge participant that set out for the target, with its own result (R2.6): the
+    /// second phase's orders need it fleet by fleet (R4.3).
+    pub merged: Vec<MergeMove>,
+}
+
+/// A merge participant's move and whether it went in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergeMove {
+    /// Where it came from.
+    pub from: ProvinceId,
+    /// The merge's target.
+    pub to: ProvinceId,
+    /// How many fleets it moved.
+    pub fleets: u8,
+    /// Whether it arrived.
+    pub arrived: bool,
 }
 
 /// Adjudicates a movement phase: `orders` are validated orders of this phase, each naming
@@ -240,14 +254,24 @@ pub fn adjudicate(
 ) -> MovementResult {
     let mut r = Resolver::new(variant, position, orders);
     r.resolve_all();
-    // The item that carries each order out: for a merge, a participant that moves.
+    // The item that carries each order out. A one-line merge's outcome is the merge's (R2.6): a
+    // participant that went in, else one that had a path, else one that tried to move; among
+    // equals the first on the board, so that the order of writing changes nothing.
+    let rank = |r: &mut Resolver, i: usize| {
+        let moves = r.is_move(i);
+        (moves && r.d[i].result, moves && r.path(i), moves)
+    };
     let mut carrier: Vec<Option<usize>> = vec![None; orders.len()];
-    for (i, it) in r.items.iter().enumerate() {
+    for i in 0..r.items.len() {
+        let mine = rank(&mut r, i);
+        let it = r.items[i];
         for o in [it.order, it.also].into_iter().flatten() {
-            let slot = &mut carrier[o];
-            let moves = matches!(it.act, Act::Move { .. });
-            if slot.is_none() || (moves && !slot.is_some_and(|c| r.is_move(c))) {
-                *slot = Some(i);
+            let better = carrier[o].is_none_or(|c| {
+                let theirs = rank(&mut r, c);
+                mine > theirs || (mine == theirs && it.at < r.items[c].at)
+            });
+            if better {
+                carrier[o] = Some(i);
             }
         }
     }
@@ -255,11 +279,23 @@ pub fn adjudicate(
         .map(|o| r.outcome_of(o, carrier[o]))
         .collect();
     let blockades = r.blockade_results();
+    let merged = (0..r.items.len())
+        .filter(|&i| r.items[i].group.is_some())
+        .filter_map(|i| {
+            Some(MergeMove {
+                from: r.items[i].at,
+                to: r.move_to(i)?,
+                fleets: r.items[i].fleets,
+                arrived: r.d[i].result,
+            })
+        })
+        .collect();
     let position = r.next_position(position);
     MovementResult {
         outcomes,
         position,
         blockades,
+        merged,
     }
 }
 
@@ -302,6 +338,10 @@ impl<'a> Resolver<'a> {
                         let at = u.at.province;
                         let Some(power) = power_at(at) else { continue };
                         let (a, f) = take(&mut left, at, u.armies, u.fleets);
+                        if a + f == 0 {
+                            // Nothing left there to take part (R1.4): no force of no units.
+                            continue;
+                        }
                         let g = match groups
                             .iter()
                             .position(|g| g.power == power && g.target == target.province)
@@ -311,8 +351,6 @@ impl<'a> Resolver<'a> {
                                 groups.push(Group {
                                     power,
                                     target: target.province,
-                                    reinforce: power_at(target.province) == Some(power),
-                                    leader: usize::MAX,
                                 });
                                 groups.len() - 1
                             }
@@ -490,6 +528,7 @@ impl<'a> Resolver<'a> {
         }
         carry_armies_aboard(variant, &mut items);
         let n = items.len();
+        let decisions = n + groups.len();
         let spaces = variant.provinces.len();
         let at = Index::build(spaces, items.iter().enumerate().map(|(i, it)| (it.at, i)));
         let mut r = Resolver {
@@ -516,7 +555,7 @@ impl<'a> Resolver<'a> {
                     state: State::Unresolved,
                     result: false,
                 };
-                n
+                decisions
             ],
             cycle: Vec::new(),
         };
@@ -529,27 +568,14 @@ impl<'a> Resolver<'a> {
         r.void_blockades_with_embarkations();
         r.match_convoys();
         r.find_routes();
-        r.choose_leaders();
         r.index_moves_and_supports();
         r.match_supports();
         r
     }
 
-    /// Each merge's decision is that of its first participant still moving; a participant with
-    /// no way there has dropped out (R2.4), and a merge with no participant moving is none.
-    fn choose_leaders(&mut self) {
-        for g in 0..self.groups.len() {
-            let leader =
-                (0..self.items.len()).find(|&i| self.items[i].group == Some(g) && self.is_move(i));
-            self.groups[g].leader = leader.unwrap_or(usize::MAX);
-        }
-        for i in 0..self.items.len() {
-            if let Some(g) = self.items[i].group {
-                if self.groups[g].leader == usize::MAX {
-                    self.items[i].group = None;
-                }
-            }
-        }
+    /// The decision of merge `g`: whether it goes in (R2.6: no participant leads it).
+    fn group_node(&self, g: usize) -> usize {
+        self.items.len() + g
     }
 
     /// Files the moves by destination and the supports by the space they support into, once the
@@ -777,17 +803,16 @@ impl<'a> Resolver<'a> {
                 self.d[m].route = Route::NotMove;
             }
         }
+        // A merge's participant meets a move out of the target into its space head to head as
+        // any move does (R2.7).
         for m in 0..self.items.len() {
-            if !self.overland(m) || self.items[m].group.is_some() {
+            if !self.overland(m) {
                 continue;
             }
             let (from, to) = (self.items[m].at, self.move_to(m));
             self.d[m].h2h = to.and_then(|to| {
-                self.items_at(to).find(|&n| {
-                    self.overland(n)
-                        && self.items[n].group.is_none()
-                        && self.move_to(n) == Some(from)
-                })
+                self.items_at(to)
+                    .find(|&n| self.overland(n) && self.move_to(n) == Some(from))
             });
         }
     }
@@ -898,7 +923,7 @@ impl<'a> Resolver<'a> {
     // ----- the decisions -----
 
     fn resolve_all(&mut self) {
-        let n = self.items.len();
+        let n = self.d.len();
         let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(n, n * 4);
         for _ in 0..n {
             graph.add_node(());
@@ -936,11 +961,14 @@ impl<'a> Resolver<'a> {
 
     /// The decisions decision `i` may read, each given to `edge`.
     fn dependencies(&self, i: usize, edge: &mut impl FnMut(usize)) {
-        let it = self.items[i];
-        let space = match it.act {
-            Act::Move { to, .. } => to.province,
-            Act::Embark { sea } => sea,
-            _ => it.at,
+        let (space, group) = match self.items.get(i) {
+            Some(it) => match it.act {
+                Act::Move { to, .. } => (to.province, it.group),
+                Act::Embark { sea } => (sea, it.group),
+                _ => (it.at, it.group),
+            },
+            // A merge's own decision reads what its participants' moves would.
+            None => (self.groups[i - self.items.len()].target, None),
         };
         for m in self.moves_into(space) {
             edge(m);
@@ -955,8 +983,8 @@ impl<'a> Resolver<'a> {
             }
         }
         self.supports.iter(space).for_each(&mut *edge);
-        if let Some(g) = it.group {
-            edge(self.groups[g].leader);
+        if let Some(g) = group {
+            edge(self.group_node(g));
         }
     }
 
@@ -1027,12 +1055,13 @@ impl<'a> Resolver<'a> {
     /// DATC 5.B.9: a cycle of moves only is circular movement, and all its moves succeed; a cycle
     /// through a convoy order is a paradox, and the Szykman rule makes its convoyed moves fail.
     fn backup_rule(&mut self, members: &[usize]) {
+        let act = |d: usize| self.items.get(d).map(|it| it.act);
         let convoy_involved = members
             .iter()
-            .any(|&d| matches!(self.items[d].act, Act::Convoy { .. }));
+            .any(|&d| matches!(act(d), Some(Act::Convoy { .. })));
         if convoy_involved {
             for &d in members {
-                if let Act::Convoy { from, to } = self.items[d].act {
+                if let Some(Act::Convoy { from, to }) = act(d) {
                     for m in self.items_at(from).collect::<Vec<_>>() {
                         if self.move_to(m) == Some(to) && self.d[m].route == Route::Convoy {
                             self.d[m].paradox = true;
@@ -1045,7 +1074,8 @@ impl<'a> Resolver<'a> {
             }
         } else {
             for &d in members {
-                if self.is_move(d) {
+                // A merge's decision moves with its participants.
+                if d >= self.items.len() || self.is_move(d) {
                     self.d[d].result = true;
                     self.d[d].state = State::Resolved;
                 } else {
@@ -1057,13 +1087,13 @@ impl<'a> Resolver<'a> {
 
     /// The decision of item `i`, reading the others through `resolve`.
     fn decide(&mut self, i: usize) -> bool {
-        match self.items[i].act {
-            Act::Move { .. } => match (self.items[i].group, self.items[i].carrier) {
-                (Some(g), _) if self.groups[g].leader != i => {
-                    let leader = self.groups[g].leader;
-                    self.path(i) && self.resolve(leader)
-                }
-                (Some(g), _) => self.path(i) && self.merge_succeeds(g),
+        let Some(item) = self.items.get(i) else {
+            return self.merge_succeeds(i - self.items.len());
+        };
+        match item.act {
+            Act::Move { .. } => match (item.group, item.carrier) {
+                // Each participant goes with the merge when its own path holds (R2.4, R2.6).
+                (Some(g), _) => self.path(i) && self.resolve(self.group_node(g)),
                 (None, Some(c)) => self.resolve(c) && self.move_succeeds(i),
                 (None, None) => self.move_succeeds(i),
             },
@@ -1172,14 +1202,22 @@ impl<'a> Resolver<'a> {
         any
     }
 
-    /// The strength of the supports of the move `from`-`to`, leaving out `except`'s supports.
-    fn move_support(&mut self, from: ProvinceId, to: ProvinceId, except: Option<PowerId>) -> u32 {
+    /// The strength of the supports of the move `from`-`to`, leaving out `except`'s supports and
+    /// those given from `not_from` (a blockaded centre, R5.3).
+    fn move_support(
+        &mut self,
+        from: ProvinceId,
+        to: ProvinceId,
+        except: Option<PowerId>,
+        not_from: Option<ProvinceId>,
+    ) -> u32 {
         let mut total = 0;
         for k in self.supports.range(to) {
             let s = self.supports.get(k);
             let it = self.items[s];
             let matches = matches!(it.act, Act::SupportMove { from: f, .. } if f == from);
-            if matches && self.d[s].matched && Some(it.power) != except && self.resolve(s) {
+            let counts = Some(it.power) != except && Some(it.at) != not_from;
+            if matches && counts && self.d[s].matched && self.resolve(s) {
                 total += self.weight(s, to);
             }
         }
@@ -1190,6 +1228,7 @@ impl<'a> Resolver<'a> {
     fn hold_strength(&mut self, p: ProvinceId) -> u32 {
         let mut total = 0;
         let mut staying = false;
+        let mut holder = None;
         for k in self.at.range(p) {
             let j = self.at.get(k);
             if self.items[j].carrier.is_some() {
@@ -1198,9 +1237,11 @@ impl<'a> Resolver<'a> {
             if self.leaves(j) {
                 if !self.resolve(j) {
                     total += self.weight(j, p);
+                    holder = Some(self.items[j].power);
                 }
             } else {
                 staying = true;
+                holder = Some(self.items[j].power);
                 total += self.weight(j, p);
             }
         }
@@ -1214,10 +1255,12 @@ impl<'a> Resolver<'a> {
                     total += self.weight(s, p);
                 }
             }
-            // A merge into a space its power holds defends it with all its strength (R2.3).
+        }
+        // A merge into a space its power still holds defends it with all its strength (R2.3).
+        if let Some(power) = holder {
             for g in 0..self.groups.len() {
-                if self.groups[g].target == p && self.groups[g].reinforce {
-                    total += self.merge_strength(g, None);
+                if self.groups[g].target == p && self.groups[g].power == power {
+                    total += self.merge_strength(g, None, None);
                 }
             }
         }
@@ -1225,15 +1268,23 @@ impl<'a> Resolver<'a> {
     }
 
     /// A merge's strength (R2.2): its moving participants that have a path, plus (in the first
-    /// phase) the supports of their moves and the `S MERGE` supports, leaving out `except`'s.
-    fn merge_strength(&mut self, g: usize, except: Option<PowerId>) -> u32 {
+    /// phase) the supports of their moves and the `S MERGE` supports, leaving out `except`'s and
+    /// any participant or support from `not_from` (a blockaded centre, R5.3).
+    fn merge_strength(
+        &mut self,
+        g: usize,
+        except: Option<PowerId>,
+        not_from: Option<ProvinceId>,
+    ) -> u32 {
         let target = self.groups[g].target;
         let mut total = 0;
-        for m in 0..self.items.len() {
-            if self.items[m].group == Some(g) && self.is_move(m) && self.path(m) {
+        for k in self.into.range(target) {
+            let m = self.into.get(k);
+            let from = self.items[m].at;
+            if self.items[m].group == Some(g) && Some(from) != not_from && self.path(m) {
                 total += self.weight(m, target);
                 if !self.second {
-                    total += self.move_support(self.items[m].at, target, except);
+                    total += self.move_support(from, target, except, not_from);
                 }
             }
         }
@@ -1242,7 +1293,8 @@ impl<'a> Resolver<'a> {
                 let s = self.supports.get(k);
                 let it = self.items[s];
                 let merge = it.act == Act::SupportMerge { target };
-                if merge && self.d[s].matched && Some(it.power) != except && self.resolve(s) {
+                let counts = Some(it.power) != except && Some(it.at) != not_from;
+                if merge && counts && self.d[s].matched && self.resolve(s) {
                     total += self.weight(s, target);
                 }
             }
@@ -1250,40 +1302,82 @@ impl<'a> Resolver<'a> {
         total
     }
 
-    /// Whether a merge succeeds: reinforcing its own force, when no other power takes the space;
-    /// into an empty or foreign space, as one attack of its whole strength (R2.3).
+    /// Whether a unit of the merge's power stays in its target (there and not leaving, or failing
+    /// to leave): then the merge reinforces it, and defends the space with its strength (R2.3).
+    fn own_remains(&mut self, g: usize) -> bool {
+        let Group { power, target } = self.groups[g];
+        for k in self.at.range(target) {
+            let j = self.at.get(k);
+            let it = self.items[j];
+            if it.carrier.is_none() && it.power == power && (!self.leaves(j) || !self.resolve(j)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the move `n`, out of merge `g`'s target, meets a participant head to head (R2.7);
+    /// a denied passage is no battle (R6.2).
+    fn meets_merge(&mut self, g: usize, n: usize) -> bool {
+        let Some(m) = self.d[n].h2h else { return false };
+        self.items[m].group == Some(g) && self.path(m) && self.path(n)
+    }
+
+    /// The move out of merge `g`'s target that beat it head to head (R2.7), if any.
+    fn merge_beaten_by(&mut self, g: usize) -> Option<usize> {
+        let target = self.groups[g].target;
+        for k in self.into.range(target) {
+            let m = self.into.get(k);
+            let Some(n) = self.d[m].h2h else { continue };
+            if self.items[m].group == Some(g) && self.path(m) && self.path(n) && self.resolve(n) {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    /// Whether a merge goes in: reinforcing its own force, when no other power takes the space;
+    /// into an empty, vacated or foreign space, as one attack of its whole strength, which meets
+    /// a move out of the target into a participant's space head to head (R2.3, R2.7).
     fn merge_succeeds(&mut self, g: usize) -> bool {
-        let Group {
-            power,
-            target,
-            reinforce,
-            ..
-        } = self.groups[g];
-        if reinforce {
+        let target = self.groups[g].target;
+        if self.own_remains(g) {
             return !self.dislodged(target);
         }
         let mut vacated = true;
         let mut occupant = None;
+        // The strongest move out of the target met head to head, and whether anything else is there.
+        let mut defend = None;
+        let mut others = false;
         for k in self.at.range(target) {
             let j = self.at.get(k);
             if self.items[j].carrier.is_some() {
                 continue;
             }
             occupant = Some(self.items[j].power);
-            vacated &= self.leaves(j) && self.resolve(j);
+            if self.meets_merge(g, j) {
+                vacated = false;
+                let d = self.defend_strength(j);
+                defend = Some(defend.map_or(d, |x: u32| x.max(d)));
+            } else {
+                others = true;
+                vacated &= self.leaves(j) && self.resolve(j);
+            }
         }
         let attack = match occupant {
             Some(owner) if !vacated => {
-                if owner == power {
-                    return false;
-                }
-                let attack = self.merge_strength(g, Some(owner));
-                if attack <= self.hold_strength(target) {
+                let attack = self.merge_strength(g, Some(owner), None);
+                let held = match defend {
+                    Some(d) if others => d.max(self.hold_strength(target)),
+                    Some(d) => d,
+                    None => self.hold_strength(target),
+                };
+                if attack <= held {
                     return false;
                 }
                 attack
             }
-            _ => self.merge_strength(g, None),
+            _ => self.merge_strength(g, None, None),
         };
         if attack == 0 {
             return false;
@@ -1319,28 +1413,34 @@ impl<'a> Resolver<'a> {
                 if owner == power {
                     0
                 } else {
-                    base + self.move_support(from, to, Some(owner))
+                    base + self.move_support(from, to, Some(owner), None)
                 }
             }
-            _ => base + self.move_support(from, to, None),
+            _ => base + self.move_support(from, to, None, None),
         }
     }
 
+    /// A move's strength in a head-to-head battle: a merge's participant has the merge's (R2.7).
     fn defend_strength(&mut self, m: usize) -> u32 {
+        if let Some(g) = self.items[m].group {
+            return self.merge_strength(g, None, None);
+        }
         let from = self.items[m].at;
         let to = self.move_to(m).unwrap_or(from);
-        self.weight(m, to) + self.move_support(from, to, None)
+        self.weight(m, to) + self.move_support(from, to, None, None)
     }
 
     fn prevent_strength(&mut self, m: usize) -> u32 {
-        if let Some(g) = self.items[m].group {
-            if self.groups[g].reinforce || !self.path(m) {
-                return 0;
-            }
-            return self.merge_strength(g, None);
-        }
         if !self.path(m) {
             return 0;
+        }
+        if let Some(g) = self.items[m].group {
+            // Where its power stays, the merge defends the space (hold strength) instead; a merge
+            // beaten head to head prevents nothing (DATC 6.E).
+            if self.own_remains(g) || self.merge_beaten_by(g).is_some() {
+                return 0;
+            }
+            return self.merge_strength(g, None, None);
         }
         if let Some(n) = self.d[m].h2h {
             if self.resolve(n) {
@@ -1467,19 +1567,24 @@ impl<'a> Resolver<'a> {
             let it = self.items[i];
             let mut held = self.d[i].result;
             let attackers: Vec<usize> = self.moves_into(it.at).collect();
+            let mut merges: Vec<usize> = Vec::new();
             for m in attackers {
                 let from = self.items[m].at;
                 if self.items[m].power == it.power || from == centre || !self.path(m) {
                     continue;
                 }
-                let mut strength = self.weight(m, it.at);
-                let supports: Vec<usize> = self.supports_of_move(from, it.at).collect();
-                for s in supports {
-                    let sup = self.items[s];
-                    if self.d[s].result && sup.at != centre && sup.power != it.power {
-                        strength += self.weight(s, it.at);
+                let (except, not_from) = (Some(it.power), Some(centre));
+                // A merge is one attack, with its whole strength (R2.7).
+                let strength = match self.items[m].group {
+                    Some(g) if merges.contains(&g) => continue,
+                    Some(g) => {
+                        merges.push(g);
+                        self.merge_strength(g, except, not_from)
                     }
-                }
+                    None => {
+                        self.weight(m, it.at) + self.move_support(from, it.at, except, not_from)
+                    }
+                };
                 if strength >= u32::from(it.fleets) {
                     held = false;
                 }
@@ -1590,11 +1695,14 @@ impl<'a> Resolver<'a> {
                 return Reason::BeatenHeadToHead(self.items[n].at);
             }
         }
+        if let Some(n) = self.items[m].group.and_then(|g| self.merge_beaten_by(g)) {
+            return Reason::BeatenHeadToHead(self.items[n].at);
+        }
         let Some(to) = self.move_to(m) else {
             return Reason::Bounced(Vec::new());
         };
         let attack = match self.items[m].group {
-            Some(g) => self.merge_strength(g, None),
+            Some(g) => self.merge_strength(g, None, None),
             None => self.attack_strength(m),
         };
         let mut with = Vec::new();
@@ -1729,13 +1837,20 @@ impl<'a> Resolver<'a> {
                     f.armies = f.armies.saturating_add(force.armies);
                     f.fleets = f.fleets.saturating_add(force.fleets);
                     f.coast = f.coast.or(force.coast);
+                    // Every participant of a merge that dislodged a force is an attacker (R2.8).
+                    if let Some(d) = next.dislodged.iter_mut().find(|d| d.province == p) {
+                        d.attacker_from.insert(self.items[i].at);
+                        d.by_convoy &= self.d[i].route == Route::Convoy;
+                    }
                 }
                 Some(_) => {
                     if let Some(stayed) = slot.take() {
+                        let mut attacker_from = ProvinceSet::EMPTY;
+                        attacker_from.insert(self.items[i].at);
                         next.dislodged.push(Dislodged {
                             province: p,
                             force: stayed,
-                            attacker_from: Some(self.items[i].at),
+                            attacker_from,
                             by_convoy: self.d[i].route == Route::Convoy,
                             sea_time: sea_time[p.index()],
                         });

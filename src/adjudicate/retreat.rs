@@ -95,7 +95,7 @@ pub fn adjudicate(
 pub fn barred(position: &Position, d: &Dislodged, p: ProvinceId) -> Option<Void> {
     if position.units[p.index()].is_some() {
         Some(Void::RetreatOccupied(p))
-    } else if d.attacker_from == Some(p) && !d.by_convoy {
+    } else if d.attacker_from.contains(p) && !d.by_convoy {
         Some(Void::RetreatToAttacker(p))
     } else if position.standoffs.contains(p) {
         Some(Void::RetreatToStandoff(p))

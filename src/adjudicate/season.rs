@@ -51,7 +51,15 @@ pub fn first_phase(
             held: b.held,
         })
         .collect();
-    next.pending = pending_orders(variant, position, &next, &first, &r.outcomes, second);
+    next.pending = pending_orders(
+        variant,
+        position,
+        &next,
+        &first,
+        &r.outcomes,
+        &r.merged,
+        second,
+    );
     (outcomes, next)
 }
 
@@ -64,6 +72,7 @@ fn pending_orders(
     after: &Position,
     first: &[Order<Region>],
     outcomes: &[Outcome],
+    merged: &[movement::MergeMove],
     second: Vec<(PowerId, Order<Region>, Option<usize>)>,
 ) -> Vec<Pending> {
     // Fleets that may still act in each space: those that held, and those that arrived.
@@ -97,30 +106,59 @@ fn pending_orders(
             _ => {}
         }
     }
+    // A fleet that merged into its target may move again from there; one whose merge failed or
+    // that dropped out may not (R4.3, R2.6).
+    for m in merged {
+        let from = m.from.index();
+        eligible[from] = eligible[from].saturating_sub(u32::from(m.fleets));
+        if m.arrived {
+            eligible[m.to.index()] += u32::from(m.fleets);
+        }
+    }
     for d in &after.dislodged {
         eligible[d.province.index()] = 0;
     }
+    // Takes the fleets an order names from those that may still act where it says (R4.3, R1.4).
+    let mut take = |unit: &UnitSpec<Region>, power: PowerId| {
+        let (p, fleets) = (unit.at.province, u32::from(unit.fleets.max(1)));
+        let here = after.force(p).filter(|f| f.power == power);
+        if here.is_none() || eligible[p.index()] < fleets {
+            Some(Void::NoFleetMayMoveAgain)
+        } else {
+            eligible[p.index()] -= fleets;
+            None
+        }
+    };
     second
         .into_iter()
         .map(|(power, order, chain)| {
-            let unit = order.kind.unit();
-            let at = unit.map(|u| u.at.province);
-            let fleets = unit.map_or(0, |u| u32::from(u.fleets.max(1)));
-            let void = match (chain, at) {
+            let mut dropped = Vec::new();
+            let void = match (chain, &order.kind) {
                 (Some(k), _) if !outcomes[k].succeeded() => Some(Void::FirstMoveFailed),
                 _ if !leg_is_legal(variant, &order) => Some(Void::SecondMoveNotToSea),
-                (_, None) => Some(Void::NamesNoFleet),
-                (_, Some(p)) => {
-                    let here = after.force(p).filter(|f| f.power == power);
-                    if here.is_none() || eligible[p.index()] < fleets {
-                        Some(Void::NoFleetMayMoveAgain)
-                    } else {
-                        eligible[p.index()] -= fleets;
-                        None
+                // Each participant of a merge is judged on its own; the merge is void only when
+                // all are (R2.6).
+                (_, OrderKind::Merge { units, .. }) => {
+                    let mut why = None;
+                    for (k, unit) in units.iter().enumerate() {
+                        if let Some(w) = take(unit, power) {
+                            dropped.push(k);
+                            why = why.or(Some(w));
+                        }
                     }
+                    why.filter(|_| dropped.len() == units.len())
                 }
+                (_, kind) => match kind.unit() {
+                    Some(unit) => take(unit, power),
+                    None => Some(Void::NamesNoFleet),
+                },
             };
-            Pending { power, order, void }
+            Pending {
+                power,
+                order,
+                void,
+                dropped,
+            }
         })
         .collect()
 }
@@ -192,6 +230,25 @@ fn leg_is_legal(variant: &Variant, order: &Order<Region>) -> bool {
     }
 }
 
+/// A one-line merge without the participants whose part is void (R2.6); any other order as it is.
+fn without_dropped(kind: &OrderKind<Region>, dropped: &[usize]) -> OrderKind<Region> {
+    match kind {
+        OrderKind::Merge {
+            units,
+            target,
+            result,
+        } if !dropped.is_empty() => OrderKind::Merge {
+            units: (0..units.len())
+                .filter(|k| !dropped.contains(k))
+                .map(|k| units[k].clone())
+                .collect(),
+            target: *target,
+            result: *result,
+        },
+        kind => kind.clone(),
+    }
+}
+
 /// The fleets' second phase, from the orders the position kept: returns each kept order with its
 /// outcome, and leaves the position after the phase.
 pub fn second_phase(
@@ -202,7 +259,7 @@ pub fn second_phase(
     let mut orders: Vec<Order<Region>> = pending
         .iter()
         .filter(|p| p.void.is_none())
-        .map(|p| Order::new(p.order.kind.clone()))
+        .map(|p| Order::new(without_dropped(&p.order.kind, &p.dropped)))
         .collect();
     // Blockading fleets keep blockading: attacks in this phase may still cut them (R5.2, R5.3).
     let blockade_orders: Vec<Order<Region>> = position

@@ -6,9 +6,8 @@ use crate::adjudicate::{Describe, Event, Outcome};
 use crate::order::{parse_line, parse_place, parse_unit, Order, ParseError, Place};
 use crate::position::{Dislodged, Force, Position};
 use crate::turn::{self, OrderError, PhaseReport, Sheets, TurnError};
-use crate::variant::{self, PowerId, ProvinceId, Region, Variant};
-use crate::winter::GmCommand;
-use crate::winter::Item;
+use crate::variant::{self, PowerId, ProvinceId, ProvinceSet, Region, Variant};
+use crate::winter::{GmCommand, Item};
 use std::collections::HashMap;
 
 /// Variants loaded so far, by name.
@@ -291,16 +290,20 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
                     let exp: Vec<(ProvinceId, Force)> = expected.iter().map(strip).collect();
                     let act: Vec<(ProvinceId, Force)> = pos.dislodged.iter().map(strip).collect();
                     compare(variant, f, &label, "POSTDISLODGED", &exp, &act);
-                    for d in expected.iter().filter(|d| d.attacker_from.is_some()) {
+                    for d in expected.iter().filter(|d| !d.attacker_from.is_empty()) {
                         let same = pos.dislodged.iter().any(|a| {
                             a.province == d.province && a.attacker_from == d.attacker_from
                         });
                         if !same {
+                            let from: Vec<&str> = d
+                                .attacker_from
+                                .iter()
+                                .map(|p| variant.province(p).code.as_str())
+                                .collect();
                             f.push(format!(
                                 "{label}: POSTDISLODGED: {} was not dislodged by the attack from {}",
                                 d.force.name(variant, d.province),
-                                d.attacker_from
-                                    .map_or("?".into(), |p| variant.province(p).code.clone())
+                                from.join(" & ")
                             ));
                         }
                     }
@@ -737,7 +740,7 @@ fn read_forces(variant: &Variant, lines: &[Line]) -> Result<Vec<(ProvinceId, For
     Ok(out)
 }
 
-/// Reads `POWER: A(Kie) from Ber` lines.
+/// Reads `POWER: A(Kie) from Ber` lines (`from Mar & Pic`: the participants of a merge, R2.8).
 fn read_dislodged(variant: &Variant, lines: &[Line]) -> Result<Vec<Dislodged>, String> {
     let mut out = Vec::new();
     for l in lines {
@@ -755,10 +758,15 @@ fn read_dislodged(variant: &Variant, lines: &[Line]) -> Result<Vec<Dislodged>, S
                     .map_or((false, f), |r| (true, r.trim()))
             }) {
                 Some((c, f)) => {
-                    let place = parse_place(variant, f).map_err(|e| parse_error(l, &e))?;
-                    (c, Some(known(l, variant, place)?.province))
+                    let mut origins = ProvinceSet::EMPTY;
+                    for f in f.split('&') {
+                        let place =
+                            parse_place(variant, f.trim()).map_err(|e| parse_error(l, &e))?;
+                        origins.insert(known(l, variant, place)?.province);
+                    }
+                    (c, origins)
                 }
-                None => (false, None),
+                None => (false, ProvinceSet::EMPTY),
             };
             out.push(Dislodged {
                 province: region.province,

@@ -32,9 +32,14 @@ pub fn state_blocks(variant: &Variant, position: &Position, retreats: &[Retreats
                 variant.power(d.force.power).name,
                 d.force.name(variant, d.province)
             );
-            if let Some(from) = d.attacker_from {
+            if !d.attacker_from.is_empty() {
                 let convoy = if d.by_convoy { "convoy " } else { "" };
-                let _ = write!(line, " from {convoy}{}", variant.province(from).code);
+                let from: Vec<&str> = d
+                    .attacker_from
+                    .iter()
+                    .map(|p| variant.province(p).code.as_str())
+                    .collect();
+                let _ = write!(line, " from {convoy}{}", from.join(" & "));
             }
             let to = retreats
                 .iter()
