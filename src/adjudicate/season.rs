@@ -115,8 +115,10 @@ fn pending_orders(
             eligible[m.to.index()] += u32::from(m.fleets);
         }
     }
+    // A dislodged force's fleets may not move again; fleets that arrived in its space may (R4.1).
     for d in &after.dislodged {
-        eligible[d.province.index()] = 0;
+        let e = &mut eligible[d.province.index()];
+        *e = e.saturating_sub(u32::from(d.force.fleets));
     }
     // Takes the fleets an order names from those that may still act where it says (R4.3, R1.4).
     let mut take = |unit: &UnitSpec<Region>, power: PowerId| {
