@@ -247,7 +247,11 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
                 .iter()
                 .map(|&p| v.power(p).name.as_str())
                 .collect();
-            println!("owe orders: {}", owe.join(", "));
+            if owe.is_empty() {
+                println!("owe orders: nobody");
+            } else {
+                println!("owe orders: {}", owe.join(", "));
+            }
             println!("position after:");
             print!(
                 "{}",
