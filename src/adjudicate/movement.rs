@@ -1111,8 +1111,9 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// Whether the passage `from`-`to` across `sea` is denied to `power`: a fleet of another
-    /// power (not one commanding `power`'s units) orders the denial and is not dislodged (R6.2).
+    /// Whether the passage `from`-`to` across `sea` is denied to `power`: a fleet of a power
+    /// under another command (R6.2: a major and the minors it controls are one command) orders
+    /// the denial and is not dislodged.
     fn denied(
         &mut self,
         sea: ProvinceId,
@@ -1125,7 +1126,7 @@ impl<'a> Resolver<'a> {
             .filter(|&d| match self.items[d].act {
                 Act::Deny { a, b } => {
                     ((a == from && b == to) || (a == to && b == from))
-                        && !self.position.commands(self.items[d].power, power)
+                        && self.commander(self.items[d].power) != self.commander(power)
                 }
                 _ => false,
             })
@@ -1135,6 +1136,11 @@ impl<'a> Resolver<'a> {
             any |= self.resolve(d);
         }
         any
+    }
+
+    /// Who commands `power`'s units: its controller for a controlled minor, else itself (R7.9).
+    fn commander(&self, power: PowerId) -> PowerId {
+        self.position.ledgers.controller(power).unwrap_or(power)
     }
 
     /// Whether a support given across a direct passage is denied: the denial blocks every
