@@ -18,7 +18,7 @@
 
 use super::outcome::{Outcome, Reason};
 use crate::order::{Order, OrderKind};
-use crate::position::{Dislodged, Force, Position};
+use crate::position::{Dislodged, Force, Position, SeaTime};
 use crate::variant::{
     Coast, PhaseKind, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant,
 };
@@ -72,6 +72,9 @@ struct Item {
     order: Option<usize>,
     /// A second order it carries out: an army's `E F(BOT)-ION` rides on the fleet's move.
     also: Option<usize>,
+    /// Of its armies, those boarding from the coast with `E F(..)-..` this phase (R3.6: they
+    /// bring no seasons at sea).
+    boarded: u8,
     /// The merge it takes part in (R2).
     group: Option<usize>,
     /// An army landing from the sea (R3.3): its armies count, though it starts at sea.
@@ -281,6 +284,7 @@ impl<'a> Resolver<'a> {
             act,
             order,
             also: None,
+            boarded: 0,
             group: None,
             lands: false,
             carrier: None,
@@ -427,6 +431,7 @@ impl<'a> Resolver<'a> {
                 Some(m) => {
                     let (armies, _) = take(&mut left, army_at, armies, 0);
                     items[m].armies = items[m].armies.saturating_add(armies);
+                    items[m].boarded = items[m].boarded.saturating_add(armies);
                     items[m].also = Some(i);
                 }
                 None => {
@@ -449,6 +454,7 @@ impl<'a> Resolver<'a> {
                         None,
                     );
                     it.also = Some(i);
+                    it.boarded = armies;
                     items.push(it);
                 }
             }
@@ -1650,7 +1656,6 @@ impl<'a> Resolver<'a> {
             *slot = None;
         }
         let n_prov = next.units.len();
-        next.sea_time = vec![0; n_prov];
         // Armies that landed from a carrier leave it.
         let landed = |c: usize| -> u8 {
             self.items
@@ -1670,10 +1675,26 @@ impl<'a> Resolver<'a> {
         } else {
             Vec::new()
         };
+        // Armies leaving a sea space take their own seasons at sea with them (R3.6), the longest
+        // at sea first: those landing, then those sailing on, by destination; so the order of
+        // writing plays no part.
+        let mut pool = before.sea_time.clone();
+        let mut times = vec![SeaTime::default(); self.items.len()];
+        let mut drawing: Vec<usize> = (0..self.items.len())
+            .filter(|&i| self.items[i].carrier.is_none())
+            .collect();
+        drawing.sort_by_key(|&i| match self.move_to(i) {
+            Some(to) if self.d[i].result => (!self.items[i].lands, to.index()),
+            _ => (true, usize::MAX),
+        });
+        for i in drawing {
+            let it = self.items[i];
+            times[i] = pool[it.at.index()].take_longest(it.armies.saturating_sub(it.boarded));
+        }
         // (space, force, where it came from, its armies' time at sea)
-        let mut arriving: Vec<(ProvinceId, Force, usize, u8)> =
+        let mut arriving: Vec<(ProvinceId, Force, usize, SeaTime)> =
             Vec::with_capacity(self.items.len());
-        let mut sea_time = vec![0u8; n_prov];
+        let mut sea_time = vec![SeaTime::default(); n_prov];
         for i in 0..self.items.len() {
             let it = self.items[i];
             // Armies that landed from this carrier this phase have left it.
@@ -1682,18 +1703,15 @@ impl<'a> Resolver<'a> {
             } else {
                 0
             };
-            let from_time = if self.variant.province(it.at).kind == SpaceKind::Sea {
-                before.sea_time.get(it.at.index()).copied().unwrap_or(0)
-            } else {
-                0
-            };
+            let mut time = times[i];
+            time.take_longest(landed);
             let armies = it.armies - landed.min(it.armies);
             let destination = match it.act {
-                Act::Move { to, .. } if self.d[i].result => Some((to, from_time)),
-                Act::Embark { sea } if self.d[i].result => Some((Region::of(sea), 0)),
+                Act::Move { to, .. } if self.d[i].result => Some((to, time)),
+                Act::Embark { sea } if self.d[i].result => Some((Region::of(sea), time)),
                 Act::Move { .. } => self
                     .ferry_stays_aboard(i, &mut room)
-                    .map(|sea| (Region::of(sea), 0)),
+                    .map(|sea| (Region::of(sea), time)),
                 _ => None,
             };
             if it.carrier.is_some() && destination.is_none() {
@@ -1710,7 +1728,7 @@ impl<'a> Resolver<'a> {
                         coast: to.coast,
                     },
                     i,
-                    if it.lands { 0 } else { time },
+                    if it.lands { SeaTime::default() } else { time },
                 )),
                 None => {
                     let coast = before.force(it.at).and_then(|f| f.coast);
@@ -1723,9 +1741,7 @@ impl<'a> Resolver<'a> {
                     });
                     f.armies = f.armies.saturating_add(armies);
                     f.fleets = f.fleets.saturating_add(it.fleets);
-                    if armies > 0 {
-                        sea_time[it.at.index()] = sea_time[it.at.index()].max(from_time);
-                    }
+                    sea_time[it.at.index()].add(time);
                 }
             }
         }
@@ -1750,23 +1766,22 @@ impl<'a> Resolver<'a> {
                         });
                     }
                     next.units[p.index()] = Some(force);
-                    sea_time[p.index()] = 0;
+                    sea_time[p.index()] = SeaTime::default();
                 }
                 None => *slot = Some(force),
             }
-            if force.armies > 0 {
-                sea_time[p.index()] = sea_time[p.index()].max(time);
-            }
+            sea_time[p.index()].add(time);
         }
         // At sea a force may not carry more armies than it has fleets: the rest are lost (R1.2,
         // R3.5).
         for (i, slot) in next.units.iter_mut().enumerate() {
             let Some(f) = slot else { continue };
             if self.variant.provinces[i].kind != SpaceKind::Sea {
-                sea_time[i] = 0;
+                sea_time[i] = SeaTime::default();
                 continue;
             }
             f.armies = f.armies.min(f.fleets);
+            sea_time[i].fit(f.armies);
             if f.components() == 0 {
                 *slot = None;
             }

@@ -7,7 +7,7 @@
 
 use super::outcome::{Outcome, Reason};
 use crate::order::{Order, OrderKind};
-use crate::position::{Force, Position};
+use crate::position::{Force, Position, SeaTime};
 use crate::variant::{PowerId, Region, SpaceKind, Variant};
 
 /// One retreat, as decided so far.
@@ -73,6 +73,10 @@ pub fn adjudicate(
     next.dislodged.clear();
     next.standoffs = Default::default();
     carry_armies_aboard(variant, position, &mut moves);
+    // The armies retreating take their own seasons at sea with them (R3.6), the longest at sea
+    // first, by destination: the order of writing plays no part.
+    moves.sort_by_key(|m| m.to.province.index());
+    let mut pools: Vec<SeaTime> = position.dislodged.iter().map(|d| d.sea_time).collect();
     for m in &moves {
         let clash = moves.iter().any(|o| {
             o.order != m.order
@@ -94,9 +98,9 @@ pub fn adjudicate(
         // Counts are bytes: a stack can't grow past 255 (R1.1).
         f.armies = f.armies.saturating_add(m.armies);
         f.fleets = f.fleets.saturating_add(m.fleets);
-        if m.armies > 0 && variant.province(m.to.province).kind == SpaceKind::Sea {
-            let time = &mut next.sea_time[m.to.province.index()];
-            *time = (*time).max(position.dislodged[m.from].sea_time);
+        let time = pools[m.from].take_longest(m.armies);
+        if variant.province(m.to.province).kind == SpaceKind::Sea {
+            next.sea_time[m.to.province.index()].add(time);
         }
     }
     (outcomes, next)

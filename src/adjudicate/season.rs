@@ -5,8 +5,8 @@
 use super::movement;
 use super::outcome::{Outcome, Reason};
 use crate::order::{Order, OrderKind, Stage, UnitSpec};
-use crate::position::{Blockade, Pending, Position};
-use crate::variant::{PowerId, ProvinceId, Region, Season, SpaceKind, Variant};
+use crate::position::{Blockade, Pending, Position, SeaTime};
+use crate::variant::{PowerId, Region, Season, SpaceKind, Variant};
 
 /// The first movement phase: chains are split into a first move and a second-phase move, orders
 /// for the second phase are set aside, and after the first moves each set-aside order is checked
@@ -277,14 +277,14 @@ pub fn end_of_season(variant: &Variant, position: &mut Position) {
     for p in variant.province_ids() {
         let i = p.index();
         let at_sea = variant.province(p).kind == SpaceKind::Sea;
-        match position.units[i] {
+        let time = &mut position.sea_time[i];
+        match &mut position.units[i] {
+            // Each army counts its own seasons; only those reaching four starve, the fleets and
+            // the other armies sail on.
             Some(f) if at_sea && f.armies > 0 => {
-                position.sea_time[i] += 1;
-                if variant.rules.starvation && position.sea_time[i] >= 4 {
-                    starve(position, p);
-                }
+                f.armies -= time.end_season(f.armies, variant.rules.starvation);
             }
-            _ => position.sea_time[i] = 0,
+            _ => *time = SeaTime::default(),
         }
     }
     position.pending.clear();
@@ -310,12 +310,4 @@ pub fn end_of_season(variant: &Variant, position: &mut Position) {
             }
         }
     }
-}
-
-/// The armies aboard the force in `p` are lost (the fleets sail on).
-fn starve(position: &mut Position, p: ProvinceId) {
-    if let Some(f) = &mut position.units[p.index()] {
-        f.armies = 0;
-    }
-    position.sea_time[p.index()] = 0;
 }
