@@ -494,7 +494,7 @@ impl<'a> Resolver<'a> {
                 fleet_seas.insert(p);
             }
         }
-        carry_armies_aboard(variant, &mut items);
+        let ashore = carry_armies_aboard(variant, &mut items);
         let n = items.len();
         let spaces = variant.provinces.len();
         let at = Index::build(spaces, items.iter().enumerate().map(|(i, it)| (it.at, i)));
@@ -526,6 +526,9 @@ impl<'a> Resolver<'a> {
             ],
             cycle: Vec::new(),
         };
+        for i in ashore {
+            r.d[i].void = Some("the fleets can't sail ashore from under the armies they carry");
+        }
         for (o, why) in void_orders {
             match r.items.iter().position(|it| it.order == Some(o)) {
                 Some(i) => r.d[i].void = Some(why),
@@ -1814,9 +1817,19 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// Armies aboard a sea force that no order names travel with its moving fleets when the fleets
-/// staying behind have no room for them (R3.4: an A/F moves as one force at sea).
-fn carry_armies_aboard(variant: &Variant, items: &mut [Item]) {
+/// Armies aboard a sea force that no order names travel with its fleets sailing to other seas
+/// when the fleets staying behind have no room for them (R3.4: an A/F moves as one force at sea),
+/// the sailing moves taken by destination so that the order of writing plays no part. Fleets can't
+/// sail ashore from under those armies (R3.3: an army lands only by `D`): while armies would be
+/// left without room, the moves of that force's fleets into coastal spaces are void (a merge
+/// participant drops out, R2.4). Returns the items made void. Unordered items left with no unit
+/// are dropped: nothing stays behind.
+fn carry_armies_aboard(variant: &Variant, items: &mut Vec<Item>) -> Vec<usize> {
+    let mut void = Vec::new();
+    let to_sea = |it: &Item| match it.act {
+        Act::Move { to, .. } => Some(variant.province(to.province).kind == SpaceKind::Sea),
+        _ => None,
+    };
     for i in 0..items.len() {
         let it = items[i];
         if it.order.is_some()
@@ -1831,23 +1844,40 @@ fn carry_armies_aboard(variant: &Variant, items: &mut [Item]) {
         let others: u32 = items
             .iter()
             .enumerate()
-            .filter(|&(j, s)| {
-                j != i && s.at == it.at && !matches!(s.act, Act::Move { .. }) && s.carrier.is_none()
-            })
+            .filter(|&(j, s)| j != i && s.at == it.at && to_sea(s).is_none() && s.carrier.is_none())
             .map(|(_, s)| u32::from(s.fleets).saturating_sub(u32::from(s.armies)))
             .sum();
         let mut excess = u32::from(it.armies).saturating_sub(u32::from(it.fleets) + others);
-        for j in 0..items.len() {
+        let mut sailing: Vec<usize> = (0..items.len())
+            .filter(|&j| {
+                let m = items[j];
+                m.at == it.at && m.fleets > m.armies && to_sea(&m) == Some(true)
+            })
+            .collect();
+        sailing.sort_by_key(|&j| match items[j].act {
+            Act::Move { to, .. } => to.province.index(),
+            _ => usize::MAX,
+        });
+        for j in sailing {
             if excess == 0 {
                 break;
             }
             let m = items[j];
-            if m.at == it.at && m.fleets > m.armies && matches!(m.act, Act::Move { .. }) {
-                let moved = excess.min(u32::from(m.fleets - m.armies)) as u8;
-                items[j].armies += moved;
-                items[i].armies -= moved;
-                excess -= u32::from(moved);
+            let moved = excess.min(u32::from(m.fleets - m.armies)) as u8;
+            items[j].armies += moved;
+            items[i].armies -= moved;
+            excess -= u32::from(moved);
+        }
+        if excess > 0 {
+            for j in 0..items.len() {
+                if items[j].at == it.at && items[j].fleets > 0 && to_sea(&items[j]) == Some(false) {
+                    items[j].act = Act::Hold;
+                    void.push(j);
+                }
             }
         }
     }
+    // Only unordered items (all after the ordered ones) go, so the indices above still hold.
+    items.retain(|it| it.order.is_some() || it.also.is_some() || it.armies + it.fleets > 0);
+    void
 }
