@@ -835,9 +835,10 @@ impl<'a> Resolver<'a> {
         matches!(self.items[i].act, Act::Move { .. })
     }
 
-    /// Whether the item tries to leave its space (a move, or an army embarking).
+    /// Whether the item tries to leave its space during the first moves: a move. An army
+    /// embarking with `E SEA` stands in its space until the fleets' first moves are over (R3.2).
     fn leaves(&self, i: usize) -> bool {
-        matches!(self.items[i].act, Act::Move { .. } | Act::Embark { .. })
+        matches!(self.items[i].act, Act::Move { .. })
     }
 
     fn move_to(&self, i: usize) -> Option<ProvinceId> {
@@ -948,7 +949,13 @@ impl<'a> Resolver<'a> {
         let it = self.items[i];
         let space = match it.act {
             Act::Move { to, .. } => to.province,
-            Act::Embark { sea } => sea,
+            Act::Embark { sea } => {
+                // An embarking army dislodged where it stands does not board (R3.2).
+                for m in self.moves_into(it.at) {
+                    edge(m);
+                }
+                sea
+            }
             _ => it.at,
         };
         for m in self.moves_into(space) {
@@ -1409,6 +1416,9 @@ impl<'a> Resolver<'a> {
         let Act::Embark { sea } = self.items[i].act else {
             return false;
         };
+        if self.dislodged(self.items[i].at) {
+            return false;
+        }
         let power = self.items[i].power;
         let (mut fleets, mut armies) = (0u32, 0u32);
         if !self.dislodged(sea) {
@@ -1553,6 +1563,8 @@ impl<'a> Resolver<'a> {
             Act::Embark { sea } => {
                 if self.d[i].result {
                     Outcome::Succeeds
+                } else if let Some(m) = dislodger(self) {
+                    Outcome::Fails(Reason::Dislodged(self.items[m].at))
                 } else {
                     Outcome::Fails(Reason::NotAllowed(format!(
                         "no fleet of yours with room in {} after the first moves",
