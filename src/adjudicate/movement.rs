@@ -219,6 +219,8 @@ struct Resolver<'a> {
     /// Orders void with no item of their own to carry the reason (an embarkation whose fleet
     /// was given another move).
     void_orders: Vec<(usize, &'static str)>,
+    /// Orders that fail whatever the decisions (an embarkation onto fleets carrying their limit).
+    refused: Vec<(usize, &'static str)>,
     /// Kruijswijk's list of decisions that depend on a guess.
     cycle: Vec<usize>,
 }
@@ -403,10 +405,18 @@ impl<'a> Resolver<'a> {
             }
         }
         let mut void_orders: Vec<(usize, &'static str)> = Vec::new();
-        for (i, fleet_at, armies, army_at, to) in carried {
-            let Some(power) = position.force(fleet_at).map(|f| f.power) else {
+        let mut refused: Vec<(usize, &'static str)> = Vec::new();
+        // The armies boarding in each sea space, all together: all must fit or none boards (R1.2).
+        let mut boarding = vec![0u8; position.units.len()];
+        for &(_, fleet_at, armies, _, _) in &carried {
+            let b = &mut boarding[fleet_at.index()];
+            *b = b.saturating_add(armies);
+        }
+        for &(i, fleet_at, armies, army_at, to) in &carried {
+            let Some(force) = position.force(fleet_at) else {
                 continue;
             };
+            let power = force.power;
             let fleet_move = items.iter().position(|it| {
                 it.at == fleet_at && it.fleets > 0 && matches!(it.act, Act::Move { .. })
             });
@@ -417,6 +427,12 @@ impl<'a> Resolver<'a> {
                         via_convoy: false,
                     }
             };
+            let twice = carried.iter().any(|c| c.1 == fleet_at && c.4 != to);
+            if twice {
+                // The fleets there given different moves by two embarkations: both are void.
+                void_orders.push((i, "the fleet was given a different move"));
+                continue;
+            }
             if let Some(m) = fleet_move.filter(|&m| !same(&items[m])) {
                 // The fleet's move given twice, differently: both orders are void and the army
                 // stays ashore (R3.2).
@@ -427,37 +443,37 @@ impl<'a> Resolver<'a> {
                 items[m].act = Act::Hold;
                 continue;
             }
-            match fleet_move {
-                Some(m) => {
-                    let (armies, _) = take(&mut left, army_at, armies, 0);
-                    items[m].armies = items[m].armies.saturating_add(armies);
-                    items[m].boarded = items[m].boarded.saturating_add(armies);
-                    items[m].also = Some(i);
-                }
+            let all = boarding[fleet_at.index()];
+            let m = match fleet_move {
+                Some(m) => m,
                 None => {
-                    let (_, f) = take(&mut left, fleet_at, 0, 1);
+                    let (_, f) = take(&mut left, fleet_at, 0, all.max(1));
                     if f == 0 {
                         // Every fleet there has an order of its own: the army stays ashore.
                         void_orders.push((i, "no fleet there is free to carry the army"));
                         continue;
                     }
-                    let (armies, _) = take(&mut left, army_at, armies, 0);
-                    let mut it = item(
-                        power,
-                        fleet_at,
-                        armies,
-                        f,
-                        Act::Move {
-                            to,
-                            via_convoy: false,
-                        },
-                        None,
-                    );
-                    it.also = Some(i);
-                    it.boarded = armies;
-                    items.push(it);
+                    let act = Act::Move {
+                        to,
+                        via_convoy: false,
+                    };
+                    items.push(item(power, fleet_at, 0, f, act, None));
+                    items.len() - 1
                 }
+            };
+            // A force carrying its limit takes on no further army (R3.4, R1.2): the army stays
+            // ashore and the fleet's move stands.
+            let own = items[m].armies - items[m].boarded;
+            let full = u32::from(force.armies) + u32::from(all) > u32::from(force.fleets)
+                || u32::from(own) + u32::from(all) > u32::from(items[m].fleets);
+            if full {
+                refused.push((i, "the fleets already carry as many armies as they can"));
+                continue;
             }
+            let (armies, _) = take(&mut left, army_at, armies, 0);
+            items[m].armies = items[m].armies.saturating_add(armies);
+            items[m].boarded = items[m].boarded.saturating_add(armies);
+            items[m].also = Some(i);
         }
         for (i, at, armies, to) in landings {
             let carrier = items.iter().position(|it| {
@@ -511,6 +527,7 @@ impl<'a> Resolver<'a> {
             fleet_seas,
             second: position.phase.kind == PhaseKind::SecondMovement,
             void_orders: Vec::new(),
+            refused,
             items,
             d: vec![
                 Decision {
@@ -1524,6 +1541,9 @@ impl<'a> Resolver<'a> {
     fn outcome_of(&mut self, order: usize, carrier: Option<usize>) -> Outcome {
         if let Some(&(_, why)) = self.void_orders.iter().find(|(o, _)| *o == order) {
             return Outcome::Void(why.to_string());
+        }
+        if let Some(&(_, why)) = self.refused.iter().find(|(o, _)| *o == order) {
+            return Outcome::Fails(Reason::NotAllowed(why.to_string()));
         }
         let Some(i) = carrier else {
             return Outcome::Void("no unit to carry it out".to_string());
