@@ -52,7 +52,22 @@ pub fn first_phase(
         })
         .collect();
     next.pending = pending_orders(variant, position, &next, &first, &r.outcomes, second);
+    void_armies_ashore(variant, &mut next.pending);
     (outcomes, next)
+}
+
+/// No army boards in the second phase (R3.3, R4.4): a second-phase order naming armies in a
+/// coastal space is void, as the same order is in the first phase, and nothing moves.
+fn void_armies_ashore(variant: &Variant, pending: &mut [Pending]) {
+    for p in pending.iter_mut().filter(|p| p.void.is_none()) {
+        let ashore = p.order.kind.unit().is_some_and(|u| {
+            u.armies > 0 && variant.province(u.at.province).kind != SpaceKind::Sea
+        });
+        if ashore {
+            p.void =
+                Some("armies don't embark in the second phase: only the fleets may move".into());
+        }
+    }
 }
 
 /// The second-phase orders, each void if the first phase made it so (R4.3): the fleet's first
