@@ -1662,25 +1662,72 @@ impl<'a> Resolver<'a> {
         Reason::Bounced(with)
     }
 
-    /// A ferried army that failed to land, carried by a fleet of its own power, stays aboard that
-    /// fleet when it has room (R3.1): the fleet's sea.
-    fn ferry_stays_aboard(&self, m: usize, room: &mut [u32]) -> Option<ProvinceId> {
-        if !self.variant.rules.abstraction
-            || self.d[m].route != Route::Convoy
-            || self.d[m].paradox
-            || self.d[m].result
-        {
-            return None;
+    /// Where each ferried army that failed to land stays aboard (R3.1): in the sea of a convoying
+    /// fleet of its own power, when that power's fleets there after the phase have room for all
+    /// the armies failing to land there; otherwise they all stay where they started. Fleets that
+    /// sail away take no army, and the order of writing plays no part.
+    fn ferries_aboard(&self) -> Vec<Option<ProvinceId>> {
+        let n = self.items.len();
+        let mut aboard = vec![None; n];
+        if !self.variant.rules.abstraction {
+            return aboard;
         }
-        let (from, to) = (self.items[m].at, self.move_to(m)?);
-        let fleet = self.convoys_for(from, to).find(|&c| {
-            self.items[c].power == self.items[m].power
-                && self.d[c].result
-                && room[self.items[c].at.index()] >= u32::from(self.items[m].armies)
-        })?;
-        let sea = self.items[fleet].at;
-        room[sea.index()] -= u32::from(self.items[m].armies);
-        Some(sea)
+        for (m, slot) in aboard.iter_mut().enumerate() {
+            let d = self.d[m];
+            let Some(to) = self.move_to(m).filter(|_| d.route == Route::Convoy) else {
+                continue;
+            };
+            if d.paradox || d.result {
+                continue;
+            }
+            let (from, power) = (self.items[m].at, self.items[m].power);
+            *slot = self
+                .convoys_for(from, to)
+                .filter(|&c| self.items[c].power == power && self.d[c].result)
+                .map(|c| self.items[c].at)
+                .min();
+        }
+        let full: Vec<usize> = (0..n)
+            .filter(|&m| {
+                let (Some(sea), power) = (aboard[m], self.items[m].power) else {
+                    return false;
+                };
+                let ferried: u32 = (0..n)
+                    .filter(|&k| aboard[k] == Some(sea) && self.items[k].power == power)
+                    .map(|k| u32::from(self.items[k].armies))
+                    .sum();
+                ferried > self.room_after(sea, power)
+            })
+            .collect();
+        for m in full {
+            aboard[m] = None;
+        }
+        aboard
+    }
+
+    /// The room for more armies aboard `power`'s fleets in `sea` once the phase is over: the
+    /// fleets that end there less the armies that end there.
+    fn room_after(&self, sea: ProvinceId, power: PowerId) -> u32 {
+        let (mut fleets, mut armies) = (0u32, 0u32);
+        for (i, it) in self.items.iter().enumerate() {
+            if it.power != power || it.carrier.is_some() {
+                continue;
+            }
+            let ends_here = match it.act {
+                Act::Move { to, .. } if self.d[i].result => to.province == sea,
+                Act::Embark { sea: s } if self.d[i].result => s == sea,
+                _ => it.at == sea,
+            };
+            if ends_here {
+                let landed: u32 = (0..self.items.len())
+                    .filter(|&k| self.items[k].carrier == Some(i) && self.d[k].result)
+                    .map(|k| u32::from(self.items[k].armies))
+                    .sum();
+                fleets += u32::from(it.fleets);
+                armies += u32::from(it.armies).saturating_sub(landed);
+            }
+        }
+        fleets.saturating_sub(armies)
     }
 
     fn next_position(&mut self, before: &Position) -> Position {
@@ -1700,16 +1747,7 @@ impl<'a> Resolver<'a> {
                 .map(|(it, _)| it.armies)
                 .sum()
         };
-        // Room aboard for ferried armies: the convoying force's fleets not already carrying one.
-        let mut room: Vec<u32> = if self.variant.rules.abstraction {
-            before
-                .units
-                .iter()
-                .map(|f| f.map_or(0, |f| u32::from(f.fleets.saturating_sub(f.armies))))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let aboard = self.ferries_aboard();
         // Armies leaving a sea space take their own seasons at sea with them (R3.6), the longest
         // at sea first: those landing, then those sailing on, by destination; so the order of
         // writing plays no part.
@@ -1744,9 +1782,7 @@ impl<'a> Resolver<'a> {
             let destination = match it.act {
                 Act::Move { to, .. } if self.d[i].result => Some((to, time)),
                 Act::Embark { sea } if self.d[i].result => Some((Region::of(sea), time)),
-                Act::Move { .. } => self
-                    .ferry_stays_aboard(i, &mut room)
-                    .map(|sea| (Region::of(sea), time)),
+                Act::Move { .. } => aboard[i].map(|sea| (Region::of(sea), time)),
                 _ => None,
             };
             if it.carrier.is_some() && destination.is_none() {
