@@ -243,7 +243,19 @@ pub fn adjudicate(
     position: &Position,
     orders: &[Order<Region>],
 ) -> MovementResult {
-    let mut r = Resolver::new(variant, position, orders);
+    adjudicate_by(variant, position, orders, &[])
+}
+
+/// As [`adjudicate`], knowing the power that gave each order (`powers[i]` gave `orders[i]`): a
+/// landing from a sea its army only reaches this phase is then carried there only by a move of
+/// that power (R3.3), whatever the order of writing.
+pub fn adjudicate_by(
+    variant: &Variant,
+    position: &Position,
+    orders: &[Order<Region>],
+    powers: &[PowerId],
+) -> MovementResult {
+    let mut r = Resolver::new(variant, position, orders, powers);
     r.resolve_all();
     // The item that carries each order out: for a merge, a participant that moves.
     let mut carrier: Vec<Option<usize>> = vec![None; orders.len()];
@@ -269,7 +281,12 @@ pub fn adjudicate(
 }
 
 impl<'a> Resolver<'a> {
-    fn new(variant: &'a Variant, position: &'a Position, orders: &[Order<Region>]) -> Self {
+    fn new(
+        variant: &'a Variant,
+        position: &'a Position,
+        orders: &[Order<Region>],
+        powers: &[PowerId],
+    ) -> Self {
         let mut items: Vec<Item> = Vec::with_capacity(orders.len() + 4);
         let mut groups: Vec<Group> = Vec::new();
         // Components each force still has unordered, by space.
@@ -476,8 +493,10 @@ impl<'a> Resolver<'a> {
             items[m].also = Some(i);
         }
         for (i, at, armies, to) in landings {
+            let power = powers.get(i).copied();
             let carrier = items.iter().position(|it| {
-                it.armies > 0
+                power.is_none_or(|p| it.power == p)
+                    && it.armies > 0
                     && it.fleets > 0
                     && matches!(it.act, Act::Move { to: dest, .. } if dest.province == at)
             });

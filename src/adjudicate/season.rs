@@ -17,6 +17,7 @@ pub fn first_phase(
     orders: &[(PowerId, Order<Region>)],
 ) -> (Vec<Outcome>, Position) {
     let mut first: Vec<Order<Region>> = Vec::new();
+    let mut first_powers: Vec<PowerId> = Vec::new();
     let mut first_index: Vec<usize> = Vec::new();
     // (power, order, the input order it came from, the chain's first move if it is a chain's)
     let mut second: Vec<(PowerId, Order<Region>, Option<usize>)> = Vec::new();
@@ -26,6 +27,7 @@ pub fn first_phase(
             continue;
         }
         first_index.push(i);
+        first_powers.push(*power);
         match split_chain(order) {
             Some((head, leg)) => {
                 first.push(head);
@@ -34,7 +36,7 @@ pub fn first_phase(
             None => first.push(order.clone()),
         }
     }
-    let r = movement::adjudicate(variant, position, &first);
+    let r = movement::adjudicate_by(variant, position, &first, &first_powers);
     let mut outcomes = vec![Outcome::SecondPhase; orders.len()];
     for (k, &i) in first_index.iter().enumerate() {
         outcomes[i] = r.outcomes[k].clone();
