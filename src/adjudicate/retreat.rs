@@ -72,10 +72,10 @@ pub fn adjudicate(
     let mut next = position.clone();
     next.dislodged.clear();
     next.standoffs = Default::default();
-    carry_armies_aboard(variant, position, &mut moves);
-    // The armies retreating take their own seasons at sea with them (R3.6), the longest at sea
-    // first, by destination: the order of writing plays no part.
+    // Armies aboard go with the retreating fleets, and take their own seasons at sea with them
+    // (R3.6, the longest at sea first), by destination: the order of writing plays no part.
     moves.sort_by_key(|m| m.to.province.index());
+    carry_armies_aboard(variant, position, &mut moves);
     let mut pools: Vec<SeaTime> = position.dislodged.iter().map(|d| d.sea_time).collect();
     for m in &moves {
         let clash = moves.iter().any(|o| {
@@ -107,7 +107,8 @@ pub fn adjudicate(
 }
 
 /// A dislodged force at sea retreats with its armies aboard (R3.5): armies its orders don't name go
-/// with its retreating fleets, as many as those fleets can carry; the rest are lost with no fleet.
+/// with its retreating fleets (in the order of `moves`), as many as those fleets can carry; the
+/// rest are lost with no fleet.
 fn carry_armies_aboard(variant: &Variant, position: &Position, moves: &mut [Move]) {
     for (from, d) in position.dislodged.iter().enumerate() {
         if variant.province(d.province).kind != SpaceKind::Sea {
