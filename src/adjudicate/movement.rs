@@ -1956,9 +1956,9 @@ fn carry_armies_aboard(variant: &Variant, items: &mut Vec<Item>) -> Vec<usize> {
             excess -= u32::from(moved);
         }
         if excess > 0 {
-            for j in 0..items.len() {
-                if items[j].at == it.at && items[j].fleets > 0 && to_sea(&items[j]) == Some(false) {
-                    items[j].act = Act::Hold;
+            for (j, m) in items.iter_mut().enumerate() {
+                if m.at == it.at && m.fleets > 0 && to_sea(m) == Some(false) {
+                    m.act = Act::Hold;
                     void.push(j);
                 }
             }
