@@ -423,12 +423,6 @@ impl<'a> Resolver<'a> {
         }
         let mut void_orders: Vec<(usize, &'static str)> = Vec::new();
         let mut refused: Vec<(usize, &'static str)> = Vec::new();
-        // The armies boarding in each sea space, all together: all must fit or none boards (R1.2).
-        let mut boarding = vec![0u8; position.units.len()];
-        for &(_, fleet_at, armies, _, _) in &carried {
-            let b = &mut boarding[fleet_at.index()];
-            *b = b.saturating_add(armies);
-        }
         for &(i, fleet_at, armies, army_at, to) in &carried {
             let Some(force) = position.force(fleet_at) else {
                 continue;
@@ -460,7 +454,11 @@ impl<'a> Resolver<'a> {
                 items[m].act = Act::Hold;
                 continue;
             }
-            let all = boarding[fleet_at.index()];
+            // The armies boarding there, all together: all must fit or none boards (R1.2).
+            let all = carried
+                .iter()
+                .filter(|c| c.1 == fleet_at)
+                .fold(0u8, |n, c| n.saturating_add(c.2));
             let m = match fleet_move {
                 Some(m) => m,
                 None => {
@@ -1684,13 +1682,14 @@ impl<'a> Resolver<'a> {
     /// Where each ferried army that failed to land stays aboard (R3.1): in the sea of a convoying
     /// fleet of its own power, when that power's fleets there after the phase have room for all
     /// the armies failing to land there; otherwise they all stay where they started. Fleets that
-    /// sail away take no army, and the order of writing plays no part.
+    /// sail away take no army, and the order of writing plays no part. Empty when no convoy was
+    /// ordered.
     fn ferries_aboard(&self) -> Vec<Option<ProvinceId>> {
         let n = self.items.len();
-        let mut aboard = vec![None; n];
-        if !self.variant.rules.abstraction {
-            return aboard;
+        if !self.variant.rules.abstraction || self.convoys.is_empty() {
+            return Vec::new();
         }
+        let mut aboard = vec![None; n];
         for (m, slot) in aboard.iter_mut().enumerate() {
             let d = self.d[m];
             let Some(to) = self.move_to(m).filter(|_| d.route == Route::Convoy) else {
@@ -1770,18 +1769,23 @@ impl<'a> Resolver<'a> {
         // Armies leaving a sea space take their own seasons at sea with them (R3.6), the longest
         // at sea first: those landing, then those sailing on, by destination; so the order of
         // writing plays no part.
-        let mut pool = before.sea_time.clone();
         let mut times = vec![SeaTime::default(); self.items.len()];
         let mut drawing: Vec<usize> = (0..self.items.len())
-            .filter(|&i| self.items[i].carrier.is_none())
+            .filter(|&i| {
+                let it = &self.items[i];
+                it.carrier.is_none() && before.sea_time[it.at.index()].counted() > 0
+            })
             .collect();
-        drawing.sort_by_key(|&i| match self.move_to(i) {
-            Some(to) if self.d[i].result => (!self.items[i].lands, to.index()),
-            _ => (true, usize::MAX),
-        });
-        for i in drawing {
-            let it = self.items[i];
-            times[i] = pool[it.at.index()].take_longest(it.armies.saturating_sub(it.boarded));
+        if !drawing.is_empty() {
+            let mut pool = before.sea_time.clone();
+            drawing.sort_by_key(|&i| match self.move_to(i) {
+                Some(to) if self.d[i].result => (!self.items[i].lands, to.index()),
+                _ => (true, usize::MAX),
+            });
+            for i in drawing {
+                let it = self.items[i];
+                times[i] = pool[it.at.index()].take_longest(it.armies.saturating_sub(it.boarded));
+            }
         }
         // (space, force, where it came from, its armies' time at sea)
         let mut arriving: Vec<(ProvinceId, Force, usize, SeaTime)> =
@@ -1801,7 +1805,11 @@ impl<'a> Resolver<'a> {
             let destination = match it.act {
                 Act::Move { to, .. } if self.d[i].result => Some((to, time)),
                 Act::Embark { sea } if self.d[i].result => Some((Region::of(sea), time)),
-                Act::Move { .. } => aboard[i].map(|sea| (Region::of(sea), time)),
+                Act::Move { .. } => aboard
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map(|sea| (Region::of(sea), time)),
                 _ => None,
             };
             if it.carrier.is_some() && destination.is_none() {
