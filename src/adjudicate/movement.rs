@@ -1791,7 +1791,7 @@ impl<'a> Resolver<'a> {
         let mut arriving: Vec<(ProvinceId, Force, usize, SeaTime)> =
             Vec::with_capacity(self.items.len());
         let mut sea_time = vec![SeaTime::default(); n_prov];
-        for i in 0..self.items.len() {
+        for (i, &drawn) in times.iter().enumerate() {
             let it = self.items[i];
             // Armies that landed from this carrier this phase have left it.
             let landed = if it.armies > 0 && it.fleets > 0 && self.is_move(i) {
@@ -1799,7 +1799,7 @@ impl<'a> Resolver<'a> {
             } else {
                 0
             };
-            let mut time = times[i];
+            let mut time = drawn;
             time.take_longest(landed);
             let armies = it.armies - landed.min(it.armies);
             let destination = match it.act {
