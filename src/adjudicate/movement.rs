@@ -428,9 +428,6 @@ impl<'a> Resolver<'a> {
                 continue;
             };
             let power = force.power;
-            let fleet_move = items.iter().position(|it| {
-                it.at == fleet_at && it.fleets > 0 && matches!(it.act, Act::Move { .. })
-            });
             let same = |it: &Item| {
                 it.act
                     == Act::Move {
@@ -444,15 +441,29 @@ impl<'a> Resolver<'a> {
                 void_orders.push((i, "the fleet was given a different move"));
                 continue;
             }
-            if let Some(m) = fleet_move.filter(|&m| !same(&items[m])) {
-                // The fleet's move given twice, differently: both orders are void and the army
-                // stays ashore (R3.2).
-                void_orders.push((i, "the fleet was given a different move"));
-                if let Some(o) = items[m].order {
-                    void_orders.push((o, "the embarkation gave the fleet a different move"));
+            // The fleets' own move, when one of their orders gives it; else a fleet no order
+            // names; else the fleets' move was given twice, differently: the orders are all void
+            // and the army stays ashore (R3.2), whichever is written first.
+            let fleets_there = |it: &Item| it.at == fleet_at && it.fleets > 0;
+            let fleet_move = items.iter().position(|it| fleets_there(it) && same(it));
+            let free = left[fleet_at.index()].1 > 0;
+            if fleet_move.is_none() && !free {
+                let other: Vec<usize> = (0..items.len())
+                    .filter(|&m| {
+                        fleets_there(&items[m]) && matches!(items[m].act, Act::Move { .. })
+                    })
+                    .collect();
+                if !other.is_empty() {
+                    void_orders.push((i, "the fleet was given a different move"));
+                    for m in other {
+                        if let Some(o) = items[m].order {
+                            void_orders
+                                .push((o, "the embarkation gave the fleet a different move"));
+                        }
+                        items[m].act = Act::Hold;
+                    }
+                    continue;
                 }
-                items[m].act = Act::Hold;
-                continue;
             }
             // The armies boarding there, all together: all must fit or none boards (R1.2).
             let all = carried
