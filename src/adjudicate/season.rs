@@ -58,8 +58,8 @@ pub fn first_phase(
     (outcomes, next)
 }
 
-/// No army boards in the second phase (R3.3, R4.4): a second-phase order naming armies in a
-/// coastal space is void, as the same order is in the first phase, and nothing moves.
+/// No army boards or acts in the second phase (R3.3, R4.4): a second-phase order naming armies
+/// in a coastal space is void, as the same order is in the first phase, and nothing moves.
 fn void_armies_ashore(variant: &Variant, pending: &mut [Pending]) {
     for p in pending.iter_mut().filter(|p| p.void.is_none()) {
         let ashore = p.order.kind.unit().is_some_and(|u| {
@@ -67,7 +67,7 @@ fn void_armies_ashore(variant: &Variant, pending: &mut [Pending]) {
         });
         if ashore {
             p.void =
-                Some("armies don't embark in the second phase: only the fleets may move".into());
+                Some("armies don't act in the second phase (R4.4): name only the fleets".into());
         }
     }
 }
