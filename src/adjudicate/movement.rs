@@ -315,6 +315,7 @@ impl<'a> Resolver<'a> {
             l.1 -= got.1;
             got
         };
+        let mut disembarks: Vec<(usize, ProvinceId, u8, Region)> = Vec::new();
         let mut landings: Vec<(usize, ProvinceId, u8, Region)> = Vec::new();
         let mut carried: Vec<(usize, ProvinceId, u8, ProvinceId, Region)> = Vec::new();
         for (i, order) in orders.iter().enumerate() {
@@ -360,27 +361,7 @@ impl<'a> Resolver<'a> {
                     carried.push((i, fleet.at.province, unit.armies, unit.at.province, *to));
                 }
                 OrderKind::Disembark { unit, to } => {
-                    let at = unit.at.province;
-                    let aboard = left[at.index()].0 >= unit.armies.max(1);
-                    if aboard {
-                        let (a, _) = take(&mut left, at, unit.armies, 0);
-                        let Some(power) = power_at(at) else { continue };
-                        let mut it = item(
-                            power,
-                            at,
-                            a,
-                            0,
-                            Act::Move {
-                                to: *to,
-                                via_convoy: false,
-                            },
-                            Some(i),
-                        );
-                        it.lands = true;
-                        items.push(it);
-                    } else {
-                        landings.push((i, at, unit.armies.max(1), *to));
-                    }
+                    disembarks.push((i, unit.at.province, unit.armies.max(1), *to));
                 }
                 kind => {
                     let Some(unit) = kind.unit() else { continue };
@@ -420,6 +401,27 @@ impl<'a> Resolver<'a> {
                     items.push(item(power, at, a, f, act, Some(i)));
                 }
             }
+        }
+        // A landing takes an army aboard that no other order names, else one carried into the
+        // sea this phase (R3.3); landings from one sea are matched by destination, so the order of
+        // writing plays no part.
+        disembarks.sort_by_key(|&(_, at, _, to)| (at.index(), to.province.index()));
+        for (i, at, armies, to) in disembarks {
+            if left[at.index()].0 < armies {
+                landings.push((i, at, armies, to));
+                continue;
+            }
+            let Some(power) = position.force(at).map(|f| f.power) else {
+                continue;
+            };
+            let (a, _) = take(&mut left, at, armies, 0);
+            let act = Act::Move {
+                to,
+                via_convoy: false,
+            };
+            let mut it = item(power, at, a, 0, act, Some(i));
+            it.lands = true;
+            items.push(it);
         }
         let mut void_orders: Vec<(usize, &'static str)> = Vec::new();
         let mut refused: Vec<(usize, &'static str)> = Vec::new();
@@ -504,7 +506,7 @@ impl<'a> Resolver<'a> {
         for (i, at, armies, to) in landings {
             let power = powers.get(i).copied();
             let carrier = items.iter().position(|it| {
-                power.is_none_or(|p| it.power == p)
+                power.is_none_or(|p| position.commands(p, it.power))
                     && it.armies > 0
                     && it.fleets > 0
                     && matches!(it.act, Act::Move { to: dest, .. } if dest.province == at)
