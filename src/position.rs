@@ -79,6 +79,80 @@ pub fn spec_text(armies: u8, fleets: u8) -> String {
     }
 }
 
+/// How long the armies aboard one force at sea have been at sea (R3.6): `ended[k]` armies have
+/// been at sea at the end of `k + 1` movement seasons (the last slot also holds longer counts,
+/// which only starvation turned off allows). The force's other armies have ended none: they
+/// boarded this season.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct SeaTime {
+    ended: [u8; 3],
+}
+
+impl SeaTime {
+    /// The most seasons an army can have ended at sea and still be aboard (the fourth starves).
+    pub const LONGEST: u8 = 3;
+
+    /// From each army's count of seasons (0 to [`SeaTime::LONGEST`]; longer counts as the longest).
+    pub fn from_counts(counts: impl IntoIterator<Item = u8>) -> SeaTime {
+        let mut t = SeaTime::default();
+        for c in counts.into_iter().filter(|&c| c > 0) {
+            let slot = &mut t.ended[usize::from(c.min(Self::LONGEST) - 1)];
+            *slot = slot.saturating_add(1);
+        }
+        t
+    }
+
+    /// The armies that have ended at least one season at sea.
+    pub fn counted(&self) -> u8 {
+        self.ended.iter().fold(0, |n, &k| n.saturating_add(k))
+    }
+
+    /// Takes `n` armies out, the longest at sea first; returns the armies taken (those beyond the
+    /// counted ones have ended no season at sea).
+    pub fn take_longest(&mut self, n: u8) -> SeaTime {
+        let mut taken = SeaTime::default();
+        let mut n = n;
+        for k in (0..self.ended.len()).rev() {
+            let t = n.min(self.ended[k]);
+            self.ended[k] -= t;
+            taken.ended[k] = t;
+            n -= t;
+        }
+        taken
+    }
+
+    /// Adds the armies of `other`.
+    pub fn add(&mut self, other: SeaTime) {
+        for (a, b) in self.ended.iter_mut().zip(other.ended) {
+            *a = a.saturating_add(b);
+        }
+    }
+
+    /// Keeps the counts of at most `armies` armies: when armies are lost at sea (R3.5) the
+    /// freshest go first.
+    pub fn fit(&mut self, armies: u8) {
+        let mut excess = self.counted().saturating_sub(armies);
+        for slot in self.ended.iter_mut() {
+            let t = excess.min(*slot);
+            *slot -= t;
+            excess -= t;
+        }
+    }
+
+    /// The end of a movement season for a force at sea carrying `armies`: each of them has ended
+    /// one more season at sea. Returns how many have now ended four, removed when `starve` (R3.6).
+    pub fn end_season(&mut self, armies: u8, starve: bool) -> u8 {
+        self.fit(armies);
+        let [one, two, three] = self.ended;
+        let fresh = armies - self.counted();
+        let starved = if starve { three } else { 0 };
+        self.ended = [fresh, one, two.saturating_add(three - starved)];
+        starved
+    }
+}
+
 /// A force dislodged in the last movement phase, waiting for its retreat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Dislodged {
@@ -92,7 +166,7 @@ pub struct Dislodged {
     /// Whether the attacker came by convoy (then the retreat to its origin is allowed, DATC 6.H.11).
     pub by_convoy: bool,
     /// The seasons the armies aboard have spent at sea, carried through the retreat (R3.6).
-    pub sea_time: u8,
+    pub sea_time: SeaTime,
 }
 
 /// A second-phase order waiting for the fleets' second movement phase (R4), with the reason it is
@@ -146,9 +220,9 @@ pub struct Position {
     pub pending: Vec<Pending>,
     /// This season's blockades, until the season ends (R5).
     pub blockades: Vec<Blockade>,
-    /// For each space, the movement seasons the armies aboard the force there have spent at sea
-    /// (R3.6; the longest-serving army counts for all of them).
-    pub sea_time: Vec<u8>,
+    /// For each space, the movement seasons each army aboard the force there has spent at sea
+    /// (R3.6; every army has its own count).
+    pub sea_time: Vec<SeaTime>,
 }
 
 impl Position {
@@ -170,7 +244,7 @@ impl Position {
             ledgers: Ledgers::default(),
             pending: Vec::new(),
             blockades: Vec::new(),
-            sea_time: vec![0; n],
+            sea_time: vec![SeaTime::default(); n],
         }
     }
 
@@ -243,5 +317,23 @@ mod tests {
         assert_eq!(spec_text(0, 1), "F");
         assert_eq!(spec_text(1, 3), "A/3F");
         assert_eq!(spec_text(2, 2), "2A/2F");
+    }
+
+    #[test]
+    fn sea_time_is_counted_per_army() {
+        // R3.6: two armies at 3 and 1 seasons and one fresh one, in a force of three armies.
+        let mut t = SeaTime::from_counts([3, 1, 0]);
+        assert_eq!(t.counted(), 2);
+        // The longest at sea leaves first.
+        let gone = t.take_longest(1);
+        assert_eq!(gone, SeaTime::from_counts([3]));
+        t.add(gone);
+        // At the end of the season the army at 3 reaches 4 and starves; the others go on.
+        assert_eq!(t.end_season(3, true), 1);
+        assert_eq!(t, SeaTime::from_counts([2, 1]));
+        // Without starvation it stays at the longest count.
+        let mut kept = SeaTime::from_counts([3]);
+        assert_eq!(kept.end_season(1, false), 0);
+        assert_eq!(kept, SeaTime::from_counts([3]));
     }
 }

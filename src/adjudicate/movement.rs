@@ -18,7 +18,7 @@
 
 use super::outcome::{Outcome, Reason, Refusal, Void};
 use crate::order::{Order, OrderKind};
-use crate::position::{Dislodged, Force, Position};
+use crate::position::{Dislodged, Force, Position, SeaTime};
 use crate::variant::{
     Coast, PhaseKind, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant,
 };
@@ -72,6 +72,9 @@ struct Item {
     order: Option<usize>,
     /// A second order it carries out: an army's `E F(BOT)-ION` rides on the fleet's move.
     also: Option<usize>,
+    /// Of its armies, those boarding from the coast with `E F(..)-..` this phase (R3.6: they
+    /// bring no seasons at sea).
+    boarded: u8,
     /// The merge it takes part in (R2).
     group: Option<usize>,
     /// An army landing from the sea (R3.3): its armies count, though it starts at sea.
@@ -214,6 +217,8 @@ struct Resolver<'a> {
     /// Orders void with no item of their own to carry the reason (an embarkation whose fleet
     /// was given another move).
     void_orders: Vec<(usize, Void)>,
+    /// Orders that fail whatever the decisions (an embarkation onto fleets carrying their limit).
+    refused: Vec<(usize, Refusal)>,
     /// Kruijswijk's list of decisions that depend on a guess.
     cycle: Vec<usize>,
 }
@@ -252,7 +257,19 @@ pub fn adjudicate(
     position: &Position,
     orders: &[Order<Region>],
 ) -> MovementResult {
-    let mut r = Resolver::new(variant, position, orders);
+    adjudicate_by(variant, position, orders, &[])
+}
+
+/// As [`adjudicate`], knowing the power that gave each order (`powers[i]` gave `orders[i]`): a
+/// landing from a sea its army only reaches this phase is then carried there only by a move of
+/// that power (R3.3), whatever the order of writing.
+pub fn adjudicate_by(
+    variant: &Variant,
+    position: &Position,
+    orders: &[Order<Region>],
+    powers: &[PowerId],
+) -> MovementResult {
+    let mut r = Resolver::new(variant, position, orders, powers);
     r.resolve_all();
     // The item that carries each order out. A one-line merge's outcome is the merge's (R2.6): a
     // participant that went in, else one that had a path, else one that tried to move; among
@@ -300,7 +317,12 @@ pub fn adjudicate(
 }
 
 impl<'a> Resolver<'a> {
-    fn new(variant: &'a Variant, position: &'a Position, orders: &[Order<Region>]) -> Self {
+    fn new(
+        variant: &'a Variant,
+        position: &'a Position,
+        orders: &[Order<Region>],
+        powers: &[PowerId],
+    ) -> Self {
         let mut items: Vec<Item> = Vec::with_capacity(orders.len() + 4);
         let mut groups: Vec<Group> = Vec::new();
         // Components each force still has unordered, by space.
@@ -317,6 +339,7 @@ impl<'a> Resolver<'a> {
             act,
             order,
             also: None,
+            boarded: 0,
             group: None,
             lands: false,
             carrier: None,
@@ -328,6 +351,7 @@ impl<'a> Resolver<'a> {
             l.1 -= got.1;
             got
         };
+        let mut disembarks: Vec<(usize, ProvinceId, u8, Region)> = Vec::new();
         let mut landings: Vec<(usize, ProvinceId, u8, Region)> = Vec::new();
         let mut carried: Vec<(usize, ProvinceId, u8, ProvinceId, Region)> = Vec::new();
         for (i, order) in orders.iter().enumerate() {
@@ -375,27 +399,7 @@ impl<'a> Resolver<'a> {
                     carried.push((i, fleet.at.province, unit.armies, unit.at.province, *to));
                 }
                 OrderKind::Disembark { unit, to } => {
-                    let at = unit.at.province;
-                    let aboard = left[at.index()].0 >= unit.armies.max(1);
-                    if aboard {
-                        let (a, _) = take(&mut left, at, unit.armies, 0);
-                        let Some(power) = power_at(at) else { continue };
-                        let mut it = item(
-                            power,
-                            at,
-                            a,
-                            0,
-                            Act::Move {
-                                to: *to,
-                                via_convoy: false,
-                            },
-                            Some(i),
-                        );
-                        it.lands = true;
-                        items.push(it);
-                    } else {
-                        landings.push((i, at, unit.armies.max(1), *to));
-                    }
+                    disembarks.push((i, unit.at.province, unit.armies.max(1), *to));
                 }
                 kind => {
                     let Some(unit) = kind.unit() else { continue };
@@ -436,14 +440,34 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let mut void_orders: Vec<(usize, Void)> = Vec::new();
-        for (i, fleet_at, armies, army_at, to) in carried {
-            let Some(power) = position.force(fleet_at).map(|f| f.power) else {
+        // A landing takes an army aboard that no other order names, else one carried into the
+        // sea this phase (R3.3); landings from one sea are matched by destination, so the order of
+        // writing plays no part.
+        disembarks.sort_by_key(|&(_, at, _, to)| (at.index(), to.province.index()));
+        for (i, at, armies, to) in disembarks {
+            if left[at.index()].0 < armies {
+                landings.push((i, at, armies, to));
+                continue;
+            }
+            let Some(power) = position.force(at).map(|f| f.power) else {
                 continue;
             };
-            let fleet_move = items.iter().position(|it| {
-                it.at == fleet_at && it.fleets > 0 && matches!(it.act, Act::Move { .. })
-            });
+            let (a, _) = take(&mut left, at, armies, 0);
+            let act = Act::Move {
+                to,
+                via_convoy: false,
+            };
+            let mut it = item(power, at, a, 0, act, Some(i));
+            it.lands = true;
+            items.push(it);
+        }
+        let mut void_orders: Vec<(usize, Void)> = Vec::new();
+        let mut refused: Vec<(usize, Refusal)> = Vec::new();
+        for &(i, fleet_at, armies, army_at, to) in &carried {
+            let Some(force) = position.force(fleet_at) else {
+                continue;
+            };
+            let power = force.power;
             let same = |it: &Item| {
                 it.act
                     == Act::Move {
@@ -451,49 +475,76 @@ impl<'a> Resolver<'a> {
                         via_convoy: false,
                     }
             };
-            if let Some(m) = fleet_move.filter(|&m| !same(&items[m])) {
-                // The fleet's move given twice, differently: both orders are void and the army
-                // stays ashore (R3.2).
+            let twice = carried.iter().any(|c| c.1 == fleet_at && c.4 != to);
+            if twice {
+                // The fleets there given different moves by two embarkations: both are void.
                 void_orders.push((i, Void::FleetMovesElsewhere));
-                if let Some(o) = items[m].order {
-                    void_orders.push((o, Void::EmbarkationMovesFleet));
-                }
-                items[m].act = Act::Hold;
                 continue;
             }
-            match fleet_move {
-                Some(m) => {
-                    let (armies, _) = take(&mut left, army_at, armies, 0);
-                    items[m].armies = items[m].armies.saturating_add(armies);
-                    items[m].also = Some(i);
+            // The fleets' own move, when one of their orders gives it; else a fleet no order
+            // names; else the fleets' move was given twice, differently: the orders are all void
+            // and the army stays ashore (R3.2), whichever is written first.
+            let fleets_there = |it: &Item| it.at == fleet_at && it.fleets > 0;
+            let fleet_move = items.iter().position(|it| fleets_there(it) && same(it));
+            let free = left[fleet_at.index()].1 > 0;
+            if fleet_move.is_none() && !free {
+                let other: Vec<usize> = (0..items.len())
+                    .filter(|&m| {
+                        fleets_there(&items[m]) && matches!(items[m].act, Act::Move { .. })
+                    })
+                    .collect();
+                if !other.is_empty() {
+                    void_orders.push((i, Void::FleetMovesElsewhere));
+                    for m in other {
+                        if let Some(o) = items[m].order {
+                            void_orders.push((o, Void::EmbarkationMovesFleet));
+                        }
+                        items[m].act = Act::Hold;
+                    }
+                    continue;
                 }
+            }
+            // The armies boarding there, all together: all must fit or none boards (R1.2).
+            let all = carried
+                .iter()
+                .filter(|c| c.1 == fleet_at)
+                .fold(0u8, |n, c| n.saturating_add(c.2));
+            let m = match fleet_move {
+                Some(m) => m,
                 None => {
-                    let (_, f) = take(&mut left, fleet_at, 0, 1);
+                    let (_, f) = take(&mut left, fleet_at, 0, all.max(1));
                     if f == 0 {
                         // Every fleet there has an order of its own: the army stays ashore.
                         void_orders.push((i, Void::NoFreeFleet));
                         continue;
                     }
-                    let (armies, _) = take(&mut left, army_at, armies, 0);
-                    let mut it = item(
-                        power,
-                        fleet_at,
-                        armies,
-                        f,
-                        Act::Move {
-                            to,
-                            via_convoy: false,
-                        },
-                        None,
-                    );
-                    it.also = Some(i);
-                    items.push(it);
+                    let act = Act::Move {
+                        to,
+                        via_convoy: false,
+                    };
+                    items.push(item(power, fleet_at, 0, f, act, None));
+                    items.len() - 1
                 }
+            };
+            // A force carrying its limit takes on no further army (R3.4, R1.2): the army stays
+            // ashore and the fleet's move stands.
+            let own = items[m].armies - items[m].boarded;
+            let full = u32::from(force.armies) + u32::from(all) > u32::from(force.fleets)
+                || u32::from(own) + u32::from(all) > u32::from(items[m].fleets);
+            if full {
+                refused.push((i, Refusal::FleetsFull(fleet_at)));
+                continue;
             }
+            let (armies, _) = take(&mut left, army_at, armies, 0);
+            items[m].armies = items[m].armies.saturating_add(armies);
+            items[m].boarded = items[m].boarded.saturating_add(armies);
+            items[m].also = Some(i);
         }
         for (i, at, armies, to) in landings {
+            let power = powers.get(i).copied();
             let carrier = items.iter().position(|it| {
-                it.armies > 0
+                power.is_none_or(|p| position.commands(p, it.power))
+                    && it.armies > 0
                     && it.fleets > 0
                     && matches!(it.act, Act::Move { to: dest, .. } if dest.province == at)
             });
@@ -526,7 +577,7 @@ impl<'a> Resolver<'a> {
                 fleet_seas.insert(p);
             }
         }
-        carry_armies_aboard(variant, &mut items);
+        let ashore = carry_armies_aboard(variant, &mut items);
         let n = items.len();
         let decisions = n + groups.len();
         let spaces = variant.provinces.len();
@@ -544,6 +595,7 @@ impl<'a> Resolver<'a> {
             fleet_seas,
             second: position.phase.kind == PhaseKind::SecondMovement,
             void_orders: Vec::new(),
+            refused,
             items,
             d: vec![
                 Decision {
@@ -559,6 +611,9 @@ impl<'a> Resolver<'a> {
             ],
             cycle: Vec::new(),
         };
+        for i in ashore {
+            r.d[i].void = Some(Void::FleetsLeaveArmies);
+        }
         for (o, why) in void_orders {
             match r.items.iter().position(|it| it.order == Some(o)) {
                 Some(i) => r.d[i].void = Some(why),
@@ -851,9 +906,10 @@ impl<'a> Resolver<'a> {
         matches!(self.items[i].act, Act::Move { .. })
     }
 
-    /// Whether the item tries to leave its space (a move, or an army embarking).
+    /// Whether the item tries to leave its space during the first moves: a move. An army
+    /// embarking with `E SEA` stands in its space until the fleets' first moves are over (R3.2).
     fn leaves(&self, i: usize) -> bool {
-        matches!(self.items[i].act, Act::Move { .. } | Act::Embark { .. })
+        matches!(self.items[i].act, Act::Move { .. })
     }
 
     fn move_to(&self, i: usize) -> Option<ProvinceId> {
@@ -964,7 +1020,13 @@ impl<'a> Resolver<'a> {
         let (space, group) = match self.items.get(i) {
             Some(it) => match it.act {
                 Act::Move { to, .. } => (to.province, it.group),
-                Act::Embark { sea } => (sea, it.group),
+                Act::Embark { sea } => {
+                    // An embarking army dislodged where it stands does not board (R3.2).
+                    for m in self.moves_into(it.at) {
+                        edge(m);
+                    }
+                    (sea, it.group)
+                }
                 _ => (it.at, it.group),
             },
             // A merge's own decision reads what its participants' moves would.
@@ -1141,8 +1203,9 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// Whether the passage `from`-`to` across `sea` is denied to `power`: a fleet of another
-    /// power (not one commanding `power`'s units) orders the denial and is not dislodged (R6.2).
+    /// Whether the passage `from`-`to` across `sea` is denied to `power`: a fleet of a power
+    /// under another command (R6.2: a major and the minors it controls are one command) orders
+    /// the denial and is not dislodged.
     fn denied(
         &mut self,
         sea: ProvinceId,
@@ -1155,7 +1218,7 @@ impl<'a> Resolver<'a> {
             .filter(|&d| match self.items[d].act {
                 Act::Deny { a, b } => {
                     ((a == from && b == to) || (a == to && b == from))
-                        && !self.position.commands(self.items[d].power, power)
+                        && self.commander(self.items[d].power) != self.commander(power)
                 }
                 _ => false,
             })
@@ -1165,6 +1228,11 @@ impl<'a> Resolver<'a> {
             any |= self.resolve(d);
         }
         any
+    }
+
+    /// Who commands `power`'s units: its controller for a controlled minor, else itself (R7.9).
+    fn commander(&self, power: PowerId) -> PowerId {
+        self.position.ledgers.controller(power).unwrap_or(power)
     }
 
     /// Whether a support given across a direct passage is denied: the denial blocks every
@@ -1494,6 +1562,9 @@ impl<'a> Resolver<'a> {
         let Act::Embark { sea } = self.items[i].act else {
             return false;
         };
+        if self.dislodged(self.items[i].at) {
+            return false;
+        }
         let power = self.items[i].power;
         let (mut fleets, mut armies) = (0u32, 0u32);
         if !self.dislodged(sea) {
@@ -1605,6 +1676,9 @@ impl<'a> Resolver<'a> {
         if let Some(&(_, why)) = self.void_orders.iter().find(|(o, _)| *o == order) {
             return Outcome::Void(why);
         }
+        if let Some(&(_, why)) = self.refused.iter().find(|(o, _)| *o == order) {
+            return Outcome::Fails(Reason::Refused(why));
+        }
         let Some(i) = carrier else {
             return Outcome::Void(Void::NoUnit);
         };
@@ -1643,6 +1717,8 @@ impl<'a> Resolver<'a> {
             Act::Embark { sea } => {
                 if self.d[i].result {
                     Outcome::Succeeds
+                } else if let Some(m) = dislodger(self) {
+                    Outcome::Fails(Reason::Dislodged(self.items[m].at))
                 } else {
                     Outcome::Fails(Reason::Refused(Refusal::NoFleetWithRoom(sea)))
                 }
@@ -1720,25 +1796,73 @@ impl<'a> Resolver<'a> {
         Reason::Bounced(with)
     }
 
-    /// A ferried army that failed to land, carried by a fleet of its own power, stays aboard that
-    /// fleet when it has room (R3.1): the fleet's sea.
-    fn ferry_stays_aboard(&self, m: usize, room: &mut [u32]) -> Option<ProvinceId> {
-        if !self.variant.rules.abstraction
-            || self.d[m].route != Route::Convoy
-            || self.d[m].paradox
-            || self.d[m].result
-        {
-            return None;
+    /// Where each ferried army that failed to land stays aboard (R3.1): in the sea of a convoying
+    /// fleet of its own power, when that power's fleets there after the phase have room for all
+    /// the armies failing to land there; otherwise they all stay where they started. Fleets that
+    /// sail away take no army, and the order of writing plays no part. Empty when no convoy was
+    /// ordered.
+    fn ferries_aboard(&self) -> Vec<Option<ProvinceId>> {
+        let n = self.items.len();
+        if !self.variant.rules.abstraction || self.convoys.is_empty() {
+            return Vec::new();
         }
-        let (from, to) = (self.items[m].at, self.move_to(m)?);
-        let fleet = self.convoys_for(from, to).find(|&c| {
-            self.items[c].power == self.items[m].power
-                && self.d[c].result
-                && room[self.items[c].at.index()] >= u32::from(self.items[m].armies)
-        })?;
-        let sea = self.items[fleet].at;
-        room[sea.index()] -= u32::from(self.items[m].armies);
-        Some(sea)
+        let mut aboard = vec![None; n];
+        for (m, slot) in aboard.iter_mut().enumerate() {
+            let d = self.d[m];
+            let Some(to) = self.move_to(m).filter(|_| d.route == Route::Convoy) else {
+                continue;
+            };
+            if d.paradox || d.result {
+                continue;
+            }
+            let (from, power) = (self.items[m].at, self.items[m].power);
+            *slot = self
+                .convoys_for(from, to)
+                .filter(|&c| self.items[c].power == power && self.d[c].result)
+                .map(|c| self.items[c].at)
+                .min();
+        }
+        let full: Vec<usize> = (0..n)
+            .filter(|&m| {
+                let (Some(sea), power) = (aboard[m], self.items[m].power) else {
+                    return false;
+                };
+                let ferried: u32 = (0..n)
+                    .filter(|&k| aboard[k] == Some(sea) && self.items[k].power == power)
+                    .map(|k| u32::from(self.items[k].armies))
+                    .sum();
+                ferried > self.room_after(sea, power)
+            })
+            .collect();
+        for m in full {
+            aboard[m] = None;
+        }
+        aboard
+    }
+
+    /// The room for more armies aboard `power`'s fleets in `sea` once the phase is over: the
+    /// fleets that end there less the armies that end there.
+    fn room_after(&self, sea: ProvinceId, power: PowerId) -> u32 {
+        let (mut fleets, mut armies) = (0u32, 0u32);
+        for (i, it) in self.items.iter().enumerate() {
+            if it.power != power || it.carrier.is_some() {
+                continue;
+            }
+            let ends_here = match it.act {
+                Act::Move { to, .. } if self.d[i].result => to.province == sea,
+                Act::Embark { sea: s } if self.d[i].result => s == sea,
+                _ => it.at == sea,
+            };
+            if ends_here {
+                let landed: u32 = (0..self.items.len())
+                    .filter(|&k| self.items[k].carrier == Some(i) && self.d[k].result)
+                    .map(|k| u32::from(self.items[k].armies))
+                    .sum();
+                fleets += u32::from(it.fleets);
+                armies += u32::from(it.armies).saturating_sub(landed);
+            }
+        }
+        fleets.saturating_sub(armies)
     }
 
     fn next_position(&mut self, before: &Position) -> Position {
@@ -1749,7 +1873,6 @@ impl<'a> Resolver<'a> {
             *slot = None;
         }
         let n_prov = next.units.len();
-        next.sea_time = vec![0; n_prov];
         // Armies that landed from a carrier leave it.
         let landed = |c: usize| -> u8 {
             self.items
@@ -1759,21 +1882,33 @@ impl<'a> Resolver<'a> {
                 .map(|(it, _)| it.armies)
                 .sum()
         };
-        // Room aboard for ferried armies: the convoying force's fleets not already carrying one.
-        let mut room: Vec<u32> = if self.variant.rules.abstraction {
-            before
-                .units
-                .iter()
-                .map(|f| f.map_or(0, |f| u32::from(f.fleets.saturating_sub(f.armies))))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let aboard = self.ferries_aboard();
+        // Armies leaving a sea space take their own seasons at sea with them (R3.6), the longest
+        // at sea first: those landing, then those sailing on, by destination; so the order of
+        // writing plays no part.
+        let mut times = vec![SeaTime::default(); self.items.len()];
+        let mut drawing: Vec<usize> = (0..self.items.len())
+            .filter(|&i| {
+                let it = &self.items[i];
+                it.carrier.is_none() && before.sea_time[it.at.index()].counted() > 0
+            })
+            .collect();
+        if !drawing.is_empty() {
+            let mut pool = before.sea_time.clone();
+            drawing.sort_by_key(|&i| match self.move_to(i) {
+                Some(to) if self.d[i].result => (!self.items[i].lands, to.index()),
+                _ => (true, usize::MAX),
+            });
+            for i in drawing {
+                let it = self.items[i];
+                times[i] = pool[it.at.index()].take_longest(it.armies.saturating_sub(it.boarded));
+            }
+        }
         // (space, force, where it came from, its armies' time at sea)
-        let mut arriving: Vec<(ProvinceId, Force, usize, u8)> =
+        let mut arriving: Vec<(ProvinceId, Force, usize, SeaTime)> =
             Vec::with_capacity(self.items.len());
-        let mut sea_time = vec![0u8; n_prov];
-        for i in 0..self.items.len() {
+        let mut sea_time = vec![SeaTime::default(); n_prov];
+        for (i, &drawn) in times.iter().enumerate() {
             let it = self.items[i];
             // Armies that landed from this carrier this phase have left it.
             let landed = if it.armies > 0 && it.fleets > 0 && self.is_move(i) {
@@ -1781,18 +1916,17 @@ impl<'a> Resolver<'a> {
             } else {
                 0
             };
-            let from_time = if self.variant.province(it.at).kind == SpaceKind::Sea {
-                before.sea_time.get(it.at.index()).copied().unwrap_or(0)
-            } else {
-                0
-            };
+            let mut time = drawn;
+            time.take_longest(landed);
             let armies = it.armies - landed.min(it.armies);
             let destination = match it.act {
-                Act::Move { to, .. } if self.d[i].result => Some((to, from_time)),
-                Act::Embark { sea } if self.d[i].result => Some((Region::of(sea), 0)),
-                Act::Move { .. } => self
-                    .ferry_stays_aboard(i, &mut room)
-                    .map(|sea| (Region::of(sea), 0)),
+                Act::Move { to, .. } if self.d[i].result => Some((to, time)),
+                Act::Embark { sea } if self.d[i].result => Some((Region::of(sea), time)),
+                Act::Move { .. } => aboard
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map(|sea| (Region::of(sea), time)),
                 _ => None,
             };
             if it.carrier.is_some() && destination.is_none() {
@@ -1809,7 +1943,7 @@ impl<'a> Resolver<'a> {
                         coast: to.coast,
                     },
                     i,
-                    if it.lands { 0 } else { time },
+                    if it.lands { SeaTime::default() } else { time },
                 )),
                 None => {
                     let coast = before.force(it.at).and_then(|f| f.coast);
@@ -1822,9 +1956,7 @@ impl<'a> Resolver<'a> {
                     });
                     f.armies = f.armies.saturating_add(armies);
                     f.fleets = f.fleets.saturating_add(it.fleets);
-                    if armies > 0 {
-                        sea_time[it.at.index()] = sea_time[it.at.index()].max(from_time);
-                    }
+                    sea_time[it.at.index()].add(time);
                 }
             }
         }
@@ -1856,23 +1988,22 @@ impl<'a> Resolver<'a> {
                         });
                     }
                     next.units[p.index()] = Some(force);
-                    sea_time[p.index()] = 0;
+                    sea_time[p.index()] = SeaTime::default();
                 }
                 None => *slot = Some(force),
             }
-            if force.armies > 0 {
-                sea_time[p.index()] = sea_time[p.index()].max(time);
-            }
+            sea_time[p.index()].add(time);
         }
         // At sea a force may not carry more armies than it has fleets: the rest are lost (R1.2,
         // R3.5).
         for (i, slot) in next.units.iter_mut().enumerate() {
             let Some(f) = slot else { continue };
             if self.variant.provinces[i].kind != SpaceKind::Sea {
-                sea_time[i] = 0;
+                sea_time[i] = SeaTime::default();
                 continue;
             }
             f.armies = f.armies.min(f.fleets);
+            sea_time[i].fit(f.armies);
             if f.components() == 0 {
                 *slot = None;
             }
@@ -1905,9 +2036,19 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// Armies aboard a sea force that no order names travel with its moving fleets when the fleets
-/// staying behind have no room for them (R3.4: an A/F moves as one force at sea).
-fn carry_armies_aboard(variant: &Variant, items: &mut [Item]) {
+/// Armies aboard a sea force that no order names travel with its fleets sailing to other seas
+/// when the fleets staying behind have no room for them (R3.4: an A/F moves as one force at sea),
+/// the sailing moves taken by destination so that the order of writing plays no part. Fleets can't
+/// sail ashore from under those armies (R3.3: an army lands only by `D`): while armies would be
+/// left without room, the moves of that force's fleets into coastal spaces are void (a merge
+/// participant drops out, R2.4). Returns the items made void. Unordered items left with no unit
+/// are dropped: nothing stays behind.
+fn carry_armies_aboard(variant: &Variant, items: &mut Vec<Item>) -> Vec<usize> {
+    let mut void = Vec::new();
+    let to_sea = |it: &Item| match it.act {
+        Act::Move { to, .. } => Some(variant.province(to.province).kind == SpaceKind::Sea),
+        _ => None,
+    };
     for i in 0..items.len() {
         let it = items[i];
         if it.order.is_some()
@@ -1922,23 +2063,40 @@ fn carry_armies_aboard(variant: &Variant, items: &mut [Item]) {
         let others: u32 = items
             .iter()
             .enumerate()
-            .filter(|&(j, s)| {
-                j != i && s.at == it.at && !matches!(s.act, Act::Move { .. }) && s.carrier.is_none()
-            })
+            .filter(|&(j, s)| j != i && s.at == it.at && to_sea(s).is_none() && s.carrier.is_none())
             .map(|(_, s)| u32::from(s.fleets).saturating_sub(u32::from(s.armies)))
             .sum();
         let mut excess = u32::from(it.armies).saturating_sub(u32::from(it.fleets) + others);
-        for j in 0..items.len() {
+        let mut sailing: Vec<usize> = (0..items.len())
+            .filter(|&j| {
+                let m = items[j];
+                m.at == it.at && m.fleets > m.armies && to_sea(&m) == Some(true)
+            })
+            .collect();
+        sailing.sort_by_key(|&j| match items[j].act {
+            Act::Move { to, .. } => to.province.index(),
+            _ => usize::MAX,
+        });
+        for j in sailing {
             if excess == 0 {
                 break;
             }
             let m = items[j];
-            if m.at == it.at && m.fleets > m.armies && matches!(m.act, Act::Move { .. }) {
-                let moved = excess.min(u32::from(m.fleets - m.armies)) as u8;
-                items[j].armies += moved;
-                items[i].armies -= moved;
-                excess -= u32::from(moved);
+            let moved = excess.min(u32::from(m.fleets - m.armies)) as u8;
+            items[j].armies += moved;
+            items[i].armies -= moved;
+            excess -= u32::from(moved);
+        }
+        if excess > 0 {
+            for (j, m) in items.iter_mut().enumerate() {
+                if m.at == it.at && m.fleets > 0 && to_sea(m) == Some(false) {
+                    m.act = Act::Hold;
+                    void.push(j);
+                }
             }
         }
     }
+    // Only unordered items (all after the ordered ones) go, so the indices above still hold.
+    items.retain(|it| it.order.is_some() || it.also.is_some() || it.armies + it.fleets > 0);
+    void
 }

@@ -92,6 +92,10 @@ pub enum Void {
     FirstMoveFailed,
     /// A second move must go to an adjacent sea space (R4.3).
     SecondMoveNotToSea,
+    /// Armies don't act in the second phase (R4.4): the order names armies.
+    ArmiesInSecondPhase,
+    /// The fleets of an A/F can't sail ashore from under the armies they carry (R3.3, R3.4).
+    FleetsLeaveArmies,
     /// A second-phase order that names no fleet.
     NamesNoFleet,
     /// No fleet of the power that may move again is there after the first moves (R4.3).
@@ -115,6 +119,8 @@ pub enum Refusal {
     NoFleetWithRoom(ProvinceId),
     /// The fleet carrying the army did not get there.
     CarrierFailed,
+    /// The fleets in this sea already carry as many armies as they can (R3.4, R1.2).
+    FleetsFull(ProvinceId),
     /// The blockade was cut, or its fleets dislodged, in one of the phases (R5.3).
     BlockadeBroken,
     /// No builds left.
@@ -264,6 +270,12 @@ impl Describe for Void {
             Void::NoConvoyPossible => "no fleets could convoy it",
             Void::FirstMoveFailed => "its first move failed",
             Void::SecondMoveNotToSea => "a second move must go to an adjacent sea space (R4.3)",
+            Void::ArmiesInSecondPhase => {
+                "armies don't act in the second phase (R4.4): name only the fleets"
+            }
+            Void::FleetsLeaveArmies => {
+                "the fleets can't sail ashore from under the armies they carry: land the armies with D"
+            }
             Void::NamesNoFleet => "it names no fleet",
             Void::NoFleetMayMoveAgain => {
                 "no fleet of yours that may move again is there after the first moves"
@@ -291,6 +303,11 @@ impl Describe for Refusal {
                 code(v, sea)
             ),
             Refusal::CarrierFailed => f.write_str("the fleet carrying the army did not get there"),
+            Refusal::FleetsFull(p) => write!(
+                f,
+                "the fleets in {} already carry as many armies as they can",
+                name(v, p)
+            ),
             Refusal::BlockadeBroken => f.write_str("the blockade was cut or the fleets dislodged"),
             Refusal::NoBuildsLeft => f.write_str("no builds left"),
             Refusal::NoBuildsLeftPaid(n) => write!(

@@ -7,7 +7,7 @@
 
 use super::outcome::{Outcome, Reason, Void};
 use crate::order::{Order, OrderKind};
-use crate::position::{Dislodged, Force, Position};
+use crate::position::{Dislodged, Force, Position, SeaTime};
 use crate::variant::{PowerId, ProvinceId, Region, SpaceKind, Variant};
 
 /// One retreat, as decided so far.
@@ -60,7 +60,11 @@ pub fn adjudicate(
     let mut next = position.clone();
     next.dislodged.clear();
     next.standoffs = Default::default();
+    // Armies aboard go with the retreating fleets, and take their own seasons at sea with them
+    // (R3.6, the longest at sea first), by destination: the order of writing plays no part.
+    moves.sort_by_key(|m| m.to.province.index());
     carry_armies_aboard(variant, position, &mut moves);
+    let mut pools: Vec<SeaTime> = position.dislodged.iter().map(|d| d.sea_time).collect();
     for m in &moves {
         let clash = moves.iter().any(|o| {
             o.order != m.order
@@ -82,9 +86,9 @@ pub fn adjudicate(
         // Counts are bytes: a stack can't grow past 255 (R1.1).
         f.armies = f.armies.saturating_add(m.armies);
         f.fleets = f.fleets.saturating_add(m.fleets);
-        if m.armies > 0 && variant.province(m.to.province).kind == SpaceKind::Sea {
-            let time = &mut next.sea_time[m.to.province.index()];
-            *time = (*time).max(position.dislodged[m.from].sea_time);
+        let time = pools[m.from].take_longest(m.armies);
+        if variant.province(m.to.province).kind == SpaceKind::Sea {
+            next.sea_time[m.to.province.index()].add(time);
         }
     }
     (outcomes, next)
@@ -105,7 +109,8 @@ pub fn barred(position: &Position, d: &Dislodged, p: ProvinceId) -> Option<Void>
 }
 
 /// A dislodged force at sea retreats with its armies aboard (R3.5): armies its orders don't name go
-/// with its retreating fleets, as many as those fleets can carry; the rest are lost with no fleet.
+/// with its retreating fleets (in the order of `moves`), as many as those fleets can carry; the
+/// rest are lost with no fleet.
 fn carry_armies_aboard(variant: &Variant, position: &Position, moves: &mut [Move]) {
     for (from, d) in position.dislodged.iter().enumerate() {
         if variant.province(d.province).kind != SpaceKind::Sea {

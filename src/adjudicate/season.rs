@@ -5,8 +5,8 @@
 use super::movement;
 use super::outcome::{Outcome, Reason, Refusal, Void};
 use crate::order::{Order, OrderKind, Stage, UnitSpec};
-use crate::position::{Blockade, Pending, Position};
-use crate::variant::{PowerId, ProvinceId, Region, Season, SpaceKind, Variant};
+use crate::position::{Blockade, Pending, Position, SeaTime};
+use crate::variant::{PowerId, Region, Season, SpaceKind, Variant};
 
 /// The first movement phase: chains are split into a first move and a second-phase move, orders
 /// for the second phase are set aside, and after the first moves each set-aside order is checked
@@ -17,6 +17,7 @@ pub fn first_phase(
     orders: &[(PowerId, Order<Region>)],
 ) -> (Vec<Outcome>, Position) {
     let mut first: Vec<Order<Region>> = Vec::new();
+    let mut first_powers: Vec<PowerId> = Vec::new();
     let mut first_index: Vec<usize> = Vec::new();
     // (power, order, the input order it came from, the chain's first move if it is a chain's)
     let mut second: Vec<(PowerId, Order<Region>, Option<usize>)> = Vec::new();
@@ -26,6 +27,7 @@ pub fn first_phase(
             continue;
         }
         first_index.push(i);
+        first_powers.push(*power);
         match split_chain(order) {
             Some((head, leg)) => {
                 first.push(head);
@@ -34,7 +36,7 @@ pub fn first_phase(
             None => first.push(order.clone()),
         }
     }
-    let r = movement::adjudicate(variant, position, &first);
+    let r = movement::adjudicate_by(variant, position, &first, &first_powers);
     let mut outcomes = vec![Outcome::SecondPhase; orders.len()];
     for (k, &i) in first_index.iter().enumerate() {
         outcomes[i] = r.outcomes[k].clone();
@@ -60,7 +62,21 @@ pub fn first_phase(
         &r.merged,
         second,
     );
+    void_armies_ashore(variant, &mut next.pending);
     (outcomes, next)
+}
+
+/// No army boards or acts in the second phase (R3.3, R4.4): a second-phase order naming armies
+/// in a coastal space is void, as the same order is in the first phase, and nothing moves.
+fn void_armies_ashore(variant: &Variant, pending: &mut [Pending]) {
+    for p in pending.iter_mut().filter(|p| p.void.is_none()) {
+        let ashore = p.order.kind.unit().is_some_and(|u| {
+            u.armies > 0 && variant.province(u.at.province).kind != SpaceKind::Sea
+        });
+        if ashore {
+            p.void = Some(Void::ArmiesInSecondPhase);
+        }
+    }
 }
 
 /// The second-phase orders, each void if the first phase made it so (R4.3): the fleet's first
@@ -326,14 +342,14 @@ pub fn end_of_season(variant: &Variant, position: &mut Position) {
     for p in variant.province_ids() {
         let i = p.index();
         let at_sea = variant.province(p).kind == SpaceKind::Sea;
-        match position.units[i] {
+        let time = &mut position.sea_time[i];
+        match &mut position.units[i] {
+            // Each army counts its own seasons; only those reaching four starve, the fleets and
+            // the other armies sail on.
             Some(f) if at_sea && f.armies > 0 => {
-                position.sea_time[i] += 1;
-                if variant.rules.starvation && position.sea_time[i] >= 4 {
-                    starve(position, p);
-                }
+                f.armies -= time.end_season(f.armies, variant.rules.starvation);
             }
-            _ => position.sea_time[i] = 0,
+            _ => *time = SeaTime::default(),
         }
     }
     position.pending.clear();
@@ -352,12 +368,4 @@ pub fn end_of_season(variant: &Variant, position: &mut Position) {
             }
         }
     }
-}
-
-/// The armies aboard the force in `p` are lost (the fleets sail on).
-fn starve(position: &mut Position, p: ProvinceId) {
-    if let Some(f) = &mut position.units[p.index()] {
-        f.armies = 0;
-    }
-    position.sea_time[p.index()] = 0;
 }

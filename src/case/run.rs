@@ -4,7 +4,7 @@
 use super::file::{Case, Line};
 use crate::adjudicate::{Describe, Event, Outcome};
 use crate::order::{parse_line, parse_place, parse_unit, Order, ParseError, Place};
-use crate::position::{Dislodged, Force, Position};
+use crate::position::{Dislodged, Force, Position, SeaTime};
 use crate::turn::{self, OrderError, PhaseReport, Sheets, TurnError};
 use crate::variant::{self, PowerId, ProvinceId, ProvinceSet, Region, Variant};
 use crate::winter::{GmCommand, Item};
@@ -278,7 +278,18 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
                 Ok(expected) => {
                     let actual: Vec<(ProvinceId, Force)> =
                         pos.forces().map(|(p, f)| (p, *f)).collect();
-                    compare(variant, f, &label, "POSTSTATE", &expected, &actual);
+                    let forces: Vec<(ProvinceId, Force)> =
+                        expected.iter().map(|&(p, f, _)| (p, f)).collect();
+                    compare(variant, f, &label, "POSTSTATE", &forces, &actual);
+                    // Seasons at sea are checked where written (R3.6).
+                    for &(p, _, time) in &expected {
+                        if time.is_some_and(|t| t != pos.sea_time[p.index()]) {
+                            f.push(format!(
+                                "{label}: POSTSTATE: the seasons at sea in {} differ",
+                                variant.province(p).code
+                            ));
+                        }
+                    }
                 }
                 Err(e) => f.push(e),
             }
@@ -714,12 +725,19 @@ fn items(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Reads `POWER: UNIT, UNIT` lines into forces.
-fn read_forces(variant: &Variant, lines: &[Line]) -> Result<Vec<(ProvinceId, Force)>, String> {
-    let mut out: Vec<(ProvinceId, Force)> = Vec::new();
+fn read_forces(
+    variant: &Variant,
+    lines: &[Line],
+) -> Result<Vec<(ProvinceId, Force, Option<SeaTime>)>, String> {
+    let mut out: Vec<(ProvinceId, Force, Option<SeaTime>)> = Vec::new();
     for l in lines {
         let (power, rest) = split_power(variant, l)?;
         let power = power.ok_or_else(|| at(l, "units need a power".into()))?;
         for item in items(rest) {
+            let (item, at_sea) = match item.split_once(" at sea ") {
+                Some((u, counts)) => (u.trim(), Some(counts)),
+                None => (item, None),
+            };
             let unit = parse_unit(variant, item).map_err(|e| parse_error(l, &e))?;
             let region = known(l, variant, unit.at.clone())?;
             let force = Force {
@@ -728,16 +746,51 @@ fn read_forces(variant: &Variant, lines: &[Line]) -> Result<Vec<(ProvinceId, For
                 fleets: unit.fleets,
                 coast: region.coast,
             };
-            if out.iter().any(|(p, _)| *p == region.province) {
+            if out.iter().any(|(p, _, _)| *p == region.province) {
                 return Err(at(
                     l,
                     format!("two forces in {}", variant.province(region.province).code),
                 ));
             }
-            out.push((region.province, force));
+            let time = match at_sea {
+                Some(counts) => {
+                    let sea = variant.province(region.province).kind == variant::SpaceKind::Sea;
+                    Some(read_sea_time(counts, unit.armies, sea).map_err(|e| at(l, e))?)
+                }
+                None => None,
+            };
+            out.push((region.province, force, time));
         }
     }
     Ok(out)
+}
+
+/// Reads the counts after `at sea` (R3.6): one count for every army aboard (`3`), or one per army
+/// (`3 1`), each the movement seasons it has ended at sea.
+fn read_sea_time(text: &str, armies: u8, sea: bool) -> Result<SeaTime, String> {
+    if !sea || armies == 0 {
+        return Err("`at sea` is for a force with armies aboard, in a sea space".into());
+    }
+    let mut counts = Vec::new();
+    for c in text.split_whitespace() {
+        match c.trim().parse::<u8>() {
+            Ok(n) if n <= SeaTime::LONGEST => counts.push(n),
+            _ => {
+                return Err(format!(
+                    "'{}' is not a count of seasons at sea (0 to {}: the fourth starves)",
+                    c.trim(),
+                    SeaTime::LONGEST
+                ))
+            }
+        }
+    }
+    match counts.len() {
+        1 => Ok(SeaTime::from_counts(vec![counts[0]; usize::from(armies)])),
+        n if n == usize::from(armies) => Ok(SeaTime::from_counts(counts)),
+        n => Err(format!(
+            "{n} counts of seasons at sea for {armies} armies: write one for all, or one per army"
+        )),
+    }
 }
 
 /// Reads `POWER: A(Kie) from Ber` lines (`from Mar & Pic`: the participants of a merge, R2.8).
@@ -778,7 +831,7 @@ fn read_dislodged(variant: &Variant, lines: &[Line]) -> Result<Vec<Dislodged>, S
                 },
                 attacker_from: from,
                 by_convoy,
-                sea_time: 0,
+                sea_time: SeaTime::default(),
             });
         }
     }
@@ -821,8 +874,9 @@ pub fn initial_position(case: &Case, variant: &Variant) -> Result<Position, Stri
         }
     };
     let mut pos = Position::empty(variant, phase);
-    for (p, force) in read_forces(variant, &case.state)? {
+    for (p, force, time) in read_forces(variant, &case.state)? {
         pos.units[p.index()] = Some(force);
+        pos.sea_time[p.index()] = time.unwrap_or_default();
     }
     for (p, owner) in read_owners(variant, &case.owners)? {
         pos.owners[p.index()] = owner;
