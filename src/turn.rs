@@ -9,7 +9,7 @@ use crate::adjudicate::{self, Event, Outcome};
 use crate::order::validate::{check_set, Checker, ValidationError};
 use crate::order::{parse_orders, Order, OrderKind, ParseError, Place, UnitSpec};
 use crate::position::{Dislodged, Position};
-use crate::variant::{Phase, PhaseKind, PowerId, PowerKind, Region, Variant};
+use crate::variant::{Phase, PhaseKind, PowerId, Region, Variant};
 use crate::winter::{GmCommand, Item, LedgerError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -340,9 +340,14 @@ pub fn legal_retreats(variant: &Variant, position: &Position, d: &Dislodged) -> 
 /// unit to order (a controlled minor's units are its controller's to order); in a retreat phase,
 /// only those with dislodged forces; in a Winter, every major still in the game.
 pub fn owing(variant: &Variant, position: &Position) -> Vec<PowerId> {
-    let commander = |owner: PowerId| match variant.power(owner).kind {
-        PowerKind::Major => Some(owner),
-        PowerKind::Minor => position.ledgers.controller(owner),
+    // Who is a major is read from the ledgers: an adoption (R7.11) changes it.
+    let major = |p: PowerId| position.ledgers.is_major(variant, p);
+    let commander = |owner: PowerId| {
+        if major(owner) {
+            Some(owner)
+        } else {
+            position.ledgers.controller(owner)
+        }
     };
     let mut owe: Vec<PowerId> = match position.phase.kind {
         PhaseKind::Movement | PhaseKind::SecondMovement => position
@@ -356,7 +361,7 @@ pub fn owing(variant: &Variant, position: &Position) -> Vec<PowerId> {
             .collect(),
         PhaseKind::Adjustment | PhaseKind::Bids => variant
             .power_ids()
-            .filter(|&p| variant.power(p).kind == PowerKind::Major)
+            .filter(|&p| major(p))
             .filter(|&p| {
                 position.phase.kind == PhaseKind::Bids
                     || position.centre_count(variant, p) > 0
@@ -372,7 +377,7 @@ pub fn owing(variant: &Variant, position: &Position) -> Vec<PowerId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::{load_named, Season};
+    use crate::variant::{load_named, PowerKind, ProvinceSet, Season};
 
     fn power(v: &Variant, name: &str) -> PowerId {
         v.power_by_name(name).expect("a power of the board")
@@ -402,6 +407,28 @@ mod tests {
             .owe
             .iter()
             .all(|&p| v.power(p).kind == PowerKind::Major));
+    }
+
+    /// R7.11: after an adoption the new major owes the Winter's orders and the old one, now a
+    /// minor, owes none of its own.
+    #[test]
+    fn r7_11_an_adopted_major_owes_the_winter_orders() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let mut pos = Position::initial(&v);
+        pos.phase = Phase {
+            year: 1805,
+            season: Season::Winter,
+            kind: PhaseKind::Adjustment,
+        };
+        let (sweden, england) = (power(&v, "Sweden"), power(&v, "England"));
+        pos.ledgers.adoptions.push(crate::winter::Adoption {
+            old: england,
+            new: sweden,
+            homes: ProvinceSet::EMPTY,
+        });
+        let owe = owing(&v, &pos);
+        assert!(owe.contains(&sweden), "{owe:?}");
+        assert!(!owe.contains(&england), "{owe:?}");
     }
 
     /// R1.4 through the acknowledgement: the second order for a one-unit force is refused, the

@@ -19,7 +19,7 @@ pub mod victory;
 
 pub use control::GmCommand;
 pub use event::{Event, LossCause};
-pub use ledger::{Item, LedgerError, Ledgers};
+pub use ledger::{Adoption, Item, LedgerError, Ledgers};
 
 use crate::adjudicate::Outcome;
 use crate::order::Order;
