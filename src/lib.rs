@@ -1,15 +1,15 @@
 //! napjudge: a play-by-email judge for the Napoleonic Wars Diplomacy variant.
 //!
 //! The modules follow the data's path: a [`variant`] is the board, [`order`] parses what a player
-//! writes and validates it against a [`position`], [`adjudicate`] decides a phase, and [`case`] runs
-//! adjudication cases from `fixtures/`.
+//! writes, [`validate`] checks it against a [`position`], [`adjudicate`] decides a phase, and
+//! [`case`] runs adjudication cases from `fixtures/`.
 //!
 //! From a board and a line a player wrote to an outcome:
 //!
 //! ```
 //! use napjudge::adjudicate::adjudicate;
 //! use napjudge::order::parse_line;
-//! use napjudge::order::validate::{check_set, Checker};
+//! use napjudge::validate::{check_set, Checker};
 //! use napjudge::position::Position;
 //! use napjudge::variant::load_named;
 //!
@@ -29,5 +29,6 @@ pub mod adjudicate;
 pub mod case;
 pub mod order;
 pub mod position;
+pub mod validate;
 pub mod variant;
 pub mod winter;

@@ -2,8 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use napjudge::case::{self, run};
-use napjudge::order::validate::{check_set, Checker};
 use napjudge::order::{parse_orders, Order, Place};
+use napjudge::validate::{check_set, Checker};
 use napjudge::variant::{self, Variant};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,9 +1,9 @@
 //! Validation against a position: every error a player can get for an order that parses, on the
 //! real boards (docs/orders.md; DATC 4.B and 4.E.1; RULINGS R1.4, R3, R4, R5, R6).
 
-use napjudge::order::validate::{check_set, Checker, ValidationError};
 use napjudge::order::{parse_line, Order, Place};
 use napjudge::position::Position;
+use napjudge::validate::{check_set, Checker, ValidationError};
 use napjudge::variant::{load_named, PhaseKind, Season, Variant};
 
 fn board(name: &str) -> Variant {

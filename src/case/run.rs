@@ -3,9 +3,9 @@
 
 use super::file::{Case, Line};
 use crate::adjudicate::{self, Outcome};
-use crate::order::validate::{check_set, Checker};
 use crate::order::{parse_line, parse_place, parse_unit, Order, Place};
 use crate::position::{Dislodged, Force, Position};
+use crate::validate::{check_set, Checker};
 use crate::variant::{self, PowerId, ProvinceId, Region, Variant};
 use crate::winter::{GmCommand, Item};
 use std::collections::HashMap;

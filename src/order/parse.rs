@@ -5,7 +5,7 @@
 //! longest match against the board's names, so `Mid-Atlantic Ocean - Spain (nc)` and `A Par-Bur`
 //! both split where a player means them to.
 
-use super::display::{unit_name, PlaceName};
+use super::display::{spec_text, unit_name, PlaceName};
 use super::{Order, OrderKind, Place, Stage, UnitSpec};
 use crate::variant::{Coast, Lookup, PowerId, Region, Variant};
 use nom::bytes::complete::{tag, tag_no_case, take_while};
@@ -576,7 +576,7 @@ impl Grammar<'_> {
         };
         let (rest, at) = match self.place(i) {
             Err(nom::Err::Error(_)) => {
-                let spec = crate::position::spec_text(armies, fleets);
+                let spec = spec_text(armies, fleets);
                 return Err(failure_hint(
                     i,
                     "a space name",

@@ -7,7 +7,7 @@
 //! makes the move void; the coast written for the ordered unit itself, and any coast written for
 //! an army or in a support, are ignored.
 
-use super::{Order, OrderKind, Place, Stage, UnitSpec};
+use crate::order::{spec_text, Order, OrderKind, Place, Stage, UnitSpec};
 use crate::position::Position;
 use crate::variant::{
     PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, UnitType, Variant,
@@ -787,7 +787,7 @@ impl<'a> Checker<'a> {
         ValidationError::Unreachable {
             unit: format!(
                 "{}({})",
-                crate::position::spec_text(unit.armies, unit.fleets),
+                spec_text(unit.armies, unit.fleets),
                 self.variant.region_name(unit.at)
             ),
             place: self.variant.region_name(to),
