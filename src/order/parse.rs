@@ -278,8 +278,12 @@ fn unknown_name(
 /// A keyword, case insensitive; a word must not run on into letters (`S` is not the start of
 /// `Spa`). Returns the index of the matched word in `words`.
 fn keyword<'a>(i: &'a str, words: &[&str]) -> Res<'a, usize> {
-    for (n, w) in words.iter().enumerate() {
-        if let Ok((rest, _)) = tag_no_case::<_, _, Fail<'a>>(*w).parse(i) {
+    keyword_in(i, words.iter().copied())
+}
+
+fn keyword_in<'a, 'w>(i: &'a str, words: impl Iterator<Item = &'w str>) -> Res<'a, usize> {
+    for (n, w) in words.enumerate() {
+        if let Ok((rest, _)) = tag_no_case::<_, _, Fail<'a>>(w).parse(i) {
             let alphabetic = w.chars().all(char::is_alphabetic);
             if !alphabetic || !rest.starts_with(char::is_alphanumeric) {
                 return Ok((rest, n));
@@ -420,11 +424,19 @@ const WINTER: &[(&str, Winter)] = &[
 
 /// A keyword from a table of (word, meaning).
 fn keyword_of<'a, T: Copy>(i: &'a str, table: &[(&str, T)]) -> Res<'a, T> {
-    let words: Vec<&str> = table.iter().map(|&(w, _)| w).collect();
-    let (rest, n) = keyword(i, &words)?;
+    let (rest, n) = keyword_in(i, table.iter().map(|&(w, _)| w))?;
     match table.get(n) {
         Some(&(_, t)) => Ok((rest, t)),
         None => Err(mismatch(i)),
+    }
+}
+
+/// A unit as a message prints it (its canonical form).
+struct Quote<'v, 'u>(&'v Variant, &'u UnitSpec<Place>);
+
+impl fmt::Display for Quote<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&unit_name(self.1, self.0))
     }
 }
 
@@ -435,8 +447,10 @@ struct Grammar<'v> {
 
 impl Grammar<'_> {
     /// How a unit is quoted in messages: its canonical form.
-    fn quote(&self, unit: &UnitSpec<Place>) -> String {
-        unit_name(unit, self.v)
+    /// Written only when a message needs it: most lines parse, and printing a unit looks its
+    /// names up.
+    fn quote<'u>(&self, unit: &'u UnitSpec<Place>) -> Quote<'_, 'u> {
+        Quote(self.v, unit)
     }
 
     /// What an order orders, after the stage.
@@ -649,14 +663,13 @@ impl Grammar<'_> {
 
     /// A name (longest match) and its coast.
     fn bare_place<'a>(&self, i: &'a str) -> Res<'a, Place> {
-        let found = longest(i, |s| match self.v.lookup(s) {
-            Lookup::One(p) => Some(Place::Known(Region::of(p))),
-            Lookup::Ambiguous(options) => Some(Place::Ambiguous {
+        let found = longest(i, |s| match self.v.find(s)? {
+            [one] => Some(Place::Known(Region::of(*one))),
+            options => Some(Place::Ambiguous {
                 name: s.to_string(),
-                options,
+                options: options.to_vec(),
                 coast: None,
             }),
-            Lookup::Unknown { .. } => None,
         });
         let Some((end, mut place)) = found else {
             return Err(self.unknown_place(i));
@@ -805,7 +818,7 @@ impl Grammar<'_> {
             Op::Build => Ok((rest, OrderKind::Build { unit })),
             Op::Remove => Ok((rest, OrderKind::Remove { unit })),
             Op::Merge => {
-                let (rest, (target, result)) = self.merge_target(rest, &u)?;
+                let (rest, (target, result)) = self.merge_target(rest, || u.to_string())?;
                 Ok((
                     rest,
                     OrderKind::Merge {
@@ -903,8 +916,11 @@ impl Grammar<'_> {
         }
         let (i, _) = ws0(i)?;
         let (i, _) = keyword(i, &["merge"]).map_err(|_| failure(i, "MERGE and the target"))?;
-        let names: Vec<String> = units.iter().map(|u| self.quote(u)).collect();
-        let (i, (target, result)) = self.merge_target(i, &names.join(" & "))?;
+        let who = || {
+            let names: Vec<String> = units.iter().map(|u| self.quote(u).to_string()).collect();
+            names.join(" & ")
+        };
+        let (i, (target, result)) = self.merge_target(i, who)?;
         Ok((
             i,
             OrderKind::Merge {
@@ -916,12 +932,16 @@ impl Grammar<'_> {
     }
 
     /// A merge's target: `2A(Bur)` (with the resulting force) or a place.
-    fn merge_target<'a>(&self, i: &'a str, who: &str) -> Res<'a, (Place, Option<(u8, u8)>)> {
+    fn merge_target<'a>(
+        &self,
+        i: &'a str,
+        who: impl FnOnce() -> String,
+    ) -> Res<'a, (Place, Option<(u8, u8)>)> {
         match self.unit(i) {
             Ok((rest, u)) => Ok((rest, (u.at, Some((u.armies, u.fleets))))),
             Err(nom::Err::Error(_)) => {
                 let (rest, target) = self.destination(i, || {
-                    format!("nothing after 'MERGE': where should {who} merge?")
+                    format!("nothing after 'MERGE': where should {} merge?", who())
                 })?;
                 Ok((rest, (target, None)))
             }
