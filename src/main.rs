@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use napjudge::case::{self, run};
-use napjudge::order::{parse_orders, Order, Place};
+use napjudge::order::{parse_mail, Order, Place};
 use napjudge::validate::{check_set, Checker};
 use napjudge::variant::{self, Variant};
 use std::path::{Path, PathBuf};
@@ -120,7 +120,7 @@ fn orders_check(
     file: &Path,
 ) -> Result<ExitCode, String> {
     let v: Variant = variant::load_named(variant_name).map_err(|e| e.to_string())?;
-    let body = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let body = variant::read_text(file)?;
     let power = match power {
         Some(name) => Some(
             v.power_by_name(&name)
@@ -149,7 +149,7 @@ fn orders_check(
         position: pos.as_ref(),
         power,
     };
-    let lines = parse_orders(&v, &body);
+    let lines = parse_mail(&v, &body, power);
     let parsed: Vec<(usize, Order<Place>)> = lines
         .iter()
         .filter_map(|l| l.as_ref().ok().map(|p| (p.line, p.order.clone())))

@@ -9,7 +9,9 @@ mod display;
 mod parse;
 
 pub use display::{spec_text, PlaceName};
-pub use parse::{parse_line, parse_orders, parse_place, parse_unit, ParseError, ParsedLine};
+pub use parse::{
+    parse_line, parse_mail, parse_orders, parse_place, parse_unit, ParseError, ParsedLine,
+};
 
 use crate::variant::{Coast, PowerId, ProvinceId, Region, UnitType};
 

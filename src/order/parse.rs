@@ -46,6 +46,8 @@ impl std::error::Error for ParseError {}
 pub struct ParsedLine {
     /// The 1-based line number.
     pub line: usize,
+    /// The power the line names before a colon (`France: A(Par)-Bur`), if it does.
+    pub power: Option<PowerId>,
     /// The order.
     pub order: Order<Place>,
 }
@@ -80,17 +82,79 @@ pub fn parse_place(variant: &Variant, text: &str) -> Result<Place, ParseError> {
     })
 }
 
-/// Parses every non-blank line of a mail body; each gives an order or an error.
+/// Parses every line of a mail body that has an order: blank lines and `#` comments are skipped.
+/// Each gives an order or an error.
 pub fn parse_orders(variant: &Variant, body: &str) -> Vec<Result<ParsedLine, ParseError>> {
+    parse_mail(variant, body, None)
+}
+
+/// [`parse_orders`] for one power's mail: a line may start with a power's name and a colon
+/// (`France: A(Par)-Bur`), which must be `power` when it is given.
+pub fn parse_mail(
+    variant: &Variant,
+    body: &str,
+    power: Option<PowerId>,
+) -> Vec<Result<ParsedLine, ParseError>> {
     body.lines()
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            parse_line(variant, l)
-                .map(|order| ParsedLine { line: i + 1, order })
-                .map_err(|e| ParseError { line: i + 1, ..e })
+        .filter_map(|(i, l)| {
+            let text = l.find('#').map_or(l, |hash| &l[..hash]);
+            if text.trim().is_empty() {
+                return None;
+            }
+            let at_line = |e: ParseError| ParseError { line: i + 1, ..e };
+            Some(
+                mail_line(variant, text, power)
+                    .map(|(named, order)| ParsedLine {
+                        line: i + 1,
+                        power: named,
+                        order,
+                    })
+                    .map_err(at_line),
+            )
         })
         .collect()
+}
+
+/// One line of a mail: the power named before a colon, if any, and the order.
+fn mail_line(
+    variant: &Variant,
+    text: &str,
+    power: Option<PowerId>,
+) -> Result<(Option<PowerId>, Order<Place>), ParseError> {
+    // `2: F(ENG)-NTH` is a stage, not a power.
+    let prefix = text
+        .split_once(':')
+        .filter(|(name, _)| !name.trim().chars().all(|c| c.is_ascii_digit()));
+    let Some((name, rest)) = prefix else {
+        return parse_line(variant, text).map(|o| (None, o));
+    };
+    let shift = name.chars().count() + 1;
+    let column = name.len() - name.trim_start().len() + 1;
+    let fail = |hint: String| ParseError {
+        line: 1,
+        column,
+        expected: "a power".into(),
+        found: format!("'{}'", name.trim()),
+        hint: Some(hint),
+    };
+    let Some(named) = variant.power_by_name(name.trim()) else {
+        let suggestion = variant.suggest_power(name.trim()).map(str::to_string);
+        return Err(fail(unknown("power", name.trim(), suggestion)));
+    };
+    if let Some(p) = power.filter(|&p| p != named) {
+        return Err(fail(format!(
+            "this line is for {}, but these are {}'s orders: send each power's orders apart",
+            variant.power(named).name,
+            variant.power(p).name
+        )));
+    }
+    parse_line(variant, rest)
+        .map(|o| (Some(named), o))
+        .map_err(|e| ParseError {
+            column: e.column + shift,
+            ..e
+        })
 }
 
 /// What the parser expects where a unit should start.
@@ -330,6 +394,13 @@ fn number(i: &str) -> Res<'_, u32> {
     }
 }
 
+/// An amount of points with its unit written or not: `6`, `6 SP` (`unit` is `sp` or `ip`).
+fn points<'a>(i: &'a str, unit: &str) -> Res<'a, u32> {
+    let (i, n) = number(i)?;
+    let (j, _) = ws0(i)?;
+    Ok((keyword(j, &[unit]).map_or(i, |(rest, _)| rest), n))
+}
+
 /// A count of units (`2A`): 1 to 255.
 fn count<'a>(at: &'a str, digits: Option<&'a str>) -> Result<u8, nom::Err<Fail<'a>>> {
     let Some(digits) = digits else { return Ok(1) };
@@ -494,10 +565,12 @@ impl Grammar<'_> {
                 }
                 Err(_) => Ok((i, OrderKind::Waive)),
             },
-            Winter::Bank => number(i).map(|(r, amount)| (r, OrderKind::Bank { amount })),
-            Winter::Convert => number(i).map(|(r, amount)| (r, OrderKind::Convert { amount })),
+            Winter::Bank => points(i, "sp").map(|(r, amount)| (r, OrderKind::Bank { amount })),
+            Winter::Convert => {
+                points(i, "sp").map(|(r, amount)| (r, OrderKind::Convert { amount }))
+            }
             Winter::Loan => {
-                let (i, amount) = number(i)?;
+                let (i, amount) = points(i, "sp")?;
                 let (i, _) = ws0(i)?;
                 let (i, _) =
                     keyword(i, &["to"]).map_err(|_| failure(i, "TO and the borrowing power"))?;
@@ -513,7 +586,7 @@ impl Grammar<'_> {
                 Ok((i, OrderKind::Renew { to }))
             }
             Winter::Bid => {
-                let (i, amount) = number(i)?;
+                let (i, amount) = points(i, "ip")?;
                 let (i, minor) = self.power(i)?;
                 let (j, _) = ws0(i)?;
                 let (i, on_behalf) = match keyword(j, &["for"]) {

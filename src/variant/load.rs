@@ -41,6 +41,14 @@ pub enum LoadError {
         /// The error.
         source: std::io::Error,
     },
+    /// The file is not text in an encoding the loader reads.
+    #[error("{file}: {source}")]
+    Decode {
+        /// The path.
+        file: String,
+        /// Where and why.
+        source: super::DecodeError,
+    },
     /// No built-in variant has that name.
     #[error("no variant called '{0}' (built in: standard, napoleonic)")]
     UnknownVariant(String),
@@ -65,11 +73,16 @@ pub fn load(source: &str, text: &str) -> Result<Variant, LoadError> {
 
 /// Loads a variant file from disk.
 pub fn load_file(path: &Path) -> Result<Variant, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        file: path.display().to_string(),
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        file: file.clone(),
         source,
     })?;
-    load(&path.display().to_string(), &text)
+    let text = super::decode(&bytes).map_err(|source| LoadError::Decode {
+        file: file.clone(),
+        source,
+    })?;
+    load(&file, &text)
 }
 
 /// Loads a variant by name (`standard`, `napoleonic`: built into the binary from `variant/`), or,

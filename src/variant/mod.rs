@@ -8,10 +8,12 @@
 mod load;
 mod names;
 mod summary;
+mod text;
 
 pub use load::{load, load_file, load_named, LoadError};
 pub use names::Lookup;
 pub use summary::summary;
+pub use text::{decode, read_text, DecodeError};
 
 use std::fmt;
 
