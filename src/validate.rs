@@ -78,6 +78,39 @@ pub enum ValidationError {
         /// The province.
         place: String,
     },
+    /// A fleet written on a coast it is not on, whose move fails from the coast it is on.
+    #[error(
+        "the fleet in {space} is on the {actual}, not the {written}: from there it can't reach \
+         {place} (write {unit})"
+    )]
+    WrongCoast {
+        /// The space.
+        space: String,
+        /// The coast it is on, in words.
+        actual: String,
+        /// The coast written, in words.
+        written: String,
+        /// The destination.
+        place: String,
+        /// The fleet as it should be written.
+        unit: String,
+    },
+    /// A coast written for a space that has none.
+    #[error("{space} has no coasts: write {code}, not {written}")]
+    NoCoasts {
+        /// The space's full name.
+        space: String,
+        /// What was written (`Par/nc`).
+        written: String,
+        /// Its code.
+        code: String,
+    },
+    /// A coast written for an ordered army.
+    #[error("an army has no coast: it stands in the whole space (write {unit})")]
+    ArmyCoast {
+        /// The army as it should be written.
+        unit: String,
+    },
     /// Anything else that makes the order illegal, said plainly.
     #[error("{0}")]
     Illegal(String),
@@ -180,6 +213,7 @@ impl<'a> Checker<'a> {
         if let Some(what) = variant_only {
             return Err(ValidationError::NotInVariant { what: what.into() });
         }
+        self.check_coasts(order)?;
         match self.phase_kind() {
             None if order.stage == Stage::Second => self.check_second_phase(order),
             None => {
@@ -698,13 +732,16 @@ impl<'a> Checker<'a> {
             UnitType::Fleet => v.province(b).kind != SpaceKind::Land && self.fleet_reaches(from, b),
         };
         if ok {
-            Ok(())
-        } else {
-            Err(ValidationError::Unreachable {
-                unit: format!("{}({})", t.letter(), v.region_name(from)),
-                place: v.region_name(*to),
-            })
+            return Ok(());
         }
+        let wrong_coast = match t {
+            UnitType::Fleet => self.wrong_coast(from, *to),
+            UnitType::Army => None,
+        };
+        Err(wrong_coast.unwrap_or(ValidationError::Unreachable {
+            unit: format!("{}({})", t.letter(), v.region_name(from)),
+            place: v.region_name(*to),
+        }))
     }
 
     fn check_support_reach(
@@ -734,8 +771,35 @@ impl<'a> Checker<'a> {
     /// Whether a fleet in `from` reaches some coast of `to`. The fleet's coast comes from the
     /// position when there is one, since the coast written for it is ignored (DATC 4.B.5).
     fn fleet_reaches(&self, from: Region, to: ProvinceId) -> bool {
+        self.fleet_moves(from).any(|r| r.province == to)
+    }
+
+    /// Where a fleet in `from` may move. A fleet written without its coast in a multi-coast
+    /// province, with no position to say which (`F Spa - MAO`), moves as from any of its coasts:
+    /// the order is accepted when some coast reaches.
+    fn fleet_moves(&self, from: Region) -> impl Iterator<Item = Region> + '_ {
         let from = self.actual_region(from);
-        self.variant.fleet_moves(from).any(|r| r.province == to)
+        let coasts: Vec<Region> = match from.coast {
+            None => self
+                .variant
+                .province(from.province)
+                .coasts
+                .iter()
+                .map(|&c| Region {
+                    province: from.province,
+                    coast: Some(c),
+                })
+                .collect(),
+            Some(_) => Vec::new(),
+        };
+        let starts = if coasts.is_empty() {
+            vec![from]
+        } else {
+            coasts
+        };
+        starts
+            .into_iter()
+            .flat_map(move |r| self.variant.fleet_moves(r))
     }
 
     fn actual_region(&self, from: Region) -> Region {
@@ -756,16 +820,20 @@ impl<'a> Checker<'a> {
     ) -> Result<Region, ValidationError> {
         let v = self.variant;
         let from = self.actual_region(unit.at);
-        let reachable: Vec<Region> = v
+        let mut reachable: Vec<Region> = self
             .fleet_moves(from)
             .filter(|r| r.province == to.province)
             .collect();
+        reachable.sort();
+        reachable.dedup();
         let unit_name = format!("F({})", v.region_name(from));
         match (to.coast, reachable.as_slice()) {
-            (_, []) => Err(ValidationError::Unreachable {
-                unit: unit_name,
-                place: v.region_name(to),
-            }),
+            (_, []) => Err(self
+                .wrong_coast(unit.at, to)
+                .unwrap_or(ValidationError::Unreachable {
+                    unit: unit_name,
+                    place: v.region_name(to),
+                })),
             (None, [one]) => Ok(*one),
             (None, _) if v.province(to.province).coasts.is_empty() => Ok(to),
             (None, _) => Err(ValidationError::CoastNeeded {
@@ -781,6 +849,54 @@ impl<'a> Checker<'a> {
                 place: v.region_name(to),
             }),
         }
+    }
+
+    /// When a fleet is written on a coast it is not on, and can't go where it is ordered from the
+    /// coast it is on: the message says where it is, not only that it can't get there.
+    fn wrong_coast(&self, written: Region, to: Region) -> Option<ValidationError> {
+        let actual = self.actual_region(written).coast?;
+        let written_coast = written.coast.filter(|&c| c != actual)?;
+        let v = self.variant;
+        Some(ValidationError::WrongCoast {
+            space: v.province(written.province).name.clone(),
+            actual: actual.words().into(),
+            written: written_coast.words().into(),
+            place: v.region_name(to),
+            unit: format!(
+                "F({})",
+                v.region_name(Region {
+                    province: written.province,
+                    coast: Some(actual)
+                })
+            ),
+        })
+    }
+
+    /// A coast written where there is none: on a space without coasts (`A(Par/nc)`,
+    /// `F(Bre/nc)`), or for an ordered army, which stands in the whole space (`A(Spa/nc) H`).
+    fn check_coasts(&self, order: &Order<Region>) -> Result<(), ValidationError> {
+        let v = self.variant;
+        for r in order.places() {
+            if let Some(c) = r.coast {
+                let p = v.province(r.province);
+                if p.coasts.is_empty() {
+                    return Err(ValidationError::NoCoasts {
+                        space: p.name.clone(),
+                        written: format!("{}/{}", p.code, c.code()),
+                        code: p.code.clone(),
+                    });
+                }
+            }
+        }
+        for unit in units_of(order) {
+            if unit.fleets == 0 && unit.at.coast.is_some() {
+                let code = &v.province(unit.at.province).code;
+                return Err(ValidationError::ArmyCoast {
+                    unit: format!("{}({code})", spec_text(unit.armies, 0)),
+                });
+            }
+        }
+        Ok(())
     }
 
     fn unreachable(&self, unit: &UnitSpec<Region>, to: Region) -> ValidationError {

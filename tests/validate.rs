@@ -189,3 +189,86 @@ fn r4_3_armies_never_act_in_the_second_phase() {
     let r = check(&v, Some(&p), "France", &["2: A(Par)-Bur"]);
     assert!(matches!(r[0], Err(ValidationError::Illegal(_))), "{r:?}");
 }
+
+/// The napoleonic board in Spring 1801 with one fleet of Hanover's on Hanover's east coast.
+fn napoleonic_fleet_on_han_ec() -> (Variant, Position) {
+    let v = board("napoleonic");
+    let mut p = Position::initial(&v);
+    p.phase = v.read_phase("Spring 1801 Movement").expect("phase");
+    let han = v.find("Han").expect("Han")[0];
+    let hanover = v.power_by_name("Hanover").expect("Hanover");
+    p.units[han.index()] = Some(napjudge::position::Force {
+        power: hanover,
+        armies: 0,
+        fleets: 1,
+        coast: Some(napjudge::variant::Coast::East),
+    });
+    (v, p)
+}
+
+/// Issue 8, coasts (DATC 4.B): without a position a fleet written without its coast in a
+/// multi-coast province is accepted when some coast reaches.
+#[test]
+fn datc_4_b_a_fleet_written_without_its_coast_moves_from_any_coast() {
+    let v = board("standard");
+    let r = check(
+        &v,
+        None,
+        "France",
+        &["F Spa - MAO", "F Spa - Gas", "F Spa - Mar"],
+    );
+    assert_eq!(r[0].as_deref().ok(), Some("F(Spa)-MAO"), "{r:?}");
+    assert_eq!(r[1].as_deref().ok(), Some("F(Spa)-Gas"), "{r:?}");
+    assert_eq!(r[2].as_deref().ok(), Some("F(Spa)-Mar"), "{r:?}");
+    let r = check(&v, None, "France", &["F Spa - Tun"]);
+    assert!(
+        matches!(r[0], Err(ValidationError::Unreachable { .. })),
+        "{r:?}"
+    );
+    let v = board("napoleonic");
+    let r = check(&v, None, "Hanover", &["F Han - Den", "F Han - HEL"]);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+}
+
+/// Issue 8, coasts: a fleet written on the coast it is not on is told where it is.
+#[test]
+fn datc_4_b_5_a_fleet_on_the_other_coast_is_told_which_coast_it_is_on() {
+    let (v, p) = napoleonic_fleet_on_han_ec();
+    let r = check(&v, Some(&p), "Hanover", &["F(Han/wc)-HEL"]);
+    let e = r[0].as_ref().err().map(ToString::to_string);
+    assert_eq!(
+        e.as_deref(),
+        Some(
+            "the fleet in Hanover is on the east coast, not the west coast: from there it can't \
+             reach HEL (write F(Han/ec))"
+        )
+    );
+    // The coast written is ignored when the move is possible from the real one (DATC 4.B.5).
+    let r = check(&v, Some(&p), "Hanover", &["F(Han/wc)-SKA"]);
+    assert_eq!(r[0].as_deref().ok(), Some("F(Han/ec)-SKA"), "{r:?}");
+}
+
+/// Issue 8, coasts: a coast on a single-coast space, or on an army, is refused.
+#[test]
+fn a_coast_where_there_is_none_is_refused() {
+    let (v, p) = standard_1901();
+    let r = check(&v, Some(&p), "France", &["A(Par/nc) H", "F(Bre/nc)-MAO"]);
+    let e: Vec<Option<String>> = r
+        .iter()
+        .map(|r| r.as_ref().err().map(|e| e.to_string()))
+        .collect();
+    assert_eq!(
+        e[0].as_deref(),
+        Some("Paris has no coasts: write Par, not Par/nc")
+    );
+    assert_eq!(
+        e[1].as_deref(),
+        Some("Brest has no coasts: write Bre, not Bre/nc")
+    );
+    let r = check(&v, None, "France", &["A(Spa/nc) H"]);
+    let e = r[0].as_ref().err().map(ToString::to_string);
+    assert_eq!(
+        e.as_deref(),
+        Some("an army has no coast: it stands in the whole space (write A(Spa))")
+    );
+}

@@ -66,6 +66,16 @@ impl Coast {
         }
     }
 
+    /// The coast in words: `north coast`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Coast::North => "north coast",
+            Coast::South => "south coast",
+            Coast::East => "east coast",
+            Coast::West => "west coast",
+        }
+    }
+
     /// Reads `nc`, `north`, `north coast`, `n` and the like (case insensitive).
     pub fn parse(text: &str) -> Option<Coast> {
         let t = text.trim().to_ascii_lowercase();
