@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use napjudge::case::{self, run};
 use napjudge::order::{parse_mail, Order, Place};
-use napjudge::validate::{check_set, Checker};
+use napjudge::validate::{check_mail, Checker};
 use napjudge::variant::{self, Variant};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -154,10 +154,7 @@ fn orders_check(
         .iter()
         .filter_map(|l| l.as_ref().ok().map(|p| (p.line, p.order.clone())))
         .collect();
-    let checked = check_set(
-        &checker,
-        &parsed.iter().map(|(_, o)| o.clone()).collect::<Vec<_>>(),
-    );
+    let checked = check_mail(&checker, &parsed);
     let mut failed = false;
     let mut checked = parsed.iter().map(|(n, _)| *n).zip(checked);
     for line in &lines {

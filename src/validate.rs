@@ -40,13 +40,31 @@ pub enum ValidationError {
         /// Its power.
         owner: String,
     },
-    /// The force has fewer components than the orders name.
-    #[error("{place} has only {has}: this order names more than the orders before it left")]
+    /// A second order for a unit (R1.4: the first order given stands).
+    #[error(
+        "the unit in {place} already has an order ({earlier}): a unit takes one order; keep the \
+         one you mean and delete the other"
+    )]
+    SecondOrder {
+        /// The space.
+        place: String,
+        /// The earlier order: `line 3` (or `order 1` outside a mail).
+        earlier: String,
+    },
+    /// The force has fewer components than the orders name (R1.4).
+    #[error(
+        "the force in {place} has {has}, and the orders before this one ({earlier}) leave \
+         {left} to order: order no more components than the force has"
+    )]
     TooMany {
         /// The space.
         place: String,
-        /// What the force has left to order.
+        /// What the force has.
         has: String,
+        /// What the force has left to order.
+        left: String,
+        /// The earlier orders: `line 3, line 4`.
+        earlier: String,
     },
     /// The order is of a kind this phase doesn't take.
     #[error("{what} can't be ordered in a {phase} phase")]
@@ -110,6 +128,19 @@ pub enum ValidationError {
     ArmyCoast {
         /// The army as it should be written.
         unit: String,
+    },
+    /// A merge whose result as written is not what its participants make (R2.1).
+    #[error(
+        "the merge says it makes {written}, but its participants bring {brings}: write MERGE \
+         {right}, or name every participant"
+    )]
+    MergeResult {
+        /// The result as written.
+        written: String,
+        /// What the participants bring, in words.
+        brings: String,
+        /// The result they make.
+        right: String,
     },
     /// Anything else that makes the order illegal, said plainly.
     #[error("{0}")]
@@ -597,6 +628,22 @@ impl<'a> Checker<'a> {
                 }
                 None => {}
             }
+            let dislodged = self.position.and_then(|pos| {
+                pos.dislodged
+                    .iter()
+                    .find(|d| d.province == unit.at.province)
+                    .map(|d| (pos, d))
+            });
+            if let Some((pos, d)) = dislodged {
+                if let Some(why) = crate::adjudicate::retreat::retreat_bar(pos, d, to.province) {
+                    return Err(ValidationError::Illegal(format!(
+                        "{} can't retreat to {}: {why} (R1.9); retreat elsewhere or write {} DISBAND",
+                        unit_name(self.variant, unit),
+                        self.variant.province(to.province).name,
+                        unit_name(self.variant, unit),
+                    )));
+                }
+            }
         }
         Ok(order)
     }
@@ -630,6 +677,22 @@ impl<'a> Checker<'a> {
                     "{why} ({})",
                     self.variant.region_name(unit.at)
                 )));
+            }
+        }
+        if let (Build { unit }, Some(pos), Some(giver)) = (&kind, self.position, self.power) {
+            // The site is known from the position alone: the same rule adjudication applies
+            // (R7.3, R5.4), so the acknowledgement and the result agree.
+            let order = Order::new(kind.clone());
+            let builder = crate::adjudicate::adjust::acting_power(self.variant, pos, giver, &order);
+            if let Some(t) = unit.unit_type() {
+                crate::adjudicate::adjust::may_build_at(
+                    self.variant,
+                    pos,
+                    builder,
+                    t,
+                    unit.at.province,
+                )
+                .map_err(ValidationError::Illegal)?;
             }
         }
         if let Remove { unit } = &kind {
@@ -921,6 +984,15 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// `A(Par)`, `2A/F(Bre)`: a unit as an order writes it.
+fn unit_name(v: &Variant, unit: &UnitSpec<Region>) -> String {
+    format!(
+        "{}({})",
+        spec_text(unit.armies, unit.fleets),
+        v.region_name(unit.at)
+    )
+}
+
 /// "an army", "2 armies", "a fleet", "an army and 3 fleets".
 fn describe_counts(armies: u8, fleets: u8) -> String {
     let part = |n: u8, one: &str, many: &str| match n {
@@ -1004,7 +1076,19 @@ fn settle(order: &Order<Place>, choice: &[(String, ProvinceId)]) -> Order<Region
 /// (R1.4: an order naming more components than its force has left is void; on the standard map, a
 /// second order to the same unit).
 pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
-    let mut used: Vec<(ProvinceId, u8, u8)> = Vec::new();
+    check_numbered(checker, orders, &Numbering::Order)
+}
+
+/// [`check_set`] for the orders of a mail, each with its line number: messages about an earlier
+/// order name its line.
+pub fn check_mail(checker: &Checker, lines: &[(usize, Order<Place>)]) -> Vec<Checked> {
+    let numbers: Vec<usize> = lines.iter().map(|(n, _)| *n).collect();
+    let orders: Vec<Order<Place>> = lines.iter().map(|(_, o)| o.clone()).collect();
+    check_numbered(checker, &orders, &Numbering::Lines(&numbers))
+}
+
+fn check_numbered(checker: &Checker, orders: &[Order<Place>], numbers: &Numbering) -> Vec<Checked> {
+    let mut used: Vec<Used> = Vec::new();
     let checked: Vec<Checked> = orders.iter().map(|o| checker.check(o)).collect();
     // Seas this order set brings an army of the power into (R3.2): a landing from a sea the army
     // only reaches this phase must be the same power's.
@@ -1019,10 +1103,13 @@ pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
             _ => None,
         })
         .collect();
+    let merges = merge_sums(&checked);
     checked
         .into_iter()
-        .map(|checked| {
+        .enumerate()
+        .map(|(this, checked)| {
             let checked = checked?;
+            check_merge_result(checker, &merges, &checked)?;
             if let (OrderKind::Disembark { unit, .. }, Some(pos)) =
                 (&checked.kind, checker.position)
             {
@@ -1046,19 +1133,94 @@ pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
                 return Ok(checked);
             }
             for unit in units_of(&checked) {
-                count(checker, pos, &mut used, unit)?;
+                count(checker, pos, &mut used, unit, this, numbers)?;
             }
             Ok(checked)
         })
         .collect()
 }
 
+/// For each merge target of the set (and phase), the components of every participant written,
+/// in either notation (R2.6): one line with them all, or a line each.
+fn merge_sums(checked: &[Checked]) -> Vec<((Stage, ProvinceId), (u8, u8))> {
+    let mut sums: Vec<((Stage, ProvinceId), (u8, u8))> = Vec::new();
+    for order in checked.iter().flatten() {
+        if let OrderKind::Merge { units, target, .. } = &order.kind {
+            let k = (order.stage, target.province);
+            let i = sums
+                .iter()
+                .position(|(key, _)| *key == k)
+                .unwrap_or_else(|| {
+                    sums.push((k, (0, 0)));
+                    sums.len() - 1
+                });
+            for u in units {
+                let (a, f) = sums[i].1;
+                sums[i].1 = (a.saturating_add(u.armies), f.saturating_add(u.fleets));
+            }
+        }
+    }
+    sums
+}
+
+/// A merge's result, when written (`MERGE 2A(Bur)`), must be what its participants make: their
+/// sum, or with a position, their sum and the power's own force already in the target when that
+/// force is not written as a participant. Otherwise the player meant something the orders don't
+/// say, and the merge is refused rather than carried out with fewer or more units.
+fn check_merge_result(
+    checker: &Checker,
+    merges: &[((Stage, ProvinceId), (u8, u8))],
+    order: &Order<Region>,
+) -> Result<(), ValidationError> {
+    let OrderKind::Merge {
+        units,
+        target,
+        result: Some(written),
+    } = &order.kind
+    else {
+        return Ok(());
+    };
+    let key = (order.stage, target.province);
+    let Some(&(_, sum)) = merges.iter().find(|(k, _)| *k == key) else {
+        return Ok(());
+    };
+    let mut fits = vec![sum];
+    let target_named = units.iter().any(|u| u.at.province == target.province);
+    if let (Some(pos), Stage::First, false) = (checker.position, order.stage, target_named) {
+        let owner = units
+            .first()
+            .and_then(|u| pos.force(u.at.province))
+            .map(|f| f.power);
+        if let Some(f) = pos
+            .force(target.province)
+            .filter(|f| Some(f.power) == owner)
+        {
+            fits.push((
+                sum.0.saturating_add(f.armies),
+                sum.1.saturating_add(f.fleets),
+            ));
+        }
+    }
+    if fits.contains(written) {
+        return Ok(());
+    }
+    let v = checker.variant;
+    let place = v.province(target.province).code.clone();
+    Err(ValidationError::MergeResult {
+        written: format!("{}({place})", spec_text(written.0, written.1)),
+        brings: describe_counts(sum.0, sum.1),
+        right: format!("{}({place})", spec_text(sum.0, sum.1)),
+    })
+}
+
 /// Adds one order's components to what its force has had ordered so far (R1.4).
 fn count(
     checker: &Checker,
     pos: &Position,
-    used: &mut Vec<(ProvinceId, u8, u8)>,
+    used: &mut Vec<Used>,
     unit: &UnitSpec<Region>,
+    this: usize,
+    numbers: &Numbering,
 ) -> Result<(), ValidationError> {
     let p = unit.at.province;
     let (has_a, has_f) = match pos.phase.kind {
@@ -1069,20 +1231,67 @@ fn count(
             .map_or((0, 0), |d| (d.force.armies, d.force.fleets)),
         _ => pos.force(p).map_or((0, 0), |f| (f.armies, f.fleets)),
     };
-    let i = match used.iter().position(|e| e.0 == p) {
+    let i = match used.iter().position(|e| e.at == p) {
         Some(i) => i,
         None => {
-            used.push((p, 0, 0));
+            used.push(Used {
+                at: p,
+                armies: 0,
+                fleets: 0,
+                by: Vec::new(),
+            });
             used.len() - 1
         }
     };
-    let (_, a, f) = used[i];
-    if a + unit.armies > has_a || f + unit.fleets > has_f {
-        return Err(ValidationError::TooMany {
-            place: checker.variant.province(p).name.clone(),
-            has: describe_counts(has_a - a.min(has_a), has_f - f.min(has_f)),
+    let u = &mut used[i];
+    if u.armies + unit.armies > has_a || u.fleets + unit.fleets > has_f {
+        let earlier: Vec<String> = u.by.iter().map(|&k| numbers.name(k)).collect();
+        let place = checker.variant.province(p).name.clone();
+        return Err(if has_a + has_f == 1 {
+            ValidationError::SecondOrder {
+                place,
+                earlier: earlier.join(", "),
+            }
+        } else {
+            ValidationError::TooMany {
+                place,
+                has: describe_counts(has_a, has_f),
+                left: match (has_a - u.armies.min(has_a), has_f - u.fleets.min(has_f)) {
+                    (0, 0) => "nothing".to_string(),
+                    (a, f) => describe_counts(a, f),
+                },
+                earlier: earlier.join(", "),
+            }
         });
     }
-    used[i] = (p, a + unit.armies, f + unit.fleets);
+    u.armies += unit.armies;
+    u.fleets += unit.fleets;
+    u.by.push(this);
     Ok(())
+}
+
+/// The components of one force ordered so far, and by which orders (R1.4).
+struct Used {
+    at: ProvinceId,
+    armies: u8,
+    fleets: u8,
+    by: Vec<usize>,
+}
+
+/// How messages name an earlier order of the set: `order 2`, or its line in a mail.
+enum Numbering<'a> {
+    Order,
+    Lines(&'a [usize]),
+}
+
+impl Numbering<'_> {
+    fn name(&self, index: usize) -> String {
+        match self {
+            Numbering::Order => format!("order {}", index + 1),
+            Numbering::Lines(lines) => match lines.get(index) {
+                Some(n) => format!("line {n}"),
+                None => format!("order {}", index + 1),
+            },
+        }
+    }
 }

@@ -73,9 +73,32 @@ fn r1_4_a_second_order_to_one_unit_is_void() {
     let (v, p) = standard_1901();
     let r = check(&v, Some(&p), "France", &["A(Par)-Bur", "A(Par)-Pic"]);
     assert!(r[0].is_ok());
+    let e = r[1].as_ref().err().map(ToString::to_string);
+    assert_eq!(
+        e.as_deref(),
+        Some(
+            "the unit in Paris already has an order (order 1): a unit takes one order; keep the \
+             one you mean and delete the other"
+        )
+    );
+}
+
+/// Issue 8, messages: in a mail, the earlier order is named by its line (R1.4).
+#[test]
+fn r1_4_a_second_order_names_the_earlier_line() {
+    let (v, p) = standard_1901();
+    let checker = Checker {
+        variant: &v,
+        position: Some(&p),
+        power: v.power_by_name("France"),
+    };
+    let lines = [(2, order(&v, "A(Par)-Bur")), (5, order(&v, "A Par - Pic"))];
+    let r = napjudge::validate::check_mail(&checker, &lines);
+    let e = r[1].as_ref().err().map(ToString::to_string);
     assert!(
-        matches!(r[1], Err(ValidationError::TooMany { .. })),
-        "{r:?}"
+        e.as_deref()
+            .is_some_and(|e| e.starts_with("the unit in Paris already has an order (line 2)")),
+        "{e:?}"
     );
 }
 
@@ -271,4 +294,95 @@ fn a_coast_where_there_is_none_is_refused() {
         e.as_deref(),
         Some("an army has no coast: it stands in the whole space (write A(Spa))")
     );
+}
+
+fn at(v: &Variant, name: &str) -> napjudge::variant::ProvinceId {
+    v.find(name).expect("a space")[0]
+}
+
+fn army(v: &Variant, power: &str) -> napjudge::position::Force {
+    napjudge::position::Force {
+        power: v.power_by_name(power).expect("power"),
+        armies: 1,
+        fleets: 0,
+        coast: None,
+    }
+}
+
+fn message(r: &Result<String, ValidationError>) -> String {
+    match r {
+        Ok(o) => panic!("accepted: {o}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Issue 8, one validation decides both (R7.3): a build adjudication would refuse, on a centre
+/// France does not own, is refused at the check with adjudication's reason.
+#[test]
+fn r7_3_a_build_on_a_centre_not_owned_is_refused_at_the_check() {
+    let (v, mut p) = standard_1901();
+    p.phase = v.read_phase("Winter 1901 Adjustment").expect("phase");
+    p.units[at(&v, "Par").index()] = None;
+    let r = check(&v, Some(&p), "France", &["BUILD A(Vie)", "BUILD A(Par)"]);
+    assert_eq!(message(&r[0]), "Vienna is not a centre you own");
+    assert_eq!(r[1].as_deref().ok(), Some("BUILD A(Par)"), "{r:?}");
+}
+
+/// Issue 8, one validation decides both (R1.9; DATC 6.H.5, 6.H.6, 6.H.10): retreats into the
+/// attacker's space, an occupied space or a stand-off space are refused at the check.
+#[test]
+fn r1_9_retreats_adjudication_would_void_are_refused_at_the_check() {
+    let (v, mut p) = standard_1901();
+    p.phase = v.read_phase("Spring 1901 Retreat").expect("phase");
+    let mun = at(&v, "Mun");
+    let force = p.units[mun.index()].take().expect("A(Mun)");
+    p.units[mun.index()] = Some(army(&v, "France"));
+    p.dislodged.push(napjudge::position::Dislodged {
+        province: mun,
+        force,
+        attacker_from: Some(at(&v, "Bur")),
+        by_convoy: false,
+        sea_time: 0,
+    });
+    p.standoffs.insert(at(&v, "Sil"));
+    for (to, why) in [
+        ("Bur", "the attacker came from there"),
+        ("Kie", "the space is occupied"),
+        ("Sil", "the space was left empty by a stand-off"),
+    ] {
+        let r = check(&v, Some(&p), "Germany", &[&format!("A(Mun) R {to}")]);
+        assert!(message(&r[0]).contains(why), "{to}: {r:?}");
+    }
+    let r = check(&v, Some(&p), "Germany", &["A(Mun) R Ruh"]);
+    assert_eq!(r[0].as_deref().ok(), Some("A(Mun) R Ruh"), "{r:?}");
+}
+
+/// Issue 8, one validation decides both (R2.1, R2.6): a merge whose written result is not what
+/// its participants make is refused, in either notation, rather than carried out.
+#[test]
+fn r2_1_a_merge_result_that_does_not_match_its_participants_is_refused() {
+    let v = board("napoleonic");
+    let mut p = Position::initial(&v);
+    p.phase = v.read_phase("Spring 1801 Movement").expect("phase");
+    p.units[at(&v, "Mar").index()] = Some(army(&v, "France"));
+    p.units[at(&v, "Pic").index()] = Some(army(&v, "France"));
+    let r = check(&v, Some(&p), "France", &["A(Mar) & A(Pic) MERGE 3A(Bur)"]);
+    assert_eq!(
+        message(&r[0]),
+        "the merge says it makes 3A(Bur), but its participants bring 2 armies: write MERGE \
+         2A(Bur), or name every participant"
+    );
+    let r = check(
+        &v,
+        Some(&p),
+        "France",
+        &["A(Mar) MERGE 2A(Bur)", "A(Pic) MERGE 2A(Bur)"],
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    let r = check(&v, Some(&p), "France", &["A(Mar) MERGE 2A(Bur)"]);
+    assert!(message(&r[0]).contains("bring an army"), "{r:?}");
+    // The power's own force already in the target counts when it is not written.
+    p.units[at(&v, "Bur").index()] = Some(army(&v, "France"));
+    let r = check(&v, Some(&p), "France", &["A(Mar) & A(Pic) MERGE 3A(Bur)"]);
+    assert!(r[0].is_ok(), "{r:?}");
 }

@@ -7,8 +7,8 @@
 
 use super::outcome::{Outcome, Reason};
 use crate::order::{Order, OrderKind};
-use crate::position::{Force, Position};
-use crate::variant::{PowerId, Region, SpaceKind, Variant};
+use crate::position::{Dislodged, Force, Position};
+use crate::variant::{PowerId, ProvinceId, Region, SpaceKind, Variant};
 
 /// One retreat, as decided so far.
 struct Move {
@@ -42,17 +42,7 @@ pub fn adjudicate(
                 else {
                     continue;
                 };
-                let p = to.province;
-                let why = if position.units[p.index()].is_some() {
-                    Some("the space is occupied")
-                } else if d.attacker_from == Some(p) && !d.by_convoy {
-                    Some("the attacker came from there")
-                } else if position.standoffs.contains(p) {
-                    Some("the space was left empty by a stand-off")
-                } else {
-                    None
-                };
-                match why {
+                match retreat_bar(position, d, to.province) {
                     // Each of these makes the retreat illegal (DATC 6.H.5, 6.H.6, 6.H.10).
                     Some(why) => outcomes[i] = Outcome::Void(why.into()),
                     None => moves.push(Move {
@@ -120,5 +110,23 @@ fn carry_armies_aboard(variant: &Variant, position: &Position, moves: &mut [Move
             m.armies += room;
             loose -= room;
         }
+    }
+}
+
+/// Why a dislodged force may not retreat into `p`, known from the position alone (R1.9; DATC
+/// 6.H.5, 6.H.6, 6.H.10): validation refuses such a retreat with the same reason.
+pub(crate) fn retreat_bar(
+    position: &Position,
+    d: &Dislodged,
+    p: ProvinceId,
+) -> Option<&'static str> {
+    if position.units[p.index()].is_some() {
+        Some("the space is occupied")
+    } else if d.attacker_from == Some(p) && !d.by_convoy {
+        Some("the attacker came from there")
+    } else if position.standoffs.contains(p) {
+        Some("the space was left empty by a stand-off")
+    } else {
+        None
     }
 }
