@@ -193,7 +193,14 @@ impl<'a> Checker<'a> {
             .iter()
             .map(|c| self.check_settled(&settle(order, c)))
             .collect();
-        let valid: Vec<&Order<Region>> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        let mut valid: Vec<&Order<Region>> =
+            results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        if valid.len() > 1 {
+            // Parts of an order judged only later (a chain's second leg, a merge participant's
+            // path, a second-phase order's place) still settle a name when only one meaning
+            // fits the board: `F(SKA) MERGE Bal` can only be the Baltic.
+            valid.retain(|o| self.fits_board(o));
+        }
         match valid.as_slice() {
             [one] => Ok((*one).clone()),
             _ => {
@@ -207,6 +214,32 @@ impl<'a> Checker<'a> {
                     options: names.join(" or "),
                 })
             }
+        }
+    }
+
+    /// Whether the parts of an order that are judged only during adjudication are possible on
+    /// the board at all: a second leg from the first move's end into a sea, each merge participant
+    /// next to (or in) the target, a second-phase order's fleet next to where it acts.
+    fn fits_board(&self, order: &Order<Region>) -> bool {
+        use OrderKind::*;
+        let v = self.variant;
+        let fleet_next = |a: ProvinceId, b: ProvinceId| v.fleet_reach[a.index()].contains(b);
+        let sea = |p: ProvinceId| v.province(p).kind == SpaceKind::Sea;
+        let second = order.stage == Stage::Second;
+        match &order.kind {
+            Move { unit, to, then, .. } => {
+                then.is_none_or(|leg| sea(leg.province) && fleet_next(to.province, leg.province))
+                    && (!second || fleet_next(unit.at.province, to.province))
+            }
+            EmbarkWith { to, then, .. } => {
+                then.is_none_or(|leg| sea(leg.province) && fleet_next(to.province, leg.province))
+            }
+            Merge { units, target, .. } => units.iter().all(|u| {
+                let (a, t) = (u.at.province, target.province);
+                a == t || fleet_next(a, t) || (!second && v.army_adjacent(a, t))
+            }),
+            SupportMove { unit, to, .. } if second => fleet_next(unit.at.province, to.province),
+            _ => true,
         }
     }
 

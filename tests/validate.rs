@@ -386,3 +386,28 @@ fn r2_1_a_merge_result_that_does_not_match_its_participants_is_refused() {
     let r = check(&v, Some(&p), "France", &["A(Mar) & A(Pic) MERGE 3A(Bur)"]);
     assert!(r[0].is_ok(), "{r:?}");
 }
+
+/// Issue 13 #9: `Bal` (the Baltic Sea or the Balkans) is settled by the board for a chain's
+/// second leg, a per-participant merge target and the place of a `2:` order, as for a move.
+#[test]
+fn ambiguous_bal_is_settled_by_the_board_in_legs_merges_and_second_phase_orders() {
+    let v = board("napoleonic");
+    let r = check(
+        &v,
+        None,
+        "Russia",
+        &["F(NTH)-SKA-Bal", "F(SKA) MERGE Bal", "2: F(Bal) MERGE SKA"],
+    );
+    let got: Vec<String> = r
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| e.to_string()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "F(NTH)-SKA-Baltic Sea",
+            "F(SKA) MERGE Baltic Sea",
+            "2: F(Baltic Sea) MERGE SKA"
+        ]
+    );
+}
