@@ -142,6 +142,17 @@ pub enum ValidationError {
         /// The result they make.
         right: String,
     },
+    /// `2 F(ENG) ...` where there are no two fleets: the `2:` of a second-phase order.
+    #[error(
+        "{place} holds no 2 fleets of yours: did you mean the second-phase order '{meant}'? \
+         (write '2:' with its colon)"
+    )]
+    ColonForgotten {
+        /// The space.
+        place: String,
+        /// The second-phase order meant.
+        meant: String,
+    },
     /// Anything else that makes the order illegal, said plainly.
     #[error("{0}")]
     Illegal(String),
@@ -241,6 +252,25 @@ impl<'a> Checker<'a> {
             SupportMove { unit, to, .. } if second => fleet_next(unit.at.province, to.province),
             _ => true,
         }
+    }
+
+    /// `2 F(ENG) S ...` with no two fleets in ENG: most likely a second-phase order whose colon
+    /// was forgotten (`2: F(ENG) S ...`), so the message says so.
+    fn colon_forgotten(
+        &self,
+        order: &Order<Region>,
+        unit: &UnitSpec<Region>,
+    ) -> Option<ValidationError> {
+        if !self.variant.rules.second_moves || (unit.armies, unit.fleets) != (0, 2) {
+            return None;
+        }
+        let mut meant = order.clone();
+        meant.stage = Stage::Second;
+        meant.kind.unit_mut()?.fleets = 1;
+        Some(ValidationError::ColonForgotten {
+            place: self.variant.province(unit.at.province).name.clone(),
+            meant: meant.display(self.variant),
+        })
     }
 
     fn phase_kind(&self) -> Option<PhaseKind> {
@@ -343,7 +373,8 @@ impl<'a> Checker<'a> {
             // An army may land from a sea it only reaches this phase (R3.2, R3.3): whether it is
             // aboard there is known only once the first moves are decided.
             if !matches!(order.kind, Disembark { .. }) {
-                self.check_unit(unit)?;
+                self.check_unit(unit)
+                    .map_err(|e| self.colon_forgotten(order, unit).unwrap_or(e))?;
             }
         }
         self.check_napoleonic(order)?;

@@ -411,3 +411,28 @@ fn ambiguous_bal_is_settled_by_the_board_in_legs_merges_and_second_phase_orders(
         ]
     );
 }
+
+/// Issue 8, messages (R4.3): `2 F(ENG) S ...` where ENG has one fleet reads as the second-phase
+/// order with its colon forgotten, and the message says how to write it; with two fleets there it
+/// is an order to both.
+#[test]
+fn r4_3_a_forgotten_second_phase_colon_is_pointed_out() {
+    let v = board("napoleonic");
+    let mut p = Position::initial(&v);
+    p.phase = v.read_phase("Spring 1801 Movement").expect("phase");
+    let eng = at(&v, "ENG");
+    let mut fleet = army(&v, "England");
+    (fleet.armies, fleet.fleets) = (0, 1);
+    p.units[eng.index()] = Some(fleet);
+    p.units[at(&v, "NTH").index()] = Some(fleet);
+    let r = check(&v, Some(&p), "England", &["2 F(ENG) S F(NTH)-Bel"]);
+    assert_eq!(
+        message(&r[0]),
+        "English Channel holds no 2 fleets of yours: did you mean the second-phase order \
+         '2: F(ENG) S F(NTH)-Bel'? (write '2:' with its colon)"
+    );
+    fleet.fleets = 2;
+    p.units[eng.index()] = Some(fleet);
+    let r = check(&v, Some(&p), "England", &["2 F(ENG) S F(NTH)-Bel"]);
+    assert_eq!(r[0].as_deref().ok(), Some("2F(ENG) S F(NTH)-Bel"), "{r:?}");
+}
