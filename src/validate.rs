@@ -1140,20 +1140,24 @@ fn settle(order: &Order<Place>, choice: &[(String, ProvinceId)]) -> Order<Region
 /// (R1.4: an order naming more components than its force has left is void; on the standard map, a
 /// second order to the same unit).
 pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
-    check_numbered(checker, orders, &Numbering::Order)
+    check_numbered(checker, orders.iter(), &Numbering::Order)
 }
 
 /// [`check_set`] for the orders of a mail, each with its line number: messages about an earlier
 /// order name its line.
 pub fn check_mail(checker: &Checker, lines: &[(usize, Order<Place>)]) -> Vec<Checked> {
     let numbers: Vec<usize> = lines.iter().map(|(n, _)| *n).collect();
-    let orders: Vec<Order<Place>> = lines.iter().map(|(_, o)| o.clone()).collect();
-    check_numbered(checker, &orders, &Numbering::Lines(&numbers))
+    let orders = lines.iter().map(|(_, o)| o);
+    check_numbered(checker, orders, &Numbering::Lines(&numbers))
 }
 
-fn check_numbered(checker: &Checker, orders: &[Order<Place>], numbers: &Numbering) -> Vec<Checked> {
+fn check_numbered<'o>(
+    checker: &Checker,
+    orders: impl Iterator<Item = &'o Order<Place>>,
+    numbers: &Numbering,
+) -> Vec<Checked> {
     let mut used: Vec<Used> = Vec::new();
-    let checked: Vec<Checked> = orders.iter().map(|o| checker.check(o)).collect();
+    let checked: Vec<Checked> = orders.map(|o| checker.check(o)).collect();
     // Seas this order set brings an army of the power into (R3.2): a landing from a sea the army
     // only reaches this phase must be the same power's.
     let carried: Vec<ProvinceId> = checked
