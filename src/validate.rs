@@ -1208,10 +1208,13 @@ fn check_numbered<'o>(
         .collect()
 }
 
+/// A merge target in one phase, and the (armies, fleets) its participants bring.
+type MergeSum = ((Stage, ProvinceId), (u8, u8));
+
 /// For each merge target of the set (and phase), the components of every participant written,
 /// in either notation (R2.6): one line with them all, or a line each.
-fn merge_sums(checked: &[Checked]) -> Vec<((Stage, ProvinceId), (u8, u8))> {
-    let mut sums: Vec<((Stage, ProvinceId), (u8, u8))> = Vec::new();
+fn merge_sums(checked: &[Checked]) -> Vec<MergeSum> {
+    let mut sums: Vec<MergeSum> = Vec::new();
     for order in checked.iter().flatten() {
         if let OrderKind::Merge { units, target, .. } = &order.kind {
             let k = (order.stage, target.province);
@@ -1237,7 +1240,7 @@ fn merge_sums(checked: &[Checked]) -> Vec<((Stage, ProvinceId), (u8, u8))> {
 /// say, and the merge is refused rather than carried out with fewer or more units.
 fn check_merge_result(
     checker: &Checker,
-    merges: &[((Stage, ProvinceId), (u8, u8))],
+    merges: &[MergeSum],
     order: &Order<Region>,
 ) -> Result<(), ValidationError> {
     let OrderKind::Merge {
