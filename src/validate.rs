@@ -153,6 +153,28 @@ pub enum ValidationError {
         /// The second-phase order meant.
         meant: String,
     },
+    /// A fleet given one move by an embarkation and another by its own order (R3.2).
+    #[error(
+        "the fleet in {place} is given two different moves, here and in {other}: both orders are \
+         void; give the fleet one move (the embarkation's, or leave the army ashore)"
+    )]
+    FleetMovedTwice {
+        /// The fleet's space.
+        place: String,
+        /// The other order: `line 3`.
+        other: String,
+    },
+    /// A blockade by fleets an army embarks on in the same season (R5.1).
+    #[error(
+        "an army embarks on the fleets in {place} this season ({other}), and fleets carrying an \
+         army can't blockade (R5.1): drop the blockade or the embarkation"
+    )]
+    BlockadeCarrying {
+        /// The fleets' space.
+        place: String,
+        /// The embarkation: `line 3`.
+        other: String,
+    },
     /// Anything else that makes the order illegal, said plainly.
     #[error("{0}")]
     Illegal(String),
@@ -1172,11 +1194,18 @@ fn check_numbered<'o>(
         })
         .collect();
     let merges = merge_sums(&checked);
+    let conflicts: Vec<Option<ValidationError>> = (0..checked.len())
+        .map(|i| conflict(checker.variant, &checked, i, numbers))
+        .collect();
     checked
         .into_iter()
+        .zip(conflicts)
         .enumerate()
-        .map(|(this, checked)| {
+        .map(|(this, (checked, conflict))| {
             let checked = checked?;
+            if let Some(e) = conflict {
+                return Err(e);
+            }
             check_merge_result(checker, &merges, &checked)?;
             if let (OrderKind::Disembark { unit, .. }, Some(pos)) =
                 (&checked.kind, checker.position)
@@ -1206,6 +1235,65 @@ fn check_numbered<'o>(
             Ok(checked)
         })
         .collect()
+}
+
+/// Two of the power's own orders that adjudication would void together (R3.2, R5.1): a fleet
+/// given one move by an embarkation (`A(Wal) E F(ENG)-NTH`) and another by its own order, or a
+/// blockade by fleets an army embarks on this season.
+fn conflict(
+    v: &Variant,
+    checked: &[Checked],
+    this: usize,
+    numbers: &Numbering,
+) -> Option<ValidationError> {
+    use OrderKind::*;
+    let order = checked.get(this)?.as_ref().ok()?;
+    let others = || {
+        checked
+            .iter()
+            .enumerate()
+            .filter(move |&(k, _)| k != this)
+            .filter_map(|(k, o)| Some((k, o.as_ref().ok()?)))
+    };
+    let name = |p: ProvinceId| v.province(p).name.clone();
+    // A fleet's own move that is not the embarkation's (`via convoy` is never the same move).
+    let differs = |fleet_at: ProvinceId, to: ProvinceId, own: &Order<Region>| match &own.kind {
+        Move {
+            unit,
+            to: own_to,
+            via_convoy,
+            ..
+        } if unit.fleets > 0 && unit.at.province == fleet_at => {
+            own_to.province != to || *via_convoy
+        }
+        _ => false,
+    };
+    match &order.kind {
+        EmbarkWith { fleet, to, .. } => others()
+            .find(|(_, o)| o.stage == Stage::First && differs(fleet.at.province, to.province, o))
+            .map(|(k, _)| ValidationError::FleetMovedTwice {
+                place: name(fleet.at.province),
+                other: numbers.name(k),
+            }),
+        Move { unit, .. } if unit.fleets > 0 && order.stage == Stage::First => others()
+            .find(|(_, o)| match &o.kind {
+                EmbarkWith { fleet, to, .. } => differs(fleet.at.province, to.province, order),
+                _ => false,
+            })
+            .map(|(k, _)| ValidationError::FleetMovedTwice {
+                place: name(unit.at.province),
+                other: numbers.name(k),
+            }),
+        Blockade { unit, .. } => others()
+            .find(
+                |(_, o)| matches!(&o.kind, Embark { sea, .. } if sea.province == unit.at.province),
+            )
+            .map(|(k, _)| ValidationError::BlockadeCarrying {
+                place: name(unit.at.province),
+                other: numbers.name(k),
+            }),
+        _ => None,
+    }
 }
 
 /// A merge target in one phase, and the (armies, fleets) its participants bring.

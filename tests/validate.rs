@@ -436,3 +436,48 @@ fn r4_3_a_forgotten_second_phase_colon_is_pointed_out() {
     let r = check(&v, Some(&p), "England", &["2 F(ENG) S F(NTH)-Bel"]);
     assert_eq!(r[0].as_deref().ok(), Some("2F(ENG) S F(NTH)-Bel"), "{r:?}");
 }
+
+/// Issue 8, one validation decides both (R3.2, R5.1): two of one power's orders that
+/// adjudication would void together are refused at the check, each naming the other.
+#[test]
+fn r3_2_r5_1_own_orders_that_void_each_other_are_refused_at_the_check() {
+    let v = board("napoleonic");
+    let mut p = Position::initial(&v);
+    p.phase = v.read_phase("Autumn 1801 Movement").expect("phase");
+    let mut fleets = army(&v, "England");
+    (fleets.armies, fleets.fleets) = (0, 2);
+    p.units[at(&v, "ENG").index()] = Some(fleets);
+    p.units[at(&v, "MAO").index()] = Some(fleets);
+    p.units[at(&v, "Wal").index()] = Some(army(&v, "England"));
+    let r = check(
+        &v,
+        Some(&p),
+        "England",
+        &["A(Wal) E F(ENG)-NTH", "F(ENG)-MAO"],
+    );
+    assert!(
+        message(&r[0]).starts_with(
+            "the fleet in English Channel is given two different moves, here and in order 2"
+        ),
+        "{r:?}"
+    );
+    assert!(message(&r[1]).contains("here and in order 1"), "{r:?}");
+    let r = check(
+        &v,
+        Some(&p),
+        "England",
+        &["A(Wal) E F(ENG)-NTH", "F(ENG)-NTH"],
+    );
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    let r = check(&v, Some(&p), "England", &["2F(MAO) B Bre", "A(Wal) E ENG"]);
+    assert!(r.iter().all(Result::is_ok), "{r:?}");
+    p.units[at(&v, "Wal").index()] = None;
+    p.units[at(&v, "Por").index()] = Some(army(&v, "England"));
+    let r = check(&v, Some(&p), "England", &["2F(MAO) B Bre", "A(Por) E MAO"]);
+    assert_eq!(
+        message(&r[0]),
+        "an army embarks on the fleets in Mid-Atlantic Ocean this season (order 2), and fleets \
+         carrying an army can't blockade (R5.1): drop the blockade or the embarkation"
+    );
+    assert!(r[1].is_ok(), "{r:?}");
+}
