@@ -1,8 +1,9 @@
 //! napjudge: a play-by-email judge for the Napoleonic Wars Diplomacy variant.
 //!
 //! The modules follow the data's path: a [`variant`] is the board, [`order`] parses what a player
-//! writes and validates it against a [`position`], [`adjudicate`] decides a phase, [`turn`] plays
-//! one phase from each power's order text (the one call the judge, the CLI and [`case`] make), and
+//! writes, [`validate`] checks it against a [`position`], [`adjudicate`] decides a phase, [`turn`]
+//! plays one phase from each power's order text (the one call the judge, the CLI and [`case`]
+//! make), and
 //! [`case`] runs adjudication cases from `fixtures/`.
 //!
 //! From a board and a line a player wrote to an outcome:
@@ -10,7 +11,7 @@
 //! ```
 //! use napjudge::adjudicate::adjudicate;
 //! use napjudge::order::parse_line;
-//! use napjudge::order::validate::{check_set, Checker};
+//! use napjudge::validate::{check_set, Checker};
 //! use napjudge::position::Position;
 //! use napjudge::variant::load_named;
 //!
@@ -31,5 +32,6 @@ pub mod case;
 pub mod order;
 pub mod position;
 pub mod turn;
+pub mod validate;
 pub mod variant;
 pub mod winter;

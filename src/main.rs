@@ -164,7 +164,7 @@ fn orders_check(
         }
         None => None,
     };
-    let body = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let body = variant::read_text(file)?;
     let power = match power {
         Some(name) => Some(
             v.power_by_name(&name)

@@ -4,7 +4,7 @@
 //! standard map every force is a single army or fleet.
 
 use crate::adjudicate::Void;
-use crate::order::Order;
+use crate::order::{spec_text, Order};
 use crate::variant::{Coast, Phase, PowerId, ProvinceId, ProvinceSet, Region, UnitType, Variant};
 use crate::winter::Ledgers;
 
@@ -62,20 +62,6 @@ impl Force {
             coast: self.coast,
         };
         format!("{}({})", self.spec(), variant.region_name(region))
-    }
-}
-
-/// `A`, `2A`, `F`, `A/3F`, `2A/2F`: counts and types of a force or order.
-pub fn spec_text(armies: u8, fleets: u8) -> String {
-    let part = |n: u8, letter: char| match n {
-        0 => String::new(),
-        1 => letter.to_string(),
-        n => format!("{n}{letter}"),
-    };
-    match (armies, fleets) {
-        (a, 0) => part(a, 'A'),
-        (0, f) => part(f, 'F'),
-        (a, f) => format!("{}/{}", part(a, 'A'), part(f, 'F')),
     }
 }
 
@@ -309,15 +295,6 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn spec_text_writes_counts_and_types() {
-        assert_eq!(spec_text(1, 0), "A");
-        assert_eq!(spec_text(2, 0), "2A");
-        assert_eq!(spec_text(0, 1), "F");
-        assert_eq!(spec_text(1, 3), "A/3F");
-        assert_eq!(spec_text(2, 2), "2A/2F");
-    }
 
     #[test]
     fn sea_time_is_counted_per_army() {

@@ -6,9 +6,9 @@
 //! benches, the command line and the judge all go through these two.
 
 use crate::adjudicate::{self, Event, Outcome};
-use crate::order::validate::{check_set, Checker, ValidationError};
-use crate::order::{parse_orders, Order, OrderKind, ParseError, Place, UnitSpec};
+use crate::order::{parse_mail, Order, OrderKind, ParseError, Place, UnitSpec};
 use crate::position::{Dislodged, Position};
+use crate::validate::{check_mail, Checker, ValidationError};
 use crate::variant::{Phase, PhaseKind, PowerId, Region, Variant};
 use crate::winter::{GmCommand, Item, LedgerError};
 use serde::{Deserialize, Serialize};
@@ -58,9 +58,10 @@ impl CheckedOrder {
     }
 }
 
-/// Reads and checks one power's orders: each non-blank line parsed, then the parsed orders
-/// validated together (R1.4). Without a position only the board is checked; without a power any
-/// power's units may be ordered.
+/// Reads and checks one power's orders: each line that is not blank or a `#` comment parsed (a
+/// `France:` prefix must name `power`), then the parsed orders validated together (R1.4), each
+/// message about an earlier order naming its line. Without a position only the board is checked;
+/// without a power any power's units may be ordered.
 pub fn check(
     variant: &Variant,
     position: Option<&Position>,
@@ -68,17 +69,17 @@ pub fn check(
     text: &str,
 ) -> Vec<CheckedOrder> {
     let lines: Vec<&str> = text.lines().collect();
-    let parsed = parse_orders(variant, text);
-    let orders: Vec<Order<Place>> = parsed
+    let parsed = parse_mail(variant, text, power);
+    let orders: Vec<(usize, Order<Place>)> = parsed
         .iter()
-        .filter_map(|r| r.as_ref().ok().map(|p| p.order.clone()))
+        .filter_map(|r| r.as_ref().ok().map(|p| (p.line, p.order.clone())))
         .collect();
     let checker = Checker {
         variant,
         position,
         power,
     };
-    let mut valid = check_set(&checker, &orders).into_iter();
+    let mut valid = check_mail(&checker, &orders).into_iter();
     parsed
         .into_iter()
         .map(|r| {
@@ -86,7 +87,7 @@ pub fn check(
                 Ok(p) => {
                     let checked = match valid.next() {
                         Some(c) => c.map_err(OrderError::Invalid),
-                        // check_set gives one result per order; this can't be reached.
+                        // check_mail gives one result per order; this can't be reached.
                         None => Err(OrderError::Invalid(ValidationError::Illegal(
                             "not checked".into(),
                         ))),

@@ -2,8 +2,8 @@
 //! `docs/orders.md`, every error path, and round trips of random orders.
 
 use napjudge::order::{
-    parse_line, parse_orders, parse_place, parse_unit, Order, OrderKind, ParseError, Place,
-    PlaceName, Stage, UnitSpec,
+    parse_line, parse_mail, parse_orders, parse_place, parse_unit, Order, OrderKind, ParseError,
+    ParsedLine, Place, PlaceName, Stage, UnitSpec,
 };
 use napjudge::variant::{
     load_file, load_named, Coast, Lookup, PowerId, ProvinceId, Region, Variant,
@@ -577,6 +577,62 @@ fn parse_orders_numbers_lines_and_skips_blanks() {
         "line 4, column 7: unknown space 'Burgandy' (did you mean Burgundy?)"
     );
     assert_eq!(results[2].as_ref().map(|l| l.line), Ok(5));
+}
+
+/// Issue 8, input: `#` comments, a `France:` prefix (which must be the mail's power when one is
+/// given), and the point units written after amounts.
+#[test]
+fn mails_take_comments_power_prefixes_and_point_units() {
+    let v = napoleonic();
+    let france = power(v, "France");
+    let body = "# Spring orders\nFrance: A Par - Bur  # to Burgundy\n2: F(ENG)-NTH\nA(Mar) H\n";
+    let lines: Vec<ParsedLine> = parse_mail(v, body, Some(france))
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    let got: Vec<(usize, Option<PowerId>, String)> = lines
+        .iter()
+        .map(|l| (l.line, l.power, l.order.display(v)))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (2, Some(france), "A(Par)-Bur".to_string()),
+            (3, None, "2: F(ENG)-NTH".to_string()),
+            (4, None, "A(Mar) H".to_string()),
+        ]
+    );
+    let wrong = parse_mail(v, "Prussia: A(Ber) H", Some(france));
+    let e = wrong[0].as_ref().err().map(ToString::to_string);
+    assert_eq!(
+        e.as_deref(),
+        Some(
+            "line 1, column 1: this line is for Prussia, but these are France's orders: send \
+             each power's orders apart"
+        )
+    );
+    let e = parse_orders(v, "Frnace: A(Par) H")[0]
+        .as_ref()
+        .err()
+        .map(ToString::to_string);
+    assert_eq!(
+        e.as_deref(),
+        Some("line 1, column 1: unknown power 'Frnace' (did you mean France?)")
+    );
+    // A column after the prefix counts from the start of the line.
+    let e = parse_orders(v, "France: A(Par)-Burgandy")[0]
+        .as_ref()
+        .err()
+        .map(|e| e.column);
+    assert_eq!(e, Some(16));
+    for (text, canonical) in [
+        ("BANK 6 SP", "BANK 6"),
+        ("CONVERT 4 sp", "CONVERT 4"),
+        ("LOAN 6 SP TO Prussia", "LOAN 6 TO Prussia"),
+        ("BID 3 IP Denmark", "BID 3 Denmark"),
+    ] {
+        assert_eq!(parse(v, text).display(v), canonical, "{text}");
+    }
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Loading variant files: the standard board, name look-ups, and each validation error.
 
 use napjudge::variant::{
-    load, load_named, Coast, LoadError, Lookup, PowerKind, ProvinceId, Region, SpaceKind, UnitType,
-    Variant,
+    load, load_file, load_named, Coast, LoadError, Lookup, PowerKind, ProvinceId, Region,
+    SpaceKind, UnitType, Variant,
 };
 
 fn standard() -> Variant {
@@ -318,7 +318,7 @@ fn comments_blank_lines_and_case_are_ignored() {
 #[test]
 fn rules_victory_builds_and_passages_are_read() {
     let (text, _) = plus(
-        "rules second-moves passages extra-unit R\nvictory 3\nvictory Blue 1\n\
+        "rules second-moves passages extra-unit R\nvictory 3\nvictory Red 2\n\
          build Bbb Red army fleet\npassage Aaa Ddd SEA\nseasons Spring Fall Winter",
     );
     let v = loads(&text);
@@ -326,7 +326,7 @@ fn rules_victory_builds_and_passages_are_read() {
     let red = v.power_by_name("Red").expect("Red");
     let blue = v.power_by_name("Blue").expect("Blue");
     assert_eq!(v.rules.extra_unit, Some(red));
-    assert_eq!((v.victory_for(red), v.victory_for(blue)), (3, 1));
+    assert_eq!((v.victory_for(red), v.victory_for(blue)), (2, 3));
     assert_eq!(v.build_sites.len(), 1);
     assert!(v.build_sites[0].army && v.build_sites[0].fleet);
     let p = v.passage(id(&v, "Ddd"), id(&v, "Aaa")).expect("passage");
@@ -570,11 +570,7 @@ fn missing_start_line_is_refused() {
 #[test]
 fn unreadable_start_phase_is_refused() {
     let text = TINY.replace("start Spring 1901", "start Summer 1901");
-    fails(
-        &text,
-        3,
-        &["cannot read the start phase 'Summer 1901 Movement'"],
-    );
+    fails(&text, 3, &["cannot read the phase 'Summer 1901 Movement'"]);
 }
 
 #[test]
@@ -583,6 +579,148 @@ fn start_phase_uses_the_variants_season_names() {
         + "seasons Printemps Automne Hiver\n";
     let v = loads(&text);
     assert_eq!(v.phase_name(v.start), "Hiver 1800 Bids");
+}
+
+/// Issue 8, names: an ambiguity or alias never hides a space's own code or full name; the
+/// napoleonic `ambiguous Bal BAL Bkn` lists the Baltic (BAL), so it still may mean it.
+#[test]
+fn an_ambiguity_may_not_hide_a_spaces_own_name() {
+    let (text, line) = plus("ambiguous Aaa Bbb Ccc");
+    fails(
+        &text,
+        line,
+        &["'Aaa' is the name of Aaa", "may not hide it"],
+    );
+    let (text, line) = plus("ambiguous Alpha Bbb Ccc");
+    fails(&text, line, &["'Alpha' is the name of Aaa"]);
+    let (text, line) = plus("alias Bbb Aaa");
+    fails(&text, line, &["'Aaa' already names Aaa"]);
+    // Listing the space itself keeps its name meaning it (the geometry decides).
+    let (text, _) = plus("ambiguous Aaa Aaa Bbb");
+    let v = loads(&text);
+    assert_eq!(
+        v.lookup("Aaa"),
+        Lookup::Ambiguous(vec![id(&v, "Alpha"), id(&v, "Bravo")])
+    );
+}
+
+/// Issue 8, names: thresholds, centres, start phases, seasons and edges the game can't have are
+/// refused with FILE:LINE.
+#[test]
+fn impossible_boards_are_refused_at_their_line() {
+    let (text, line) = plus("victory 0");
+    fails(
+        &text,
+        line,
+        &["a victory of 0 centres on a board of 3: write 1 to 3"],
+    );
+    let (text, line) = plus("victory 4");
+    fails(&text, line, &["a victory of 4 centres on a board of 3"]);
+    let (text, line) = plus("victory Red 49");
+    fails(&text, line, &["a victory of 49 centres"]);
+    let (text, line) = plus("victory Blue 2");
+    fails(
+        &text,
+        line,
+        &["Blue is a minor power", "only major powers win"],
+    );
+    let text = TINY.replace("centre Ddd\n", "centre Ddd\ncentre SEA\n");
+    fails(
+        &text,
+        line_of(&text, "centre SEA"),
+        &["SEA is a sea", "supply centre"],
+    );
+    let (text, line) = plus("build SEA Red fleet");
+    fails(&text, line, &["SEA is a sea", "build site"]);
+    let text = TINY.replace("start Spring 1901 Movement", "start Spring 1901 Bids");
+    fails(&text, 3, &["start: there is no Spring 1901 Bids phase"]);
+    let text = TINY.replace("start Spring 1901 Movement", "start Winter 1901 Movement");
+    fails(&text, 3, &["there is no Winter 1901 Movement phase"]);
+    let (text, line) = plus("seasons Spring Spring Winter");
+    fails(&text, line, &["three different names"]);
+    let (text, line) = plus("seasons Spring Fall Winter\nseasons Spring Autumn Winter");
+    fails(&text, line + 1, &["a second 'seasons' line"]);
+    let text = TINY.replace("army Ddd: Ccc", "army Ddd: Ccc Ccc");
+    fails(
+        &text,
+        line_of(&text, "army Ddd:"),
+        &["army Ddd: Ccc is listed twice"],
+    );
+    let (text, line) = plus("fleet Aaa: SEA");
+    fails(
+        &text,
+        line,
+        &["fleet Aaa: SEA is listed twice (first on line"],
+    );
+}
+
+/// Issue 8, years: a year the calendar can't advance past is refused wherever a phase is read
+/// (a start line here; case files read phases the same way), not wrapped or panicked on.
+#[test]
+fn a_year_at_the_top_of_its_range_is_refused() {
+    let text = TINY.replace("start Spring 1901", "start Spring 65535");
+    fails(
+        &text,
+        3,
+        &["the year 65535 is out of range: years run from 0 to 65534"],
+    );
+    let text = TINY.replace("start Spring 1901", "start Spring 99999999999999999999");
+    fails(&text, 3, &["the year 99999999999999999999 is out of range"]);
+    let text = TINY.replace("start Spring 1901", "start Spring 65534");
+    assert_eq!(loads(&text).start.year, 65534);
+    assert!(standard().read_phase("Spring 65535 Movement").is_err());
+}
+
+/// Issue 8, rule switches: one table for the loader, the summary and case options; every switch
+/// a board sets is printed (`army-builds-anywhere`, `adoption` were left out).
+#[test]
+fn every_switch_set_is_printed_and_spaces_are_described() {
+    let s = napjudge::variant::summary(&load_named("napoleonic").expect("napoleonic"));
+    assert!(s.contains("army-builds-anywhere"), "{s}");
+    assert!(s.contains("  BOT   Bay of Tunis (sea)\n"), "{s}");
+    assert!(
+        s.contains("  Han   Hanover (coastal, Hanover home centre, coasts ec wc)"),
+        "{s}"
+    );
+    let (text, _) = plus("rules adoption");
+    let v = loads(&text);
+    assert!(v.rules.adoption);
+    assert!(napjudge::variant::summary(&v).contains("Rules:    adoption\n"));
+    for s in napjudge::variant::SWITCHES {
+        let mut rules = napjudge::variant::Rules::default();
+        assert!(rules.switch(s.name).is_some(), "{}", s.name);
+    }
+}
+
+/// Issue 8, input: a variant file in UTF-16 loads; one with a Latin-1 byte is refused at its line.
+#[test]
+fn variant_files_are_decoded_or_refused_at_the_bad_byte() {
+    let dir = std::env::temp_dir().join(format!("napjudge-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let utf16 = dir.join("utf16.variant");
+    let bytes: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(TINY.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    std::fs::write(&utf16, bytes).expect("write");
+    assert_eq!(
+        load_file(&utf16).map(|v| v.name).ok().as_deref(),
+        Some("tiny")
+    );
+    let latin1 = dir.join("latin1.variant");
+    let mut bytes = TINY.replace("\"Alpha\"", "\"Alph\u{e9}\"").into_bytes();
+    // é in Latin-1 is one byte, 0xE9, where UTF-8 has two.
+    if let Some(at) = bytes.windows(2).position(|w| w == [0xC3, 0xA9]) {
+        bytes.splice(at..at + 2, [0xE9]);
+    }
+    std::fs::write(&latin1, bytes).expect("write");
+    let e = load_file(&latin1).err().map(|e| e.to_string());
+    let line = line_of(TINY, "\"Alpha\"");
+    assert!(
+        e.as_deref()
+            .is_some_and(|e| e.contains(&format!("line {line}, column 22: byte 0xE9"))),
+        "{e:?}"
+    );
 }
 
 #[test]

@@ -1,8 +1,21 @@
 //! The canonical form of an order (`docs/orders.md`, first column).
 
 use super::{Order, OrderKind, Place, Stage, UnitSpec};
-use crate::position::spec_text;
 use crate::variant::{Lookup, PowerId, Region, Variant};
+
+/// `A`, `2A`, `F`, `A/3F`, `2A/2F`: counts and types of a force or order.
+pub fn spec_text(armies: u8, fleets: u8) -> String {
+    let part = |n: u8, letter: char| match n {
+        0 => String::new(),
+        1 => letter.to_string(),
+        n => format!("{n}{letter}"),
+    };
+    match (armies, fleets) {
+        (a, 0) => part(a, 'A'),
+        (0, f) => part(f, 'F'),
+        (a, f) => format!("{}/{}", part(a, 'A'), part(f, 'F')),
+    }
+}
 
 /// A place that can be printed.
 pub trait PlaceName {
@@ -147,5 +160,19 @@ impl<P: PlaceName> Order<P> {
             Stage::First => body,
             Stage::Second => format!("2: {body}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_text_writes_counts_and_types() {
+        assert_eq!(spec_text(1, 0), "A");
+        assert_eq!(spec_text(2, 0), "2A");
+        assert_eq!(spec_text(0, 1), "F");
+        assert_eq!(spec_text(1, 3), "A/3F");
+        assert_eq!(spec_text(2, 2), "2A/2F");
     }
 }

@@ -1,5 +1,5 @@
 //! Orders: what a player writes, parsed ([`parse`]), printed in canonical form ([`fmt`] via
-//! [`Order::display`]), and validated against a position ([`validate`]).
+//! [`Order::display`]); [`crate::validate`] checks them against a position.
 //!
 //! An order is generic over how it names places: the parser gives `Order<Place>` (a name may still be
 //! ambiguous, `Bal` the Baltic Sea or the Balkans), validation gives `Order<Region>` (every place
@@ -7,10 +7,11 @@
 
 mod display;
 mod parse;
-pub mod validate;
 
-pub use display::PlaceName;
-pub use parse::{parse_line, parse_orders, parse_place, parse_unit, ParseError, ParsedLine};
+pub use display::{spec_text, PlaceName};
+pub use parse::{
+    parse_line, parse_mail, parse_orders, parse_place, parse_unit, ParseError, ParsedLine,
+};
 
 use crate::variant::{Coast, PowerId, ProvinceId, Region, UnitType};
 

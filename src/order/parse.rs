@@ -5,7 +5,7 @@
 //! longest match against the board's names, so `Mid-Atlantic Ocean - Spain (nc)` and `A Par-Bur`
 //! both split where a player means them to.
 
-use super::display::{unit_name, PlaceName};
+use super::display::{spec_text, unit_name, PlaceName};
 use super::{Order, OrderKind, Place, Stage, UnitSpec};
 use crate::variant::{Coast, Lookup, PowerId, Region, Variant};
 use nom::bytes::complete::{tag, tag_no_case, take_while};
@@ -46,6 +46,8 @@ impl std::error::Error for ParseError {}
 pub struct ParsedLine {
     /// The 1-based line number.
     pub line: usize,
+    /// The power the line names before a colon (`France: A(Par)-Bur`), if it does.
+    pub power: Option<PowerId>,
     /// The order.
     pub order: Order<Place>,
 }
@@ -80,17 +82,79 @@ pub fn parse_place(variant: &Variant, text: &str) -> Result<Place, ParseError> {
     })
 }
 
-/// Parses every non-blank line of a mail body; each gives an order or an error.
+/// Parses every line of a mail body that has an order: blank lines and `#` comments are skipped.
+/// Each gives an order or an error.
 pub fn parse_orders(variant: &Variant, body: &str) -> Vec<Result<ParsedLine, ParseError>> {
+    parse_mail(variant, body, None)
+}
+
+/// [`parse_orders`] for one power's mail: a line may start with a power's name and a colon
+/// (`France: A(Par)-Bur`), which must be `power` when it is given.
+pub fn parse_mail(
+    variant: &Variant,
+    body: &str,
+    power: Option<PowerId>,
+) -> Vec<Result<ParsedLine, ParseError>> {
     body.lines()
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            parse_line(variant, l)
-                .map(|order| ParsedLine { line: i + 1, order })
-                .map_err(|e| ParseError { line: i + 1, ..e })
+        .filter_map(|(i, l)| {
+            let text = l.find('#').map_or(l, |hash| &l[..hash]);
+            if text.trim().is_empty() {
+                return None;
+            }
+            let at_line = |e: ParseError| ParseError { line: i + 1, ..e };
+            Some(
+                mail_line(variant, text, power)
+                    .map(|(named, order)| ParsedLine {
+                        line: i + 1,
+                        power: named,
+                        order,
+                    })
+                    .map_err(at_line),
+            )
         })
         .collect()
+}
+
+/// One line of a mail: the power named before a colon, if any, and the order.
+fn mail_line(
+    variant: &Variant,
+    text: &str,
+    power: Option<PowerId>,
+) -> Result<(Option<PowerId>, Order<Place>), ParseError> {
+    // `2: F(ENG)-NTH` is a stage, not a power.
+    let prefix = text
+        .split_once(':')
+        .filter(|(name, _)| !name.trim().chars().all(|c| c.is_ascii_digit()));
+    let Some((name, rest)) = prefix else {
+        return parse_line(variant, text).map(|o| (None, o));
+    };
+    let shift = name.chars().count() + 1;
+    let column = name.len() - name.trim_start().len() + 1;
+    let fail = |hint: String| ParseError {
+        line: 1,
+        column,
+        expected: "a power".into(),
+        found: format!("'{}'", name.trim()),
+        hint: Some(hint),
+    };
+    let Some(named) = variant.power_by_name(name.trim()) else {
+        let suggestion = variant.suggest_power(name.trim()).map(str::to_string);
+        return Err(fail(unknown("power", name.trim(), suggestion)));
+    };
+    if let Some(p) = power.filter(|&p| p != named) {
+        return Err(fail(format!(
+            "this line is for {}, but these are {}'s orders: send each power's orders apart",
+            variant.power(named).name,
+            variant.power(p).name
+        )));
+    }
+    parse_line(variant, rest)
+        .map(|o| (Some(named), o))
+        .map_err(|e| ParseError {
+            column: e.column + shift,
+            ..e
+        })
 }
 
 /// What the parser expects where a unit should start.
@@ -278,8 +342,12 @@ fn unknown_name(
 /// A keyword, case insensitive; a word must not run on into letters (`S` is not the start of
 /// `Spa`). Returns the index of the matched word in `words`.
 fn keyword<'a>(i: &'a str, words: &[&str]) -> Res<'a, usize> {
-    for (n, w) in words.iter().enumerate() {
-        if let Ok((rest, _)) = tag_no_case::<_, _, Fail<'a>>(*w).parse(i) {
+    keyword_in(i, words.iter().copied())
+}
+
+fn keyword_in<'a, 'w>(i: &'a str, words: impl Iterator<Item = &'w str>) -> Res<'a, usize> {
+    for (n, w) in words.enumerate() {
+        if let Ok((rest, _)) = tag_no_case::<_, _, Fail<'a>>(w).parse(i) {
             let alphabetic = w.chars().all(char::is_alphabetic);
             if !alphabetic || !rest.starts_with(char::is_alphanumeric) {
                 return Ok((rest, n));
@@ -324,6 +392,13 @@ fn number(i: &str) -> Res<'_, u32> {
             format!("{digits} is too large a number"),
         )),
     }
+}
+
+/// An amount of points with its unit written or not: `6`, `6 SP` (`unit` is `sp` or `ip`).
+fn points<'a>(i: &'a str, unit: &str) -> Res<'a, u32> {
+    let (i, n) = number(i)?;
+    let (j, _) = ws0(i)?;
+    Ok((keyword(j, &[unit]).map_or(i, |(rest, _)| rest), n))
 }
 
 /// A count of units (`2A`): 1 to 255.
@@ -420,11 +495,19 @@ const WINTER: &[(&str, Winter)] = &[
 
 /// A keyword from a table of (word, meaning).
 fn keyword_of<'a, T: Copy>(i: &'a str, table: &[(&str, T)]) -> Res<'a, T> {
-    let words: Vec<&str> = table.iter().map(|&(w, _)| w).collect();
-    let (rest, n) = keyword(i, &words)?;
+    let (rest, n) = keyword_in(i, table.iter().map(|&(w, _)| w))?;
     match table.get(n) {
         Some(&(_, t)) => Ok((rest, t)),
         None => Err(mismatch(i)),
+    }
+}
+
+/// A unit as a message prints it (its canonical form).
+struct Quote<'v, 'u>(&'v Variant, &'u UnitSpec<Place>);
+
+impl fmt::Display for Quote<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&unit_name(self.1, self.0))
     }
 }
 
@@ -435,8 +518,10 @@ struct Grammar<'v> {
 
 impl Grammar<'_> {
     /// How a unit is quoted in messages: its canonical form.
-    fn quote(&self, unit: &UnitSpec<Place>) -> String {
-        unit_name(unit, self.v)
+    /// Written only when a message needs it: most lines parse, and printing a unit looks its
+    /// names up.
+    fn quote<'u>(&self, unit: &'u UnitSpec<Place>) -> Quote<'_, 'u> {
+        Quote(self.v, unit)
     }
 
     /// What an order orders, after the stage.
@@ -480,10 +565,12 @@ impl Grammar<'_> {
                 }
                 Err(_) => Ok((i, OrderKind::Waive)),
             },
-            Winter::Bank => number(i).map(|(r, amount)| (r, OrderKind::Bank { amount })),
-            Winter::Convert => number(i).map(|(r, amount)| (r, OrderKind::Convert { amount })),
+            Winter::Bank => points(i, "sp").map(|(r, amount)| (r, OrderKind::Bank { amount })),
+            Winter::Convert => {
+                points(i, "sp").map(|(r, amount)| (r, OrderKind::Convert { amount }))
+            }
             Winter::Loan => {
-                let (i, amount) = number(i)?;
+                let (i, amount) = points(i, "sp")?;
                 let (i, _) = ws0(i)?;
                 let (i, _) =
                     keyword(i, &["to"]).map_err(|_| failure(i, "TO and the borrowing power"))?;
@@ -499,7 +586,7 @@ impl Grammar<'_> {
                 Ok((i, OrderKind::Renew { to }))
             }
             Winter::Bid => {
-                let (i, amount) = number(i)?;
+                let (i, amount) = points(i, "ip")?;
                 let (i, minor) = self.power(i)?;
                 let (j, _) = ws0(i)?;
                 let (i, on_behalf) = match keyword(j, &["for"]) {
@@ -576,7 +663,7 @@ impl Grammar<'_> {
         };
         let (rest, at) = match self.place(i) {
             Err(nom::Err::Error(_)) => {
-                let spec = crate::position::spec_text(armies, fleets);
+                let spec = spec_text(armies, fleets);
                 return Err(failure_hint(
                     i,
                     "a space name",
@@ -649,14 +736,13 @@ impl Grammar<'_> {
 
     /// A name (longest match) and its coast.
     fn bare_place<'a>(&self, i: &'a str) -> Res<'a, Place> {
-        let found = longest(i, |s| match self.v.lookup(s) {
-            Lookup::One(p) => Some(Place::Known(Region::of(p))),
-            Lookup::Ambiguous(options) => Some(Place::Ambiguous {
+        let found = longest(i, |s| match self.v.find(s)? {
+            [one] => Some(Place::Known(Region::of(*one))),
+            options => Some(Place::Ambiguous {
                 name: s.to_string(),
-                options,
+                options: options.to_vec(),
                 coast: None,
             }),
-            Lookup::Unknown { .. } => None,
         });
         let Some((end, mut place)) = found else {
             return Err(self.unknown_place(i));
@@ -805,7 +891,7 @@ impl Grammar<'_> {
             Op::Build => Ok((rest, OrderKind::Build { unit })),
             Op::Remove => Ok((rest, OrderKind::Remove { unit })),
             Op::Merge => {
-                let (rest, (target, result)) = self.merge_target(rest, &u)?;
+                let (rest, (target, result)) = self.merge_target(rest, || u.to_string())?;
                 Ok((
                     rest,
                     OrderKind::Merge {
@@ -903,8 +989,11 @@ impl Grammar<'_> {
         }
         let (i, _) = ws0(i)?;
         let (i, _) = keyword(i, &["merge"]).map_err(|_| failure(i, "MERGE and the target"))?;
-        let names: Vec<String> = units.iter().map(|u| self.quote(u)).collect();
-        let (i, (target, result)) = self.merge_target(i, &names.join(" & "))?;
+        let who = || {
+            let names: Vec<String> = units.iter().map(|u| self.quote(u).to_string()).collect();
+            names.join(" & ")
+        };
+        let (i, (target, result)) = self.merge_target(i, who)?;
         Ok((
             i,
             OrderKind::Merge {
@@ -916,12 +1005,16 @@ impl Grammar<'_> {
     }
 
     /// A merge's target: `2A(Bur)` (with the resulting force) or a place.
-    fn merge_target<'a>(&self, i: &'a str, who: &str) -> Res<'a, (Place, Option<(u8, u8)>)> {
+    fn merge_target<'a>(
+        &self,
+        i: &'a str,
+        who: impl FnOnce() -> String,
+    ) -> Res<'a, (Place, Option<(u8, u8)>)> {
         match self.unit(i) {
             Ok((rest, u)) => Ok((rest, (u.at, Some((u.armies, u.fleets))))),
             Err(nom::Err::Error(_)) => {
                 let (rest, target) = self.destination(i, || {
-                    format!("nothing after 'MERGE': where should {who} merge?")
+                    format!("nothing after 'MERGE': where should {} merge?", who())
                 })?;
                 Ok((rest, (target, None)))
             }

@@ -41,6 +41,14 @@ pub enum LoadError {
         /// The error.
         source: std::io::Error,
     },
+    /// The file is not text in an encoding the loader reads.
+    #[error("{file}: {source}")]
+    Decode {
+        /// The path.
+        file: String,
+        /// Where and why.
+        source: super::DecodeError,
+    },
     /// No built-in variant has that name.
     #[error("no variant called '{0}' (built in: standard, napoleonic)")]
     UnknownVariant(String),
@@ -65,11 +73,16 @@ pub fn load(source: &str, text: &str) -> Result<Variant, LoadError> {
 
 /// Loads a variant file from disk.
 pub fn load_file(path: &Path) -> Result<Variant, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        file: path.display().to_string(),
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        file: file.clone(),
         source,
     })?;
-    load(&path.display().to_string(), &text)
+    let text = super::decode(&bytes).map_err(|source| LoadError::Decode {
+        file: file.clone(),
+        source,
+    })?;
+    load(&file, &text)
 }
 
 /// Loads a variant by name (`standard`, `napoleonic`: built into the binary from `variant/`), or,
@@ -198,8 +211,12 @@ const DIRECTIVES: &[&str] = &[
     "unit",
 ];
 
-const SWITCHES: &str =
-    "second-moves multiplicity abstraction blockades passages starvation supply-points influence extra-unit POWER";
+/// The switches a `rules` line takes, for its messages.
+fn switches() -> String {
+    let mut names: Vec<&str> = super::SWITCHES.iter().map(|s| s.name).collect();
+    names.push("extra-unit POWER");
+    names.join(" ")
+}
 
 // ---------------------------------------------------------------------------------------------
 // The builder
@@ -222,7 +239,7 @@ struct Builder<'f> {
     seasons: Option<[String; 3]>,
     start: Option<(usize, String)>,
     victory: Option<(usize, u32)>,
-    victory_overrides: Vec<(PowerId, u32)>,
+    victory_overrides: Vec<(PowerId, u32, usize)>,
     rules: Rules,
     powers: Vec<Power>,
     power_lines: Vec<usize>,
@@ -492,6 +509,15 @@ impl<'f> Builder<'f> {
         let [s, a2, w] = a.as_slice() else {
             return Err(self.usage(l, "seasons SPRING AUTUMN WINTER (three names)"));
         };
+        if self.seasons.is_some() {
+            return Err(self.err(l.no, "a second 'seasons' line: name the seasons once"));
+        }
+        if s.eq_ignore_ascii_case(a2) || s.eq_ignore_ascii_case(w) || a2.eq_ignore_ascii_case(w) {
+            return Err(self.err(
+                l.no,
+                "the three seasons need three different names (a phase names its season)",
+            ));
+        }
         self.seasons = Some([s.to_string(), a2.to_string(), w.to_string()]);
         Ok(())
     }
@@ -625,7 +651,7 @@ impl<'f> Builder<'f> {
     fn rules_line(&mut self, l: &Line<'f>) -> Res<()> {
         let a = self.args(l)?;
         if a.is_empty() {
-            return Err(self.usage(l, &format!("rules SWITCH... ({SWITCHES})")));
+            return Err(self.usage(l, &format!("rules SWITCH... ({})", switches())));
         }
         let mut words = a.iter();
         while let Some(w) = words.next() {
@@ -644,7 +670,7 @@ impl<'f> Builder<'f> {
                 other => {
                     return Err(self.err(
                         l.no,
-                        format!("unknown rule switch '{other}' (switches: {SWITCHES})"),
+                        format!("unknown rule switch '{other}' (switches: {})", switches()),
                     ));
                 }
             }
@@ -667,8 +693,17 @@ impl<'f> Builder<'f> {
             }
             [power, n] => {
                 let p = self.power(l.no, power)?;
+                if self.powers[p.index()].kind == PowerKind::Minor {
+                    return Err(self.err(
+                        l.no,
+                        format!(
+                            "{} is a minor power, and only major powers win (R7.12)",
+                            self.powers[p.index()].name
+                        ),
+                    ));
+                }
                 let n = self.number(l.no, n, "the victory threshold")?;
-                if self.victory_overrides.iter().any(|(q, _)| *q == p) {
+                if self.victory_overrides.iter().any(|(q, _, _)| *q == p) {
                     return Err(self.err(
                         l.no,
                         format!(
@@ -677,7 +712,7 @@ impl<'f> Builder<'f> {
                         ),
                     ));
                 }
-                self.victory_overrides.push((p, n));
+                self.victory_overrides.push((p, n, l.no));
             }
             _ => return Err(self.usage(l, "victory N, or victory POWER N")),
         }
@@ -738,6 +773,15 @@ impl<'f> Builder<'f> {
                 format!("{} is already a centre (line {first})", self.code(p)),
             ));
         }
+        if self.provinces[p.index()].kind == SpaceKind::Sea {
+            return Err(self.err(
+                l.no,
+                format!(
+                    "{} is a sea; a supply centre is a land or coastal space",
+                    self.code(p)
+                ),
+            ));
+        }
         let home = power.map(|w| self.power(l.no, w)).transpose()?;
         let prov = &mut self.provinces[p.index()];
         prov.centre = true;
@@ -787,6 +831,24 @@ impl<'f> Builder<'f> {
             }
         }
         let k = key(name);
+        // A space's own code or full name keeps meaning it: an ambiguity may only add the other
+        // spaces it could mean (`Bal`: the Baltic, BAL, or the Balkans).
+        if let Some(owner) = self
+            .names
+            .iter()
+            .find(|e| e.key == k && self.is_own_name(e.space, &k) && !spaces.contains(&e.space))
+        {
+            return Err(self.err(
+                l.no,
+                format!(
+                    "'{name}' is the name of {} (line {}): an ambiguous name may not hide it; \
+                     list {} among its spaces or choose another name",
+                    self.code(owner.space),
+                    owner.line,
+                    self.code(owner.space)
+                ),
+            ));
+        }
         if let Some((first, _)) = self.ambiguous.get(&k) {
             return Err(self.err(
                 l.no,
@@ -795,6 +857,12 @@ impl<'f> Builder<'f> {
         }
         self.ambiguous.insert(k, (l.no, spaces));
         Ok(())
+    }
+
+    /// Whether `k` is the key of the space's own code or full name (not an alias).
+    fn is_own_name(&self, p: ProvinceId, k: &str) -> bool {
+        let prov = &self.provinces[p.index()];
+        key(&prov.code) == k || key(&prov.name) == k
     }
 
     // --- pass 3 ---
@@ -832,10 +900,13 @@ impl<'f> Builder<'f> {
                 }
             }
         }
-        if army && prov.kind == SpaceKind::Sea {
+        if prov.kind == SpaceKind::Sea {
             return Err(self.err(
                 l.no,
-                format!("{} is a sea; no army can be built there", prov.code),
+                format!(
+                    "{} is a sea; a build site is a land or coastal space",
+                    prov.code
+                ),
             ));
         }
         if fleet && prov.kind == SpaceKind::Land {
@@ -901,6 +972,16 @@ impl<'f> Builder<'f> {
                     format!("army {}: lists {} itself", self.code(a), self.code(a)),
                 ));
             }
+            if let Some(&(_, _, first)) = self.army_edges.iter().find(|e| (e.0, e.1) == (a, b)) {
+                return Err(self.err(
+                    l.no,
+                    format!(
+                        "army {}: {} is listed twice (first on line {first})",
+                        self.code(a),
+                        self.code(b)
+                    ),
+                ));
+            }
             self.army_edges.push((a, b, l.no));
         }
         Ok(())
@@ -930,6 +1011,16 @@ impl<'f> Builder<'f> {
                     l.no,
                     format!(
                         "fleet {}: lists its own space {}",
+                        self.region_name(a),
+                        self.region_name(b)
+                    ),
+                ));
+            }
+            if let Some(&(_, _, first)) = self.fleet_edges.iter().find(|e| (e.0, e.1) == (a, b)) {
+                return Err(self.err(
+                    l.no,
+                    format!(
+                        "fleet {}: {} is listed twice (first on line {first})",
                         self.region_name(a),
                         self.region_name(b)
                     ),
@@ -1122,7 +1213,11 @@ impl<'f> Builder<'f> {
                 kind: PhaseKind::Movement,
             },
             victory,
-            victory_overrides: std::mem::take(&mut self.victory_overrides),
+            victory_overrides: self
+                .victory_overrides
+                .iter()
+                .map(|&(p, n, _)| (p, n))
+                .collect(),
             rules: std::mem::take(&mut self.rules),
             powers: std::mem::take(&mut self.powers),
             provinces: std::mem::take(&mut self.provinces),
@@ -1134,17 +1229,34 @@ impl<'f> Builder<'f> {
             fleet_edges,
             names,
         };
-        v.start = v.parse_phase(&start_text).ok_or_else(|| {
-            self.err(
-                start_line,
-                format!(
-                    "cannot read the start phase '{start_text}' (write SEASON YEAR KIND, e.g. {} 1901 Movement)",
-                    v.season_name(Season::Spring)
-                ),
-            )
-        })?;
+        v.start = v
+            .read_phase(&start_text)
+            .map_err(|e| self.err(start_line, format!("start: {e}")))?;
+        self.check_victory(&v)?;
         v.start_units = self.start_units(&v)?;
         Ok(v)
+    }
+
+    /// Each victory threshold is one to the board's centre count: no fewer (a game won before
+    /// it starts), no more (a game nobody can win).
+    fn check_victory(&self, v: &Variant) -> Res<()> {
+        let centres = v.centres().len() as u32;
+        let lines = self
+            .victory
+            .iter()
+            .map(|&(line, n)| (line, n))
+            .chain(self.victory_overrides.iter().map(|&(_, n, line)| (line, n)));
+        for (line, n) in lines {
+            if n == 0 || n > centres {
+                return Err(self.err(
+                    line,
+                    format!(
+                        "a victory of {n} centres on a board of {centres}: write 1 to {centres}"
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The starting units, each on a region its type can stand on, one per space.

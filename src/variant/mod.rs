@@ -8,10 +8,12 @@
 mod load;
 mod names;
 mod summary;
+mod text;
 
 pub use load::{load, load_file, load_named, LoadError};
 pub use names::Lookup;
 pub use summary::summary;
+pub use text::{decode, read_text, DecodeError};
 
 use std::fmt;
 
@@ -67,6 +69,16 @@ impl Coast {
             Coast::South => "sc",
             Coast::East => "ec",
             Coast::West => "wc",
+        }
+    }
+
+    /// The coast in words: `north coast`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Coast::North => "north coast",
+            Coast::South => "south coast",
+            Coast::East => "east coast",
+            Coast::West => "west coast",
         }
     }
 
@@ -334,6 +346,36 @@ pub struct Phase {
     pub kind: PhaseKind,
 }
 
+/// Why a phase can't be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PhaseError {
+    /// Not three words: season, year, kind.
+    #[error("cannot read the phase '{text}' (write SEASON YEAR KIND, e.g. {example})")]
+    Unreadable {
+        /// The text.
+        text: String,
+        /// A phase written right.
+        example: String,
+    },
+    /// A year the calendar can't hold or advance past.
+    #[error("the year {year} is out of range: years run from 0 to {max}")]
+    Year {
+        /// The year as written.
+        year: String,
+        /// The last year allowed.
+        max: u16,
+    },
+    /// A season and kind the calendar never has together.
+    #[error(
+        "there is no {phase} phase: Spring and Autumn have Movement, Retreat, SecondMovement \
+         and SecondRetreat phases; Winter has Adjustment and Bids"
+    )]
+    NotInCalendar {
+        /// The phase as read.
+        phase: String,
+    },
+}
+
 /// The rule switches of a variant (`rules` lines). All off is the standard game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Rules {
@@ -357,28 +399,107 @@ pub struct Rules {
     pub extra_unit: Option<PowerId>,
     /// Majors may build armies in any centre they own, not only home centres (rule 9, R7.3).
     pub army_builds_anywhere: bool,
-    /// Optional rule 12: a major may adopt a controlled minor as its major power (R7.11). A game
-    /// option (`rule12=on`), never a `rules` switch.
+    /// Optional rule 12: a major may adopt a controlled minor as its major power (R7.11).
     pub adoption: bool,
 }
+
+/// One on/off rule switch: how `rules` lines, case `OPTIONS` and `variant show` name it, and the
+/// field it sets. [`SWITCHES`] is the one list of them.
+pub struct Switch {
+    /// The name written (`second-moves`).
+    pub name: &'static str,
+    /// Other names accepted for it.
+    pub aliases: &'static [&'static str],
+    /// What it does, for `variant show`.
+    pub description: &'static str,
+    /// The field it sets.
+    pub field: fn(&mut Rules) -> &mut bool,
+}
+
+impl Switch {
+    /// Whether it is on in `rules`.
+    pub fn is_on(&self, rules: &Rules) -> bool {
+        *(self.field)(&mut rules.clone())
+    }
+
+    /// Whether `name` (any case) names it.
+    pub fn is_called(&self, name: &str) -> bool {
+        std::iter::once(&self.name)
+            .chain(self.aliases)
+            .any(|n| n.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Every on/off rule switch, in the order `variant show` prints them.
+pub const SWITCHES: &[Switch] = &[
+    Switch {
+        name: "second-moves",
+        aliases: &[],
+        description: "fleets make a second move each movement season (rule 6)",
+        field: |r| &mut r.second_moves,
+    },
+    Switch {
+        name: "multiplicity",
+        aliases: &[],
+        description: "stacks of one power's units in a space (Multiplicity II, rule 7)",
+        field: |r| &mut r.multiplicity,
+    },
+    Switch {
+        name: "abstraction",
+        aliases: &[],
+        description: "armies carried by fleets at sea (Full Abstraction A/F, rule 6)",
+        field: |r| &mut r.abstraction,
+    },
+    Switch {
+        name: "blockades",
+        aliases: &[],
+        description: "fleets blockade home centres in Autumn (rule 8)",
+        field: |r| &mut r.blockades,
+    },
+    Switch {
+        name: "passages",
+        aliases: &[],
+        description: "direct passages across seas, and fleets denying them (rule 10)",
+        field: |r| &mut r.passages,
+    },
+    Switch {
+        name: "starvation",
+        aliases: &[],
+        description: "armies starve after four seasons at sea",
+        field: |r| &mut r.starvation,
+    },
+    Switch {
+        name: "supply-points",
+        aliases: &[],
+        description: "supply points pay for units (rule 5)",
+        field: |r| &mut r.supply_points,
+    },
+    Switch {
+        name: "influence",
+        aliases: &[],
+        description: "influence points and bids for minor powers (rule 4)",
+        field: |r| &mut r.influence,
+    },
+    Switch {
+        name: "army-builds-anywhere",
+        aliases: &[],
+        description: "majors build armies in any centre they own (rule 9)",
+        field: |r| &mut r.army_builds_anywhere,
+    },
+    Switch {
+        name: "adoption",
+        aliases: &["rule12"],
+        description: "a major may adopt a controlled minor as its major power (optional rule 12)",
+        field: |r| &mut r.adoption,
+    },
+];
 
 impl Rules {
     /// The on/off switch called `name` in a `rules` line (and in a case's `OPTIONS`), if there is
     /// one by that name.
     pub fn switch(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "second-moves" => &mut self.second_moves,
-            "multiplicity" => &mut self.multiplicity,
-            "abstraction" => &mut self.abstraction,
-            "blockades" => &mut self.blockades,
-            "passages" => &mut self.passages,
-            "starvation" => &mut self.starvation,
-            "supply-points" => &mut self.supply_points,
-            "influence" => &mut self.influence,
-            "army-builds-anywhere" => &mut self.army_builds_anywhere,
-            "rule12" | "adoption" => &mut self.adoption,
-            _ => return None,
-        })
+        let s = SWITCHES.iter().find(|s| s.is_called(name))?;
+        Some((s.field)(self))
     }
 
     /// The most fleets a convoy may pass through: one under Fast Ferry (R3.1), else any number.
@@ -558,13 +679,51 @@ impl Variant {
 
     /// Reads a phase: `Spring 1901 Movement` (three words).
     pub fn parse_phase(&self, text: &str) -> Option<Phase> {
+        self.read_phase(text).ok()
+    }
+
+    /// Reads a phase, saying what is wrong with one the calendar can't have: a year it can't
+    /// advance past, or a kind of phase its season never has (`Spring 1801 Bids`).
+    pub fn read_phase(&self, text: &str) -> Result<Phase, PhaseError> {
+        let spring = self.season_name(Season::Spring);
+        let unreadable = || PhaseError::Unreadable {
+            text: text.to_string(),
+            example: format!("{spring} 1901 Movement"),
+        };
         let mut words = text.split_whitespace();
-        let season = self.parse_season(words.next()?)?;
-        let year = words.next()?.parse().ok()?;
-        let kind = PhaseKind::parse(words.next()?)?;
-        if words.next().is_some() {
-            return None;
+        let (Some(season), Some(year), Some(kind), None) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
+            return Err(unreadable());
+        };
+        let season = self.parse_season(season).ok_or_else(unreadable)?;
+        let kind = PhaseKind::parse(kind).ok_or_else(unreadable)?;
+        if !year.chars().all(|c| c.is_ascii_digit()) {
+            return Err(unreadable());
         }
-        Some(Phase { year, season, kind })
+        // The calendar adds one to the year each Winter: the last year it can reach is refused
+        // too, so that no game can run past it.
+        let year = year
+            .parse::<u16>()
+            .ok()
+            .filter(|&y| y < u16::MAX)
+            .ok_or_else(|| PhaseError::Year {
+                year: year.to_string(),
+                max: u16::MAX - 1,
+            })?;
+        let winter = season == Season::Winter;
+        let fits = match kind {
+            PhaseKind::Movement
+            | PhaseKind::Retreat
+            | PhaseKind::SecondMovement
+            | PhaseKind::SecondRetreat => !winter,
+            PhaseKind::Adjustment | PhaseKind::Bids => winter,
+        };
+        if !fits {
+            return Err(PhaseError::NotInCalendar {
+                phase: format!("{} {year} {}", self.season_name(season), kind.word()),
+            });
+        }
+        Ok(Phase { year, season, kind })
     }
 }

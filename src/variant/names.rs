@@ -18,8 +18,21 @@ pub enum Lookup {
 
 /// The key a name is filed under: lower case, dots dropped, runs of spaces folded.
 pub(crate) fn key(name: &str) -> String {
-    let lowered = name.to_lowercase().replace('.', " ");
-    lowered.split_whitespace().collect::<Vec<_>>().join(" ")
+    // One pass and one allocation: the parser files every prefix it tries.
+    let mut out = String::with_capacity(name.len());
+    let mut blank = false;
+    for c in name.chars() {
+        if c == '.' || c.is_whitespace() {
+            blank = !out.is_empty();
+            continue;
+        }
+        if blank {
+            out.push(' ');
+            blank = false;
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
 }
 
 /// Edit distance between two short strings (for suggestions).
@@ -53,12 +66,21 @@ pub(super) fn closest<'a>(
 }
 
 impl Variant {
-    /// What `name` means: a code, full name or alias of a space.
+    /// The spaces `name` (a code, full name or alias) answers to, without a suggestion when
+    /// none: the parser tries many prefixes of a line, and only an error reported needs one.
+    pub fn find(&self, name: &str) -> Option<&[ProvinceId]> {
+        self.names
+            .get(&key(name))
+            .map(Vec::as_slice)
+            .filter(|s| !s.is_empty())
+    }
+
+    /// What `name` means: a code, full name or alias of a space, or the closest known name.
     pub fn lookup(&self, name: &str) -> Lookup {
-        match self.names.get(&key(name)).map(Vec::as_slice) {
+        match self.find(name) {
             Some([one]) => Lookup::One(*one),
-            Some(many) if !many.is_empty() => Lookup::Ambiguous(many.to_vec()),
-            _ => {
+            Some(many) => Lookup::Ambiguous(many.to_vec()),
+            None => {
                 let printed = self
                     .provinces
                     .iter()

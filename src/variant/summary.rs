@@ -1,6 +1,6 @@
 //! A plain-text description of a board, for `napjudge variant show NAME`.
 
-use super::{ProvinceId, SpaceKind, Variant};
+use super::{ProvinceId, Region, SpaceKind, Variant};
 use std::fmt::Write;
 
 /// Describes a variant for a GM: title, rules, start, victory, spaces, centres, build sites,
@@ -15,27 +15,11 @@ pub fn summary(v: &Variant) -> String {
 /// The codes of `ids`, wrapped so that no line is much wider than 100 columns; continuation
 /// lines are indented by `indent` columns to sit under the first code.
 fn codes(v: &Variant, ids: impl Iterator<Item = ProvinceId>, indent: usize) -> String {
-    let mut out = String::new();
-    let mut width = indent;
-    for p in ids {
-        let code = &v.province(p).code;
-        if !out.is_empty() {
-            if width + 1 + code.len() > 100 {
-                out.push('\n');
-                out.push_str(&" ".repeat(indent));
-                width = indent;
-            } else {
-                out.push(' ');
-                width += 1;
-            }
-        }
-        out.push_str(code);
-        width += code.len();
+    let names: Vec<String> = ids.map(|p| v.province(p).code.clone()).collect();
+    if names.is_empty() {
+        return "-".to_string();
     }
-    if out.is_empty() {
-        out.push('-');
-    }
-    out
+    wrap(&names, indent)
 }
 
 fn write_summary(v: &Variant, out: &mut String) -> std::fmt::Result {
@@ -43,20 +27,11 @@ fn write_summary(v: &Variant, out: &mut String) -> std::fmt::Result {
     writeln!(out)?;
 
     let r = &v.rules;
-    let mut on: Vec<String> = [
-        (r.second_moves, "second-moves"),
-        (r.multiplicity, "multiplicity"),
-        (r.abstraction, "abstraction"),
-        (r.blockades, "blockades"),
-        (r.passages, "passages"),
-        (r.starvation, "starvation"),
-        (r.supply_points, "supply-points"),
-        (r.influence, "influence"),
-    ]
-    .iter()
-    .filter(|(set, _)| *set)
-    .map(|(_, name)| name.to_string())
-    .collect();
+    let mut on: Vec<String> = super::SWITCHES
+        .iter()
+        .filter(|s| s.is_on(r))
+        .map(|s| s.name.to_string())
+        .collect();
     if let Some(p) = r.extra_unit {
         on.push(format!("extra-unit {}", v.power(p).name));
     }
@@ -211,5 +186,83 @@ fn write_summary(v: &Variant, out: &mut String) -> std::fmt::Result {
     }
     writeln!(out)?;
     writeln!(out, "Total centres: {}", centres.len())?;
+    writeln!(out)?;
+    write_spaces(v, out)
+}
+
+/// Every space: code, full name, kind, coasts, and where armies and fleets go from it, so a
+/// player can learn what a code means on this board (`BOT` is the Bay of Tunis here).
+fn write_spaces(v: &Variant, out: &mut String) -> std::fmt::Result {
+    writeln!(
+        out,
+        "Space list (code, name, kind; where armies and fleets go from it):"
+    )?;
+    for p in v.province_ids() {
+        let province = v.province(p);
+        let kind = match province.kind {
+            SpaceKind::Land => "inland",
+            SpaceKind::Coast => "coastal",
+            SpaceKind::Sea => "sea",
+        };
+        let mut facts = vec![kind.to_string()];
+        if province.centre {
+            facts.push(match province.home {
+                Some(h) => format!("{} home centre", v.power(h).name),
+                None => "centre".to_string(),
+            });
+        }
+        if !province.coasts.is_empty() {
+            let coasts: Vec<&str> = province.coasts.iter().map(|c| c.code()).collect();
+            facts.push(format!("coasts {}", coasts.join(" ")));
+        }
+        writeln!(
+            out,
+            "  {:<5} {} ({})",
+            province.code,
+            province.name,
+            facts.join(", ")
+        )?;
+        if province.kind != SpaceKind::Sea {
+            let armies = v.province_ids().filter(|&q| v.army_adjacent(p, q));
+            writeln!(out, "        army:  {}", codes(v, armies, 15))?;
+        }
+        let mut regions = vec![Region::of(p)];
+        regions.extend(province.coasts.iter().map(|&c| Region {
+            province: p,
+            coast: Some(c),
+        }));
+        for r in regions {
+            let moves: Vec<String> = v.fleet_moves(r).map(|to| v.region_name(to)).collect();
+            if moves.is_empty() {
+                continue;
+            }
+            let label = match r.coast {
+                Some(c) => format!("fleet/{}:", c.code()),
+                None => "fleet:".to_string(),
+            };
+            writeln!(out, "        {label:<7}{}", wrap(&moves, 15))?;
+        }
+    }
     Ok(())
+}
+
+/// Names joined by blanks, wrapped like [`codes`].
+fn wrap(names: &[String], indent: usize) -> String {
+    let mut out = String::new();
+    let mut width = indent;
+    for name in names {
+        if !out.is_empty() {
+            if width + 1 + name.len() > 100 {
+                out.push('\n');
+                out.push_str(&" ".repeat(indent));
+                width = indent;
+            } else {
+                out.push(' ');
+                width += 1;
+            }
+        }
+        out.push_str(name);
+        width += name.len();
+    }
+    out
 }

@@ -51,7 +51,7 @@ pub fn units(
 
 /// Where `power` may build a unit of this type: its owned home centres (armies in any owned
 /// centre for a major under rule 9), its build sites, never a fleet in a blockaded centre (R7.3).
-fn may_build_at(
+pub(crate) fn may_build_at(
     variant: &Variant,
     position: &Position,
     power: PowerId,
@@ -96,7 +96,7 @@ fn may_build_at(
 /// The power an adjustment order is for: a build on a minor's home centre (not one of the
 /// giver's own), or a removal of a minor's unit, ordered by the minor's controller is the
 /// minor's (R7.9).
-fn acting_power(
+pub(crate) fn acting_power(
     variant: &Variant,
     position: &Position,
     giver: PowerId,

@@ -107,7 +107,7 @@ mod tests {
         who: &str,
         lines: &[&str],
     ) -> Vec<(PowerId, Order<Region>)> {
-        use crate::order::validate::{check_set, Checker};
+        use crate::validate::{check_set, Checker};
         let p = power(v, who);
         let parsed: Vec<_> = lines
             .iter()

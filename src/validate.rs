@@ -7,7 +7,8 @@
 //! makes the move void; the coast written for the ordered unit itself, and any coast written for
 //! an army or in a support, are ignored.
 
-use super::{Order, OrderKind, Place, Stage, UnitSpec};
+use crate::adjudicate::Describe;
+use crate::order::{spec_text, Order, OrderKind, Place, Stage, UnitSpec};
 use crate::position::Position;
 use crate::variant::{
     PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, UnitType, Variant,
@@ -40,13 +41,31 @@ pub enum ValidationError {
         /// Its power.
         owner: String,
     },
-    /// The force has fewer components than the orders name.
-    #[error("{place} has only {has}: this order names more than the orders before it left")]
+    /// A second order for a unit (R1.4: the first order given stands).
+    #[error(
+        "the unit in {place} already has an order ({earlier}): a unit takes one order; keep the \
+         one you mean and delete the other"
+    )]
+    SecondOrder {
+        /// The space.
+        place: String,
+        /// The earlier order: `line 3` (or `order 1` outside a mail).
+        earlier: String,
+    },
+    /// The force has fewer components than the orders name (R1.4).
+    #[error(
+        "the force in {place} has {has}, and the orders before this one ({earlier}) leave \
+         {left} to order: order no more components than the force has"
+    )]
     TooMany {
         /// The space.
         place: String,
-        /// What the force has left to order.
+        /// What the force has.
         has: String,
+        /// What the force has left to order.
+        left: String,
+        /// The earlier orders: `line 3, line 4`.
+        earlier: String,
     },
     /// The order is of a kind this phase doesn't take.
     #[error("{what} can't be ordered in the {phase} phase")]
@@ -77,6 +96,85 @@ pub enum ValidationError {
         unit: String,
         /// The province.
         place: String,
+    },
+    /// A fleet written on a coast it is not on, whose move fails from the coast it is on.
+    #[error(
+        "the fleet in {space} is on the {actual}, not the {written}: from there it can't reach \
+         {place} (write {unit})"
+    )]
+    WrongCoast {
+        /// The space.
+        space: String,
+        /// The coast it is on, in words.
+        actual: String,
+        /// The coast written, in words.
+        written: String,
+        /// The destination.
+        place: String,
+        /// The fleet as it should be written.
+        unit: String,
+    },
+    /// A coast written for a space that has none.
+    #[error("{space} has no coasts: write {code}, not {written}")]
+    NoCoasts {
+        /// The space's full name.
+        space: String,
+        /// What was written (`Par/nc`).
+        written: String,
+        /// Its code.
+        code: String,
+    },
+    /// A coast written for an ordered army.
+    #[error("an army has no coast: it stands in the whole space (write {unit})")]
+    ArmyCoast {
+        /// The army as it should be written.
+        unit: String,
+    },
+    /// A merge whose result as written is not what its participants make (R2.1).
+    #[error(
+        "the merge says it makes {written}, but its participants bring {brings}: write MERGE \
+         {right}, or name every participant"
+    )]
+    MergeResult {
+        /// The result as written.
+        written: String,
+        /// What the participants bring, in words.
+        brings: String,
+        /// The result they make.
+        right: String,
+    },
+    /// `2 F(ENG) ...` where there are no two fleets: the `2:` of a second-phase order.
+    #[error(
+        "{place} holds no 2 fleets of yours: did you mean the second-phase order '{meant}'? \
+         (write '2:' with its colon)"
+    )]
+    ColonForgotten {
+        /// The space.
+        place: String,
+        /// The second-phase order meant.
+        meant: String,
+    },
+    /// A fleet given one move by an embarkation and another by its own order (R3.2).
+    #[error(
+        "the fleet in {place} is given two different moves, here and in {other}: both orders are \
+         void; give the fleet one move (the embarkation's, or leave the army ashore)"
+    )]
+    FleetMovedTwice {
+        /// The fleet's space.
+        place: String,
+        /// The other order: `line 3`.
+        other: String,
+    },
+    /// A blockade by fleets an army embarks on in the same season (R5.1).
+    #[error(
+        "an army embarks on the fleets in {place} this season ({other}), and fleets carrying an \
+         army can't blockade (R5.1): drop the blockade or the embarkation"
+    )]
+    BlockadeCarrying {
+        /// The fleets' space.
+        place: String,
+        /// The embarkation: `line 3`.
+        other: String,
     },
     /// Anything else that makes the order illegal, said plainly.
     #[error("{0}")]
@@ -129,7 +227,14 @@ impl<'a> Checker<'a> {
             .iter()
             .map(|c| self.check_settled(&settle(order, c)))
             .collect();
-        let valid: Vec<&Order<Region>> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        let mut valid: Vec<&Order<Region>> =
+            results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        if valid.len() > 1 {
+            // Parts of an order judged only later (a chain's second leg, a merge participant's
+            // path, a second-phase order's place) still settle a name when only one meaning
+            // fits the board: `F(SKA) MERGE Bal` can only be the Baltic.
+            valid.retain(|o| self.fits_board(o));
+        }
         match valid.as_slice() {
             [one] => Ok((*one).clone()),
             _ => {
@@ -144,6 +249,51 @@ impl<'a> Checker<'a> {
                 })
             }
         }
+    }
+
+    /// Whether the parts of an order that are judged only during adjudication are possible on
+    /// the board at all: a second leg from the first move's end into a sea, each merge participant
+    /// next to (or in) the target, a second-phase order's fleet next to where it acts.
+    fn fits_board(&self, order: &Order<Region>) -> bool {
+        use OrderKind::*;
+        let v = self.variant;
+        let fleet_next = |a: ProvinceId, b: ProvinceId| v.fleet_reach[a.index()].contains(b);
+        let sea = |p: ProvinceId| v.province(p).kind == SpaceKind::Sea;
+        let second = order.stage == Stage::Second;
+        match &order.kind {
+            Move { unit, to, then, .. } => {
+                then.is_none_or(|leg| sea(leg.province) && fleet_next(to.province, leg.province))
+                    && (!second || fleet_next(unit.at.province, to.province))
+            }
+            EmbarkWith { to, then, .. } => {
+                then.is_none_or(|leg| sea(leg.province) && fleet_next(to.province, leg.province))
+            }
+            Merge { units, target, .. } => units.iter().all(|u| {
+                let (a, t) = (u.at.province, target.province);
+                a == t || fleet_next(a, t) || (!second && v.army_adjacent(a, t))
+            }),
+            SupportMove { unit, to, .. } if second => fleet_next(unit.at.province, to.province),
+            _ => true,
+        }
+    }
+
+    /// `2 F(ENG) S ...` with no two fleets in ENG: most likely a second-phase order whose colon
+    /// was forgotten (`2: F(ENG) S ...`), so the message says so.
+    fn colon_forgotten(
+        &self,
+        order: &Order<Region>,
+        unit: &UnitSpec<Region>,
+    ) -> Option<ValidationError> {
+        if !self.variant.rules.second_moves || (unit.armies, unit.fleets) != (0, 2) {
+            return None;
+        }
+        let mut meant = order.clone();
+        meant.stage = Stage::Second;
+        meant.kind.unit_mut()?.fleets = 1;
+        Some(ValidationError::ColonForgotten {
+            place: self.variant.province(unit.at.province).name.clone(),
+            meant: meant.display(self.variant),
+        })
     }
 
     fn phase_kind(&self) -> Option<PhaseKind> {
@@ -180,6 +330,7 @@ impl<'a> Checker<'a> {
         if let Some(what) = variant_only {
             return Err(ValidationError::NotInVariant { what: what.into() });
         }
+        self.check_coasts(order)?;
         match self.phase_kind() {
             None if order.stage == Stage::Second => self.check_second_phase(order),
             None => {
@@ -245,7 +396,8 @@ impl<'a> Checker<'a> {
             // An army may land from a sea it only reaches this phase (R3.2, R3.3): whether it is
             // aboard there is known only once the first moves are decided.
             if !matches!(order.kind, Disembark { .. }) {
-                self.check_unit(unit)?;
+                self.check_unit(unit)
+                    .map_err(|e| self.colon_forgotten(order, unit).unwrap_or(e))?;
             }
         }
         self.check_napoleonic(order)?;
@@ -563,6 +715,23 @@ impl<'a> Checker<'a> {
                 }
                 None => {}
             }
+            let dislodged = self.position.and_then(|pos| {
+                pos.dislodged
+                    .iter()
+                    .find(|d| d.province == unit.at.province)
+                    .map(|d| (pos, d))
+            });
+            if let Some((pos, d)) = dislodged {
+                if let Some(why) = crate::adjudicate::retreat::barred(pos, d, to.province) {
+                    return Err(ValidationError::Illegal(format!(
+                        "{} can't retreat to {}: {} (R1.9); retreat elsewhere or write {} DISBAND",
+                        unit_name(self.variant, unit),
+                        self.variant.province(to.province).name,
+                        why.shown(self.variant),
+                        unit_name(self.variant, unit),
+                    )));
+                }
+            }
         }
         Ok(order)
     }
@@ -596,6 +765,22 @@ impl<'a> Checker<'a> {
                     "{why} ({})",
                     self.variant.region_name(unit.at)
                 )));
+            }
+        }
+        if let (Build { unit }, Some(pos), Some(giver)) = (&kind, self.position, self.power) {
+            // The site is known from the position alone: the same rule adjudication applies
+            // (R7.3, R5.4), so the acknowledgement and the result agree.
+            let order = Order::new(kind.clone());
+            let builder = crate::winter::adjust::acting_power(self.variant, pos, giver, &order);
+            if let Some(t) = unit.unit_type() {
+                crate::winter::adjust::may_build_at(
+                    self.variant,
+                    pos,
+                    builder,
+                    t,
+                    unit.at.province,
+                )
+                .map_err(|why| ValidationError::Illegal(why.shown(self.variant).to_string()))?;
             }
         }
         if let Remove { unit } = &kind {
@@ -704,13 +889,16 @@ impl<'a> Checker<'a> {
             UnitType::Fleet => v.province(b).kind != SpaceKind::Land && self.fleet_reaches(from, b),
         };
         if ok {
-            Ok(())
-        } else {
-            Err(ValidationError::Unreachable {
-                unit: format!("{}({})", t.letter(), v.region_name(from)),
-                place: v.region_name(*to),
-            })
+            return Ok(());
         }
+        let wrong_coast = match t {
+            UnitType::Fleet => self.wrong_coast(from, *to),
+            UnitType::Army => None,
+        };
+        Err(wrong_coast.unwrap_or(ValidationError::Unreachable {
+            unit: format!("{}({})", t.letter(), v.region_name(from)),
+            place: v.region_name(*to),
+        }))
     }
 
     fn check_support_reach(
@@ -740,8 +928,35 @@ impl<'a> Checker<'a> {
     /// Whether a fleet in `from` reaches some coast of `to`. The fleet's coast comes from the
     /// position when there is one, since the coast written for it is ignored (DATC 4.B.5).
     fn fleet_reaches(&self, from: Region, to: ProvinceId) -> bool {
+        self.fleet_moves(from).any(|r| r.province == to)
+    }
+
+    /// Where a fleet in `from` may move. A fleet written without its coast in a multi-coast
+    /// province, with no position to say which (`F Spa - MAO`), moves as from any of its coasts:
+    /// the order is accepted when some coast reaches.
+    fn fleet_moves(&self, from: Region) -> impl Iterator<Item = Region> + '_ {
         let from = self.actual_region(from);
-        self.variant.fleet_moves(from).any(|r| r.province == to)
+        let coasts: Vec<Region> = match from.coast {
+            None => self
+                .variant
+                .province(from.province)
+                .coasts
+                .iter()
+                .map(|&c| Region {
+                    province: from.province,
+                    coast: Some(c),
+                })
+                .collect(),
+            Some(_) => Vec::new(),
+        };
+        let starts = if coasts.is_empty() {
+            vec![from]
+        } else {
+            coasts
+        };
+        starts
+            .into_iter()
+            .flat_map(move |r| self.variant.fleet_moves(r))
     }
 
     fn actual_region(&self, from: Region) -> Region {
@@ -762,16 +977,20 @@ impl<'a> Checker<'a> {
     ) -> Result<Region, ValidationError> {
         let v = self.variant;
         let from = self.actual_region(unit.at);
-        let reachable: Vec<Region> = v
+        let mut reachable: Vec<Region> = self
             .fleet_moves(from)
             .filter(|r| r.province == to.province)
             .collect();
+        reachable.sort();
+        reachable.dedup();
         let unit_name = format!("F({})", v.region_name(from));
         match (to.coast, reachable.as_slice()) {
-            (_, []) => Err(ValidationError::Unreachable {
-                unit: unit_name,
-                place: v.region_name(to),
-            }),
+            (_, []) => Err(self
+                .wrong_coast(unit.at, to)
+                .unwrap_or(ValidationError::Unreachable {
+                    unit: unit_name,
+                    place: v.region_name(to),
+                })),
             (None, [one]) => Ok(*one),
             (None, _) if v.province(to.province).coasts.is_empty() => Ok(to),
             (None, _) => Err(ValidationError::CoastNeeded {
@@ -789,11 +1008,59 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// When a fleet is written on a coast it is not on, and can't go where it is ordered from the
+    /// coast it is on: the message says where it is, not only that it can't get there.
+    fn wrong_coast(&self, written: Region, to: Region) -> Option<ValidationError> {
+        let actual = self.actual_region(written).coast?;
+        let written_coast = written.coast.filter(|&c| c != actual)?;
+        let v = self.variant;
+        Some(ValidationError::WrongCoast {
+            space: v.province(written.province).name.clone(),
+            actual: actual.words().into(),
+            written: written_coast.words().into(),
+            place: v.region_name(to),
+            unit: format!(
+                "F({})",
+                v.region_name(Region {
+                    province: written.province,
+                    coast: Some(actual)
+                })
+            ),
+        })
+    }
+
+    /// A coast written where there is none: on a space without coasts (`A(Par/nc)`,
+    /// `F(Bre/nc)`), or for an ordered army, which stands in the whole space (`A(Spa/nc) H`).
+    fn check_coasts(&self, order: &Order<Region>) -> Result<(), ValidationError> {
+        let v = self.variant;
+        for r in order.places() {
+            if let Some(c) = r.coast {
+                let p = v.province(r.province);
+                if p.coasts.is_empty() {
+                    return Err(ValidationError::NoCoasts {
+                        space: p.name.clone(),
+                        written: format!("{}/{}", p.code, c.code()),
+                        code: p.code.clone(),
+                    });
+                }
+            }
+        }
+        for unit in units_of(order) {
+            if unit.fleets == 0 && unit.at.coast.is_some() {
+                let code = &v.province(unit.at.province).code;
+                return Err(ValidationError::ArmyCoast {
+                    unit: format!("{}({code})", spec_text(unit.armies, 0)),
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn unreachable(&self, unit: &UnitSpec<Region>, to: Region) -> ValidationError {
         ValidationError::Unreachable {
             unit: format!(
                 "{}({})",
-                crate::position::spec_text(unit.armies, unit.fleets),
+                spec_text(unit.armies, unit.fleets),
                 self.variant.region_name(unit.at)
             ),
             place: self.variant.region_name(to),
@@ -809,6 +1076,15 @@ impl<'a> Checker<'a> {
                 .to_lowercase(),
         }
     }
+}
+
+/// `A(Par)`, `2A/F(Bre)`: a unit as an order writes it.
+fn unit_name(v: &Variant, unit: &UnitSpec<Region>) -> String {
+    format!(
+        "{}({})",
+        spec_text(unit.armies, unit.fleets),
+        v.region_name(unit.at)
+    )
 }
 
 /// "an army", "2 armies", "a fleet", "an army and 3 fleets".
@@ -894,8 +1170,24 @@ fn settle(order: &Order<Place>, choice: &[(String, ProvinceId)]) -> Order<Region
 /// (R1.4: an order naming more components than its force has left is void; on the standard map, a
 /// second order to the same unit).
 pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
-    let mut used: Vec<(ProvinceId, u8, u8)> = Vec::new();
-    let checked: Vec<Checked> = orders.iter().map(|o| checker.check(o)).collect();
+    check_numbered(checker, orders.iter(), &Numbering::Order)
+}
+
+/// [`check_set`] for the orders of a mail, each with its line number: messages about an earlier
+/// order name its line.
+pub fn check_mail(checker: &Checker, lines: &[(usize, Order<Place>)]) -> Vec<Checked> {
+    let numbers: Vec<usize> = lines.iter().map(|(n, _)| *n).collect();
+    let orders = lines.iter().map(|(_, o)| o);
+    check_numbered(checker, orders, &Numbering::Lines(&numbers))
+}
+
+fn check_numbered<'o>(
+    checker: &Checker,
+    orders: impl Iterator<Item = &'o Order<Place>>,
+    numbers: &Numbering,
+) -> Vec<Checked> {
+    let mut used: Vec<Used> = Vec::new();
+    let checked: Vec<Checked> = orders.map(|o| checker.check(o)).collect();
     // Seas this order set brings an army of the power into (R3.2): a landing from a sea the army
     // only reaches this phase must be the same power's.
     let carried: Vec<ProvinceId> = checked
@@ -909,10 +1201,20 @@ pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
             _ => None,
         })
         .collect();
+    let merges = merge_sums(&checked);
+    let conflicts: Vec<Option<ValidationError>> = (0..checked.len())
+        .map(|i| conflict(checker, &checked, i, numbers))
+        .collect();
     checked
         .into_iter()
-        .map(|checked| {
+        .zip(conflicts)
+        .enumerate()
+        .map(|(this, (checked, conflict))| {
             let checked = checked?;
+            if let Some(e) = conflict {
+                return Err(e);
+            }
+            check_merge_result(checker, &merges, &checked)?;
             if let (OrderKind::Disembark { unit, .. }, Some(pos)) =
                 (&checked.kind, checker.position)
             {
@@ -936,19 +1238,191 @@ pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
                 return Ok(checked);
             }
             for unit in units_of(&checked) {
-                count(checker, pos, &mut used, unit)?;
+                count(checker, pos, &mut used, unit, this, numbers)?;
             }
             Ok(checked)
         })
         .collect()
 }
 
+/// Two of the power's own orders that adjudication would void together (R3.2, R5.1): a fleet
+/// given one move by an embarkation (`A(Wal) E F(ENG)-NTH`) and another by its own order, or a
+/// blockade by fleets an army embarks on this season.
+fn conflict(
+    checker: &Checker,
+    checked: &[Checked],
+    this: usize,
+    numbers: &Numbering,
+) -> Option<ValidationError> {
+    use OrderKind::*;
+    let v = checker.variant;
+    let order = checked.get(this)?.as_ref().ok()?;
+    let others = || {
+        checked
+            .iter()
+            .enumerate()
+            .filter(move |&(k, _)| k != this)
+            .filter_map(|(k, o)| Some((k, o.as_ref().ok()?)))
+    };
+    let name = |p: ProvinceId| v.province(p).name.clone();
+    // A fleet's own move that is not the embarkation's (`via convoy` is never the same move).
+    let differs = |fleet_at: ProvinceId, to: ProvinceId, own: &Order<Region>| match &own.kind {
+        Move {
+            unit,
+            to: own_to,
+            via_convoy,
+            ..
+        } if unit.fleets > 0 && unit.at.province == fleet_at => {
+            own_to.province != to || *via_convoy
+        }
+        _ => false,
+    };
+    // Whether the embarkation finds a fleet in `fleet_at` to ride on (R3.2): one given the same
+    // move, or one no first-phase order names. Without a position the fleets are not known.
+    let carried = |fleet_at: ProvinceId, to: ProvinceId| {
+        let first = || {
+            checked
+                .iter()
+                .filter_map(|o| o.as_ref().ok())
+                .filter(|o| o.stage == Stage::First)
+        };
+        let same = first().any(|o| match &o.kind {
+            Move {
+                unit,
+                to: own_to,
+                via_convoy: false,
+                ..
+            } => unit.fleets > 0 && unit.at.province == fleet_at && own_to.province == to,
+            _ => false,
+        });
+        let named: u32 = first()
+            .filter_map(|o| match &o.kind {
+                EmbarkWith { .. } => None,
+                kind => kind.unit().filter(|u| u.at.province == fleet_at),
+            })
+            .map(|u| u32::from(u.fleets))
+            .sum();
+        let free = checker.position.is_none_or(|pos| {
+            pos.force(fleet_at)
+                .is_some_and(|f| u32::from(f.fleets) > named)
+        });
+        same || free
+    };
+    match &order.kind {
+        EmbarkWith { fleet, to, .. } if !carried(fleet.at.province, to.province) => others()
+            .find(|(_, o)| o.stage == Stage::First && differs(fleet.at.province, to.province, o))
+            .map(|(k, _)| ValidationError::FleetMovedTwice {
+                place: name(fleet.at.province),
+                other: numbers.name(k),
+            }),
+        Move { unit, .. } if unit.fleets > 0 && order.stage == Stage::First => others()
+            .find(|(_, o)| match &o.kind {
+                EmbarkWith { fleet, to, .. } => {
+                    differs(fleet.at.province, to.province, order)
+                        && !carried(fleet.at.province, to.province)
+                }
+                _ => false,
+            })
+            .map(|(k, _)| ValidationError::FleetMovedTwice {
+                place: name(unit.at.province),
+                other: numbers.name(k),
+            }),
+        Blockade { unit, .. } => others()
+            .find(
+                |(_, o)| matches!(&o.kind, Embark { sea, .. } if sea.province == unit.at.province),
+            )
+            .map(|(k, _)| ValidationError::BlockadeCarrying {
+                place: name(unit.at.province),
+                other: numbers.name(k),
+            }),
+        _ => None,
+    }
+}
+
+/// A merge target in one phase, and the (armies, fleets) its participants bring.
+type MergeSum = ((Stage, ProvinceId), (u8, u8));
+
+/// For each merge target of the set (and phase), the components of every participant written,
+/// in either notation (R2.6): one line with them all, or a line each.
+fn merge_sums(checked: &[Checked]) -> Vec<MergeSum> {
+    let mut sums: Vec<MergeSum> = Vec::new();
+    for order in checked.iter().flatten() {
+        if let OrderKind::Merge { units, target, .. } = &order.kind {
+            let k = (order.stage, target.province);
+            let i = sums
+                .iter()
+                .position(|(key, _)| *key == k)
+                .unwrap_or_else(|| {
+                    sums.push((k, (0, 0)));
+                    sums.len() - 1
+                });
+            for u in units {
+                let (a, f) = sums[i].1;
+                sums[i].1 = (a.saturating_add(u.armies), f.saturating_add(u.fleets));
+            }
+        }
+    }
+    sums
+}
+
+/// A merge's result, when written (`MERGE 2A(Bur)`), must be what its participants make: their
+/// sum, or with a position, their sum and the power's own force already in the target when that
+/// force is not written as a participant. Otherwise the player meant something the orders don't
+/// say, and the merge is refused rather than carried out with fewer or more units.
+fn check_merge_result(
+    checker: &Checker,
+    merges: &[MergeSum],
+    order: &Order<Region>,
+) -> Result<(), ValidationError> {
+    let OrderKind::Merge {
+        units,
+        target,
+        result: Some(written),
+    } = &order.kind
+    else {
+        return Ok(());
+    };
+    let key = (order.stage, target.province);
+    let Some(&(_, sum)) = merges.iter().find(|(k, _)| *k == key) else {
+        return Ok(());
+    };
+    let mut fits = vec![sum];
+    let target_named = units.iter().any(|u| u.at.province == target.province);
+    if let (Some(pos), Stage::First, false) = (checker.position, order.stage, target_named) {
+        let owner = units
+            .first()
+            .and_then(|u| pos.force(u.at.province))
+            .map(|f| f.power);
+        if let Some(f) = pos
+            .force(target.province)
+            .filter(|f| Some(f.power) == owner)
+        {
+            fits.push((
+                sum.0.saturating_add(f.armies),
+                sum.1.saturating_add(f.fleets),
+            ));
+        }
+    }
+    if fits.contains(written) {
+        return Ok(());
+    }
+    let v = checker.variant;
+    let place = v.province(target.province).code.clone();
+    Err(ValidationError::MergeResult {
+        written: format!("{}({place})", spec_text(written.0, written.1)),
+        brings: describe_counts(sum.0, sum.1),
+        right: format!("{}({place})", spec_text(sum.0, sum.1)),
+    })
+}
+
 /// Adds one order's components to what its force has had ordered so far (R1.4).
 fn count(
     checker: &Checker,
     pos: &Position,
-    used: &mut Vec<(ProvinceId, u8, u8)>,
+    used: &mut Vec<Used>,
     unit: &UnitSpec<Region>,
+    this: usize,
+    numbers: &Numbering,
 ) -> Result<(), ValidationError> {
     let p = unit.at.province;
     let (has_a, has_f) = match pos.phase.kind {
@@ -959,20 +1433,67 @@ fn count(
             .map_or((0, 0), |d| (d.force.armies, d.force.fleets)),
         _ => pos.force(p).map_or((0, 0), |f| (f.armies, f.fleets)),
     };
-    let i = match used.iter().position(|e| e.0 == p) {
+    let i = match used.iter().position(|e| e.at == p) {
         Some(i) => i,
         None => {
-            used.push((p, 0, 0));
+            used.push(Used {
+                at: p,
+                armies: 0,
+                fleets: 0,
+                by: Vec::new(),
+            });
             used.len() - 1
         }
     };
-    let (_, a, f) = used[i];
-    if a + unit.armies > has_a || f + unit.fleets > has_f {
-        return Err(ValidationError::TooMany {
-            place: checker.variant.province(p).name.clone(),
-            has: describe_counts(has_a - a.min(has_a), has_f - f.min(has_f)),
+    let u = &mut used[i];
+    if u.armies + unit.armies > has_a || u.fleets + unit.fleets > has_f {
+        let earlier: Vec<String> = u.by.iter().map(|&k| numbers.name(k)).collect();
+        let place = checker.variant.province(p).name.clone();
+        return Err(if has_a + has_f == 1 {
+            ValidationError::SecondOrder {
+                place,
+                earlier: earlier.join(", "),
+            }
+        } else {
+            ValidationError::TooMany {
+                place,
+                has: describe_counts(has_a, has_f),
+                left: match (has_a - u.armies.min(has_a), has_f - u.fleets.min(has_f)) {
+                    (0, 0) => "nothing".to_string(),
+                    (a, f) => describe_counts(a, f),
+                },
+                earlier: earlier.join(", "),
+            }
         });
     }
-    used[i] = (p, a + unit.armies, f + unit.fleets);
+    u.armies += unit.armies;
+    u.fleets += unit.fleets;
+    u.by.push(this);
     Ok(())
+}
+
+/// The components of one force ordered so far, and by which orders (R1.4).
+struct Used {
+    at: ProvinceId,
+    armies: u8,
+    fleets: u8,
+    by: Vec<usize>,
+}
+
+/// How messages name an earlier order of the set: `order 2`, or its line in a mail.
+enum Numbering<'a> {
+    Order,
+    Lines(&'a [usize]),
+}
+
+impl Numbering<'_> {
+    fn name(&self, index: usize) -> String {
+        match self {
+            Numbering::Order => format!("order {}", index + 1),
+            Numbering::Lines(lines) => match lines.get(index) {
+                Some(n) => format!("line {n}"),
+                None => format!("order {}", index + 1),
+            },
+        }
+    }
 }
