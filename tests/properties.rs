@@ -40,7 +40,11 @@ fn play_case(variant: &Variant, case: &file::Case) -> Result<Vec<Played>, String
     let mut out = Vec::new();
     for step in steps {
         out.push(Played {
-            orders: step.orders.iter().map(|o| (o.power, o.outcome.clone())).collect(),
+            orders: step
+                .orders
+                .iter()
+                .map(|o| (o.power, o.outcome.clone()))
+                .collect(),
             second: step
                 .second
                 .into_iter()
@@ -59,9 +63,7 @@ fn play_case(variant: &Variant, case: &file::Case) -> Result<Vec<Played>, String
 fn play_phase(variant: &Variant, text: &str) -> Result<Played, String> {
     let cases = file::parse("generated", text).map_err(|e| e.to_string())?;
     let case = cases.first().ok_or("no case")?;
-    let mut played = play_case(variant, case)?
-        .pop()
-        .ok_or("no phase played")?;
+    let mut played = play_case(variant, case)?.pop().ok_or("no phase played")?;
     if played.after.phase.kind == PhaseKind::Retreat {
         let r = adjudicate::adjudicate(variant, &played.after, &[]);
         played.disbanded = played.after.dislodged.clone();
@@ -164,7 +166,13 @@ fn position_key(variant: &Variant, p: &Position) -> String {
     let mut dislodged: Vec<String> = p
         .dislodged
         .iter()
-        .map(|d| format!("{} from {:?}", d.force.name(variant, d.province), d.attacker_from))
+        .map(|d| {
+            format!(
+                "{} from {:?}",
+                d.force.name(variant, d.province),
+                d.attacker_from
+            )
+        })
         .collect();
     dislodged.sort();
     let mut blockades: Vec<String> = p.blockades.iter().map(|b| format!("{b:?}")).collect();
@@ -178,10 +186,20 @@ fn position_key(variant: &Variant, p: &Position) -> String {
         .province_ids()
         .filter_map(|c| {
             let o = p.owners[c.index()]?;
-            Some(format!("{}:{}", variant.province(c).code, variant.power(o).name))
+            Some(format!(
+                "{}:{}",
+                variant.province(c).code,
+                variant.power(o).name
+            ))
         })
         .collect();
-    let sea_time: Vec<(usize, u8)> = p.sea_time.iter().copied().enumerate().filter(|s| s.1 > 0).collect();
+    let sea_time: Vec<(usize, u8)> = p
+        .sea_time
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|s| s.1 > 0)
+        .collect();
     format!(
         "{}\n  dislodged {dislodged:?}\n  standoffs {standoffs:?} blockades {blockades:?}\n  phase {:?} sea time {sea_time:?} blockaded {:?}\n  owners {}",
         run::forces_text(variant, &forces),
@@ -357,6 +375,12 @@ impl Writer<'_> {
         self.v.region_name(r)
     }
     fn unit(&self, u: U) -> String {
+        // Armies stand on no coast: a coastal A/F's armies are named by the space alone.
+        let u = if u.0 .1 == 0 {
+            U(u.0, Region::of(u.1.province))
+        } else {
+            u
+        };
         if self.style.judge {
             format!("{} {}", spec_text(u.0), self.place(u.1))
         } else {
@@ -398,7 +422,9 @@ impl Writer<'_> {
                         .map(|u| format!("{pre}{} MERGE {}", self.unit(*u), self.place(*to)))
                         .collect()
                 } else {
-                    let total = us.iter().fold(Spec(0, 0), |s, u| Spec(s.0 + u.0 .0, s.1 + u.0 .1));
+                    let total = us
+                        .iter()
+                        .fold(Spec(0, 0), |s, u| Spec(s.0 + u.0 .0, s.1 + u.0 .1));
                     let parts: Vec<String> = us.iter().map(|u| self.unit(*u)).collect();
                     vec![format!(
                         "{pre}{} MERGE {}",
@@ -453,10 +479,7 @@ impl Phase {
             let ls = w.lines(g);
             let whole = ls.len() == 1 && plain.lines(g).len() == 1;
             for l in ls {
-                lines.push((
-                    format!("{}: {l}", v.power(*p).name),
-                    whole.then_some(i),
-                ));
+                lines.push((format!("{}: {l}", v.power(*p).name), whole.then_some(i)));
             }
         }
         let order: Vec<usize> = if perm.len() == lines.len() {
@@ -467,7 +490,11 @@ impl Phase {
         let season = if self.autumn { "Autumn" } else { "Spring" };
         let mut t = format!("CASE p\nVARIANT napoleonic\nPHASE {season} 1805 Movement\nSTATE\n");
         for (p, s, r) in &self.forces {
-            t.push_str(&format!("  {}: {}\n", v.power(*p).name, plain.unit(U(*s, *r))));
+            t.push_str(&format!(
+                "  {}: {}\n",
+                v.power(*p).name,
+                plain.unit(U(*s, *r))
+            ));
         }
         t.push_str("ORDERS\n");
         let mut keys = Vec::new();
@@ -496,7 +523,10 @@ fn within(v: &Variant, centre: ProvinceId, steps: usize) -> Vec<ProvinceId> {
     for _ in 0..steps {
         let mut next = set;
         for p in set.iter() {
-            for q in v.army_adj[p.index()].iter().chain(v.fleet_reach[p.index()].iter()) {
+            for q in v.army_adj[p.index()]
+                .iter()
+                .chain(v.fleet_reach[p.index()].iter())
+            {
                 next.insert(q);
             }
         }
@@ -517,7 +547,10 @@ fn moves(v: &Variant, r: Region, fleet: bool) -> Vec<Region> {
     if fleet {
         v.fleet_moves(r).collect()
     } else {
-        let mut out: Vec<Region> = v.army_adj[r.province.index()].iter().map(Region::of).collect();
+        let mut out: Vec<Region> = v.army_adj[r.province.index()]
+            .iter()
+            .map(Region::of)
+            .collect();
         for p in &v.passages {
             let other = if p.a == r.province {
                 p.b
@@ -566,20 +599,33 @@ fn generate(v: &Variant, xs: &[u16]) -> Phase {
             continue;
         }
         let power = d.pick(&powers).unwrap_or(majors[0]);
-        let size = |d: &mut Dice| 1 + if d.chance(30) { 1 + d.below(2) as u8 } else { 0 };
+        let size = |d: &mut Dice| {
+            1 + if d.chance(30) {
+                1 + d.below(2) as u8
+            } else {
+                0
+            }
+        };
         let prov = v.province(p);
         let coast = d.pick(&prov.coasts);
         let (spec, region) = match prov.kind {
             SpaceKind::Land => (Spec(size(&mut d), 0), Region::of(p)),
             SpaceKind::Sea => {
                 let f = size(&mut d);
-                let a = if d.chance(40) { 1 + d.below(usize::from(f)) as u8 } else { 0 };
+                let a = if d.chance(40) {
+                    1 + d.below(usize::from(f)) as u8
+                } else {
+                    0
+                };
                 (Spec(a, f), Region::of(p))
             }
             SpaceKind::Coast => match d.below(3) {
                 0 => (Spec(size(&mut d), 0), Region::of(p)),
                 1 => (Spec(0, size(&mut d)), Region { province: p, coast }),
-                _ => (Spec(size(&mut d), size(&mut d)), Region { province: p, coast }),
+                _ => (
+                    Spec(size(&mut d), size(&mut d)),
+                    Region { province: p, coast },
+                ),
             },
         };
         forces.push((power, spec, region));
@@ -705,11 +751,16 @@ fn generate(v: &Variant, xs: &[u16]) -> Phase {
                     .filter(|&c| v.province(c).kind == SpaceKind::Coast)
                     .map(Region::of)
                     .collect();
-                d.pick(&coasts).map(|c| G::Disembark(U(Spec(spec.0, 0), r), c))
+                d.pick(&coasts)
+                    .map(|c| G::Disembark(U(Spec(spec.0, 0), r), c))
             }
             11 if part.1 > 0 => {
                 if d.chance(50) {
-                    let whole = if d.chance(30) { U(spec, r) } else { U(Spec(0, part.1), r) };
+                    let whole = if d.chance(30) {
+                        U(spec, r)
+                    } else {
+                        U(Spec(0, part.1), r)
+                    };
                     d.pick(&v.fleet_moves(r).collect::<Vec<_>>())
                         .map(|to| G::SecondMove(whole, to))
                 } else {
@@ -729,7 +780,8 @@ fn generate(v: &Variant, xs: &[u16]) -> Phase {
                     })
                     .map(Region::of)
                     .collect();
-                d.pick(&centres).map(|c| G::Blockade(U(Spec(0, part.1), r), c))
+                d.pick(&centres)
+                    .map(|c| G::Blockade(U(Spec(0, part.1), r), c))
             }
             13 if at_sea => v
                 .passages
@@ -742,9 +794,10 @@ fn generate(v: &Variant, xs: &[u16]) -> Phase {
                     .iter()
                     .filter(|&c| v.province(c).kind == SpaceKind::Coast)
                     .collect();
-                let army = forces.iter().enumerate().position(|(j, f)| {
-                    !ordered[j] && f.1 .0 > 0 && coasts.contains(&f.2.province)
-                });
+                let army = forces
+                    .iter()
+                    .enumerate()
+                    .position(|(j, f)| !ordered[j] && f.1 .0 > 0 && coasts.contains(&f.2.province));
                 let to = d.pick(&coasts);
                 match (army, to) {
                     (Some(j), Some(to)) => {
@@ -761,7 +814,10 @@ fn generate(v: &Variant, xs: &[u16]) -> Phase {
                 if d.chance(50) {
                     d.pick(&near).map(|p| G::Move(unit, Region::of(p)))
                 } else {
-                    let more = Spec(spec.0 + u8::from(spec.0 > 0), spec.1 + u8::from(spec.0 == 0));
+                    let more = Spec(
+                        spec.0 + u8::from(spec.0 > 0),
+                        spec.1 + u8::from(spec.0 == 0),
+                    );
                     d.pick(&targets).map(|to| G::Move(U(more, r), to))
                 }
             }
@@ -778,10 +834,28 @@ fn generate(v: &Variant, xs: &[u16]) -> Phase {
     }
 }
 
+/// Every permutation of `0..n`, the identity first.
+fn all_orders(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for rest in all_orders(n - 1) {
+        for at in (0..n).rev() {
+            let mut p = rest.clone();
+            p.insert(at, n - 1);
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// A permutation of `0..n` drawn from `seed` (Fisher-Yates with a small LCG).
 fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     let mut xs: Vec<usize> = (0..n).collect();
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     for i in (1..n).rev() {
         s = s
             .wrapping_mul(6364136223846793005)
@@ -802,18 +876,24 @@ fn check_phase(phase: &Phase, seed: u64) -> Result<(), String> {
     let (text, keys) = phase.text(v, plain, &[]);
     let base = play_phase(v, &text).map_err(|e| format!("{e}\n{text}"))?;
     check_invariants(v, &base).map_err(|e| format!("{e}\n{text}"))?;
+    arrivals(v, phase, &base).map_err(|e| format!("{e}\n{text}"))?;
     let n = keys.len();
-    let mut writings: Vec<(Style, Vec<usize>)> = vec![
-        (plain, (0..n).rev().collect()),
-        (plain, shuffled(n, seed)),
-        (
-            Style {
-                judge: true,
-                split: false,
-            },
-            shuffled(n, seed ^ 1),
-        ),
-    ];
+    // Every order of writing when there are few orders, else the reverse and a shuffle.
+    let orders_of_writing = if n <= 4 {
+        all_orders(n)
+    } else {
+        vec![(0..n).rev().collect(), shuffled(n, seed)]
+    };
+    let mut writings: Vec<(Style, Vec<usize>)> = orders_of_writing
+        .into_iter()
+        .skip(usize::from(n <= 4)) // the first of all is the plain order, already played
+        .map(|p| (plain, p))
+        .collect();
+    let judge = Style {
+        judge: true,
+        split: false,
+    };
+    writings.push((judge, shuffled(n, seed ^ 1)));
     let split = Style {
         judge: false,
         split: true,
@@ -897,11 +977,23 @@ fn survey_generated_failures() {
             .map(|(a, b)| (a * 541 + b * 7919) as u16)
             .collect();
         let phase = generate(v, &xs);
-        let (text, _) = phase.text(v, Style { judge: false, split: false }, &[]);
+        let (text, _) = phase.text(
+            v,
+            Style {
+                judge: false,
+                split: false,
+            },
+            &[],
+        );
         if let Ok(p) = play_phase(v, &text) {
             for (_, o) in &p.orders {
                 let k = match o {
-                    Outcome::Void(why) => { if std::env::var("SHOW_VOID").is_ok() { println!("void: {why}"); } 0 }
+                    Outcome::Void(why) => {
+                        if std::env::var("SHOW_VOID").is_ok() {
+                            println!("void: {why}");
+                        }
+                        0
+                    }
                     Outcome::Succeeds => 1,
                     _ => 2,
                 };
@@ -912,15 +1004,70 @@ fn survey_generated_failures() {
             failed += 1;
             let small = shrink(phase, seed, &e);
             let e = check_phase(&small, seed).err().unwrap_or(e);
-            let sig = e.lines().next().unwrap_or("").to_string();
+            let sig = failure_kind(&e).to_string();
             if !seen.contains(&sig) {
                 println!("=== {sig}\n{e}\n");
                 seen.push(sig);
             }
         }
     }
-    println!("{failed} of {n} generated phases failed; {} kinds", seen.len());
-    println!("orders: {} void, {} succeeded, {} failed", tally[0], tally[1], tally[2]);
+    println!(
+        "{failed} of {n} generated phases failed; {} kinds",
+        seen.len()
+    );
+    println!(
+        "orders: {} void, {} succeeded, {} failed",
+        tally[0], tally[1], tally[2]
+    );
+}
+
+/// A move reported as succeeded ends at its target: armies always (nothing moves them in the
+/// second phase), fleets when no second-phase order was given at all. `played` is the phase
+/// written plainly, one line per order.
+fn arrivals(v: &Variant, phase: &Phase, played: &Played) -> Result<(), String> {
+    let quiet = !phase.orders.iter().any(|(_, g)| {
+        matches!(
+            g,
+            G::Chain(..) | G::SecondMove(..) | G::SecondSupport(..) | G::Merge(_, _, true)
+        )
+    });
+    for ((power, g), (_, outcome)) in phase.orders.iter().zip(&played.orders) {
+        let (need, to) = match g {
+            G::Move(u, to) => (u.0, *to),
+            G::Merge(us, to, false) => (
+                us.iter()
+                    .fold(Spec(0, 0), |s, u| Spec(s.0 + u.0 .0, s.1 + u.0 .1)),
+                *to,
+            ),
+            _ => continue,
+        };
+        if *outcome != Outcome::Succeeds || (need.1 > 0 && !quiet) {
+            continue;
+        }
+        let there = played
+            .after
+            .force(to.province)
+            .filter(|f| f.power == *power);
+        // A merge succeeds when some participants arrive: one whose path fails drops out (R2.4).
+        let merge = matches!(g, G::Merge(..));
+        let ok = there.is_some_and(|f| merge || (f.armies >= need.0 && f.fleets >= need.1));
+        if !ok {
+            let w = Writer {
+                v,
+                style: Style {
+                    judge: false,
+                    split: false,
+                },
+            };
+            return Err(format!(
+                "{} succeeded but {} is not in {}",
+                w.lines(g).join(" "),
+                spec_text(need),
+                v.region_name(to)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Generated phases per run: `PROPTEST_CASES` when set (`PROPTEST_CASES=100000` for a long run).
@@ -1005,7 +1152,11 @@ fn permuted(case: &file::Case, winter: &[bool], seed: u64) -> (file::Case, Vec<V
 fn split_unit(s: &str) -> Option<(&str, &str, &str)> {
     let open = s.find('(')?;
     let spec = &s[..open];
-    if spec.is_empty() || !spec.chars().all(|c| c.is_ascii_digit() || "AF/".contains(c)) {
+    if spec.is_empty()
+        || !spec
+            .chars()
+            .all(|c| c.is_ascii_digit() || "AF/".contains(c))
+    {
         return None;
     }
     let close = open + s[open..].find(')')?;
@@ -1034,7 +1185,9 @@ fn rewrite(text: &str, judge: bool) -> Option<Vec<String>> {
             let word = &rest[start..open];
             let close = open + rest[open..].find(')')?;
             let unit = !word.is_empty()
-                && word.chars().all(|c| c.is_ascii_digit() || "AF/".contains(c));
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || "AF/".contains(c));
             if (unit || word == "MERGE") && !rest[open + 1..close].contains('(') {
                 out.push_str(&rest[..open]);
                 out.push(' ');
@@ -1066,7 +1219,11 @@ fn rewrite(text: &str, judge: bool) -> Option<Vec<String>> {
     }
     let (spec, place, rest) = split_unit(order)?;
     let legs: Vec<&str> = rest.split('-').collect();
-    if pre.is_empty() && legs.len() == 3 && legs[0].is_empty() && legs.iter().all(|l| !l.contains(' ')) {
+    if pre.is_empty()
+        && legs.len() == 3
+        && legs[0].is_empty()
+        && legs.iter().all(|l| !l.contains(' '))
+    {
         let _ = place;
         return Some(vec![
             format!("{power}: {spec}({place})-{}", legs[1]),
@@ -1112,7 +1269,11 @@ fn rewritten(case: &file::Case, judge: bool) -> Option<(file::Case, Vec<Vec<Opti
 
 /// The outcomes' keys of a rewritten block: GM lines give no outcome, so line indices become
 /// indices among the original block's orders.
-fn order_keys(original: &file::Step, other: &file::Step, map: &[Option<usize>]) -> Vec<Option<usize>> {
+fn order_keys(
+    original: &file::Step,
+    other: &file::Step,
+    map: &[Option<usize>],
+) -> Vec<Option<usize>> {
     let mut rank = Vec::new();
     let mut n = 0;
     for l in &original.orders {
@@ -1126,6 +1287,18 @@ fn order_keys(original: &file::Step, other: &file::Step, map: &[Option<usize>]) 
         .filter(|(l, _)| !is_gm(l))
         .map(|(_, m)| m.and_then(|i| rank[i]))
         .collect()
+}
+
+/// A fixture case written another way.
+struct Rewriting {
+    /// How, for the failure message.
+    what: String,
+    /// The case written so.
+    case: file::Case,
+    /// Per block, each line's original line index (`None` for part of a split line).
+    keys: Vec<Vec<Option<usize>>>,
+    /// Whether chains and merges were split (their second-phase reports then differ in words).
+    split: bool,
 }
 
 /// Orders of writing tried per fixture case: `PROPS_PERMUTATIONS` when set, else 3.
@@ -1166,22 +1339,42 @@ fn fixture_cases_keep_rulings_section_0() {
                 .iter()
                 .map(|s| (0..s.orders.len()).map(Some).collect())
                 .collect();
-            let mut others: Vec<(String, file::Case, Vec<Vec<Option<usize>>>, bool)> = Vec::new();
+            let mut others: Vec<Rewriting> = Vec::new();
             for seed in 1..=permutations() {
                 let (pc, maps) = permuted(c, &winter, seed);
                 let maps = maps
                     .into_iter()
                     .map(|m| m.into_iter().map(Some).collect())
                     .collect();
-                others.push((format!("orders reordered ({seed})"), pc, maps, false));
+                others.push(Rewriting {
+                    what: format!("orders reordered ({seed})"),
+                    case: pc,
+                    keys: maps,
+                    split: false,
+                });
             }
             for judge in [true, false] {
                 if let Some((rc, maps)) = rewritten(c, judge) {
-                    let what = if judge { "judge notation" } else { "chains and merges split" };
-                    others.push((what.to_string(), rc, maps, !judge));
+                    let what = if judge {
+                        "judge notation"
+                    } else {
+                        "chains and merges split"
+                    };
+                    others.push(Rewriting {
+                        what: what.to_string(),
+                        case: rc,
+                        keys: maps,
+                        split: !judge,
+                    });
                 }
             }
-            for (what, oc, maps, split) in others {
+            for Rewriting {
+                what,
+                case: oc,
+                keys: maps,
+                split,
+            } in others
+            {
                 let result = play_case(&v, &oc).and_then(|steps| {
                     for (k, (a, b)) in base.iter().zip(&steps).enumerate() {
                         let keys = order_keys(&c.steps[k], &oc.steps[k], &maps[k]);
@@ -1202,11 +1395,22 @@ fn fixture_cases_keep_rulings_section_0() {
                                 .join(" | ")
                         })
                         .collect();
-                    failures.push(format!("{} ({}), {what}: {e}\n  orders: {lines:?}", c.id, c.file));
+                    failures.push(format!(
+                        "{} ({}), {what}: {e}\n  orders: {lines:?}",
+                        c.id, c.file
+                    ));
                 }
             }
         }
     }
-    assert!(checked > 300, "only {checked} fixture cases could be played");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        checked > 300,
+        "only {checked} fixture cases could be played"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
