@@ -474,9 +474,21 @@ impl Phase {
                 split: false,
             },
         };
+        let keep = Writer {
+            v,
+            style: Style {
+                judge: style.judge,
+                split: false,
+            },
+        };
         let mut lines: Vec<(String, Option<usize>)> = Vec::new();
         for (i, (p, g)) in self.orders.iter().enumerate() {
-            let ls = w.lines(g);
+            // Where another force of the power starts in a chain's first target, `2: F(ENG)-MAO`
+            // could name that force's fleet (R4.2) and is no longer the chain's second leg: the
+            // chain stays a chain.
+            let crowded = matches!(g, G::Chain(_, a, _)
+                if self.forces.iter().any(|f| f.0 == *p && f.2.province == a.province));
+            let ls = if crowded { keep.lines(g) } else { w.lines(g) };
             let whole = ls.len() == 1 && plain.lines(g).len() == 1;
             for l in ls {
                 lines.push((format!("{}: {l}", v.power(*p).name), whole.then_some(i)));
