@@ -320,6 +320,14 @@ enum G {
 }
 
 impl G {
+    /// The components of the force at `at` this order gives an order to, if any.
+    fn names_at(&self, at: ProvinceId) -> Option<Spec> {
+        match self {
+            G::Merge(us, _, _) => us.iter().find(|u| u.1.province == at).map(|u| u.0),
+            g => Some(g.unit()).filter(|u| u.1.province == at).map(|u| u.0),
+        }
+    }
+
     /// The unit the order is given to.
     fn unit(&self) -> U {
         match self {
@@ -835,8 +843,32 @@ fn generate(v: &Variant, xs: &[u16]) -> Phase {
             }
             _ => None,
         };
+        let used = g.as_ref().and_then(|g| g.names_at(r.province));
         if let Some(g) = g {
             orders.push((power, g));
+        }
+        // The components the order left out may get an order of their own (R1.4, R1.6).
+        let rest = used.map(|u| Spec(spec.0.saturating_sub(u.0), spec.1.saturating_sub(u.1)));
+        if let Some(rest) = rest.filter(|s| s.0 + s.1 > 0 && d.chance(50)) {
+            let sea = |q: ProvinceId| v.province(q).kind == SpaceKind::Sea;
+            let g = if at_sea && rest.1 == 0 {
+                let coasts: Vec<Region> = v.fleet_reach[r.province.index()]
+                    .iter()
+                    .filter(|&c| !sea(c))
+                    .map(Region::of)
+                    .collect();
+                d.pick(&coasts).map(|c| G::Disembark(U(rest, r), c))
+            } else if d.chance(60) {
+                let fleets = rest.1 > 0 && (rest.0 == 0 || at_sea);
+                d.pick(&moves(v, r, fleets))
+                    .map(|to| G::Move(U(rest, r), to))
+            } else {
+                d.pick(&others)
+                    .map(|j| G::Support(U(rest, r), U(forces[j].1, forces[j].2), None))
+            };
+            if let Some(g) = g {
+                orders.push((power, g));
+            }
         }
     }
     Phase {
