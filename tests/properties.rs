@@ -600,7 +600,7 @@ fn generate(v: &Variant, xs: &[u16]) -> Phase {
         .filter(|&p| v.power(p).kind == PowerKind::Major)
         .collect();
     let mut powers = Vec::new();
-    let wanted = 2 + d.below(2);
+    let wanted = 1 + d.below(3);
     for _ in 0..wanted {
         if let Some(p) = d.pick(&majors) {
             if !powers.contains(&p) {
