@@ -33,9 +33,14 @@ struct Played {
     after: Position,
 }
 
-/// Plays the first case of `text` (one ORDERS block for the generated phases; every block for
-/// fixture cases). The only call of the case runner: re-point it here at a one-call-per-phase API.
-fn play_case(variant: &Variant, case: &file::Case) -> Result<Vec<Played>, String> {
+/// Plays every ORDERS block of a case. With `unordered_retreats`, a retreat phase the last block
+/// leads to is played with no orders (everything dislodged disbands), and so the fleets' second
+/// phase too. The only place that calls the engine: re-point it here at a one-call-per-phase API.
+fn play_case(
+    variant: &Variant,
+    case: &file::Case,
+    unordered_retreats: bool,
+) -> Result<Vec<Played>, String> {
     let steps = run::play(case, variant)?;
     let mut out = Vec::new();
     for step in steps {
@@ -55,25 +60,27 @@ fn play_case(variant: &Variant, case: &file::Case) -> Result<Vec<Played>, String
             after: step.after,
         });
     }
+    if let Some(last) = out.last_mut().filter(|_| unordered_retreats) {
+        if last.after.phase.kind == PhaseKind::Retreat {
+            let r = adjudicate::adjudicate(variant, &last.after, &[]);
+            last.disbanded = last.after.dislodged.clone();
+            last.second.extend(r.second.iter().map(|(p, o, outcome)| {
+                let text = o.map(&|r: &Region| napjudge::order::Place::Known(*r));
+                (*p, text.display(variant), outcome.clone())
+            }));
+            last.after = r.position;
+        }
+    }
     Ok(out)
 }
 
-/// A generated phase: its single block, then, when something was dislodged, the retreat phase
-/// with no orders (everything dislodged disbands) and so the second phase.
+/// A generated phase (one ORDERS block), with its retreats unordered.
 fn play_phase(variant: &Variant, text: &str) -> Result<Played, String> {
     let cases = file::parse("generated", text).map_err(|e| e.to_string())?;
     let case = cases.first().ok_or("no case")?;
-    let mut played = play_case(variant, case)?.pop().ok_or("no phase played")?;
-    if played.after.phase.kind == PhaseKind::Retreat {
-        let r = adjudicate::adjudicate(variant, &played.after, &[]);
-        played.disbanded = played.after.dislodged.clone();
-        played.second.extend(r.second.iter().map(|(p, o, out)| {
-            let text = o.map(&|r: &Region| napjudge::order::Place::Known(*r));
-            (*p, text.display(variant), out.clone())
-        }));
-        played.after = r.position;
-    }
-    Ok(played)
+    play_case(variant, case, true)?
+        .pop()
+        .ok_or_else(|| "no phase played".to_string())
 }
 
 /// The units each power may lose in a played phase, as (armies, fleets): the forces disbanded in
@@ -1156,7 +1163,7 @@ fn power_of(l: &file::Line) -> &str {
     l.text.split_once(':').map_or("", |(w, _)| w.trim())
 }
 
-/// The case with each ORDERS block's lines in a new order: GM lines first; in a movement phase
+/// The case with each ORDERS block's lines in a new order: GM lines first; in a movement or retreat phase
 /// any order; in a Winter (R7.6: bids are taken in the order written) each power's lines keep
 /// their own order and only the powers are interleaved differently. Returns the case and, per
 /// block, the original index of each line.
@@ -1268,7 +1275,6 @@ fn rewrite(text: &str, judge: bool) -> Option<Vec<String>> {
         && legs[0].is_empty()
         && legs.iter().all(|l| !l.contains(' '))
     {
-        let _ = place;
         return Some(vec![
             format!("{power}: {spec}({place})-{}", legs[1]),
             format!("{power}: 2: {spec}({})-{}", legs[1], legs[2]),
@@ -1371,13 +1377,13 @@ fn fixture_cases_keep_rulings_section_0() {
             let Ok(v) = run::with_options(loaded, c) else {
                 continue;
             };
-            let Ok(base) = play_case(&v, c) else {
+            let Ok(base) = play_case(&v, c, false) else {
                 continue;
             };
             checked += 1;
             let winter: Vec<bool> = base
                 .iter()
-                .map(|s| !matches!(s.before.phase.kind, PhaseKind::Movement))
+                .map(|s| matches!(s.before.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids))
                 .collect();
             let identity: Vec<Vec<Option<usize>>> = base
                 .iter()
@@ -1419,7 +1425,7 @@ fn fixture_cases_keep_rulings_section_0() {
                 split,
             } in others
             {
-                let result = play_case(&v, &oc).and_then(|steps| {
+                let result = play_case(&v, &oc, false).and_then(|steps| {
                     for (k, (a, b)) in base.iter().zip(&steps).enumerate() {
                         let keys = order_keys(&c.steps[k], &oc.steps[k], &maps[k]);
                         compare(&v, a, &identity[k], b, &keys, !split)
