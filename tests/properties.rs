@@ -1,0 +1,1484 @@
+//! RULINGS §0's two properties, checked on generated Napoleonic phases and on every fixture case:
+//! the outcome does not depend on the order of writing nor on the notation (chain or `2:` order,
+//! one-line merge or one line per participant, parenthesised or judge notation), and no unit is
+//! lost or created except where a ruling says so. `docs/rules.md` ("Properties") says how to run
+//! a longer search (`PROPTEST_CASES=100000`).
+
+use napjudge::adjudicate::{Event, Outcome, Reason};
+use napjudge::case::{self, file, run};
+use napjudge::position::{Dislodged, Position};
+use napjudge::turn::{self, Sheets};
+use napjudge::variant::{
+    self, PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, Variant,
+};
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+// ---------------------------------------------------------------------------------------------
+// Playing a phase: the one place that calls the case runner.
+
+/// One ORDERS block played, with the retreats it leads to left unordered (civil disorder), so
+/// that the fleets' second phase is always played too.
+struct Played {
+    /// The position before the phase.
+    before: Position,
+    /// Each order line's power and outcome (or why the check refused it), in the order written.
+    orders: Vec<(PowerId, Result<Outcome, String>)>,
+    /// The second-phase orders as reported (`2:` canonical text), with their outcomes.
+    second: Vec<(PowerId, String, Outcome)>,
+    /// Forces dislodged by the first phase and disbanded by the unordered retreat phase.
+    disbanded: Vec<Dislodged>,
+    /// The events the phase reported (starvation among them), the retreat phase's included.
+    events: Vec<Event>,
+    /// The position after everything the block led to.
+    after: Position,
+}
+
+/// Plays every ORDERS block of a case. With `unordered_retreats`, a retreat phase the last block
+/// leads to is played with no orders (everything dislodged disbands), and so the fleets' second
+/// phase too. The only place that calls the engine: re-point it here at a one-call-per-phase API.
+fn play_case(
+    variant: &Variant,
+    case: &file::Case,
+    unordered_retreats: bool,
+) -> Result<Vec<Played>, String> {
+    let steps = run::play(case, variant)?;
+    let mut out = Vec::new();
+    for step in steps {
+        out.push(Played {
+            orders: step
+                .orders
+                .iter()
+                .map(|o| (o.power, o.result.clone().map_err(|e| e.to_string())))
+                .collect(),
+            second: step
+                .second
+                .into_iter()
+                .map(|o| (o.power, o.text, o.result.unwrap_or(Outcome::SecondPhase)))
+                .collect(),
+            before: step.before,
+            disbanded: Vec::new(),
+            events: step.report.events,
+            after: step.report.next,
+        });
+    }
+    if let Some(last) = out.last_mut().filter(|_| unordered_retreats) {
+        if last.after.phase.kind == PhaseKind::Retreat {
+            let r =
+                turn::play(variant, &last.after, &Sheets::default()).map_err(|e| e.to_string())?;
+            last.disbanded = last.after.dislodged.clone();
+            last.second.extend(
+                r.second
+                    .iter()
+                    .map(|o| (o.power, o.canonical.clone(), o.outcome.clone())),
+            );
+            last.events.extend(r.events);
+            last.after = r.next;
+        }
+    }
+    Ok(out)
+}
+
+/// A generated phase (one ORDERS block), with its retreats unordered.
+fn play_phase(variant: &Variant, text: &str) -> Result<Played, String> {
+    let cases = file::parse("generated", text).map_err(|e| e.to_string())?;
+    let case = cases.first().ok_or("no case")?;
+    play_case(variant, case, true)?
+        .pop()
+        .ok_or_else(|| "no phase played".to_string())
+}
+
+/// The units each power may lose in a played phase, as (armies, fleets): the forces disbanded in
+/// the unordered retreat phase, and the armies the report says starved at sea (R3.6).
+fn allowed_losses(variant: &Variant, played: &Played) -> Vec<(u32, u32)> {
+    let mut out = vec![(0, 0); variant.powers.len()];
+    for d in &played.disbanded {
+        let l = &mut out[d.force.power.index()];
+        l.0 += u32::from(d.force.armies);
+        l.1 += u32::from(d.force.fleets);
+    }
+    for e in &played.events {
+        if let Event::Starved { power, armies, .. } = e {
+            out[power.index()].0 += u32::from(*armies);
+        }
+    }
+    out
+}
+
+/// Every army and fleet of each power, on the board and dislodged.
+fn units(variant: &Variant, pos: &Position) -> Vec<(u32, u32)> {
+    let mut out = vec![(0, 0); variant.powers.len()];
+    let all = pos
+        .forces()
+        .map(|(_, f)| *f)
+        .chain(pos.dislodged.iter().map(|d| d.force));
+    for f in all {
+        let u = &mut out[f.power.index()];
+        u.0 += u32::from(f.armies);
+        u.1 += u32::from(f.fleets);
+    }
+    out
+}
+
+/// RULINGS §0 and R1.1/R1.2: conservation of units and what a position may hold.
+fn check_invariants(variant: &Variant, played: &Played) -> Result<(), String> {
+    let before = units(variant, &played.before);
+    let after = units(variant, &played.after);
+    let allowed = allowed_losses(variant, played);
+    for p in variant.power_ids() {
+        let (b, a, l) = (before[p.index()], after[p.index()], allowed[p.index()]);
+        let name = &variant.power(p).name;
+        if a.0 > b.0 || a.1 > b.1 {
+            return Err(format!("{name} has units it did not have: {b:?} -> {a:?}"));
+        }
+        if b.0 - a.0 > l.0 || b.1 - a.1 > l.1 {
+            return Err(format!(
+                "{name} lost units no ruling takes: (armies, fleets) {b:?} -> {a:?}, allowed losses {l:?}"
+            ));
+        }
+    }
+    let dislodged = played.after.dislodged.iter().map(|d| (d.province, d.force));
+    for (p, f) in played.after.forces().map(|(p, f)| (p, *f)).chain(dislodged) {
+        let prov = variant.province(p);
+        let name = f.name(variant, p);
+        if f.components() == 0 {
+            return Err(format!("a force of no units in {}", prov.code));
+        }
+        if prov.kind == SpaceKind::Sea && f.armies > f.fleets {
+            return Err(format!("{name}: more armies than fleets at sea (R1.2)"));
+        }
+        if prov.kind == SpaceKind::Land && f.fleets > 0 {
+            return Err(format!("{name}: a fleet inland (R1.2)"));
+        }
+    }
+    Ok(())
+}
+
+/// An outcome as compared between writings: bounce lists do not depend on the order of writing.
+fn outcome_key(o: &Outcome) -> String {
+    match o {
+        Outcome::Fails(Reason::Bounced(with)) => {
+            let mut with = with.clone();
+            with.sort();
+            format!("{:?}", Outcome::Fails(Reason::Bounced(with)))
+        }
+        o => format!("{o:?}"),
+    }
+}
+
+/// [`outcome_key`] of an order's result, or the check's message when it was refused.
+fn result_key(r: &Result<Outcome, String>) -> String {
+    match r {
+        Ok(o) => outcome_key(o),
+        Err(why) => format!("refused: {why}"),
+    }
+}
+
+/// Everything of a position the orders may change.
+fn position_key(variant: &Variant, p: &Position) -> String {
+    let forces: Vec<(ProvinceId, napjudge::position::Force)> =
+        p.forces().map(|(p, f)| (p, *f)).collect();
+    let mut dislodged: Vec<String> = p
+        .dislodged
+        .iter()
+        .map(|d| {
+            format!(
+                "{} from {:?}",
+                d.force.name(variant, d.province),
+                d.attacker_from
+            )
+        })
+        .collect();
+    dislodged.sort();
+    let mut blockades: Vec<String> = p.blockades.iter().map(|b| format!("{b:?}")).collect();
+    blockades.sort();
+    let standoffs: Vec<&str> = p
+        .standoffs
+        .iter()
+        .map(|s| variant.province(s).code.as_str())
+        .collect();
+    let owners: Vec<String> = variant
+        .province_ids()
+        .filter_map(|c| {
+            let o = p.owners[c.index()]?;
+            Some(format!(
+                "{}:{}",
+                variant.province(c).code,
+                variant.power(o).name
+            ))
+        })
+        .collect();
+    let sea_time: Vec<(usize, napjudge::position::SeaTime)> = p
+        .sea_time
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|s| s.1 != napjudge::position::SeaTime::default())
+        .collect();
+    format!(
+        "{}\n  dislodged {dislodged:?}\n  standoffs {standoffs:?} blockades {blockades:?}\n  phase {:?} sea time {sea_time:?} blockaded {:?}\n  owners {}",
+        run::forces_text(variant, &forces),
+        p.phase,
+        p.blockaded.iter().collect::<Vec<_>>(),
+        owners.join(" ")
+    )
+}
+
+fn second_key(variant: &Variant, played: &Played) -> Vec<String> {
+    let mut s: Vec<String> = played
+        .second
+        .iter()
+        .map(|(p, t, o)| format!("{}: {t} => {}", variant.power(*p).name, outcome_key(o)))
+        .collect();
+    s.sort();
+    s
+}
+
+/// Compares two plays of one phase. `lines_a[i]` and `lines_b[j]` name the written order each
+/// outcome belongs to (`None`: a line rewritten into another notation, not compared by itself).
+fn compare(
+    variant: &Variant,
+    a: &Played,
+    lines_a: &[Option<usize>],
+    b: &Played,
+    lines_b: &[Option<usize>],
+    second: bool,
+) -> Result<(), String> {
+    let (pa, pb) = (
+        position_key(variant, &a.after),
+        position_key(variant, &b.after),
+    );
+    if pa != pb {
+        return Err(format!("positions differ:\n  {pa}\nagainst\n  {pb}"));
+    }
+    for (i, key) in lines_a.iter().enumerate() {
+        let Some(key) = key else { continue };
+        let Some(j) = lines_b.iter().position(|k| k.as_ref() == Some(key)) else {
+            continue;
+        };
+        let (oa, ob) = (result_key(&a.orders[i].1), result_key(&b.orders[j].1));
+        if oa != ob {
+            return Err(format!("order {key}: {oa} against {ob}"));
+        }
+    }
+    // A rewritten chain or merge reports its second phase in its own words; the positions
+    // compared above say whether it did the same.
+    let (sa, sb) = (second_key(variant, a), second_key(variant, b));
+    if second && sa != sb {
+        return Err(format!("second phase: {sa:?} against {sb:?}"));
+    }
+    Ok(())
+}
+
+fn napoleonic() -> &'static Variant {
+    static V: OnceLock<Variant> = OnceLock::new();
+    V.get_or_init(|| variant::load_named("napoleonic").expect("the napoleonic variant loads"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generated phases.
+
+/// A stream of choices: proptest shrinks the numbers toward 0 and the list toward empty, and
+/// 0 (or an exhausted list) always means the simplest choice.
+struct Dice<'a> {
+    xs: &'a [u16],
+    at: usize,
+}
+
+impl Dice<'_> {
+    fn below(&mut self, n: usize) -> usize {
+        let x = self.xs.get(self.at).copied().unwrap_or(0);
+        self.at += 1;
+        if n == 0 {
+            0
+        } else {
+            usize::from(x) % n
+        }
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) >= 100 - percent
+    }
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> Option<T> {
+        (!xs.is_empty()).then(|| xs[self.below(xs.len())])
+    }
+}
+
+/// Count and type of some components: (armies, fleets).
+#[derive(Clone, Copy, Debug)]
+struct Spec(u8, u8);
+
+/// A unit as written: its components and region.
+#[derive(Clone, Copy, Debug)]
+struct U(Spec, Region);
+
+/// One written order, before it is put into either notation.
+#[derive(Clone, Debug)]
+enum G {
+    Hold(U),
+    Move(U, Region),
+    /// A first move and a second move: `F(NTH)-ENG-MAO`.
+    Chain(U, Region, Region),
+    /// `2: F(ENG)-MAO`.
+    SecondMove(U, Region),
+    /// `2: F(IRI) S F(ENG)-MAO`.
+    SecondSupport(U, U, Region),
+    Support(U, U, Option<Region>),
+    /// Participants, target; `true` for a second-phase merge.
+    Merge(Vec<U>, Region, bool),
+    SupportMerge(U, Region),
+    EmbarkSea(U, Region),
+    EmbarkFleet(U, U, Region),
+    Disembark(U, Region),
+    Convoy(U, U, Region),
+    Blockade(U, Region),
+    Deny(U, Region, Region),
+}
+
+impl G {
+    /// The components of the force at `at` this order gives an order to, if any.
+    fn names_at(&self, at: ProvinceId) -> Option<Spec> {
+        match self {
+            G::Merge(us, _, _) => us.iter().find(|u| u.1.province == at).map(|u| u.0),
+            g => Some(g.unit()).filter(|u| u.1.province == at).map(|u| u.0),
+        }
+    }
+
+    /// The unit the order is given to.
+    fn unit(&self) -> U {
+        match self {
+            G::Merge(us, _, _) => us[0],
+            G::Hold(u)
+            | G::Move(u, _)
+            | G::Chain(u, _, _)
+            | G::SecondMove(u, _)
+            | G::SecondSupport(u, _, _)
+            | G::Support(u, _, _)
+            | G::SupportMerge(u, _)
+            | G::EmbarkSea(u, _)
+            | G::EmbarkFleet(u, _, _)
+            | G::Disembark(u, _)
+            | G::Convoy(u, _, _)
+            | G::Blockade(u, _)
+            | G::Deny(u, _, _) => *u,
+        }
+    }
+}
+
+/// How the orders are written.
+#[derive(Clone, Copy, Debug)]
+struct Style {
+    /// `A Par - Bur` instead of `A(Par)-Bur`.
+    judge: bool,
+    /// Chains as first move + `2:` order, merges as one `MERGE` line per participant.
+    split: bool,
+}
+
+fn spec_text(s: Spec) -> String {
+    let n = |k: u8, t: &str| {
+        if k == 1 {
+            t.to_string()
+        } else {
+            format!("{k}{t}")
+        }
+    };
+    match s {
+        Spec(0, f) => n(f, "F"),
+        Spec(a, 0) => n(a, "A"),
+        Spec(a, f) => format!("{}/{}", n(a, "A"), n(f, "F")),
+    }
+}
+
+struct Writer<'v> {
+    v: &'v Variant,
+    style: Style,
+}
+
+impl Writer<'_> {
+    fn place(&self, r: Region) -> String {
+        self.v.region_name(r)
+    }
+    fn unit(&self, u: U) -> String {
+        // Armies stand on no coast: a coastal A/F's armies are named by the space alone.
+        let u = if u.0 .1 == 0 {
+            U(u.0, Region::of(u.1.province))
+        } else {
+            u
+        };
+        if self.style.judge {
+            format!("{} {}", spec_text(u.0), self.place(u.1))
+        } else {
+            format!("{}({})", spec_text(u.0), self.place(u.1))
+        }
+    }
+    fn dash(&self) -> &'static str {
+        if self.style.judge {
+            " - "
+        } else {
+            "-"
+        }
+    }
+    fn mv(&self, u: U, to: Region) -> String {
+        format!("{}{}{}", self.unit(u), self.dash(), self.place(to))
+    }
+    /// The lines of one order.
+    fn lines(&self, g: &G) -> Vec<String> {
+        let d = self.dash();
+        match g {
+            G::Hold(u) => vec![format!("{} H", self.unit(*u))],
+            G::Move(u, to) => vec![self.mv(*u, *to)],
+            G::Chain(u, a, b) if self.style.split => {
+                vec![self.mv(*u, *a), format!("2: {}", self.mv(U(u.0, *a), *b))]
+            }
+            G::Chain(u, a, b) => vec![format!("{}{d}{}", self.mv(*u, *a), self.place(*b))],
+            G::SecondMove(u, to) => vec![format!("2: {}", self.mv(*u, *to))],
+            G::SecondSupport(u, t, to) => {
+                vec![format!("2: {} S {}", self.unit(*u), self.mv(*t, *to))]
+            }
+            G::Support(u, t, None) => vec![format!("{} S {}", self.unit(*u), self.unit(*t))],
+            G::Support(u, t, Some(to)) => {
+                vec![format!("{} S {}", self.unit(*u), self.mv(*t, *to))]
+            }
+            G::Merge(us, to, second) => {
+                let pre = if *second { "2: " } else { "" };
+                if self.style.split {
+                    us.iter()
+                        .map(|u| format!("{pre}{} MERGE {}", self.unit(*u), self.place(*to)))
+                        .collect()
+                } else {
+                    let total = us
+                        .iter()
+                        .fold(Spec(0, 0), |s, u| Spec(s.0 + u.0 .0, s.1 + u.0 .1));
+                    let parts: Vec<String> = us.iter().map(|u| self.unit(*u)).collect();
+                    vec![format!(
+                        "{pre}{} MERGE {}",
+                        parts.join(" & "),
+                        self.unit(U(total, *to))
+                    )]
+                }
+            }
+            G::SupportMerge(u, to) if self.style.judge => {
+                vec![format!("{} S MERGE {}", self.unit(*u), self.place(*to))]
+            }
+            G::SupportMerge(u, to) => {
+                vec![format!("{} S MERGE({})", self.unit(*u), self.place(*to))]
+            }
+            G::EmbarkSea(u, sea) => vec![format!("{} E {}", self.unit(*u), self.place(*sea))],
+            G::EmbarkFleet(u, f, to) => vec![format!("{} E {}", self.unit(*u), self.mv(*f, *to))],
+            G::Disembark(u, to) => vec![format!("{} D {}", self.unit(*u), self.place(*to))],
+            G::Convoy(f, a, to) => vec![format!("{} C {}", self.unit(*f), self.mv(*a, *to))],
+            G::Blockade(u, c) => vec![format!("{} B {}", self.unit(*u), self.place(*c))],
+            G::Deny(u, a, b) => vec![format!(
+                "{} X {}{d}{}",
+                self.unit(*u),
+                self.place(*a),
+                self.place(*b)
+            )],
+        }
+    }
+}
+
+/// A generated phase: the position and each power's orders.
+#[derive(Debug)]
+struct Phase {
+    autumn: bool,
+    forces: Vec<(PowerId, Spec, Region)>,
+    orders: Vec<(PowerId, G)>,
+}
+
+impl Phase {
+    /// The case text with the orders written in `style`, the lines in the order `perm` gives;
+    /// with, for each line, the order it is the whole of (`None` for a rewritten part).
+    fn text(&self, v: &Variant, style: Style, perm: &[usize]) -> (String, Vec<Option<usize>>) {
+        let w = Writer { v, style };
+        let plain = Writer {
+            v,
+            style: Style {
+                judge: false,
+                split: false,
+            },
+        };
+        let keep = Writer {
+            v,
+            style: Style {
+                judge: style.judge,
+                split: false,
+            },
+        };
+        let mut lines: Vec<(String, Option<usize>)> = Vec::new();
+        for (i, (p, g)) in self.orders.iter().enumerate() {
+            // Where another force of the power starts in a chain's first target, `2: F(ENG)-MAO`
+            // could name that force's fleet (R4.2) and is no longer the chain's second leg: the
+            // chain stays a chain.
+            let crowded = matches!(g, G::Chain(_, a, _)
+                if self.forces.iter().any(|f| f.0 == *p && f.2.province == a.province));
+            let ls = if crowded { keep.lines(g) } else { w.lines(g) };
+            let whole = ls.len() == 1 && plain.lines(g).len() == 1;
+            for l in ls {
+                lines.push((format!("{}: {l}", v.power(*p).name), whole.then_some(i)));
+            }
+        }
+        let order: Vec<usize> = if perm.len() == lines.len() {
+            perm.to_vec()
+        } else {
+            (0..lines.len()).collect()
+        };
+        let season = if self.autumn { "Autumn" } else { "Spring" };
+        let mut t = format!("CASE p\nVARIANT napoleonic\nPHASE {season} 1805 Movement\nSTATE\n");
+        for (p, s, r) in &self.forces {
+            t.push_str(&format!(
+                "  {}: {}\n",
+                v.power(*p).name,
+                plain.unit(U(*s, *r))
+            ));
+        }
+        t.push_str("ORDERS\n");
+        let mut keys = Vec::new();
+        for &k in &order {
+            t.push_str(&format!("  {}\n", lines[k].0));
+            keys.push(lines[k].1);
+        }
+        t.push_str("END\n");
+        (t, keys)
+    }
+}
+
+/// The spaces within two steps of `centre`, for any unit.
+fn neighbourhood(v: &Variant, centre: ProvinceId) -> Vec<ProvinceId> {
+    within(v, centre, 2)
+}
+
+/// The spaces next to `centre`, and it.
+fn neighbourhood_1(v: &Variant, centre: ProvinceId) -> Vec<ProvinceId> {
+    within(v, centre, 1)
+}
+
+fn within(v: &Variant, centre: ProvinceId, steps: usize) -> Vec<ProvinceId> {
+    let mut set = variant::ProvinceSet::EMPTY;
+    set.insert(centre);
+    for _ in 0..steps {
+        let mut next = set;
+        for p in set.iter() {
+            for q in v.army_adj[p.index()]
+                .iter()
+                .chain(v.fleet_reach[p.index()].iter())
+            {
+                next.insert(q);
+            }
+        }
+        set = next;
+    }
+    set.iter().collect()
+}
+
+/// Every space a force in `r` reaches, by land, sea or passage.
+fn targets_of(v: &Variant, r: Region) -> Vec<Region> {
+    let mut t = moves(v, r, false);
+    t.extend(v.fleet_reach[r.province.index()].iter().map(Region::of));
+    t
+}
+
+/// Where an army (`false`) or fleet (`true`) in `r` may try to go, passages included.
+fn moves(v: &Variant, r: Region, fleet: bool) -> Vec<Region> {
+    if fleet {
+        v.fleet_moves(r).collect()
+    } else {
+        let mut out: Vec<Region> = v.army_adj[r.province.index()]
+            .iter()
+            .map(Region::of)
+            .collect();
+        for p in &v.passages {
+            let other = if p.a == r.province {
+                p.b
+            } else if p.b == r.province {
+                p.a
+            } else {
+                continue;
+            };
+            out.push(Region::of(other));
+        }
+        out
+    }
+}
+
+fn kind(v: &Variant, r: Region) -> SpaceKind {
+    v.province(r.province).kind
+}
+
+fn generate(v: &Variant, xs: &[u16]) -> Phase {
+    let mut d = Dice { xs, at: 0 };
+    let autumn = d.chance(50);
+    let all: Vec<ProvinceId> = v.province_ids().collect();
+    let centre = d.pick(&all).unwrap_or(ProvinceId(0));
+    let near = neighbourhood(v, centre);
+    let majors: Vec<PowerId> = v
+        .power_ids()
+        .filter(|&p| v.power(p).kind == PowerKind::Major)
+        .collect();
+    let mut powers = Vec::new();
+    let wanted = 1 + d.below(3);
+    for _ in 0..wanted {
+        if let Some(p) = d.pick(&majors) {
+            if !powers.contains(&p) {
+                powers.push(p);
+            }
+        }
+    }
+    let mut forces: Vec<(PowerId, Spec, Region)> = Vec::new();
+    let count = 3 + d.below(8);
+    // Half the forces next to the centre, so that most orders meet each other.
+    let close = neighbourhood_1(v, centre);
+    for _ in 0..count {
+        let from = if d.chance(50) { &near } else { &close };
+        let Some(p) = d.pick(from) else { break };
+        if forces.iter().any(|f| f.2.province == p) {
+            continue;
+        }
+        let power = d.pick(&powers).unwrap_or(majors[0]);
+        let size = |d: &mut Dice| {
+            1 + if d.chance(30) {
+                1 + d.below(2) as u8
+            } else {
+                0
+            }
+        };
+        let prov = v.province(p);
+        let coast = d.pick(&prov.coasts);
+        let (spec, region) = match prov.kind {
+            SpaceKind::Land => (Spec(size(&mut d), 0), Region::of(p)),
+            SpaceKind::Sea => {
+                let f = size(&mut d);
+                let a = if d.chance(40) {
+                    1 + d.below(usize::from(f)) as u8
+                } else {
+                    0
+                };
+                (Spec(a, f), Region::of(p))
+            }
+            SpaceKind::Coast => match d.below(3) {
+                0 => (Spec(size(&mut d), 0), Region::of(p)),
+                1 => (Spec(0, size(&mut d)), Region { province: p, coast }),
+                _ => (
+                    Spec(size(&mut d), size(&mut d)),
+                    Region { province: p, coast },
+                ),
+            },
+        };
+        forces.push((power, spec, region));
+    }
+    let mut ordered = vec![false; forces.len()];
+    let mut orders: Vec<(PowerId, G)> = Vec::new();
+    for i in 0..forces.len() {
+        if ordered[i] {
+            continue;
+        }
+        ordered[i] = true;
+        let (power, spec, r) = forces[i];
+        let at_sea = kind(v, r) == SpaceKind::Sea;
+        // The components this force's main order addresses: the whole force, or a part of one
+        // type (an A/F at sea whole or its fleets only).
+        let part = if d.chance(30) {
+            if spec.0 > 0 && (spec.1 == 0 || d.chance(50)) && !at_sea {
+                Spec(1 + d.below(usize::from(spec.0)) as u8, 0)
+            } else if spec.1 > 0 {
+                Spec(0, 1 + d.below(usize::from(spec.1)) as u8)
+            } else {
+                spec
+            }
+        } else {
+            spec
+        };
+        let fleetish = part.1 > 0 && (part.0 == 0 || at_sea);
+        let unit = U(part, r);
+        // Forces this one could support or be supported by: in a space next to it.
+        let reach: Vec<ProvinceId> = targets_of(v, r).iter().map(|t| t.province).collect();
+        let others: Vec<usize> = (0..forces.len())
+            .filter(|&j| j != i && (reach.contains(&forces[j].2.province) || d.chance(3)))
+            .collect();
+        let targets = moves(v, r, fleetish);
+        let g = match d.below(16) {
+            0 => None,
+            1 => Some(G::Hold(unit)),
+            2 | 3 => d.pick(&targets).map(|to| G::Move(unit, to)),
+            4 if fleetish => d.pick(&targets).and_then(|a| {
+                d.pick(&v.fleet_moves(a).collect::<Vec<_>>())
+                    .map(|b| G::Chain(unit, a, b))
+            }),
+            5 if d.chance(70) => {
+                // Support a move already ordered, into a space this force reaches.
+                let moves: Vec<(U, Region)> = orders
+                    .iter()
+                    .filter_map(|(_, g)| match g {
+                        G::Move(u, to) | G::Chain(u, to, _) if reach.contains(&to.province) => {
+                            Some((*u, *to))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                d.pick(&moves).map(|(u, to)| G::Support(unit, u, Some(to)))
+            }
+            5 | 6 => d.pick(&others).map(|j| {
+                let (_, s, at) = forces[j];
+                let to = if d.chance(50) {
+                    d.pick(&moves(v, at, s.1 > 0 && s.0 == 0))
+                } else {
+                    None
+                };
+                G::Support(unit, U(s, at), to)
+            }),
+            7 => {
+                // A merge with another force of the same power, unordered so far.
+                let mates: Vec<usize> = others
+                    .iter()
+                    .copied()
+                    .filter(|&j| !ordered[j] && forces[j].0 == power)
+                    .collect();
+                d.pick(&mates).and_then(|j| {
+                    let (_, s, at) = forces[j];
+                    let mut to_set: Vec<Region> = targets.clone();
+                    to_set.push(Region::of(at.province));
+                    let to = d.pick(&to_set)?;
+                    ordered[j] = true;
+                    let second = at_sea && kind(v, at) == SpaceKind::Sea && d.chance(30);
+                    let mut us = vec![unit, U(s, at)];
+                    if d.chance(50) {
+                        us.reverse();
+                    }
+                    Some(G::Merge(us, to, second))
+                })
+            }
+            8 => {
+                let merges: Vec<Region> = orders
+                    .iter()
+                    .filter_map(|(_, g)| match g {
+                        G::Merge(_, to, false) if reach.contains(&to.province) => {
+                            Some(Region::of(to.province))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                d.pick(&merges).map(|to| G::SupportMerge(unit, to))
+            }
+            9 if part.0 > 0 && !at_sea => {
+                let seas: Vec<Region> = v.fleet_reach[r.province.index()]
+                    .iter()
+                    .filter(|&s| v.province(s).kind == SpaceKind::Sea)
+                    .map(Region::of)
+                    .collect();
+                let sea = d.pick(&seas);
+                let fleet = forces.iter().enumerate().position(|(j, f)| {
+                    Some(f.2) == sea && f.0 == power && !ordered[j] && f.1 .0 == 0
+                });
+                match (sea, fleet) {
+                    (Some(sea), Some(j)) if d.chance(60) => {
+                        let to = d.pick(&v.fleet_moves(sea).collect::<Vec<_>>());
+                        to.map(|to| {
+                            ordered[j] = true;
+                            G::EmbarkFleet(U(Spec(part.0, 0), r), U(forces[j].1, sea), to)
+                        })
+                    }
+                    (Some(sea), _) => Some(G::EmbarkSea(U(Spec(part.0, 0), r), sea)),
+                    _ => None,
+                }
+            }
+            10 if at_sea && spec.0 > 0 => {
+                let coasts: Vec<Region> = v.fleet_reach[r.province.index()]
+                    .iter()
+                    .filter(|&c| v.province(c).kind == SpaceKind::Coast)
+                    .map(Region::of)
+                    .collect();
+                d.pick(&coasts)
+                    .map(|c| G::Disembark(U(Spec(spec.0, 0), r), c))
+            }
+            11 if part.1 > 0 => {
+                if d.chance(50) {
+                    let whole = if d.chance(30) {
+                        U(spec, r)
+                    } else {
+                        U(Spec(0, part.1), r)
+                    };
+                    d.pick(&v.fleet_moves(r).collect::<Vec<_>>())
+                        .map(|to| G::SecondMove(whole, to))
+                } else {
+                    d.pick(&others).and_then(|j| {
+                        let (_, s, at) = forces[j];
+                        let to = d.pick(&v.fleet_moves(at).collect::<Vec<_>>())?;
+                        Some(G::SecondSupport(unit, U(s, at), to))
+                    })
+                }
+            }
+            12 if at_sea && autumn => {
+                let centres: Vec<Region> = v.fleet_reach[r.province.index()]
+                    .iter()
+                    .filter(|&c| {
+                        let p = v.province(c);
+                        p.kind == SpaceKind::Coast && p.centre && p.home.is_some_and(|h| h != power)
+                    })
+                    .map(Region::of)
+                    .collect();
+                d.pick(&centres)
+                    .map(|c| G::Blockade(U(Spec(0, part.1), r), c))
+            }
+            13 if at_sea => v
+                .passages
+                .iter()
+                .find(|p| p.sea == r.province)
+                .map(|p| G::Deny(U(Spec(0, 1), r), Region::of(p.a), Region::of(p.b))),
+            14 if at_sea && spec.0 == 0 => {
+                // A Fast Ferry: an army on a coast next to this sea, to another coast next to it.
+                let coasts: Vec<ProvinceId> = v.fleet_reach[r.province.index()]
+                    .iter()
+                    .filter(|&c| v.province(c).kind == SpaceKind::Coast)
+                    .collect();
+                let army = forces
+                    .iter()
+                    .enumerate()
+                    .position(|(j, f)| !ordered[j] && f.1 .0 > 0 && coasts.contains(&f.2.province));
+                let to = d.pick(&coasts);
+                match (army, to) {
+                    (Some(j), Some(to)) => {
+                        ordered[j] = true;
+                        let a = U(Spec(1, 0), Region::of(forces[j].2.province));
+                        orders.push((forces[j].0, G::Move(a, Region::of(to))));
+                        Some(G::Convoy(U(Spec(0, 1), r), a, Region::of(to)))
+                    }
+                    _ => None,
+                }
+            }
+            15 => {
+                // Illegal on purpose: a space that is probably not adjacent, or too many units.
+                if d.chance(50) {
+                    d.pick(&near).map(|p| G::Move(unit, Region::of(p)))
+                } else {
+                    let more = Spec(
+                        spec.0 + u8::from(spec.0 > 0),
+                        spec.1 + u8::from(spec.0 == 0),
+                    );
+                    d.pick(&targets).map(|to| G::Move(U(more, r), to))
+                }
+            }
+            _ => None,
+        };
+        let used = g.as_ref().and_then(|g| g.names_at(r.province));
+        if let Some(g) = g {
+            orders.push((power, g));
+        }
+        // The components the order left out may get an order of their own (R1.4, R1.6).
+        let rest = used.map(|u| Spec(spec.0.saturating_sub(u.0), spec.1.saturating_sub(u.1)));
+        if let Some(rest) = rest.filter(|s| s.0 + s.1 > 0 && d.chance(50)) {
+            let sea = |q: ProvinceId| v.province(q).kind == SpaceKind::Sea;
+            let g = if at_sea && rest.1 == 0 {
+                let coasts: Vec<Region> = v.fleet_reach[r.province.index()]
+                    .iter()
+                    .filter(|&c| !sea(c))
+                    .map(Region::of)
+                    .collect();
+                d.pick(&coasts).map(|c| G::Disembark(U(rest, r), c))
+            } else if d.chance(60) {
+                let fleets = rest.1 > 0 && (rest.0 == 0 || at_sea);
+                d.pick(&moves(v, r, fleets))
+                    .map(|to| G::Move(U(rest, r), to))
+            } else {
+                d.pick(&others)
+                    .map(|j| G::Support(U(rest, r), U(forces[j].1, forces[j].2), None))
+            };
+            if let Some(g) = g {
+                orders.push((power, g));
+            }
+        }
+    }
+    Phase {
+        autumn,
+        forces,
+        orders,
+    }
+}
+
+/// Every permutation of `0..n`, the identity first.
+fn all_orders(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for rest in all_orders(n - 1) {
+        for at in (0..n).rev() {
+            let mut p = rest.clone();
+            p.insert(at, n - 1);
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// A permutation of `0..n` drawn from `seed` (Fisher-Yates with a small LCG).
+fn shuffled(n: usize, seed: u64) -> Vec<usize> {
+    let mut xs: Vec<usize> = (0..n).collect();
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    for i in (1..n).rev() {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let j = ((s >> 33) as usize) % (i + 1);
+        xs.swap(i, j);
+    }
+    xs
+}
+
+/// Plays a generated phase written several ways and checks both properties.
+fn check_phase(phase: &Phase, seed: u64) -> Result<(), String> {
+    let v = napoleonic();
+    let plain = Style {
+        judge: false,
+        split: false,
+    };
+    let (text, keys) = phase.text(v, plain, &[]);
+    let base = play_phase(v, &text).map_err(|e| format!("{e}\n{text}"))?;
+    check_invariants(v, &base).map_err(|e| format!("{e}\n{text}"))?;
+    arrivals(v, phase, &base).map_err(|e| format!("{e}\n{text}"))?;
+    let n = keys.len();
+    // Every order of writing when there are few orders, else the reverse and a shuffle.
+    let orders_of_writing = if n <= 4 {
+        all_orders(n)
+    } else {
+        vec![(0..n).rev().collect(), shuffled(n, seed)]
+    };
+    let mut writings: Vec<(Style, Vec<usize>)> = orders_of_writing
+        .into_iter()
+        .skip(usize::from(n <= 4)) // the first of all is the plain order, already played
+        .map(|p| (plain, p))
+        .collect();
+    let judge = Style {
+        judge: true,
+        split: false,
+    };
+    writings.push((judge, shuffled(n, seed ^ 1)));
+    let split = Style {
+        judge: false,
+        split: true,
+    };
+    let n_split = phase.text(v, split, &[]).1.len();
+    writings.push((split, (0..n_split).collect()));
+    writings.push((split, shuffled(n_split, seed ^ 2)));
+    for (style, perm) in writings {
+        let (t2, k2) = phase.text(v, style, &perm);
+        let other = play_phase(v, &t2).map_err(|e| format!("{e}\n{t2}"))?;
+        check_invariants(v, &other).map_err(|e| format!("{e}\n{t2}"))?;
+        compare(v, &base, &keys, &other, &k2, !style.split)
+            .map_err(|e| format!("{e}\nwritten\n{text}\nand\n{t2}"))?;
+    }
+    Ok(())
+}
+
+/// What kind of failure a message reports (its first words), to shrink toward the same one.
+fn failure_kind(e: &str) -> &str {
+    let line = e.lines().next().unwrap_or("");
+    line.split([':', '(']).next().unwrap_or(line)
+}
+
+/// A smaller phase that fails the same way: drops orders, then forces, while it still does.
+fn shrink(mut phase: Phase, seed: u64, error: &str) -> Phase {
+    let kind = failure_kind(error).to_string();
+    let still = |p: &Phase| check_phase(p, seed).is_err_and(|e| failure_kind(&e) == kind);
+    loop {
+        let mut smaller = false;
+        for i in (0..phase.orders.len()).rev() {
+            let mut p = Phase {
+                autumn: phase.autumn,
+                forces: phase.forces.clone(),
+                orders: phase.orders.clone(),
+            };
+            p.orders.remove(i);
+            if still(&p) {
+                phase = p;
+                smaller = true;
+            }
+        }
+        for i in (0..phase.forces.len()).rev() {
+            let mut p = Phase {
+                autumn: phase.autumn,
+                forces: phase.forces.clone(),
+                orders: phase.orders.clone(),
+            };
+            // Orders for the force go with it: an order naming no unit is another order.
+            let gone = p.forces.remove(i).2;
+            p.orders.retain(|(_, g)| g.unit().1 != gone);
+            if still(&p) {
+                phase = p;
+                smaller = true;
+            }
+        }
+        if !smaller {
+            return phase;
+        }
+    }
+}
+
+/// Not a test of its own: with `PROPTEST_CASES=N`, plays N generated phases without stopping at
+/// the first failure and prints one shrunk example of each kind of failure (for finding bugs).
+#[test]
+#[ignore]
+fn survey_generated_failures() {
+    let v = napoleonic();
+    let mut seen: Vec<String> = Vec::new();
+    let mut failed = 0;
+    let mut tally = [0; 3];
+    let first_seed: u64 = std::env::var("PROPS_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let n = cases();
+    for k in 0..n {
+        let seed = u64::from(k) + first_seed;
+        let xs: Vec<u16> = shuffled(120, seed)
+            .iter()
+            .zip(shuffled(120, seed ^ 0xabcdef))
+            .map(|(a, b)| (a * 541 + b * 7919) as u16)
+            .collect();
+        let phase = generate(v, &xs);
+        let (text, _) = phase.text(
+            v,
+            Style {
+                judge: false,
+                split: false,
+            },
+            &[],
+        );
+        if let Ok(p) = play_phase(v, &text) {
+            for (_, o) in &p.orders {
+                let k = match o {
+                    Ok(Outcome::Void(why)) => {
+                        if std::env::var("SHOW_VOID").is_ok() {
+                            println!("void: {why:?}");
+                        }
+                        0
+                    }
+                    Err(why) => {
+                        if std::env::var("SHOW_VOID").is_ok() {
+                            println!("refused: {why}");
+                        }
+                        0
+                    }
+                    Ok(Outcome::Succeeds) => 1,
+                    _ => 2,
+                };
+                tally[k] += 1;
+            }
+        }
+        if let Err(e) = check_phase(&phase, seed) {
+            failed += 1;
+            let small = shrink(phase, seed, &e);
+            let e = check_phase(&small, seed).err().unwrap_or(e);
+            let sig = failure_kind(&e).to_string();
+            if !seen.contains(&sig) {
+                println!("=== {sig}\n{e}\n");
+                seen.push(sig);
+            }
+        }
+    }
+    println!(
+        "{failed} of {n} generated phases failed; {} kinds",
+        seen.len()
+    );
+    println!(
+        "orders: {} void, {} succeeded, {} failed",
+        tally[0], tally[1], tally[2]
+    );
+}
+
+/// A move reported as succeeded ends at its target: armies always (nothing moves them in the
+/// second phase), fleets when no second-phase order was given at all. `played` is the phase
+/// written plainly, one line per order.
+fn arrivals(v: &Variant, phase: &Phase, played: &Played) -> Result<(), String> {
+    let quiet = !phase.orders.iter().any(|(_, g)| {
+        matches!(
+            g,
+            G::Chain(..) | G::SecondMove(..) | G::SecondSupport(..) | G::Merge(_, _, true)
+        )
+    });
+    for ((power, g), (_, outcome)) in phase.orders.iter().zip(&played.orders) {
+        let (need, to) = match g {
+            G::Move(u, to) => (u.0, *to),
+            G::Merge(us, to, false) => (
+                us.iter()
+                    .fold(Spec(0, 0), |s, u| Spec(s.0 + u.0 .0, s.1 + u.0 .1)),
+                *to,
+            ),
+            _ => continue,
+        };
+        if *outcome != Ok(Outcome::Succeeds) || (need.1 > 0 && !quiet) {
+            continue;
+        }
+        let there = played
+            .after
+            .force(to.province)
+            .filter(|f| f.power == *power);
+        // A merge succeeds when some participants arrive: one whose path fails drops out (R2.4).
+        let merge = matches!(g, G::Merge(..));
+        let ok = there.is_some_and(|f| merge || (f.armies >= need.0 && f.fleets >= need.1));
+        if !ok {
+            let w = Writer {
+                v,
+                style: Style {
+                    judge: false,
+                    split: false,
+                },
+            };
+            return Err(format!(
+                "{} succeeded but {} is not in {}",
+                w.lines(g).join(" "),
+                spec_text(need),
+                v.region_name(to)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Generated phases per run: `PROPTEST_CASES` when set (`PROPTEST_CASES=100000` for a long run).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000)
+}
+
+proptest! {
+    #![proptest_config(Config { cases: cases(), max_shrink_iters: 4000, ..Config::default() })]
+
+    /// RULINGS §0: on generated Napoleonic phases, the outcome is the same however the orders
+    /// are ordered and written, and units are conserved except for the losses rulings allow.
+    #[test]
+    fn generated_phases_keep_rulings_section_0(
+        xs in prop::collection::vec(any::<u16>(), 0..120),
+        seed in any::<u64>(),
+    ) {
+        let phase = generate(napoleonic(), &xs);
+        if let Err(e) = check_phase(&phase, seed) {
+            let small = shrink(phase, seed, &e);
+            let e = check_phase(&small, seed).err().unwrap_or(e);
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every fixture case, its orders reordered and rewritten.
+
+/// Whether a line is a GM command (kept first, in its place among the GM lines: the GM acts
+/// before the phase's orders are read).
+fn is_gm(l: &file::Line) -> bool {
+    l.text
+        .split_once(':')
+        .is_some_and(|(w, _)| w.trim().eq_ignore_ascii_case("gm"))
+}
+
+fn power_of(l: &file::Line) -> &str {
+    l.text.split_once(':').map_or("", |(w, _)| w.trim())
+}
+
+/// The case with each ORDERS block's lines in a new order: GM lines first; in a movement or retreat phase
+/// any order; in a Winter (R7.6: bids are taken in the order written) each power's lines keep
+/// their own order and only the powers are interleaved differently. Returns the case and, per
+/// block, the original index of each line.
+fn permuted(case: &file::Case, winter: &[bool], seed: u64) -> (file::Case, Vec<Vec<usize>>) {
+    let mut c = case.clone();
+    let mut maps = Vec::new();
+    for (k, step) in c.steps.iter_mut().enumerate() {
+        let n = step.orders.len();
+        let (gm, rest): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| is_gm(&step.orders[i]));
+        let shuffle = shuffled(rest.len(), seed.wrapping_add(k as u64));
+        let mut drawn: Vec<usize> = shuffle.iter().map(|&s| rest[s]).collect();
+        if winter.get(k).copied().unwrap_or(false) {
+            // Each power's lines back into their own order, at the places its lines were drawn.
+            let mut by_power: Vec<(String, Vec<usize>)> = Vec::new();
+            for &i in &rest {
+                let p = power_of(&step.orders[i]).to_string();
+                match by_power.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, v)) => v.push(i),
+                    None => by_power.push((p, vec![i])),
+                }
+            }
+            for slot in drawn.iter_mut() {
+                let p = power_of(&step.orders[*slot]).to_string();
+                if let Some((_, v)) = by_power.iter_mut().find(|(q, _)| *q == p) {
+                    *slot = v.remove(0);
+                }
+            }
+        }
+        let map: Vec<usize> = gm.into_iter().chain(drawn).collect();
+        step.orders = map.iter().map(|&i| step.orders[i].clone()).collect();
+        maps.push(map);
+    }
+    (c, maps)
+}
+
+/// A unit written `SPEC(PLACE)` at the start of `s`: (spec, place, rest).
+fn split_unit(s: &str) -> Option<(&str, &str, &str)> {
+    let open = s.find('(')?;
+    let spec = &s[..open];
+    if spec.is_empty()
+        || !spec
+            .chars()
+            .all(|c| c.is_ascii_digit() || "AF/".contains(c))
+    {
+        return None;
+    }
+    let close = open + s[open..].find(')')?;
+    // A coast in parentheses inside the place (`F(Spa(sc))`): not handled, left as it is.
+    if s[open + 1..close].contains('(') {
+        return None;
+    }
+    Some((spec, &s[open + 1..close], &s[close + 1..]))
+}
+
+/// One order line in the other notations RULINGS §0 names: `judge` writes `A Par - Bur` for
+/// `A(Par)-Bur`; otherwise a chain becomes its first move and a `2:` order, and a one-line merge
+/// one `MERGE` line per participant. `None` when the line has nothing to rewrite.
+fn rewrite(text: &str, judge: bool) -> Option<Vec<String>> {
+    let (power, order) = text.split_once(':')?;
+    let (pre, order) = match order.trim().strip_prefix("2:") {
+        Some(o) => ("2: ", o.trim()),
+        None => ("", order.trim()),
+    };
+    if judge {
+        let mut out = String::new();
+        let mut rest = order;
+        let mut changed = false;
+        while let Some(open) = rest.find('(') {
+            let start = rest[..open].rfind([' ', '&']).map_or(0, |i| i + 1);
+            let word = &rest[start..open];
+            let close = open + rest[open..].find(')')?;
+            let unit = !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || "AF/".contains(c));
+            if (unit || word == "MERGE") && !rest[open + 1..close].contains('(') {
+                out.push_str(&rest[..open]);
+                out.push(' ');
+                out.push_str(&rest[open + 1..close]);
+                changed = true;
+            } else {
+                out.push_str(&rest[..=close]);
+            }
+            rest = &rest[close + 1..];
+        }
+        out.push_str(rest);
+        if !changed || out.contains("->") {
+            return None;
+        }
+        let out = out.replace('-', " - ");
+        return Some(vec![format!("{power}: {pre}{out}")]);
+    }
+    if let Some((parts, target)) = order.split_once(" MERGE ") {
+        if !parts.contains(" & ") {
+            return None;
+        }
+        let (_, place, _) = split_unit(target.trim())?;
+        return Some(
+            parts
+                .split(" & ")
+                .map(|p| format!("{power}: {pre}{} MERGE {place}", p.trim()))
+                .collect(),
+        );
+    }
+    let (spec, place, rest) = split_unit(order)?;
+    let legs: Vec<&str> = rest.split('-').collect();
+    if pre.is_empty()
+        && legs.len() == 3
+        && legs[0].is_empty()
+        && legs.iter().all(|l| !l.contains(' '))
+    {
+        return Some(vec![
+            format!("{power}: {spec}({place})-{}", legs[1]),
+            format!("{power}: 2: {spec}({})-{}", legs[1], legs[2]),
+        ]);
+    }
+    None
+}
+
+/// The case with its order lines rewritten; per block, each line's original index when it is
+/// that line unchanged in meaning one for one (`judge`), `None` for parts of a split line.
+fn rewritten(case: &file::Case, judge: bool) -> Option<(file::Case, Vec<Vec<Option<usize>>>)> {
+    let mut c = case.clone();
+    let mut maps = Vec::new();
+    let mut any = false;
+    for step in c.steps.iter_mut() {
+        let mut lines = Vec::new();
+        let mut map = Vec::new();
+        for (i, l) in step.orders.iter().enumerate() {
+            match rewrite(&l.text, judge).filter(|_| !is_gm(l)) {
+                Some(new) => {
+                    any = true;
+                    let whole = new.len() == 1;
+                    for t in new {
+                        lines.push(file::Line {
+                            file: l.file.clone(),
+                            number: l.number,
+                            text: t,
+                        });
+                        map.push(whole.then_some(i));
+                    }
+                }
+                None => {
+                    lines.push(l.clone());
+                    map.push(Some(i));
+                }
+            }
+        }
+        step.orders = lines;
+        maps.push(map);
+    }
+    any.then_some((c, maps))
+}
+
+/// The outcomes' keys of a rewritten block: GM lines give no outcome, so line indices become
+/// indices among the original block's orders.
+fn order_keys(
+    original: &file::Step,
+    other: &file::Step,
+    map: &[Option<usize>],
+) -> Vec<Option<usize>> {
+    let mut rank = Vec::new();
+    let mut n = 0;
+    for l in &original.orders {
+        rank.push((!is_gm(l)).then_some(n));
+        n += usize::from(!is_gm(l));
+    }
+    other
+        .orders
+        .iter()
+        .zip(map)
+        .filter(|(l, _)| !is_gm(l))
+        .map(|(_, m)| m.and_then(|i| rank[i]))
+        .collect()
+}
+
+/// A fixture case written another way.
+struct Rewriting {
+    /// How, for the failure message.
+    what: String,
+    /// The case written so.
+    case: file::Case,
+    /// Per block, each line's original line index (`None` for part of a split line).
+    keys: Vec<Vec<Option<usize>>>,
+    /// Whether chains and merges were split (their second-phase reports then differ in words).
+    split: bool,
+}
+
+/// Orders of writing tried per fixture case: `PROPS_PERMUTATIONS` when set, else 3.
+fn permutations() -> u64 {
+    std::env::var("PROPS_PERMUTATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3)
+}
+
+/// RULINGS §0 on every case in `fixtures/`: each case's orders in three other orders of writing (`PROPS_PERMUTATIONS`),
+/// and rewritten into the other notations, give the same outcomes and positions, block by block.
+#[test]
+fn fixture_cases_keep_rulings_section_0() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let (files, unreadable) = case::case_files(&[root]);
+    assert!(unreadable.is_empty(), "unreadable fixtures: {unreadable:?}");
+    let mut variants = run::Variants::default();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for f in files {
+        let cases = file::read_file(&f).expect("fixture files parse");
+        for c in &cases {
+            let Ok(loaded) = variants.get(&c.variant) else {
+                continue;
+            };
+            let Ok(v) = run::with_options(loaded, c) else {
+                continue;
+            };
+            let Ok(base) = play_case(&v, c, false) else {
+                continue;
+            };
+            checked += 1;
+            let winter: Vec<bool> = base
+                .iter()
+                .map(|s| matches!(s.before.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids))
+                .collect();
+            let identity: Vec<Vec<Option<usize>>> = base
+                .iter()
+                .map(|s| (0..s.orders.len()).map(Some).collect())
+                .collect();
+            let mut others: Vec<Rewriting> = Vec::new();
+            for seed in 1..=permutations() {
+                let (pc, maps) = permuted(c, &winter, seed);
+                let maps = maps
+                    .into_iter()
+                    .map(|m| m.into_iter().map(Some).collect())
+                    .collect();
+                others.push(Rewriting {
+                    what: format!("orders reordered ({seed})"),
+                    case: pc,
+                    keys: maps,
+                    split: false,
+                });
+            }
+            for judge in [true, false] {
+                if let Some((rc, maps)) = rewritten(c, judge) {
+                    let what = if judge {
+                        "judge notation"
+                    } else {
+                        "chains and merges split"
+                    };
+                    others.push(Rewriting {
+                        what: what.to_string(),
+                        case: rc,
+                        keys: maps,
+                        split: !judge,
+                    });
+                }
+            }
+            for Rewriting {
+                what,
+                case: oc,
+                keys: maps,
+                split,
+            } in others
+            {
+                let result = play_case(&v, &oc, false).and_then(|steps| {
+                    for (k, (a, b)) in base.iter().zip(&steps).enumerate() {
+                        let keys = order_keys(&c.steps[k], &oc.steps[k], &maps[k]);
+                        compare(&v, a, &identity[k], b, &keys, !split)
+                            .map_err(|e| format!("block {}: {e}", k + 1))?;
+                    }
+                    Ok(())
+                });
+                if let Err(e) = result {
+                    let lines: Vec<String> = oc
+                        .steps
+                        .iter()
+                        .map(|s| {
+                            s.orders
+                                .iter()
+                                .map(|l| l.text.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" | ")
+                        })
+                        .collect();
+                    failures.push(format!(
+                        "{} ({}), {what}: {e}\n  orders: {lines:?}",
+                        c.id, c.file
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 300,
+        "only {checked} fixture cases could be played"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
