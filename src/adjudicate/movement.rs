@@ -111,7 +111,9 @@ enum Route {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Unresolved,
-    Guessing,
+    /// Guessed, the guess being the resolver's n-th: a decision guessed later was guessed while
+    /// this one's guess stood.
+    Guessing(usize),
     Resolved,
 }
 
@@ -221,6 +223,8 @@ struct Resolver<'a> {
     refused: Vec<(usize, Refusal)>,
     /// Kruijswijk's list of decisions that depend on a guess.
     cycle: Vec<usize>,
+    /// How many guesses have been made: numbers each guess (see [`State::Guessing`]).
+    guesses: usize,
 }
 
 /// The result of a movement phase.
@@ -610,6 +614,7 @@ impl<'a> Resolver<'a> {
                 decisions
             ],
             cycle: Vec::new(),
+            guesses: 0,
         };
         for i in ashore {
             r.d[i].void = Some(Void::FleetsLeaveArmies);
@@ -1062,21 +1067,27 @@ impl<'a> Resolver<'a> {
     }
 
     /// Kruijswijk's resolver: the decision for item `i`, guessing around cycles.
+    ///
+    /// A decision heads its cycle only when every guess its answer rests on was made inside its
+    /// own evaluation. Kruijswijk's test (the first decision found guessing is `i` itself) let a
+    /// decision head a cycle that also ran through a decision guessed before it, further up: it
+    /// then settled with that outer guess frozen, and which decision came first followed the order
+    /// of writing, so Pandin's paradox (DATC 6.F.16) came out differently when the orders were
+    /// written in another order (RULINGS section 0). Now only the outermost decision of the cycle
+    /// tries both guesses, over the whole cycle, whichever decision is reached first.
     fn resolve(&mut self, i: usize) -> bool {
         match self.d[i].state {
             State::Resolved => return self.d[i].result,
-            State::Guessing => {
-                if !self.cycle.contains(&i) {
-                    self.cycle.push(i);
-                }
+            State::Guessing(_) => {
+                // Recorded at every read, not once: each decision reading it, however deep,
+                // must see that its answer rests on this guess.
+                self.cycle.push(i);
                 return self.d[i].result;
             }
             State::Unresolved => {}
         }
         let old = self.cycle.len();
-        self.d[i].result = false;
-        self.d[i].state = State::Guessing;
-        let first = self.decide(i);
+        let first = self.guess(i, false);
         if self.cycle.len() == old {
             if self.d[i].state != State::Resolved {
                 self.d[i].result = first;
@@ -1084,8 +1095,8 @@ impl<'a> Resolver<'a> {
             }
             return self.d[i].result;
         }
-        if self.cycle[old] != i {
-            // Part of a cycle led by another decision: report the guess-based answer upwards.
+        if !self.heads_cycle(i, old) {
+            // Part of a cycle led by an earlier decision: report the guess-based answer upwards.
             self.cycle.push(i);
             self.d[i].result = first;
             return first;
@@ -1095,9 +1106,7 @@ impl<'a> Resolver<'a> {
             self.d[d].state = State::Unresolved;
         }
         self.cycle.truncate(old);
-        self.d[i].result = true;
-        self.d[i].state = State::Guessing;
-        let second = self.decide(i);
+        let second = self.guess(i, true);
         if first == second {
             // One answer whatever the guess.
             for &d in &self.cycle[old..] {
@@ -1112,6 +1121,25 @@ impl<'a> Resolver<'a> {
         let members: Vec<usize> = self.cycle.drain(old..).chain(std::iter::once(i)).collect();
         self.backup_rule(&members);
         self.resolve(i)
+    }
+
+    /// Guesses decision `i` and decides it on that guess.
+    fn guess(&mut self, i: usize, guess: bool) -> bool {
+        self.d[i].result = guess;
+        self.d[i].state = State::Guessing(self.guesses);
+        self.guesses += 1;
+        self.decide(i)
+    }
+
+    /// Whether `i` heads the cycle its evaluation ran into (the guesses read since `old`): none
+    /// of them was guessed before `i`.
+    fn heads_cycle(&self, i: usize, old: usize) -> bool {
+        let State::Guessing(mine) = self.d[i].state else {
+            return false;
+        };
+        self.cycle[old..]
+            .iter()
+            .all(|&d| !matches!(self.d[d].state, State::Guessing(n) if n < mine))
     }
 
     /// DATC 5.B.9: a cycle of moves only is circular movement, and all its moves succeed; a cycle
