@@ -1210,6 +1210,7 @@ fn permuted(case: &file::Case, winter: &[bool], seed: u64) -> (file::Case, Vec<V
         }
         let map: Vec<usize> = gm.into_iter().chain(drawn).collect();
         step.orders = map.iter().map(|&i| step.orders[i].clone()).collect();
+        written_in_order(&mut step.orders);
         maps.push(map);
     }
     (c, maps)
@@ -1329,9 +1330,19 @@ fn rewritten(case: &file::Case, judge: bool) -> Option<(file::Case, Vec<Vec<Opti
             }
         }
         step.orders = lines;
+        written_in_order(&mut step.orders);
         maps.push(map);
     }
     any.then_some((c, maps))
+}
+
+/// Numbers a block's lines in the order they now stand: the case runner reports a block's orders
+/// in the order of their line numbers, as a file would have them.
+fn written_in_order(lines: &mut [file::Line]) {
+    let first = lines.iter().map(|l| l.number).min().unwrap_or(1);
+    for (k, l) in lines.iter_mut().enumerate() {
+        l.number = first + k;
+    }
 }
 
 /// The outcomes' keys of a rewritten block: GM lines give no outcome, so line indices become
