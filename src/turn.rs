@@ -432,19 +432,31 @@ mod tests {
         assert!(!owe.contains(&england), "{owe:?}");
     }
 
-    /// R1.4 through the acknowledgement: the second order for a one-unit force is refused, the
-    /// first is accepted, each with its line.
+    /// R1.4 through the acknowledgement: two orders for a one-unit force are both refused, each
+    /// with its line and naming the other's, whichever was written first (RULINGS section 0).
     #[test]
-    fn r1_4_check_refuses_a_second_order_for_one_unit() {
+    fn r1_4_check_refuses_both_orders_for_one_unit() {
         let v = load_named("standard").expect("the board loads");
         let pos = Position::initial(&v);
         let france = power(&v, "France");
         let checked = check(&v, Some(&pos), Some(france), "A(Par)-Bur\n\nA(Par)-Pic\n");
         assert_eq!(checked.len(), 2);
         assert_eq!(checked[0].line, 1);
-        assert!(checked[0].checked.is_ok());
         assert_eq!(checked[1].line, 3);
         assert_eq!(checked[1].text, "A(Par)-Pic");
-        assert!(matches!(checked[1].checked, Err(OrderError::Invalid(_))));
+        let message = |k: usize| match &checked[k].checked {
+            Err(OrderError::Invalid(e)) => e.to_string(),
+            other => panic!("line {}: {other:?}", checked[k].line),
+        };
+        assert!(
+            message(0).contains("also ordered in line 3"),
+            "{}",
+            message(0)
+        );
+        assert!(
+            message(1).contains("also ordered in line 1"),
+            "{}",
+            message(1)
+        );
     }
 }

@@ -41,31 +41,33 @@ pub enum ValidationError {
         /// Its power.
         owner: String,
     },
-    /// A second order for a unit (R1.4: the first order given stands).
+    /// Two or more orders for a one-unit force (R1.4 with RULINGS section 0: which one was
+    /// written first may not decide, so none stands).
     #[error(
-        "the unit in {place} already has an order ({earlier}): a unit takes one order; keep the \
-         one you mean and delete the other"
+        "the unit in {place} is also ordered in {others}: a unit takes one order, so all its \
+         orders are void and it holds; keep the one you mean and delete the others"
     )]
     SecondOrder {
         /// The space.
         place: String,
-        /// The earlier order: `line 3` (or `order 1` outside a mail).
-        earlier: String,
+        /// The other orders for it: `line 3` (or `order 1` outside a mail).
+        others: String,
     },
-    /// The force has fewer components than the orders name (R1.4).
+    /// The orders for a force name more components than it has (R1.4 with RULINGS section 0:
+    /// which one was written first may not decide, so none stands).
     #[error(
-        "the force in {place} has {has}, and the orders before this one ({earlier}) leave \
-         {left} to order: order no more components than the force has"
+        "the orders for the force in {place} ({orders}) name {named}, and it has {has}: all of \
+         them are void and the force holds; order no more components than it has"
     )]
     TooMany {
         /// The space.
         place: String,
         /// What the force has.
         has: String,
-        /// What the force has left to order.
-        left: String,
-        /// The earlier orders: `line 3, line 4`.
-        earlier: String,
+        /// What the orders name together.
+        named: String,
+        /// The orders for the force: `this one and line 3, line 4`.
+        orders: String,
     },
     /// The order is of a kind this phase doesn't take.
     #[error("{what} can't be ordered in the {phase} phase")]
@@ -1186,8 +1188,26 @@ fn check_numbered<'o>(
     orders: impl Iterator<Item = &'o Order<Place>>,
     numbers: &Numbering,
 ) -> Vec<Checked> {
-    let mut used: Vec<Used> = Vec::new();
     let checked: Vec<Checked> = orders.map(|o| checker.check(o)).collect();
+    // R1.4: every force's components named by all the orders together, before any is judged, so
+    // that which order was written first decides nothing (RULINGS section 0).
+    let mut used: Vec<Used> = Vec::new();
+    if let Some(pos) = checker.position {
+        for (this, order) in checked.iter().enumerate() {
+            let Ok(order) = order else { continue };
+            // Winter orders are taken in the order written (DATC 6.I.1, 6.J.1, 6.J.2: a unit
+            // removed twice is removed once), landings and second-phase orders are counted where
+            // adjudication knows what is aboard and what moved.
+            let skip = order.kind.is_winter()
+                || matches!(order.kind, OrderKind::Disembark { .. })
+                || order.stage == Stage::Second;
+            if !skip {
+                for unit in units_of(order) {
+                    tally(pos, &mut used, unit, this);
+                }
+            }
+        }
+    }
     // Seas this order set brings an army of the power into (R3.2): a landing from a sea the army
     // only reaches this phase must be the same power's.
     let carried: Vec<ProvinceId> = checked
@@ -1227,18 +1247,11 @@ fn check_numbered<'o>(
                     )));
                 }
             }
-            let Some(pos) = checker.position else {
-                return Ok(checked);
-            };
-            let skip = matches!(
-                checked.kind,
-                OrderKind::Build { .. } | OrderKind::Disembark { .. }
-            ) || checked.stage == Stage::Second;
-            if skip {
-                return Ok(checked);
-            }
+            // `used` holds only the counted orders' forces (none without a position).
             for unit in units_of(&checked) {
-                count(checker, pos, &mut used, unit, this, numbers)?;
+                if used.iter().any(|u| u.by.contains(&this)) {
+                    over_named(checker, &used, unit.at.province, this, numbers)?;
+                }
             }
             Ok(checked)
         })
@@ -1415,15 +1428,8 @@ fn check_merge_result(
     })
 }
 
-/// Adds one order's components to what its force has had ordered so far (R1.4).
-fn count(
-    checker: &Checker,
-    pos: &Position,
-    used: &mut Vec<Used>,
-    unit: &UnitSpec<Region>,
-    this: usize,
-    numbers: &Numbering,
-) -> Result<(), ValidationError> {
+/// Adds one order's components to what its force is given in all (R1.4).
+fn tally(pos: &Position, used: &mut Vec<Used>, unit: &UnitSpec<Region>, this: usize) {
     let p = unit.at.province;
     let (has_a, has_f) = match pos.phase.kind {
         PhaseKind::Retreat | PhaseKind::SecondRetreat => pos
@@ -1438,6 +1444,7 @@ fn count(
         None => {
             used.push(Used {
                 at: p,
+                has: (has_a, has_f),
                 armies: 0,
                 fleets: 0,
                 by: Vec::new(),
@@ -1446,35 +1453,59 @@ fn count(
         }
     };
     let u = &mut used[i];
-    if u.armies + unit.armies > has_a || u.fleets + unit.fleets > has_f {
-        let earlier: Vec<String> = u.by.iter().map(|&k| numbers.name(k)).collect();
-        let place = checker.variant.province(p).name.clone();
-        return Err(if has_a + has_f == 1 {
-            ValidationError::SecondOrder {
-                place,
-                earlier: earlier.join(", "),
-            }
-        } else {
-            ValidationError::TooMany {
-                place,
-                has: describe_counts(has_a, has_f),
-                left: match (has_a - u.armies.min(has_a), has_f - u.fleets.min(has_f)) {
-                    (0, 0) => "nothing".to_string(),
-                    (a, f) => describe_counts(a, f),
-                },
-                earlier: earlier.join(", "),
-            }
-        });
+    u.armies = u.armies.saturating_add(unit.armies);
+    u.fleets = u.fleets.saturating_add(unit.fleets);
+    if !u.by.contains(&this) {
+        u.by.push(this);
     }
-    u.armies += unit.armies;
-    u.fleets += unit.fleets;
-    u.by.push(this);
-    Ok(())
+}
+
+/// Why an order is void when the orders for the force in `p` together name more components
+/// than it has (R1.4): every one of them is, whichever was written first.
+fn over_named(
+    checker: &Checker,
+    used: &[Used],
+    p: ProvinceId,
+    this: usize,
+    numbers: &Numbering,
+) -> Result<(), ValidationError> {
+    let Some(u) = used.iter().find(|e| e.at == p) else {
+        return Ok(());
+    };
+    let (has_a, has_f) = u.has;
+    if u.armies <= has_a && u.fleets <= has_f {
+        return Ok(());
+    }
+    let others: Vec<String> =
+        u.by.iter()
+            .filter(|&&k| k != this)
+            .map(|&k| numbers.name(k))
+            .collect();
+    let place = checker.variant.province(p).name.clone();
+    Err(if has_a + has_f == 1 && !others.is_empty() {
+        ValidationError::SecondOrder {
+            place,
+            others: others.join(", "),
+        }
+    } else {
+        ValidationError::TooMany {
+            place,
+            has: describe_counts(has_a, has_f),
+            named: describe_counts(u.armies, u.fleets),
+            orders: if others.is_empty() {
+                "this one".to_string()
+            } else {
+                format!("this one and {}", others.join(", "))
+            },
+        }
+    })
 }
 
 /// The components of one force ordered so far, and by which orders (R1.4).
 struct Used {
     at: ProvinceId,
+    /// What the force has: (armies, fleets).
+    has: (u8, u8),
     armies: u8,
     fleets: u8,
     by: Vec<usize>,

@@ -168,11 +168,26 @@ fn outcome_key(o: &Outcome) -> String {
     }
 }
 
-/// [`outcome_key`] of an order's result, or the check's message when it was refused.
+/// [`outcome_key`] of an order's result, or the check's message when it was refused, with the
+/// numbers of the other lines it names left out (they move with the order of writing).
 fn result_key(r: &Result<Outcome, String>) -> String {
     match r {
         Ok(o) => outcome_key(o),
-        Err(why) => format!("refused: {why}"),
+        Err(why) => {
+            let mut key = String::from("refused: ");
+            let mut after_ref = false;
+            for word in why.split(' ') {
+                let number = word.trim_end_matches([',', ')', ':', ';']);
+                if after_ref && number.chars().all(|c| c.is_ascii_digit()) {
+                    key.push_str("N ");
+                } else {
+                    key.push_str(word);
+                    key.push(' ');
+                }
+                after_ref = matches!(word.trim_start_matches('('), "line" | "order" | "lines");
+            }
+            key
+        }
     }
 }
 

@@ -68,24 +68,25 @@ fn datc_6_a_6_another_powers_unit_is_refused() {
     assert!(e.to_string().contains("England"), "{e}");
 }
 
+/// R1.4 with RULINGS section 0: two orders for one unit are both void, whichever came first.
 #[test]
-fn r1_4_a_second_order_to_one_unit_is_void() {
+fn r1_4_two_orders_to_one_unit_are_both_void() {
     let (v, p) = standard_1901();
     let r = check(&v, Some(&p), "France", &["A(Par)-Bur", "A(Par)-Pic"]);
-    assert!(r[0].is_ok());
-    let e = r[1].as_ref().err().map(ToString::to_string);
+    let e = r[0].as_ref().err().map(ToString::to_string);
     assert_eq!(
         e.as_deref(),
         Some(
-            "the unit in Paris already has an order (order 1): a unit takes one order; keep the \
-             one you mean and delete the other"
+            "the unit in Paris is also ordered in order 2: a unit takes one order, so all its \
+             orders are void and it holds; keep the one you mean and delete the others"
         )
     );
+    assert!(r[1].is_err(), "{r:?}");
 }
 
-/// Issue 8, messages: in a mail, the earlier order is named by its line (R1.4).
+/// Issue 8, messages: in a mail, the other order is named by its line (R1.4).
 #[test]
-fn r1_4_a_second_order_names_the_earlier_line() {
+fn r1_4_a_second_order_names_the_other_line() {
     let (v, p) = standard_1901();
     let checker = Checker {
         variant: &v,
@@ -94,11 +95,16 @@ fn r1_4_a_second_order_names_the_earlier_line() {
     };
     let lines = [(2, order(&v, "A(Par)-Bur")), (5, order(&v, "A Par - Pic"))];
     let r = napjudge::validate::check_mail(&checker, &lines);
-    let e = r[1].as_ref().err().map(ToString::to_string);
+    let e = |k: usize| r[k].as_ref().err().map(ToString::to_string);
     assert!(
-        e.as_deref()
-            .is_some_and(|e| e.starts_with("the unit in Paris already has an order (line 2)")),
-        "{e:?}"
+        e(1).is_some_and(|e| e.starts_with("the unit in Paris is also ordered in line 2")),
+        "{:?}",
+        e(1)
+    );
+    assert!(
+        e(0).is_some_and(|e| e.starts_with("the unit in Paris is also ordered in line 5")),
+        "{:?}",
+        e(0)
     );
 }
 

@@ -1717,9 +1717,19 @@ impl<'a> Resolver<'a> {
         }
         let at = self.items[i].at;
         let power = self.items[i].power;
+        // Of several attackers (a merge's participants, moves from two spaces), the reason names
+        // the one from the first space on the board, so that the order of writing changes nothing.
         let dislodger = |r: &mut Self| {
             r.moves_into(at)
-                .find(|&m| r.d[m].result && r.items[m].power != power)
+                .filter(|&m| r.d[m].result && r.items[m].power != power)
+                .min_by_key(|&m| r.items[m].at)
+        };
+        let attacker = |r: &Self| {
+            r.moves_into(at)
+                .filter(|&m| r.items[m].power != power)
+                .map(|m| r.items[m].at)
+                .min()
+                .unwrap_or(at)
         };
         match self.items[i].act {
             Act::Move { .. } => {
@@ -1736,11 +1746,7 @@ impl<'a> Resolver<'a> {
                 if self.d[i].result {
                     return Outcome::Succeeds;
                 }
-                let by = self
-                    .moves_into(at)
-                    .find(|&m| self.items[m].power != power)
-                    .map_or(at, |m| self.items[m].at);
-                Outcome::Fails(Reason::Cut(by))
+                Outcome::Fails(Reason::Cut(attacker(self)))
             }
             Act::Embark { sea } => {
                 if self.d[i].result {
@@ -1760,13 +1766,7 @@ impl<'a> Resolver<'a> {
                     .into_iter()
                     .find(|b| b.order == Some(order));
                 match cut {
-                    Some(b) if !b.held => {
-                        let by = self
-                            .moves_into(at)
-                            .find(|&m| self.items[m].power != power)
-                            .map_or(at, |m| self.items[m].at);
-                        Outcome::Fails(Reason::Cut(by))
-                    }
+                    Some(b) if !b.held => Outcome::Fails(Reason::Cut(attacker(self))),
                     _ => Outcome::Succeeds,
                 }
             }
