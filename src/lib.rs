@@ -32,3 +32,10 @@ pub mod position;
 pub mod turn;
 pub mod variant;
 pub mod winter;
+
+// The judge: the only modules with I/O and a clock. They depend on the engine, never the reverse.
+pub mod clock;
+pub mod game;
+pub mod outbox;
+pub mod render;
+pub mod store;
