@@ -631,7 +631,9 @@ impl Judge {
             .map(|p| p.address)
             .collect();
         to.push(game.gm.clone());
-        to.dedup();
+        // One mail per address: a player of two powers (or the GM playing) gets one copy.
+        let mut seen = std::collections::HashSet::new();
+        to.retain(|a| seen.insert(a.to_lowercase()));
         for addr in &to {
             store::queue_mail(
                 c,
