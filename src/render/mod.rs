@@ -439,13 +439,18 @@ pub struct PasswordMail<'a> {
 
 /// Renders a template, naming the mail when it fails.
 pub fn render<T: Template>(what: &'static str, t: &T) -> Result<String, RenderError> {
-    // Askama drops the template's last newline; a mail ends with one.
+    // Optional sections leave runs of blank lines: keep one, and end with a newline (askama drops
+    // the template's last one).
     t.render()
-        .map(|mut s| {
-            if !s.ends_with('\n') {
-                s.push('\n');
+        .map(|s| {
+            let mut out = String::with_capacity(s.len() + 1);
+            for line in s.lines() {
+                if !(line.is_empty() && out.ends_with("\n\n")) {
+                    out.push_str(line);
+                    out.push('\n');
+                }
             }
-            s
+            out
         })
         .map_err(|source| RenderError { what, source })
 }
