@@ -425,7 +425,8 @@ impl Judge {
         }
         let position = Position::initial(&v);
         let deadline = clock::after(now, period_for(&game.periods, position.phase.kind));
-        store::insert_phase(&tx, game.id, &position, Some(deadline))?;
+        let owe = names(&v, &turn::owing(&v, &position));
+        store::insert_phase(&tx, game.id, &position, &owe, Some(deadline))?;
         store::set_state(&tx, game.id, GameState::Running)?;
         store::add_gm_action(&tx, game.id, None, "started the game", None, now)?;
         tx.commit()?;
@@ -479,7 +480,10 @@ impl Judge {
                 }
             })
             .collect();
-        store::add_orders(&tx, cur.phase.id, &v.power(p).name, &kept, by, now)?;
+        // A text with no valid line changes nothing: the power's earlier orders stand.
+        if !kept.is_empty() {
+            store::add_orders(&tx, cur.phase.id, &v.power(p).name, &kept, by, now)?;
+        }
         tx.commit()?;
         Ok(lines)
     }
@@ -623,7 +627,7 @@ impl Judge {
         if over {
             store::set_state(c, game.id, GameState::Finished)?;
         } else {
-            store::insert_phase(c, game.id, &report.next, deadline)?;
+            store::insert_phase(c, game.id, &report.next, &names(v, &report.owe), deadline)?;
         }
         let subject = format!("{}: results of {phase_name}", game.name);
         let mut to: Vec<String> = store::players(c, game.id)?
@@ -694,7 +698,8 @@ impl Judge {
         let commands = store::gm_commands(&tx, target.id)?;
         store::supersede_from(&tx, game.id, target.seq)?;
         let deadline = clock::after(now, period_for(&game.periods, target.position.phase.kind));
-        let id = store::insert_phase(&tx, game.id, &target.position, Some(deadline))?;
+        let owe = names(&v, &turn::owing(&v, &target.position));
+        let id = store::insert_phase(&tx, game.id, &target.position, &owe, Some(deadline))?;
         for t in &texts {
             store::add_orders(&tx, id, &t.power, &t.text, &t.by, t.received)?;
         }
@@ -959,94 +964,100 @@ impl Judge {
     pub fn tick(&mut self) -> Result<TickReport, GameError> {
         let now = self.clock.now();
         let mut report = TickReport::default();
-        for game in store::running_games(&self.store.conn)? {
-            let v = variant(&mut self.variants, &game.variant)?;
-            let tx = self
-                .store
-                .conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)?;
-            // Re-read inside the transaction: another tick may have moved it on.
-            let Some(phase) = store::current_phase(&tx, game.id)? else {
-                continue;
-            };
-            let Some(deadline) = phase.deadline else {
-                continue;
-            };
-            let owe = names(&v, &turn::owing(&v, &phase.position));
-            let texts = store::latest_orders(&tx, phase.id)?;
-            let waiting: Vec<&String> = owe
+        // One read for every game; only a game with something to do opens a write transaction.
+        for due in store::due(&self.store.conn)? {
+            let waiting: Vec<String> = due
+                .owe
                 .iter()
-                .filter(|p| !texts.iter().any(|t| &&t.power == p))
+                .filter(|p| !due.ordered.contains(p))
+                .cloned()
                 .collect();
-            let grace_end = clock::after(deadline, game.periods.grace);
-            let due = (waiting.is_empty() && (now >= deadline || !game.wait)) || now >= grace_end;
-            if due {
-                let cur = Current {
-                    game: game.clone(),
-                    phase,
-                };
-                let done = Judge::play(&tx, &v, &cur, now, false)?;
-                tx.commit()?;
-                report
-                    .done
-                    .push(format!("{}: processed {}", game.name, done.phase));
-                continue;
-            }
-            let remind_at = clock::after(deadline, -game.periods.remind);
-            let level = if now >= deadline {
+            let grace_end = clock::after(due.deadline, due.game.periods.grace);
+            let process =
+                (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
+            let remind_at = clock::after(due.deadline, -due.game.periods.remind);
+            let level = if now >= due.deadline {
                 2
             } else if now >= remind_at {
                 1
             } else {
                 0
             };
-            if level > phase.reminded && !waiting.is_empty() {
-                let players = store::players(&tx, game.id)?;
-                let phase_name = v.phase_name(phase.position.phase);
-                let shown = clock::show_in(deadline, &game.timezone);
-                let grace_shown = clock::show_in(grace_end, &game.timezone);
-                for power in &waiting {
-                    let Some(player) = players.iter().find(|p| &&p.power == power) else {
-                        continue;
-                    };
-                    let body = render::render(
-                        "reminder",
-                        &render::ReminderMail {
-                            game: &game.name,
-                            power,
-                            phase: &phase_name,
-                            deadline: &shown,
-                            grace_end: &grace_shown,
-                            in_grace: level == 2,
-                        },
-                    )?;
-                    store::queue_mail(
-                        &tx,
-                        &NewMail {
-                            game: game.id,
-                            phase: Some(phase.id),
-                            kind: "reminder",
-                            to: &player.address,
-                            subject: &format!("{}: {phase_name}: orders due", game.name),
-                            body: &body,
-                        },
-                        now,
-                    )?;
-                }
-                store::set_reminded(&tx, phase.id, level)?;
-                tx.commit()?;
-                let names: Vec<&str> = waiting.iter().map(|s| s.as_str()).collect();
-                report.done.push(format!(
-                    "{}: reminded {} ({})",
-                    game.name,
-                    names.join(", "),
-                    if level == 2 {
-                        "grace"
-                    } else {
-                        "before the deadline"
-                    }
-                ));
+            let remind = level > due.reminded && !waiting.is_empty();
+            if !process && !remind {
+                continue;
             }
+            let v = variant(&mut self.variants, &due.game.variant)?;
+            let tx = self
+                .store
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            // Re-read inside the transaction: another napjudge may have moved the game on.
+            let Some(phase) = store::current_phase(&tx, due.game.id)? else {
+                continue;
+            };
+            if phase.id != due.phase
+                || store::game(&tx, &due.game.name)?.map(|g| g.state) != Some(GameState::Running)
+            {
+                continue;
+            }
+            let game = &due.game;
+            if process {
+                let cur = Current {
+                    game: game.clone(),
+                    phase,
+                };
+                let done = Judge::play(&tx, v, &cur, now, false)?;
+                tx.commit()?;
+                report
+                    .done
+                    .push(format!("{}: processed {}", game.name, done.phase));
+                continue;
+            }
+            let players = store::players(&tx, game.id)?;
+            let phase_name = v.phase_name(phase.position.phase);
+            let shown = clock::show_in(due.deadline, &game.timezone);
+            let grace_shown = clock::show_in(grace_end, &game.timezone);
+            for power in &waiting {
+                let Some(player) = players.iter().find(|p| &p.power == power) else {
+                    continue;
+                };
+                let body = render::render(
+                    "reminder",
+                    &render::ReminderMail {
+                        game: &game.name,
+                        power,
+                        phase: &phase_name,
+                        deadline: &shown,
+                        grace_end: &grace_shown,
+                        in_grace: level == 2,
+                    },
+                )?;
+                store::queue_mail(
+                    &tx,
+                    &NewMail {
+                        game: game.id,
+                        phase: Some(phase.id),
+                        kind: "reminder",
+                        to: &player.address,
+                        subject: &format!("{}: {phase_name}: orders due", game.name),
+                        body: &body,
+                    },
+                    now,
+                )?;
+            }
+            store::set_reminded(&tx, phase.id, level)?;
+            tx.commit()?;
+            report.done.push(format!(
+                "{}: reminded {} ({})",
+                game.name,
+                waiting.join(", "),
+                if level == 2 {
+                    "grace"
+                } else {
+                    "before the deadline"
+                }
+            ));
         }
         Ok(report)
     }

@@ -369,11 +369,12 @@ pub fn password_hash(c: &Connection, game: i64, power: &str) -> Result<Option<St
     .optional()?)
 }
 
-/// Adds a phase to play; its id.
+/// Adds a phase to play, with the powers that owe orders in it; its id.
 pub fn insert_phase(
     c: &Connection,
     game: i64,
     position: &Position,
+    owe: &[String],
     deadline: Option<DateTime<Utc>>,
 ) -> Result<i64, StoreError> {
     let seq: i64 = c.query_row(
@@ -382,8 +383,8 @@ pub fn insert_phase(
         |r| r.get(0),
     )?;
     c.execute(
-        "INSERT INTO phases (game, seq, position, deadline) VALUES (?1, ?2, ?3, ?4)",
-        params![game, seq, json(position), deadline.map(time)],
+        "INSERT INTO phases (game, seq, position, owe, deadline) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![game, seq, json(position), json(&owe), deadline.map(time)],
     )?;
     Ok(c.last_insert_rowid())
 }
@@ -452,6 +453,63 @@ pub fn current_phase(c: &Connection, game: i64) -> Result<Option<PhaseRow>, Stor
     .optional()?
     .map(RawPhase::read)
     .transpose()
+}
+
+/// What `tick` needs to know of a running game's current phase, without reading its position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Due {
+    /// The game.
+    pub game: Game,
+    /// The phase's row id.
+    pub phase: i64,
+    /// Its deadline.
+    pub deadline: DateTime<Utc>,
+    /// Reminders sent.
+    pub reminded: i64,
+    /// Powers owing orders.
+    pub owe: Vec<String>,
+    /// Powers that have sent orders.
+    pub ordered: Vec<String>,
+}
+
+/// Every running game's current phase that has a deadline, by game name: one query.
+pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
+    let columns = GAME_COLUMNS
+        .split(", ")
+        .map(|col| format!("g.{col}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut st = c.prepare_cached(&format!(
+        "SELECT {columns}, p.id, p.deadline, p.reminded, p.owe,
+                (SELECT json_group_array(DISTINCT power) FROM orders o WHERE o.phase = p.id)
+         FROM games g JOIN phases p ON p.game = g.id AND p.report IS NULL AND p.superseded = 0
+         WHERE g.state = 'running' AND p.deadline IS NOT NULL ORDER BY g.name"
+    ))?;
+    type Raw = (Game, i64, String, i64, String, String);
+    let raw: Vec<Raw> = st
+        .query_map([], |r| {
+            Ok((
+                game_row(r)?,
+                r.get(12)?,
+                r.get(13)?,
+                r.get(14)?,
+                r.get(15)?,
+                r.get(16)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    raw.into_iter()
+        .map(|(game, phase, deadline, reminded, owe, ordered)| {
+            Ok(Due {
+                game,
+                phase,
+                deadline: read_time(&deadline)?,
+                reminded,
+                owe: from_json("list of powers owing orders", &owe)?,
+                ordered: from_json("list of powers that ordered", &ordered)?,
+            })
+        })
+        .collect()
 }
 
 /// Every phase of the game, history included, oldest first.

@@ -43,6 +43,7 @@ CREATE TABLE phases (
     superseded   INTEGER NOT NULL DEFAULT 0,  -- set aside by a rollback, kept as history
     late         TEXT NOT NULL DEFAULT '[]',
     missing      TEXT NOT NULL DEFAULT '[]',
+    owe          TEXT NOT NULL DEFAULT '[]',  -- powers owing orders (turn::owing), for tick
     UNIQUE (game, seq)
 );
 CREATE INDEX phases_current ON phases (game, superseded, report);
