@@ -2,6 +2,7 @@
 //! [`Store`]. The engine is reached only through [`turn`]: `check` for orders, `play` for a phase,
 //! `owing` for who owes orders.
 
+use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::clock::{self, Clock, ClockError};
 use crate::position::Position;
 use crate::render::{self, Context, PhaseView, RenderError};
@@ -136,6 +137,8 @@ pub struct NewGame {
 pub struct OrderCheck {
     /// The line number.
     pub line: usize,
+    /// The line as written.
+    pub text: String,
     /// The canonical order, or the text.
     pub order: String,
     /// The error, when it failed.
@@ -228,6 +231,55 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
             .verify_password(password.as_bytes(), &h)
             .is_ok()
     })
+}
+
+/// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): each line
+/// through `turn::check`; in a Winter with influence, the valid lines are also played alone with
+/// `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with the engine's
+/// reason, rather than only when the phase is processed. A power's IP depend only on its own
+/// orders and the position, so playing its orders alone gives its real budget.
+pub fn acknowledge(
+    v: &Variant,
+    position: &Position,
+    gm: &[String],
+    power: PowerId,
+    text: &str,
+) -> Vec<OrderCheck> {
+    let checked = turn::check(v, Some(position), Some(power), text);
+    let mut lines: Vec<OrderCheck> = checked
+        .iter()
+        .map(|c| OrderCheck {
+            line: c.line,
+            text: c.text.clone(),
+            order: c.canonical(v).unwrap_or_else(|| c.text.clone()),
+            error: match &c.checked {
+                Ok(_) => None,
+                Err(OrderError::Parse(e)) => Some(e.to_string()),
+                Err(e) => Some(e.to_string()),
+            },
+        })
+        .collect();
+    let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids);
+    if winter && v.rules.influence {
+        let sheets = Sheets {
+            gm: gm.to_vec(),
+            orders: BTreeMap::from([(power, text.to_string())]),
+        };
+        // A GM command the engine refuses is reported when the phase is processed.
+        if let Ok(report) = turn::play(v, position, &sheets) {
+            let played = report.powers.iter().flat_map(|p| &p.orders);
+            for o in played {
+                if let Ok(outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. }))) =
+                    &o.result
+                {
+                    if let Some(l) = lines.iter_mut().find(|l| l.line == o.order.line) {
+                        l.error = Some(outcome.describe(v));
+                    }
+                }
+            }
+        }
+    }
+    lines
 }
 
 /// The variant called `name`, loaded once per judge.
@@ -458,27 +510,12 @@ impl Judge {
                 owe: join_or(&names(&v, &owe), "nobody"),
             });
         }
-        let checked = turn::check(&v, Some(&cur.phase.position), Some(p), text);
-        let mut kept = String::new();
-        let lines = checked
+        let gm = store::gm_commands(&tx, cur.phase.id)?;
+        let lines = acknowledge(v, &cur.phase.position, &gm, p, text);
+        let kept: String = lines
             .iter()
-            .map(|c| {
-                let order = c.canonical(&v).unwrap_or_else(|| c.text.clone());
-                let error = match &c.checked {
-                    Ok(_) => {
-                        kept.push_str(&c.text);
-                        kept.push('\n');
-                        None
-                    }
-                    Err(OrderError::Parse(e)) => Some(e.to_string()),
-                    Err(e) => Some(e.to_string()),
-                };
-                OrderCheck {
-                    line: c.line,
-                    order,
-                    error,
-                }
-            })
+            .filter(|l| l.error.is_none())
+            .map(|l| format!("{}\n", l.text))
             .collect();
         // A text with no valid line changes nothing: the power's earlier orders stand.
         if !kept.is_empty() {

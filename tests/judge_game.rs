@@ -422,6 +422,24 @@ fn game_orders_keeps_valid_lines_and_exits_1_on_a_bad_one() {
     let kept = store::latest_orders(&st.conn, cur.id).expect("orders");
     assert_eq!(kept.len(), 1);
     assert_eq!(kept[0].text, "BID 3 Denmark\n");
+    // R7.6: a bid past the power's IP is refused at once (France has 4 centres: 12 IP), with the
+    // engine's reason; the bids before it stand.
+    drop(st);
+    let o = s.run(
+        "2026-07-01T11:30:00Z",
+        &["game", "orders", "g", "France", "-"],
+        "BID 6 Denmark\nBID 9 Spain\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("line 1: BID 6 Denmark\n"), "{out}");
+    assert!(
+        out.contains("line 2: BID 9 Spain: fails: over budget: you have 12 IP"),
+        "{out}"
+    );
+    let st = s.store();
+    let kept = store::latest_orders(&st.conn, cur.id).expect("orders");
+    assert_eq!(kept[0].text, "BID 6 Denmark\n");
     // Unknown game and power are named.
     let o = s.run("2026-07-01T11:00:00Z", &["game", "show", "nope"], "");
     assert_eq!(o.status.code(), Some(2));
