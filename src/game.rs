@@ -402,7 +402,7 @@ impl Judge {
         }
         let game = Judge::game(&self.store.conn, name)?;
         let v = variant(&mut self.variants, &game.variant)?;
-        let p = Judge::major(&v, power)?;
+        let p = Judge::major(v, power)?;
         let power = v.power(p).name.clone();
         let (password, generated) = match password {
             Some(pw) => (pw.to_string(), false),
@@ -475,9 +475,9 @@ impl Judge {
                 powers: missing.join(", "),
             });
         }
-        let position = Position::initial(&v);
+        let position = Position::initial(v);
         let deadline = clock::after(now, period_for(&game.periods, position.phase.kind));
-        let owe = names(&v, &turn::owing(&v, &position));
+        let owe = names(v, &turn::owing(v, &position));
         store::insert_phase(&tx, game.id, &position, &owe, Some(deadline))?;
         store::set_state(&tx, game.id, GameState::Running)?;
         store::add_gm_action(&tx, game.id, None, "started the game", None, now)?;
@@ -501,13 +501,13 @@ impl Judge {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let cur = Judge::current(&tx, name)?;
         let v = variant(&mut self.variants, &cur.game.variant)?;
-        let p = Judge::major(&v, power)?;
-        let owe = turn::owing(&v, &cur.phase.position);
+        let p = Judge::major(v, power)?;
+        let owe = turn::owing(v, &cur.phase.position);
         if !owe.contains(&p) {
             return Err(GameError::NotOwing {
                 power: v.power(p).name.clone(),
                 phase: v.phase_name(cur.phase.position.phase),
-                owe: join_or(&names(&v, &owe), "nobody"),
+                owe: join_or(&names(v, &owe), "nobody"),
             });
         }
         let gm = store::gm_commands(&tx, cur.phase.id)?;
@@ -608,7 +608,7 @@ impl Judge {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let cur = Judge::current(&tx, name)?;
         let v = variant(&mut self.variants, &cur.game.variant)?;
-        let processed = Judge::play(&tx, &v, &cur, now, preview)?;
+        let processed = Judge::play(&tx, v, &cur, now, preview)?;
         if preview {
             // Dropping the transaction rolls it back: a preview leaves no trace.
             return Ok(processed);
@@ -735,7 +735,7 @@ impl Judge {
         let commands = store::gm_commands(&tx, target.id)?;
         store::supersede_from(&tx, game.id, target.seq)?;
         let deadline = clock::after(now, period_for(&game.periods, target.position.phase.kind));
-        let owe = names(&v, &turn::owing(&v, &target.position));
+        let owe = names(v, &turn::owing(v, &target.position));
         let id = store::insert_phase(&tx, game.id, &target.position, &owe, Some(deadline))?;
         for t in &texts {
             store::add_orders(&tx, id, &t.power, &t.text, &t.by, t.received)?;
@@ -787,7 +787,7 @@ impl Judge {
             .iter()
             .chain([&command])
         {
-            GmCommand::parse(&v, c)?.apply(&v, &mut position)?;
+            GmCommand::parse(v, c)?.apply(v, &mut position)?;
         }
         store::add_gm_action(
             &tx,
@@ -915,7 +915,7 @@ impl Judge {
             ));
         }
         let texts = store::latest_orders(c, cur.id)?;
-        let owe = names(&v, &turn::owing(&v, pos));
+        let owe = names(v, &turn::owing(v, pos));
         let ordered: Vec<String> = owe
             .iter()
             .filter(|p| texts.iter().any(|t| &&t.power == p))
@@ -930,7 +930,7 @@ impl Judge {
         out.push_str(&format!("Waiting for: {}\n", join_or(&waiting, "nobody")));
         out.push_str("Centres:\n");
         for p in v.power_ids() {
-            let n = pos.centre_count(&v, p);
+            let n = pos.centre_count(v, p);
             if n > 0 {
                 out.push_str(&format!("  {:<10} {n}\n", v.power(p).name));
             }
@@ -940,9 +940,9 @@ impl Judge {
             .map(|p| {
                 let items: Vec<String> = pos
                     .ledgers
-                    .items(&v, p)
+                    .items(v, p)
                     .iter()
-                    .map(|i| i.text(&v))
+                    .map(|i| i.text(v))
                     .collect();
                 (v.power(p).name.clone(), items.join("; "))
             })
