@@ -938,12 +938,8 @@ impl Judge {
         let with_items: Vec<(String, String)> = v
             .power_ids()
             .map(|p| {
-                let items: Vec<String> = pos
-                    .ledgers
-                    .items(v, p)
-                    .iter()
-                    .map(|i| i.text(v))
-                    .collect();
+                let items: Vec<String> =
+                    pos.ledgers.items(v, p).iter().map(|i| i.text(v)).collect();
                 (v.power(p).name.clone(), items.join("; "))
             })
             .filter(|(_, i)| !i.is_empty())
