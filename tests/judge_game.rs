@@ -476,3 +476,54 @@ fn a_newer_database_is_refused() {
     assert!(err.contains("is newer than this napjudge's"), "{err}");
     assert!(Path::new(&s.db).exists());
 }
+
+#[test]
+fn control_and_pause_are_gm_actions_of_the_current_phase() {
+    let s = Shell::new("judge-control");
+    s.ok(
+        "2026-07-01T10:00:00Z",
+        &["game", "create", "g", "--gm", "gm@example.org"],
+        "",
+    );
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        let addr = format!("{}@example.org", p.to_lowercase());
+        s.ok(
+            "2026-07-01T10:00:00Z",
+            &["game", "assign", "g", p, &addr, "--password", "x"],
+            "",
+        );
+    }
+    s.ok("2026-07-01T10:00:00Z", &["game", "start", "g"], "");
+    // R7.8: the GM gives uncontrolled Sweden to Russia; with no bids for it, Russia keeps it
+    // through the Winter 1800 bids (a tie at nothing leaves last year's controller).
+    let out = s.ok(
+        "2026-07-01T10:30:00Z",
+        &["game", "control", "g", "Sweden", "Russia"],
+        "",
+    );
+    assert!(out.contains("CONTROL Sweden Russia"), "{out}");
+    let o = s.run(
+        "2026-07-01T10:30:00Z",
+        &["game", "control", "g", "France", "Russia"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("'France' is not a minor power"));
+
+    // Paused, the game is left alone by tick even past its grace; resumed, it gets a new deadline.
+    s.ok("2026-07-01T11:00:00Z", &["game", "pause", "g"], "");
+    let out = s.ok("2026-07-05T11:00:00Z", &["tick"], "");
+    assert!(out.is_empty(), "{out}");
+    let out = s.ok("2026-07-05T12:00:00Z", &["game", "resume", "g"], "");
+    assert!(out.contains("deadline 2026-07-07T12:00:00+00:00"), "{out}");
+    let out = s.ok("2026-07-08T12:00:00Z", &["tick"], "");
+    assert!(out.contains("processed Winter 1800 Bids"), "{out}");
+
+    let v = load_named("napoleonic").expect("board");
+    let ps = phases(&s);
+    let sweden = v.power_by_name("Sweden").expect("Sweden");
+    let russia = v.power_by_name("Russia").expect("Russia");
+    assert_eq!(ps[1].position.ledgers.controller(sweden), Some(russia));
+    // Nobody ordered: all five are named as missing.
+    assert_eq!(ps[0].missing.len(), 5);
+}
