@@ -35,3 +35,10 @@ pub mod turn;
 pub mod validate;
 pub mod variant;
 pub mod winter;
+
+// The judge: the only modules with I/O and a clock. They depend on the engine, never the reverse.
+pub mod clock;
+pub mod game;
+pub mod outbox;
+pub mod render;
+pub mod store;

@@ -8,6 +8,8 @@ use napjudge::variant::{self, Variant};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod judge_cli;
+
 #[derive(Parser)]
 #[command(
     name = "napjudge",
@@ -15,6 +17,17 @@ use std::process::ExitCode;
     about = "A play-by-email judge for the Napoleonic Wars Diplomacy variant"
 )]
 struct Cli {
+    /// The judge's database file (else $NAPJUDGE_DB, else napjudge.db here).
+    #[arg(
+        long,
+        global = true,
+        env = "NAPJUDGE_DB",
+        default_value = "napjudge.db"
+    )]
+    db: PathBuf,
+    /// The time to act at, for tests and replays (2026-11-22T18:00:00Z); else the system clock.
+    #[arg(long, global = true)]
+    now: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -41,6 +54,22 @@ enum Command {
     Adjudicate {
         /// A case file.
         file: PathBuf,
+    },
+    /// Games: the GM's commands.
+    Game {
+        #[command(subcommand)]
+        command: judge_cli::GameCommand,
+    },
+    /// For cron: reminders, phases that are due, and (with --to-dir) the outbox.
+    Tick {
+        /// Also send the outbox to this folder.
+        #[arg(long)]
+        to_dir: Option<PathBuf>,
+    },
+    /// The mails the judge queued.
+    Outbox {
+        #[command(subcommand)]
+        command: judge_cli::OutboxCommand,
     },
 }
 
@@ -74,7 +103,13 @@ enum OrdersCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run_command(cli.command) {
+    let result = match cli.command {
+        Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
+        Command::Tick { to_dir } => judge_cli::tick(&cli.db, cli.now.as_deref(), to_dir.as_deref()),
+        Command::Outbox { command } => judge_cli::outbox(&cli.db, cli.now.as_deref(), command),
+        command => run_command(command),
+    };
+    match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("napjudge: {e}");
@@ -111,6 +146,9 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
             })
         }
         Command::Adjudicate { file } => adjudicate(&file),
+        Command::Game { .. } | Command::Tick { .. } | Command::Outbox { .. } => {
+            Err("the judge's commands are run by main".into())
+        }
     }
 }
 

@@ -1,0 +1,141 @@
+//! The judge's figures (issue 9): one Napoleonic phase from the store and back (load the
+//! position and orders, adjudicate, store the report and the next position, render and queue
+//! every result mail, commit), and a `tick` over 1,000 idle games.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use napjudge::clock::{parse_time, Clock};
+use napjudge::game::{Judge, NewGame};
+use napjudge::position::Position;
+use napjudge::store::{self, Game, GameState, Periods, Store};
+use napjudge::variant::load_named;
+use std::path::{Path, PathBuf};
+
+const NOW: &str = "2026-07-01T12:00:00Z";
+
+fn periods() -> Periods {
+    Periods {
+        movement: 86_400,
+        retreat: 86_400,
+        winter: 86_400,
+        grace: 3_600,
+        remind: 3_600,
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join("napjudge-bench");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let path = dir.join(name);
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+    }
+    path
+}
+
+/// A game at Spring 1801 with every power's orders in.
+fn spring_1801(db: &Path) {
+    let clock = Clock::fixed(parse_time(NOW).expect("time"));
+    let mut j = Judge::new(Store::open(db).expect("db"), clock);
+    j.create(&NewGame {
+        name: "g".into(),
+        variant: "napoleonic".into(),
+        gm: "gm@example.org".into(),
+        timezone: "Europe/Paris".into(),
+        periods: periods(),
+        wait: false,
+    })
+    .expect("create");
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        let addr = format!("{}@example.org", p.to_lowercase());
+        j.assign("g", p, &addr, Some("pw")).expect("assign");
+    }
+    j.start("g").expect("start");
+    j.process("g", false).expect("Winter 1800");
+    for (p, o) in [
+        ("France", "A(Par)-Bur\nF(Bre)-MAO\nF(Mar)-GOL\nA(Bor) H\n"),
+        ("Austria", "A(Vie)-Boh\nA(Bud)-Gal\nA(Tra) H\nF(Dal)-ADR\n"),
+        ("Prussia", "A(Ber)-Sax\nA(Kon) H\nA(Kol)-Han\nA(Brt) H\n"),
+        ("Russia", "A(StP)-Fin\nA(Sib) H\nA(Azo)-Cau\nA(Mos) H\n"),
+        (
+            "England",
+            "F(Lon)-NTH\nF(Sco)-NWG\nA(Lpl)-Wal\nF(Sar)-TYS\n",
+        ),
+    ] {
+        j.orders("g", p, o, "player").expect("orders");
+    }
+}
+
+/// 1,000 running games in Spring 1801, deadlines a week away, nobody ordered yet.
+fn idle_games(db: &Path) {
+    let v = load_named("napoleonic").expect("board");
+    let now = parse_time(NOW).expect("time");
+    let mut st = Store::open(db).expect("db");
+    let tx = st.conn.transaction().expect("tx");
+    let mut position = Position::initial(&v);
+    position.phase = v.parse_phase("Spring 1801 Movement").expect("phase");
+    for i in 0..1000 {
+        let g = Game {
+            id: 0,
+            name: format!("game{i:04}"),
+            variant: "napoleonic".into(),
+            gm: "gm@example.org".into(),
+            timezone: "UTC".into(),
+            periods: periods(),
+            wait: false,
+            state: GameState::Running,
+        };
+        let id = store::insert_game(&tx, &g, now).expect("game");
+        for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+            store::set_player(&tx, id, p, "p@example.org", "$argon2id$bench").expect("player");
+        }
+        let deadline = napjudge::clock::after(now, 7 * 86_400);
+        let owe = ["Austria", "England", "France", "Prussia", "Russia"].map(String::from);
+        store::insert_phase(&tx, id, &position, &owe, Some(deadline)).expect("phase");
+    }
+    tx.commit().expect("commit");
+}
+
+fn bench(c: &mut Criterion) {
+    let template = scratch("phase-template.db");
+    spring_1801(&template);
+    let db = scratch("phase.db");
+    c.bench_function("judge/phase_from_store_and_back", |b| {
+        b.iter_batched(
+            || {
+                for ext in ["-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
+                }
+                std::fs::copy(&template, &db).expect("copy");
+                let clock = Clock::fixed(parse_time(NOW).expect("time"));
+                let mut j = Judge::new(Store::open(&db).expect("db"), clock);
+                // Loading the board is once per process, not per phase: outside the timing.
+                j.show("g").expect("show");
+                j
+            },
+            |mut j| {
+                let p = j.process("g", false).expect("Spring 1801");
+                assert_eq!(p.mails, 6);
+                j
+            },
+            BatchSize::PerIteration,
+        )
+    });
+
+    let idle = scratch("idle.db");
+    idle_games(&idle);
+    let clock = Clock::fixed(parse_time(NOW).expect("time"));
+    let mut j = Judge::new(Store::open(&idle).expect("db"), clock);
+    c.bench_function("judge/tick_1000_idle_games", |b| {
+        b.iter(|| {
+            let r = j.tick().expect("tick");
+            assert!(r.done.is_empty());
+        })
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = bench
+}
+criterion_main!(benches);

@@ -1,0 +1,344 @@
+//! The judge's commands at a shell (`game`, `tick`, `outbox`): each parses its arguments, opens
+//! the store, calls the service, prints. Exit 0 only on success.
+
+use clap::Subcommand;
+use napjudge::clock::{self, Clock};
+use napjudge::game::{Judge, NewGame};
+use napjudge::outbox;
+use napjudge::store::{self, Periods, Store};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `napjudge game ...`
+#[derive(Subcommand)]
+pub enum GameCommand {
+    /// Creates a game.
+    Create {
+        /// The game's name.
+        name: String,
+        /// The variant (napoleonic, standard).
+        #[arg(long, default_value = "napoleonic")]
+        variant: String,
+        /// The GM's mail address.
+        #[arg(long)]
+        gm: String,
+        /// The time zone deadlines are shown in (IANA name).
+        #[arg(long, default_value = "UTC")]
+        timezone: String,
+        /// The period of a movement phase.
+        #[arg(long, default_value = "48h")]
+        movement: String,
+        /// The period of a retreat phase.
+        #[arg(long, default_value = "24h")]
+        retreat: String,
+        /// The period of a Winter.
+        #[arg(long, default_value = "48h")]
+        winter: String,
+        /// The grace after each deadline.
+        #[arg(long, default_value = "24h")]
+        grace: String,
+        /// How long before the deadline the reminder goes.
+        #[arg(long, default_value = "12h")]
+        remind: String,
+        /// Wait for the deadline even when every power has ordered.
+        #[arg(long)]
+        wait: bool,
+    },
+    /// Gives a power to a player (a generated password is mailed when --password is absent).
+    Assign {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// The player's address.
+        address: String,
+        /// The player's password.
+        #[arg(long)]
+        password: Option<String>,
+    },
+    /// Starts the game: the variant's first phase (Winter 1800 bids).
+    Start {
+        /// The game.
+        name: String,
+    },
+    /// The phase, deadline, who has ordered, centres, ledgers and history.
+    Show {
+        /// The game.
+        name: String,
+    },
+    /// Enters a power's orders (the GM's override): each line as understood or its error.
+    Orders {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// The orders file, or - (the default) for standard input.
+        #[arg(default_value = "-")]
+        file: String,
+        /// Record them as the player's own (for replaying mail), not the GM's.
+        #[arg(long)]
+        as_player: bool,
+    },
+    /// Processes the current phase now.
+    Process {
+        /// The game.
+        name: String,
+        /// Print the outcome; store nothing.
+        #[arg(long)]
+        preview: bool,
+    },
+    /// Goes back to an earlier phase ("Spring 1801 Movement"); later ones stay in the history.
+    Rollback {
+        /// The game.
+        name: String,
+        /// The phase.
+        phase: String,
+    },
+    /// Names a minor's controller, or none (R7.8), for the current phase.
+    Control {
+        /// The game.
+        name: String,
+        /// The minor.
+        minor: String,
+        /// The major, or none.
+        power: String,
+    },
+    /// Moves the current phase's deadline.
+    Deadline {
+        /// The game.
+        name: String,
+        /// The new deadline (2026-11-22T18:00:00Z).
+        time: String,
+    },
+    /// Pauses a game: no deadline runs.
+    Pause {
+        /// The game.
+        name: String,
+    },
+    /// Resumes a paused game.
+    Resume {
+        /// The game.
+        name: String,
+    },
+    /// Lists the games.
+    List,
+}
+
+/// `napjudge outbox ...`
+#[derive(Subcommand)]
+pub enum OutboxCommand {
+    /// Lists the mails: id, state, tries, recipient, subject.
+    List,
+    /// Writes every unsent mail to DIR as one RFC 5322 .eml file each, and marks it sent.
+    Send {
+        /// The folder.
+        #[arg(long)]
+        to_dir: PathBuf,
+        /// The judge's own address, the mails' sender.
+        #[arg(long, env = "NAPJUDGE_FROM", default_value = "judge@napjudge.invalid")]
+        from: String,
+    },
+}
+
+fn judge(db: &Path, now: Option<&str>) -> Result<Judge, String> {
+    let clock = Clock::from_arg(now).map_err(|e| format!("--now: {e}"))?;
+    let store = Store::open(db).map_err(|e| e.to_string())?;
+    Ok(Judge::new(store, clock))
+}
+
+fn period(flag: &str, text: &str) -> Result<i64, String> {
+    clock::parse_period(text).map_err(|e| format!("--{flag}: {e}"))
+}
+
+/// Runs a `game` command.
+pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCode, String> {
+    let mut j = judge(db, now)?;
+    let e = |e: napjudge::game::GameError| e.to_string();
+    match command {
+        GameCommand::Create {
+            name,
+            variant,
+            gm,
+            timezone,
+            movement,
+            retreat,
+            winter,
+            grace,
+            remind,
+            wait,
+        } => {
+            let g = NewGame {
+                name,
+                variant,
+                gm,
+                timezone,
+                periods: Periods {
+                    movement: period("movement", &movement)?,
+                    retreat: period("retreat", &retreat)?,
+                    winter: period("winter", &winter)?,
+                    grace: period("grace", &grace)?,
+                    remind: period("remind", &remind)?,
+                },
+                wait,
+            };
+            let game = j.create(&g).map_err(e)?;
+            println!(
+                "created {} ({}); assign the powers, then `napjudge game start {}`",
+                game.name, game.variant, game.name
+            );
+        }
+        GameCommand::Assign {
+            name,
+            power,
+            address,
+            password,
+        } => {
+            let mailed = j
+                .assign(&name, &power, &address, password.as_deref())
+                .map_err(e)?;
+            println!(
+                "{power} in {name}: {address}{}",
+                if mailed { " (password mailed)" } else { "" }
+            );
+        }
+        GameCommand::Start { name } => {
+            let (phase, deadline) = j.start(&name).map_err(e)?;
+            println!(
+                "{name} started: {phase}, deadline {}",
+                deadline.to_rfc3339()
+            );
+        }
+        GameCommand::Show { name } => print!("{}", j.show(&name).map_err(e)?),
+        GameCommand::Orders {
+            name,
+            power,
+            file,
+            as_player,
+        } => {
+            let text = if file == "-" {
+                let mut s = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut s)
+                    .map_err(|err| format!("standard input: {err}"))?;
+                s
+            } else {
+                std::fs::read_to_string(&file).map_err(|err| format!("{file}: {err}"))?
+            };
+            let by = if as_player { "player" } else { "gm" };
+            let lines = j.orders(&name, &power, &text, by).map_err(e)?;
+            let mut failed = false;
+            for l in &lines {
+                match &l.error {
+                    None => println!("line {}: {}", l.line, l.order),
+                    Some(err) => {
+                        failed = true;
+                        println!("line {}: {}: {err}", l.line, l.order);
+                    }
+                }
+            }
+            let kept = lines.iter().filter(|l| l.error.is_none()).count();
+            println!("{kept} of {} orders kept for {power}", lines.len());
+            if failed {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+        GameCommand::Process { name, preview } => {
+            let p = j.process(&name, preview).map_err(e)?;
+            if preview {
+                print!("{}", p.results);
+            } else {
+                println!(
+                    "{name}: processed {}; next {}{}; {} mails queued",
+                    p.phase,
+                    p.next.as_deref().unwrap_or("none (the game is over)"),
+                    p.deadline
+                        .map(|d| format!(", deadline {}", d.to_rfc3339()))
+                        .unwrap_or_default(),
+                    p.mails
+                );
+            }
+        }
+        GameCommand::Rollback { name, phase } => {
+            let p = j.rollback(&name, &phase).map_err(e)?;
+            println!("{name}: back to {p}");
+        }
+        GameCommand::Control { name, minor, power } => {
+            let c = j.control(&name, &minor, &power).map_err(e)?;
+            println!("{name}: {c} (carried out when the phase is processed)");
+        }
+        GameCommand::Deadline { name, time } => {
+            let at = clock::parse_time(&time).map_err(|err| err.to_string())?;
+            j.set_deadline(&name, at).map_err(e)?;
+            println!("{name}: deadline {}", at.to_rfc3339());
+        }
+        GameCommand::Pause { name } => {
+            j.pause(&name, true).map_err(e)?;
+            println!("{name}: paused");
+        }
+        GameCommand::Resume { name } => {
+            let d = j.pause(&name, false).map_err(e)?;
+            println!(
+                "{name}: resumed{}",
+                d.map(|d| format!(", deadline {}", d.to_rfc3339()))
+                    .unwrap_or_default()
+            );
+        }
+        GameCommand::List => {
+            for line in j.list().map_err(e)? {
+                println!("{line}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `tick`.
+pub fn tick(db: &Path, now: Option<&str>, to_dir: Option<&Path>) -> Result<ExitCode, String> {
+    let mut j = judge(db, now)?;
+    let report = j.tick().map_err(|e| e.to_string())?;
+    for line in &report.done {
+        println!("{line}");
+    }
+    if let Some(dir) = to_dir {
+        let from =
+            std::env::var("NAPJUDGE_FROM").unwrap_or_else(|_| "judge@napjudge.invalid".into());
+        let sent =
+            outbox::send_to_dir(&j.store, dir, &from, j.clock.now()).map_err(|e| e.to_string())?;
+        println!("outbox: {} sent, {} failed", sent.sent, sent.failed);
+        if sent.failed > 0 {
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs an `outbox` command.
+pub fn outbox(db: &Path, now: Option<&str>, command: OutboxCommand) -> Result<ExitCode, String> {
+    let j = judge(db, now)?;
+    match command {
+        OutboxCommand::List => {
+            for m in store::mails(&j.store.conn, None).map_err(|e| e.to_string())? {
+                println!(
+                    "{}\t{}\t{}\t{}\t{}\t{}{}",
+                    m.id,
+                    m.state,
+                    m.tries,
+                    m.game,
+                    m.to,
+                    m.subject,
+                    m.error.map(|e| format!("\t{e}")).unwrap_or_default()
+                );
+            }
+        }
+        OutboxCommand::Send { to_dir, from } => {
+            let sent = outbox::send_to_dir(&j.store, &to_dir, &from, j.clock.now())
+                .map_err(|e| e.to_string())?;
+            println!("{} sent, {} failed", sent.sent, sent.failed);
+            if sent.failed > 0 {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,156 @@
+//! Snapshot tests of every mail template (issue 9, "Results"), rendered from a real game played
+//! through the store with a fixed clock: Winter 1800 bids, a Spring and an Autumn movement (with
+//! a dislodgement and its retreats), the Autumn retreat, the Winter 1801 adjustments with the
+//! tracking sheet, the GM's preview, a reminder and the password mail.
+
+use napjudge::clock::{parse_time, Clock};
+use napjudge::game::{Judge, NewGame};
+use napjudge::render::{self, PasswordMail};
+use napjudge::store::{self, Periods, Store};
+use std::path::PathBuf;
+
+fn judge(db: &std::path::Path, now: &str) -> Judge {
+    Judge::new(
+        Store::open(db).expect("db"),
+        Clock::fixed(parse_time(now).expect("time")),
+    )
+}
+
+fn results(db: &std::path::Path, subject: &str) -> String {
+    let st = Store::open(db).expect("db");
+    store::mails(&st.conn, None)
+        .expect("outbox")
+        .into_iter()
+        .find(|m| m.subject == subject)
+        .map(|m| m.body)
+        .unwrap_or_else(|| panic!("no mail '{subject}'"))
+}
+
+#[test]
+fn every_template_renders_a_real_game() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("judge-templates");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let db = dir.join("t.db");
+    let mut j = judge(&db, "2026-01-10T09:00:00Z");
+    j.create(&NewGame {
+        name: "demo".into(),
+        variant: "napoleonic".into(),
+        gm: "gm@example.org".into(),
+        timezone: "Europe/Paris".into(),
+        periods: Periods {
+            movement: 2 * 86_400,
+            retreat: 86_400,
+            winter: 2 * 86_400,
+            grace: 86_400,
+            remind: 12 * 3_600,
+        },
+        wait: false,
+    })
+    .expect("create");
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        let addr = format!("{}@example.org", p.to_lowercase());
+        j.assign("demo", p, &addr, Some("pw")).expect("assign");
+    }
+    j.start("demo").expect("start");
+    for (p, o) in [
+        ("France", "BID 6 Denmark\nBID 9 Spain\n"),
+        ("England", "BID 4 Portugal"),
+        ("Austria", "BID 3 Bavaria"),
+        ("Prussia", "BID 4 Wurzburg"),
+        ("Russia", "BID 3 Sweden"),
+    ] {
+        j.orders("demo", p, o, "player").expect("orders");
+    }
+    j.process("demo", false).expect("Winter 1800");
+    insta::assert_snapshot!(
+        "winter_1800_bids",
+        results(&db, "demo: results of Winter 1800 Bids")
+    );
+
+    for (p, o) in [
+        ("France", "A(Par)-Bur\nF(Bre)-MAO\nF(Mar)-GOL\nA(Bor) H\n"),
+        ("Austria", "A(Vie)-Boh\nA(Bud)-Gal\nA(Tra) H\nF(Dal)-ADR\n"),
+        ("Prussia", "A(Ber)-Sax\nA(Kon) H\nA(Kol) H\nA(Brt) H\n"),
+        ("Russia", "A(StP)-Fin\nA(Sib) H\nA(Azo)-Cau\nA(Mos) H\n"),
+    ] {
+        j.orders("demo", p, o, "player").expect("orders");
+    }
+    let preview = j.process("demo", true).expect("preview");
+    insta::assert_snapshot!("preview_spring_1801", preview.results);
+
+    // A reminder to England, 11 hours before the deadline (12 January, 09:00 UTC).
+    let mut j = judge(&db, "2026-01-11T22:00:00Z");
+    j.tick().expect("tick");
+    let st = Store::open(&db).expect("db");
+    let reminder = store::mails(&st.conn, None)
+        .expect("outbox")
+        .into_iter()
+        .find(|m| m.kind == "reminder")
+        .expect("a reminder");
+    insta::assert_snapshot!(
+        "reminder",
+        format!(
+            "To: {}\nSubject: {}\n\n{}",
+            reminder.to, reminder.subject, reminder.body
+        )
+    );
+    drop(st);
+
+    j.orders(
+        "demo",
+        "England",
+        "F(Lon)-NTH\nF(Sco)-NWG\nA(Lpl)-Wal\nF(Sar)-TYS\n",
+        "player",
+    )
+    .expect("orders");
+    j.process("demo", false).expect("Spring");
+    insta::assert_snapshot!(
+        "spring_1801_movement",
+        results(&db, "demo: results of Spring 1801 Movement")
+    );
+
+    for (p, o) in [
+        ("Prussia", "A(Kol)-Han\n"),
+        ("France", "F(Den) S A(Kol)-Han\nA(Bur) H\nF(MAO)-Por\n"),
+        ("Austria", "A(Boh) H\n"),
+        ("England", "F(NTH) H\n"),
+    ] {
+        j.orders("demo", p, o, "player").expect("orders");
+    }
+    j.process("demo", false).expect("Autumn");
+    insta::assert_snapshot!(
+        "autumn_1801_movement",
+        results(&db, "demo: results of Autumn 1801 Movement")
+    );
+    j.process("demo", false).expect("Autumn retreat");
+    insta::assert_snapshot!(
+        "autumn_1801_retreat",
+        results(&db, "demo: results of Autumn 1801 Retreat")
+    );
+
+    for (p, o) in [
+        ("France", "BID 3 Denmark"),
+        ("England", "BID 3 Portugal"),
+        ("Prussia", "BID 3 Wurzburg"),
+    ] {
+        j.orders("demo", p, o, "player").expect("orders");
+    }
+    j.process("demo", false).expect("Winter 1801");
+    insta::assert_snapshot!(
+        "winter_1801_adjustment",
+        results(&db, "demo: results of Winter 1801 Adjustment")
+    );
+
+    let password = render::render(
+        "password",
+        &PasswordMail {
+            game: "demo",
+            power: "Russia",
+            password: "k7Qm2xTz9pLw",
+            gm: "gm@example.org",
+        },
+    )
+    .expect("renders");
+    insta::assert_snapshot!("password", password);
+}
