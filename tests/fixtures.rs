@@ -10,13 +10,12 @@ fn run(folder: &str) -> napjudge::case::Summary {
     run_paths(&[path])
 }
 
-/// How many cases the folder's files hold (`CASE` lines), so that every case written is run.
-fn written(folder: &str) -> usize {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// The id of every case (`CASE` line) in the `.case` files under `fixtures/FOLDER`.
+fn case_ids(folder: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut dirs = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
-        .join(folder);
-    let mut count = 0;
-    let mut dirs = vec![path];
+        .join(folder)];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).expect("fixture folder") {
             let p = entry.expect("fixture entry").path();
@@ -24,11 +23,19 @@ fn written(folder: &str) -> usize {
                 dirs.push(p);
             } else if p.extension().is_some_and(|x| x == "case") {
                 let text = std::fs::read_to_string(&p).expect("case file");
-                count += text.lines().filter(|l| l.starts_with("CASE ")).count();
+                ids.extend(text.lines().filter_map(|l| {
+                    let rest = l.strip_prefix("CASE ")?;
+                    Some(rest.split_whitespace().next().unwrap_or("").to_string())
+                }));
             }
         }
     }
-    count
+    ids
+}
+
+/// How many cases the folder's files hold, so that every case written is run.
+fn written(folder: &str) -> usize {
+    case_ids(folder).len()
 }
 
 /// DATC v3.0 chapter 6: all 164 cases (6.J.9's two positions as two cases), none skipped.
@@ -90,23 +97,7 @@ fn every_ruling_in_the_rules_document_has_a_case() {
         ids.len() >= 40,
         "ruling ids read from docs/rules.md: {ids:?}"
     );
-    let mut cases = Vec::new();
-    let mut dirs = vec![root.join("fixtures")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("fixture folder") {
-            let p = entry.expect("fixture entry").path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "case") {
-                let text = std::fs::read_to_string(&p).expect("case file");
-                for l in text.lines() {
-                    if let Some(rest) = l.strip_prefix("CASE ") {
-                        cases.push(rest.split_whitespace().next().unwrap_or("").to_string());
-                    }
-                }
-            }
-        }
-    }
+    let cases = case_ids("");
     let named = |id: &str| {
         cases.iter().any(|c| {
             c.strip_prefix(id)
