@@ -349,6 +349,8 @@ struct Season {
     variant: Variant,
     position: Position,
     sheets: Sheets,
+    /// The same orders parsed and validated beforehand, for the adjudication alone.
+    valid: Vec<(PowerId, Order<Region>)>,
 }
 
 impl Season {
@@ -360,11 +362,31 @@ impl Season {
         let position = initial_position(case, &variant).expect("the season's position");
         let step = case.steps.first().expect("one phase");
         let (sheets, _) = sheets(&variant, &step.orders).expect("the season's orders");
+        let valid = sheets
+            .orders
+            .iter()
+            .flat_map(|(&power, text)| {
+                turn::check(&variant, Some(&position), Some(power), text)
+                    .into_iter()
+                    .filter_map(move |c| c.checked.ok().map(|o| (power, o)))
+            })
+            .collect();
         Season {
             variant,
             position,
             sheets,
+            valid,
         }
+    }
+
+    /// The season's adjudication alone, from validated orders: both phases and the retreat phase
+    /// between them (the figure to hold against the core's earlier ones).
+    fn adjudicate(&self) -> Position {
+        let first = adjudicate::adjudicate(&self.variant, &self.position, &self.valid);
+        if first.position.phase.kind != PhaseKind::Retreat {
+            return first.position;
+        }
+        adjudicate::adjudicate(&self.variant, &first.position, &[]).position
     }
 
     /// Plays the season; returns the phase it ends in (checked once, outside the timing).
@@ -405,6 +427,11 @@ fn main() {
         season.variant.phase_name(end),
         "Winter 1805 Adjustment",
         "the season plays both phases through to the Winter"
+    );
+    assert_eq!(
+        season.adjudicate(),
+        season.play(),
+        "the adjudication alone gives the position the whole call gives"
     );
 
     let datc = Datc::new();
@@ -464,6 +491,9 @@ fn main() {
     let mut g = c.benchmark_group("napoleonic_season");
     g.bench_function(format!("napjudge_{units}_units"), |b| {
         b.iter(|| black_box(&season).play())
+    });
+    g.bench_function(format!("adjudication_only_{units}_units"), |b| {
+        b.iter(|| black_box(&season).adjudicate())
     });
     g.finish();
 
