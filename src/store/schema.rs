@@ -5,10 +5,11 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 1;
+pub const VERSION: i64 = 2;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; VERSION as usize] = [r#"
+const MIGRATIONS: [&str; VERSION as usize] = [
+    r#"
 CREATE TABLE games (
     id       INTEGER PRIMARY KEY,
     name     TEXT NOT NULL UNIQUE,
@@ -88,7 +89,50 @@ CREATE TABLE outbox (
     sent_at   TEXT
 );
 CREATE INDEX outbox_state ON outbox (state);
-"#];
+"#,
+    // Version 2 (mail intake): every message received is kept raw; replies to mail that names no game
+    // (HELP, an unknown game) need an outbox row without a game, so the outbox is rebuilt with `game`
+    // nullable (SQLite can't drop a NOT NULL in place).
+    r#"
+CREATE TABLE inbox (
+    id         INTEGER PRIMARY KEY,
+    message_id TEXT,                 -- the Message-ID header, without brackets
+    digest     TEXT NOT NULL,        -- SHA-256 of the raw bytes, hex
+    sender     TEXT NOT NULL,        -- the From address as given ('' when there is none)
+    size       INTEGER NOT NULL,
+    raw        BLOB NOT NULL,
+    received   TEXT NOT NULL,
+    state      TEXT NOT NULL,        -- stored, answered, duplicate, ignored
+    game       INTEGER REFERENCES games(id),
+    note       TEXT                  -- why it was ignored or refused, in words
+);
+CREATE INDEX inbox_message_id ON inbox (message_id);
+CREATE INDEX inbox_digest ON inbox (digest);
+CREATE TABLE signon_failures (
+    address TEXT NOT NULL,           -- lower case
+    at      TEXT NOT NULL
+);
+CREATE INDEX signon_failures_address ON signon_failures (address, at);
+CREATE TABLE outbox_v2 (
+    id        INTEGER PRIMARY KEY,
+    game      INTEGER REFERENCES games(id),
+    phase     INTEGER REFERENCES phases(id),
+    kind      TEXT NOT NULL,       -- results, reminder, password, reply, press
+    recipient TEXT NOT NULL,
+    subject   TEXT NOT NULL,
+    body      TEXT NOT NULL,
+    state     TEXT NOT NULL,       -- queued, sent, failed
+    error     TEXT,
+    tries     INTEGER NOT NULL DEFAULT 0,
+    created   TEXT NOT NULL,
+    sent_at   TEXT
+);
+INSERT INTO outbox_v2 SELECT * FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_v2 RENAME TO outbox;
+CREATE INDEX outbox_state ON outbox (state);
+"#,
+];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
 pub fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
