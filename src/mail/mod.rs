@@ -6,10 +6,12 @@ pub mod text;
 
 use crate::clock;
 use crate::game::{self, GameError, Judge, GM};
+use crate::order::{Order, Stage};
+use crate::position::Position;
 use crate::render::{self, RenderError};
 use crate::store::{self, Game, GameState, NewMail, StoreError};
 use crate::turn;
-use crate::variant::{PhaseKind, PowerKind, Variant};
+use crate::variant::{PhaseKind, PowerId, PowerKind, Region, Variant};
 use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -19,10 +21,14 @@ use text::{Command, Line};
 /// The default size limit of a message (bytes).
 pub const MAX_SIZE: usize = 1 << 20;
 
+/// Order lines one mail may hold: a power has a few dozen units; a mail with more is a mistake
+/// (a pasted file, a loop) and its orders are refused whole.
+pub const MAX_ORDER_LINES: usize = 500;
+
 /// Wrong passwords from one address within [`THROTTLE_WINDOW`] before its sign-ons are refused.
 pub const THROTTLE_LIMIT: i64 = 5;
 /// The window of [`THROTTLE_LIMIT`] (seconds).
-pub const THROTTLE_WINDOW: i64 = 3600;
+pub const THROTTLE_WINDOW: i64 = 6 * 3600;
 
 /// What intake needs to know about the judge.
 #[derive(Clone, Debug)]
@@ -258,12 +264,14 @@ fn answer(
         )?;
         return Ok(Handled::Ignored("automatic mail".into()));
     }
-    let subject = if h.subject.is_empty() {
+    let clean: String = h.subject.chars().filter(|c| !c.is_control()).collect();
+    let clean = clean.trim();
+    let subject = if clean.is_empty() {
         "your mail to the judge".to_string()
-    } else if h.subject.to_ascii_lowercase().starts_with("re:") {
-        h.subject.clone()
+    } else if clean.to_ascii_lowercase().starts_with("re:") {
+        clean.to_string()
     } else {
-        format!("Re: {}", h.subject)
+        format!("Re: {clean}")
     };
     let answer = |j: &mut Judge, game: Option<i64>, intro: &str, blocks: &[Block], state: &str| {
         let body = render::render("reply", &ReplyMail { intro, blocks })?;
@@ -350,8 +358,8 @@ fn signon(
     let now = j.clock.now();
     if wrong_password_count(&j.store.conn, sender, now)? >= THROTTLE_LIMIT {
         return Ok(Err(format!(
-            "Too many wrong passwords came from {sender} in the last hour: the judge takes no \
-             SIGNON from this address for now. Try again in an hour; your GM can send you a new \
+            "Too many wrong passwords came from {sender} in the last six hours: the judge takes \
+             no SIGNON from this address for now. Try again later; your GM can set you a new \
              password."
         )));
     }
@@ -409,18 +417,37 @@ fn run(
     sender: &str,
     lines: &[Line],
 ) -> Result<(Option<i64>, String, Vec<Block>), MailError> {
-    let mut blocks = Vec::new();
+    // (is it the orders' block, the block): the orders' blocks are replaced at each flush.
+    let mut blocks: Vec<(bool, Block)> = Vec::new();
     let mut who: Option<Signed> = None;
+    // The mail's order lines since its last CLEAR, and whether some came since the last flush.
     let mut orders: Vec<&Line> = Vec::new();
+    let mut dirty = false;
     for l in lines {
-        let head = format!("line {}: {}", l.number, l.text);
+        // A new password is not echoed back.
+        let head = match l.command {
+            Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
+            _ => format!("line {}: {}", l.number, l.text),
+        };
+        // The order lines so far are taken before any other command runs (LIST shows them, a
+        // PAUSE comes after them), as one set: later lines join them and the set is taken again.
+        let is_order = matches!(l.command, Command::Order(_));
+        if let (Some(s), true, false, false) = (&who, dirty, is_order, l.command == Command::Clear)
+        {
+            blocks.retain(|(o, _)| !o);
+            blocks.extend(take_orders(j, s, &orders)?.into_iter().map(|b| (true, b)));
+            dirty = false;
+        }
         match (&l.command, &who) {
             (Command::Help, _) => {
                 let guide = render::render("help", &HelpMail { judge: &cfg.judge })?;
-                blocks.push(Block {
-                    head,
-                    lines: guide.lines().map(str::to_string).collect(),
-                });
+                blocks.push((
+                    false,
+                    Block {
+                        head,
+                        lines: guide.lines().map(str::to_string).collect(),
+                    },
+                ));
             }
             (
                 Command::Signon {
@@ -431,17 +458,23 @@ fn run(
                 None,
             ) => match signon(j, sender, power, game, password)? {
                 Ok(s) => {
-                    blocks.push(Block::with(
-                        format!("line {}: SIGNON {} {}", l.number, s.power, s.game.name),
-                        format!("Signed on as {} in game '{}'.", s.power, s.game.name),
+                    blocks.push((
+                        false,
+                        Block::with(
+                            format!("line {}: SIGNON {} {}", l.number, s.power, s.game.name),
+                            format!("Signed on as {} in game '{}'.", s.power, s.game.name),
+                        ),
                     ));
                     who = Some(s);
                 }
                 Err(why) => return Ok((None, why, Vec::new())),
             },
-            (Command::Signon { .. }, Some(_)) => blocks.push(Block::with(
-                format!("line {}: SIGNON ...", l.number),
-                "One SIGNON per mail: this line was ignored.",
+            (Command::Signon { .. }, Some(_)) => blocks.push((
+                false,
+                Block::with(
+                    format!("line {}: SIGNON ...", l.number),
+                    "One SIGNON per mail: this line was ignored.",
+                ),
             )),
             (Command::BadSignon, _) => {
                 return Ok((
@@ -468,25 +501,48 @@ fn run(
                 ))
             }
             (Command::Signoff, Some(_)) => {
-                blocks.push(Block::with(
-                    head,
-                    "Signed off: the rest of the mail was not read.",
+                blocks.push((
+                    false,
+                    Block::with(head, "Signed off: the rest of the mail was not read."),
                 ));
                 break;
             }
-            (Command::Order(_), Some(_)) => orders.push(l),
+            (Command::Order(_), Some(_)) => {
+                orders.push(l);
+                dirty = true;
+            }
+            (Command::Clear, Some(s)) if s.power != GM => {
+                // CLEAR drops the mail's earlier order lines too.
+                let dropped = orders.len();
+                orders.clear();
+                dirty = false;
+                blocks.retain(|(o, _)| !o);
+                let mut b = clear(j, s, head)?;
+                if dropped > 0 {
+                    b.lines.push(format!(
+                        "The {dropped} order lines above it were dropped too."
+                    ));
+                }
+                blocks.push((false, b));
+            }
             (c, Some(s)) => {
                 let b = command(j, s, c, head)?;
-                blocks.push(b);
+                blocks.push((false, b));
             }
         }
     }
     let Some(s) = who else {
-        return Ok((None, "Here is what you asked for.".into(), blocks));
+        return Ok((
+            None,
+            "Here is what you asked for.".into(),
+            blocks.into_iter().map(|(_, b)| b).collect(),
+        ));
     };
-    if !orders.is_empty() {
-        blocks.extend(take_orders(j, &s, &orders)?);
+    if dirty {
+        blocks.retain(|(o, _)| !o);
+        blocks.extend(take_orders(j, &s, &orders)?.into_iter().map(|b| (true, b)));
     }
+    let mut blocks: Vec<Block> = blocks.into_iter().map(|(_, b)| b).collect();
     if s.power != GM {
         if let Some(b) = order_set(j, &s)? {
             blocks.push(b);
@@ -531,7 +587,6 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
             let lines = j.with_variant(&s.game.variant, |v, _| summary(v, &phases))?;
             Block { head, lines }
         }
-        Command::Clear if !gm => clear(j, s, head)?,
         Command::SetPassword(pw) if !gm => {
             if pw.is_empty() || pw.contains(char::is_whitespace) {
                 Block::with(
@@ -645,7 +700,8 @@ fn player_address(c: &Connection, s: &Signed) -> Result<String, MailError> {
 
 /// CLEAR: the power's orders for the current phase are dropped (the raw mails keep them).
 fn clear(j: &mut Judge, s: &Signed, head: String) -> Result<Block, MailError> {
-    if let Some(refusal) = refuse_orders(&s.game) {
+    let game = store::game(&j.store.conn, &s.game.name)?.unwrap_or_else(|| s.game.clone());
+    if let Some(refusal) = refuse_orders(&game) {
         return Ok(Block::with(head, refusal));
     }
     let Some(phase) = store::current_phase(&j.store.conn, s.game.id)? else {
@@ -684,8 +740,20 @@ fn refuse_orders(g: &Game) -> Option<String> {
 /// line as understood or its error. A player's lines are the player's; the GM's lines name their
 /// power (`France: A(Par)-Bur`).
 fn take_orders(j: &mut Judge, s: &Signed, lines: &[&Line]) -> Result<Vec<Block>, MailError> {
-    if let Some(refusal) = refuse_orders(&s.game) {
+    // The state now: an earlier line of the mail may have paused or resumed the game.
+    let game = store::game(&j.store.conn, &s.game.name)?.unwrap_or_else(|| s.game.clone());
+    if let Some(refusal) = refuse_orders(&game) {
         return Ok(vec![Block::with("Orders", refusal)]);
+    }
+    if lines.len() > MAX_ORDER_LINES {
+        return Ok(vec![Block::with(
+            "Orders",
+            format!(
+                "Your mail has {} order lines; the judge takes at most {MAX_ORDER_LINES} in one \
+                 mail. None was read: send one line per order of your units. Nothing was done.",
+                lines.len()
+            ),
+        )]);
     }
     // Each line keeps its body line number: the text given to the service has blank lines for
     // the mail's other lines.
@@ -785,14 +853,48 @@ fn order_set(j: &mut Judge, s: &Signed) -> Result<Option<Block>, MailError> {
         let lines = match (&text, owe) {
             (_, false) => vec![format!("{} owes no orders in {name}.", s.power)],
             (None, true) => vec!["None yet: without orders the rules' defaults apply.".into()],
-            (Some(t), true) => game::acknowledge(v, &phase.position, &gm, p, t)
-                .into_iter()
-                .map(|c| c.order)
-                .collect(),
+            (Some(t), true) => {
+                let mut lines: Vec<String> = game::acknowledge(v, &phase.position, &gm, p, t)
+                    .into_iter()
+                    .map(|c| c.order)
+                    .collect();
+                lines.extend(stacks(v, &phase.position, p, t));
+                lines
+            }
         };
         Block { head, lines }
     })?;
     Ok(Some(lines))
+}
+
+/// R1.4: for each of the power's forces of several components, what each component will do
+/// (`3A(Bur): 1 by A(Bur)-Par; 2 hold`): components no order names hold.
+fn stacks(v: &Variant, position: &Position, p: PowerId, text: &str) -> Vec<String> {
+    let orders: Vec<Order<Region>> = turn::check(v, Some(position), Some(p), text)
+        .into_iter()
+        .filter_map(|c| c.checked.ok())
+        .filter(|o| o.stage == Stage::First)
+        .collect();
+    position
+        .forces()
+        .filter(|(_, f)| f.power == p && f.components() > 1)
+        .map(|(at, f)| {
+            let mut parts = Vec::new();
+            let mut named = 0;
+            for o in &orders {
+                if let Some(u) = o.kind.unit().filter(|u| u.at.province == at) {
+                    let k = u32::from(u.armies) + u32::from(u.fleets);
+                    named += k;
+                    parts.push(format!("{k} by {}", o.display(v)));
+                }
+            }
+            let rest = f.components().saturating_sub(named);
+            if rest > 0 {
+                parts.push(format!("{rest} hold"));
+            }
+            format!("{}: {}", f.name(v, at), parts.join("; "))
+        })
+        .collect()
 }
 
 /// PRESS TO ... / BROADCAST: stored, and mailed to the powers named (everyone but the sender).

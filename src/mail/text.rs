@@ -69,16 +69,22 @@ pub struct Line {
     pub command: Command,
 }
 
-/// The lines of `body` that are the sender's own: up to a signature (`-- `), without quoted
+/// The lines of `body` that are the sender's own: up to a signature (`-- `) or an unmarked quote
+/// (`-----Original Message-----`), without quoted
 /// lines (`>`), blank lines and the "On ... wrote:" line that introduces a quote.
 fn own_lines(body: &str) -> Vec<(usize, &str)> {
     let lines: Vec<&str> = body.lines().collect();
     let mut out = Vec::new();
     for (i, raw) in lines.iter().enumerate() {
-        if *raw == "-- " || *raw == "--" {
+        let t = raw.trim();
+        // A signature, or a quote written without `>` (Outlook's "Original Message", a forward).
+        if *raw == "-- "
+            || *raw == "--"
+            || (t.starts_with("-----") && t.to_ascii_lowercase().contains("original message"))
+            || t.eq_ignore_ascii_case("Begin forwarded message:")
+        {
             break;
         }
-        let t = raw.trim();
         if t.is_empty() || t.starts_with('>') {
             continue;
         }
@@ -202,6 +208,14 @@ mod tests {
                 (2, &Command::Order("A Par-Bur".into())),
             ]
         );
+    }
+
+    /// Issue 10: a reply quoting the judge's mail without `>` (Outlook) is read up to the quote.
+    #[test]
+    fn original_message_ends_the_mail() {
+        let lines = read("list\n-----Original Message-----\nA(Par)-Bur\n");
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].command, Command::List);
     }
 
     /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.
