@@ -383,7 +383,14 @@ fn handled(what: &str, h: &mail::Handled) {
 
 /// Runs a `mail` command. A message is taken (exit 0) once it is stored, whatever it said.
 pub fn mail(db: &Path, now: Option<&str>, command: MailCommand) -> Result<ExitCode, String> {
-    let mut j = judge(db, now)?;
+    // Not stored: EX_TEMPFAIL (75) tells the mail server to keep the message and try again.
+    let mut j = match judge(db, now) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("napjudge: {e}");
+            return Ok(ExitCode::from(75));
+        }
+    };
     match command {
         MailCommand::Receive { from, max_size } => {
             let cfg = mail::MailConfig {
@@ -394,8 +401,13 @@ pub fn mail(db: &Path, now: Option<&str>, command: MailCommand) -> Result<ExitCo
             std::io::stdin()
                 .read_to_end(&mut raw)
                 .map_err(|err| format!("standard input: {err}"))?;
-            let h = mail::receive(&mut j, &cfg, &raw).map_err(|e| e.to_string())?;
-            handled("message", &h);
+            match mail::receive(&mut j, &cfg, &raw) {
+                Ok(h) => handled("message", &h),
+                Err(e) => {
+                    eprintln!("napjudge: the message was not stored: {e}");
+                    return Ok(ExitCode::from(75));
+                }
+            }
         }
         MailCommand::Poll {
             maildir,

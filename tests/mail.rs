@@ -226,6 +226,12 @@ fn receive_and_poll_with_the_binary() {
     let garbage = std::fs::read(golden.join("23-bad-garbage.eml")).expect("mail");
     let o = run(&["mail", "receive"], &garbage);
     assert!(o.status.success(), "{o:?}");
+    // Without a Message-ID, the same bytes twice are a duplicate by their digest.
+    let bare = b"From: someone@example.net\r\nSubject: hello\r\n\r\nHELP\r\n";
+    for _ in 0..2 {
+        let o = run(&["mail", "receive"], bare);
+        assert!(o.status.success(), "{o:?}");
+    }
     let maildir = dir.join("Maildir");
     std::fs::create_dir_all(maildir.join("new")).expect("maildir");
     for f in ["06-bids-france.eml", "07-bids-england.eml"] {
@@ -243,18 +249,24 @@ fn receive_and_poll_with_the_binary() {
         2
     );
     let st = Store::open(&db).expect("db");
-    let replies: Vec<String> = store::mails(&st.conn, None)
+    let replies: Vec<(String, bool)> = store::mails(&st.conn, None)
         .expect("outbox")
         .into_iter()
         .filter(|m| m.kind == "reply")
-        .map(|m| m.to)
+        .map(|m| (m.to, m.body.contains("reached the judge before")))
         .collect();
-    assert_eq!(
-        replies,
-        [
-            "france@example.org",
-            "france@example.org",
-            "england@example.org"
-        ]
-    );
+    let want = [
+        ("france@example.org", false),
+        ("someone@example.net", false),
+        ("someone@example.net", true),
+        ("france@example.org", false),
+        ("england@example.org", false),
+    ];
+    assert_eq!(replies, want.map(|(a, d)| (a.to_string(), d)));
+    drop(st);
+    // The replies go out like any other mail, those without a game too.
+    let out = dir.join("out").display().to_string();
+    let o = run(&["outbox", "send", "--to-dir", &out], b"");
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(std::fs::read_dir(&out).expect("out").count(), 5);
 }

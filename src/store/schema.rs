@@ -152,3 +152,46 @@ pub fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 10: a file written by issue 9's napjudge (version 1) opens and migrates forward: its
+    /// outbox is kept, and replies without a game can then be queued.
+    #[test]
+    fn an_issue_9_file_migrates_to_version_2() {
+        let mut conn = Connection::open_in_memory().expect("sqlite");
+        conn.execute_batch(MIGRATIONS[0]).expect("version 1");
+        conn.pragma_update(None, "user_version", 1)
+            .expect("version");
+        conn.execute_batch(
+            "INSERT INTO games VALUES (1, 'g', 'napoleonic', 'gm@example.org', 'UTC', 1, 1, 1,
+                                       1, 1, 0, 'running', '2026-07-01T10:00:00Z');
+             INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
+             VALUES (1, 'results', 'a@example.org', 's', 'b', 'sent', '2026-07-01T10:00:00Z');",
+        )
+        .expect("issue 9 rows");
+        migrate(&mut conn, ":memory:").expect("migrates");
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .expect("version");
+        assert_eq!(version, 2);
+        let kept: (i64, String, String) = conn
+            .query_row("SELECT game, kind, state FROM outbox", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .expect("the old mail");
+        assert_eq!(kept, (1, "results".into(), "sent".into()));
+        conn.execute(
+            "INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
+             VALUES (NULL, 'reply', 'b@example.org', 's', 'b', 'queued', '2026-07-01T11:00:00Z')",
+            [],
+        )
+        .expect("a reply without a game");
+        let inbox: i64 = conn
+            .query_row("SELECT COUNT(*) FROM inbox", [], |r| r.get(0))
+            .expect("the inbox table");
+        assert_eq!(inbox, 0);
+    }
+}
