@@ -124,7 +124,10 @@ fn store_raw(
     h: &Head,
     now: DateTime<Utc>,
 ) -> Result<(i64, Option<String>), MailError> {
-    let digest = format!("{:x}", Sha256::digest(raw));
+    let digest: String = Sha256::digest(raw)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let earlier: Option<String> = match &h.message_id {
         Some(id) => tx
