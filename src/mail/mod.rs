@@ -116,6 +116,14 @@ fn now_text(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
+/// A message seen before.
+struct Earlier {
+    /// When it first came.
+    at: String,
+    /// A duplicate of it was answered already.
+    answered_twice: bool,
+}
+
 /// Stores the raw message in its own transaction; its row id and, if it was seen before (same
 /// Message-ID, else same digest), when.
 fn store_raw(
@@ -123,29 +131,31 @@ fn store_raw(
     raw: &[u8],
     h: &Head,
     now: DateTime<Utc>,
-) -> Result<(i64, Option<String>), MailError> {
+) -> Result<(i64, Option<Earlier>), MailError> {
     let digest: String = Sha256::digest(raw)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
     let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let earlier: Option<String> = match &h.message_id {
-        Some(id) => tx
-            .query_row(
-                "SELECT received FROM inbox WHERE message_id = ?1 ORDER BY id LIMIT 1",
-                [id],
-                |r| r.get(0),
-            )
-            .optional()?,
-        None => tx
-            .query_row(
-                "SELECT received FROM inbox WHERE message_id IS NULL AND digest = ?1
-                 ORDER BY id LIMIT 1",
-                [&digest],
-                |r| r.get(0),
-            )
-            .optional()?,
+    let (key, value) = match &h.message_id {
+        Some(id) => ("message_id = ?1", id.as_str()),
+        None => ("message_id IS NULL AND digest = ?1", digest.as_str()),
     };
+    let earlier = tx
+        .query_row(
+            &format!(
+                "SELECT MIN(received), SUM(state = 'duplicate') FROM inbox WHERE {key}
+                 HAVING COUNT(*) > 0"
+            ),
+            [value],
+            |r| {
+                Ok(Earlier {
+                    at: r.get(0)?,
+                    answered_twice: r.get::<_, i64>(1)? > 0,
+                })
+            },
+        )
+        .optional()?;
     tx.execute(
         "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'stored')",
@@ -245,7 +255,7 @@ fn answer(
     parsed: Option<&Message>,
     h: &Head,
     id: i64,
-    earlier: Option<String>,
+    earlier: Option<Earlier>,
 ) -> Result<Handled, MailError> {
     let now = j.clock.now();
     let too_big = raw.len() > cfg.max_size;
@@ -276,7 +286,7 @@ fn answer(
     } else {
         format!("Re: {clean}")
     };
-    let answer = |j: &mut Judge, game: Option<i64>, intro: &str, blocks: &[Block], state: &str| {
+    let reply = |j: &mut Judge, game: Option<i64>, intro: &str, blocks: &[Block], state: &str| {
         let body = render::render("reply", &ReplyMail { intro, blocks })?;
         let tx = j.store.conn.transaction()?;
         store::queue_mail(
@@ -298,12 +308,21 @@ fn answer(
         tx.commit()?;
         Ok::<(), MailError>(())
     };
-    if let Some(at) = earlier {
+    if let Some(Earlier {
+        answered_twice: true,
+        ..
+    }) = earlier
+    {
+        // One duplicate reply per message: a loop resending it gets no more.
+        set_state(c, id, "ignored", Some("a duplicate answered before"))?;
+        return Ok(Handled::Ignored("a duplicate answered before".into()));
+    }
+    if let Some(Earlier { at, .. }) = earlier {
         let intro = format!(
             "This message (the same Message-ID, or the same text) reached the judge before, at {at}. \
              It was answered then; nothing was done this time."
         );
-        answer(j, None, &intro, &[], "duplicate")?;
+        reply(j, None, &intro, &[], "duplicate")?;
         return Ok(Handled::Duplicate);
     }
     if too_big {
@@ -313,7 +332,7 @@ fn answer(
             raw.len(),
             cfg.max_size
         );
-        answer(j, None, &intro, &[], "answered")?;
+        reply(j, None, &intro, &[], "answered")?;
         return Ok(Handled::Answered);
     }
     let body = parsed.and_then(|m| m.body_text(0));
@@ -322,11 +341,11 @@ fn answer(
         let intro = "The judge found no text it could read in your mail (no plain text or HTML \
                      body, or only quoted lines). Nothing was done. Write your commands as plain \
                      text, starting with SIGNON POWER GAME PASSWORD; send HELP for the guide.";
-        answer(j, None, intro, &[], "answered")?;
+        reply(j, None, intro, &[], "answered")?;
         return Ok(Handled::Answered);
     }
     let (game, intro, blocks) = run(j, cfg, &h.sender, &lines)?;
-    answer(j, game, &intro, &blocks, "answered")?;
+    reply(j, game, &intro, &blocks, "answered")?;
     Ok(Handled::Answered)
 }
 
