@@ -271,3 +271,32 @@ fn receive_and_poll_with_the_binary() {
     assert!(o.status.success(), "{o:?}");
     assert_eq!(std::fs::read_dir(&out).expect("out").count(), 5);
 }
+
+/// Issue 10: the guide shows an example of every order form; each one must read on the
+/// Napoleonic board (a guide with an order the judge refuses would teach a mistake).
+#[test]
+fn every_example_order_in_help_reads() {
+    use askama::Template;
+    let guide = mail::HelpMail { judge: JUDGE }.render().expect("the guide");
+    let examples: String = guide
+        .lines()
+        .skip_while(|l| !l.starts_with("ORDERS"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("OTHER COMMANDS"))
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .flat_map(|l| l.trim().split("   ").next())
+        .map(|o| format!("{}\n", o.trim()))
+        .collect();
+    let v = napjudge::variant::load_named("napoleonic").expect("board");
+    let checked = napjudge::turn::check(&v, None, None, &examples);
+    assert!(checked.len() >= 18, "{examples}");
+    for c in &checked {
+        assert!(
+            c.checked.is_ok(),
+            "line {} '{}': {:?}",
+            c.line,
+            c.text,
+            c.checked
+        );
+    }
+}
