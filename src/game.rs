@@ -184,7 +184,8 @@ fn period_for(p: &Periods, kind: PhaseKind) -> i64 {
     }
 }
 
-fn valid_address(a: &str) -> bool {
+/// Whether `a` looks like a mail address (`name@example.org`).
+pub fn valid_address(a: &str) -> bool {
     let mut parts = a.split('@');
     matches!(
         (parts.next(), parts.next(), parts.next()),

@@ -626,10 +626,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
             }
         }
         Command::SetAddress(a) if !gm => {
-            let valid = a.split('@').count() == 2
-                && a.split('@').all(|p| !p.is_empty())
-                && !a.contains(char::is_whitespace);
-            if valid {
+            if game::valid_address(a) {
                 let hash =
                     store::password_hash(&j.store.conn, s.game.id, &s.power)?.unwrap_or_default();
                 store::set_player(&j.store.conn, s.game.id, &s.power, a, &hash)?;
