@@ -184,7 +184,8 @@ fn period_for(p: &Periods, kind: PhaseKind) -> i64 {
     }
 }
 
-fn valid_address(a: &str) -> bool {
+/// Whether `a` looks like a mail address (`name@example.org`).
+pub fn valid_address(a: &str) -> bool {
     let mut parts = a.split('@');
     matches!(
         (parts.next(), parts.next(), parts.next()),
@@ -204,6 +205,9 @@ fn join_or(items: &[String], empty: &str) -> String {
     }
 }
 
+/// The name the GM signs on with, in `players` for the GM's mail password.
+pub const GM: &str = "GM";
+
 /// A password of 12 letters and digits from the system's random source.
 fn new_password() -> Result<String, GameError> {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyzACDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -216,7 +220,8 @@ fn new_password() -> Result<String, GameError> {
         .collect())
 }
 
-fn hash_password(password: &str) -> Result<String, GameError> {
+/// The argon2 PHC string of a password.
+pub fn hash_password(password: &str) -> Result<String, GameError> {
     argon2::Argon2::default()
         .hash_password(password.as_bytes())
         .map(|h| h.to_string())
@@ -343,6 +348,16 @@ impl Judge {
             })
     }
 
+    /// Runs `f` with the game's variant and the store (a mail's reply needs both at once).
+    pub fn with_variant<R>(
+        &mut self,
+        name: &str,
+        f: impl FnOnce(&Variant, &Store) -> R,
+    ) -> Result<R, GameError> {
+        let v = variant(&mut self.variants, name)?;
+        Ok(f(v, &self.store))
+    }
+
     /// `game create`.
     pub fn create(&mut self, g: &NewGame) -> Result<Game, GameError> {
         let now = self.clock.now();
@@ -402,8 +417,12 @@ impl Judge {
         }
         let game = Judge::game(&self.store.conn, name)?;
         let v = variant(&mut self.variants, &game.variant)?;
-        let p = Judge::major(v, power)?;
-        let power = v.power(p).name.clone();
+        // `GM` sets the password the GM signs on with by mail (kept as a player row).
+        let power = if power.eq_ignore_ascii_case(GM) {
+            GM.to_string()
+        } else {
+            v.power(Judge::major(v, power)?).name.clone()
+        };
         let (password, generated) = match password {
             Some(pw) => (pw.to_string(), false),
             None => (new_password()?, true),
@@ -436,7 +455,7 @@ impl Judge {
             store::queue_mail(
                 &tx,
                 &NewMail {
-                    game: game.id,
+                    game: Some(game.id),
                     phase: None,
                     kind: "password",
                     to: address,
@@ -679,7 +698,7 @@ impl Judge {
             store::queue_mail(
                 c,
                 &NewMail {
-                    game: game.id,
+                    game: Some(game.id),
                     phase: Some(phase.id),
                     kind: "results",
                     to: addr,
@@ -859,6 +878,27 @@ impl Judge {
             cur.game.id,
             Some(cur.phase.id),
             &format!("deadline set to {}", at.to_rfc3339()),
+            None,
+            now,
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// `game grace`: sets the grace that follows every deadline of the game.
+    pub fn set_grace(&mut self, name: &str, secs: i64) -> Result<(), GameError> {
+        let now = self.clock.now();
+        let tx = self
+            .store
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let game = Judge::game(&tx, name)?;
+        store::set_grace(&tx, game.id, secs)?;
+        store::add_gm_action(
+            &tx,
+            game.id,
+            None,
+            &format!("grace set to {}", clock::show_period(secs)),
             None,
             now,
         )?;
@@ -1069,7 +1109,7 @@ impl Judge {
                 store::queue_mail(
                     &tx,
                     &NewMail {
-                        game: game.id,
+                        game: Some(game.id),
                         phase: Some(phase.id),
                         kind: "reminder",
                         to: &player.address,

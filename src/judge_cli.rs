@@ -4,6 +4,7 @@
 use clap::Subcommand;
 use napjudge::clock::{self, Clock};
 use napjudge::game::{Judge, NewGame};
+use napjudge::mail;
 use napjudge::outbox;
 use napjudge::store::{self, Periods, Store};
 use std::io::Read;
@@ -138,6 +139,32 @@ pub enum OutboxCommand {
         /// The judge's own address, the mails' sender.
         #[arg(long, env = "NAPJUDGE_FROM", default_value = "judge@napjudge.invalid")]
         from: String,
+    },
+}
+
+/// `napjudge mail ...`
+#[derive(Subcommand)]
+pub enum MailCommand {
+    /// Stores one RFC 5322 message from standard input and queues its reply (exit 0 once stored).
+    Receive {
+        /// The judge's own address: mail from it is never answered.
+        #[arg(long, env = "NAPJUDGE_FROM", default_value = "judge@napjudge.invalid")]
+        from: String,
+        /// Messages larger than this many bytes are refused unread.
+        #[arg(long, default_value_t = napjudge::mail::MAX_SIZE)]
+        max_size: usize,
+    },
+    /// Stores each message in DIR/new, queues its reply, then moves it to DIR/cur.
+    Poll {
+        /// The Maildir.
+        #[arg(long)]
+        maildir: PathBuf,
+        /// The judge's own address: mail from it is never answered.
+        #[arg(long, env = "NAPJUDGE_FROM", default_value = "judge@napjudge.invalid")]
+        from: String,
+        /// Messages larger than this many bytes are refused unread.
+        #[arg(long, default_value_t = napjudge::mail::MAX_SIZE)]
+        max_size: usize,
     },
 }
 
@@ -337,6 +364,80 @@ pub fn outbox(db: &Path, now: Option<&str>, command: OutboxCommand) -> Result<Ex
             println!("{} sent, {} failed", sent.sent, sent.failed);
             if sent.failed > 0 {
                 return Ok(ExitCode::FAILURE);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn handled(what: &str, h: &mail::Handled) {
+    match h {
+        mail::Handled::Answered => println!("{what}: answered"),
+        mail::Handled::Duplicate => println!("{what}: duplicate, answered as such"),
+        mail::Handled::Ignored(why) => println!("{what}: stored, not answered ({why})"),
+        mail::Handled::Unanswered(why) => {
+            eprintln!("napjudge: {what}: stored, not answered: {why}")
+        }
+    }
+}
+
+/// Runs a `mail` command. A message is taken (exit 0) once it is stored, whatever it said.
+pub fn mail(db: &Path, now: Option<&str>, command: MailCommand) -> Result<ExitCode, String> {
+    // Not stored: EX_TEMPFAIL (75) tells the mail server to keep the message and try again.
+    let mut j = match judge(db, now) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("napjudge: {e}");
+            return Ok(ExitCode::from(75));
+        }
+    };
+    match command {
+        MailCommand::Receive { from, max_size } => {
+            let cfg = mail::MailConfig {
+                judge: from,
+                max_size,
+            };
+            let mut raw = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut raw)
+                .map_err(|err| format!("standard input: {err}"))?;
+            match mail::receive(&mut j, &cfg, &raw) {
+                Ok(h) => handled("message", &h),
+                Err(e) => {
+                    eprintln!("napjudge: the message was not stored: {e}");
+                    return Ok(ExitCode::from(75));
+                }
+            }
+        }
+        MailCommand::Poll {
+            maildir,
+            from,
+            max_size,
+        } => {
+            let cfg = mail::MailConfig {
+                judge: from,
+                max_size,
+            };
+            let new = maildir.join("new");
+            let cur = maildir.join("cur");
+            std::fs::create_dir_all(&cur).map_err(|err| format!("{}: {err}", cur.display()))?;
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&new)
+                .map_err(|err| format!("{}: {err} (give a Maildir)", new.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect();
+            // Maildir names start with the delivery time: their order is the order of arrival.
+            files.sort();
+            for path in files {
+                let raw =
+                    std::fs::read(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+                let h = mail::receive(&mut j, &cfg, &raw).map_err(|e| e.to_string())?;
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                let name = name.unwrap_or_default();
+                handled(&name, &h);
+                let target = cur.join(format!("{name}:2,S"));
+                std::fs::rename(&path, &target)
+                    .map_err(|err| format!("{}: {err}", path.display()))?;
             }
         }
     }

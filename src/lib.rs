@@ -39,6 +39,7 @@ pub mod winter;
 // The judge: the only modules with I/O and a clock. They depend on the engine, never the reverse.
 pub mod clock;
 pub mod game;
+pub mod mail;
 pub mod outbox;
 pub mod render;
 pub mod store;

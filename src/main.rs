@@ -66,6 +66,11 @@ enum Command {
         #[arg(long)]
         to_dir: Option<PathBuf>,
     },
+    /// Mail in: `mail receive` (one message on standard input), `mail poll --maildir DIR`.
+    Mail {
+        #[command(subcommand)]
+        command: judge_cli::MailCommand,
+    },
     /// The mails the judge queued.
     Outbox {
         #[command(subcommand)]
@@ -107,6 +112,7 @@ fn main() -> ExitCode {
         Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
         Command::Tick { to_dir } => judge_cli::tick(&cli.db, cli.now.as_deref(), to_dir.as_deref()),
         Command::Outbox { command } => judge_cli::outbox(&cli.db, cli.now.as_deref(), command),
+        Command::Mail { command } => judge_cli::mail(&cli.db, cli.now.as_deref(), command),
         command => run_command(command),
     };
     match result {
@@ -146,9 +152,10 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
             })
         }
         Command::Adjudicate { file } => adjudicate(&file),
-        Command::Game { .. } | Command::Tick { .. } | Command::Outbox { .. } => {
-            Err("the judge's commands are run by main".into())
-        }
+        Command::Game { .. }
+        | Command::Tick { .. }
+        | Command::Outbox { .. }
+        | Command::Mail { .. } => Err("the judge's commands are run by main".into()),
     }
 }
 

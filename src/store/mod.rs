@@ -211,8 +211,8 @@ pub struct Mail {
 
 /// A new mail for [`queue_mail`].
 pub struct NewMail<'a> {
-    /// The game.
-    pub game: i64,
+    /// The game (none for a reply to mail that names no game).
+    pub game: Option<i64>,
     /// The phase it belongs to, if any.
     pub phase: Option<i64>,
     /// What kind of mail.
@@ -367,6 +367,15 @@ pub fn password_hash(c: &Connection, game: i64, power: &str) -> Result<Option<St
         |r| r.get(0),
     )
     .optional()?)
+}
+
+/// Sets a game's grace (seconds).
+pub fn set_grace(c: &Connection, game: i64, secs: i64) -> Result<(), StoreError> {
+    c.execute(
+        "UPDATE games SET grace = ?2 WHERE id = ?1",
+        params![game, secs],
+    )?;
+    Ok(())
 }
 
 /// Adds a phase to play, with the powers that owe orders in it; its id.
@@ -714,9 +723,9 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String)> {
 /// The outbox, oldest first; only mails in `state` when given.
 pub fn mails(c: &Connection, state: Option<&str>) -> Result<Vec<Mail>, StoreError> {
     let mut st = c.prepare_cached(
-        "SELECT o.id, g.name, o.kind, o.recipient, o.subject, o.body, o.state, o.error, o.tries,
+        "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error, o.tries,
                 o.created
-         FROM outbox o JOIN games g ON g.id = o.game
+         FROM outbox o LEFT JOIN games g ON g.id = o.game
          WHERE ?1 IS NULL OR o.state = ?1 ORDER BY o.id",
     )?;
     let raw: Vec<(Mail, String)> = st.query_map([state], mail_row)?.collect::<Result<_, _>>()?;

@@ -5,10 +5,11 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 1;
+pub const VERSION: i64 = 2;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; VERSION as usize] = [r#"
+const MIGRATIONS: [&str; VERSION as usize] = [
+    r#"
 CREATE TABLE games (
     id       INTEGER PRIMARY KEY,
     name     TEXT NOT NULL UNIQUE,
@@ -88,7 +89,50 @@ CREATE TABLE outbox (
     sent_at   TEXT
 );
 CREATE INDEX outbox_state ON outbox (state);
-"#];
+"#,
+    // Version 2 (mail intake): every message received is kept raw; replies to mail that names no game
+    // (HELP, an unknown game) need an outbox row without a game, so the outbox is rebuilt with `game`
+    // nullable (SQLite can't drop a NOT NULL in place).
+    r#"
+CREATE TABLE inbox (
+    id         INTEGER PRIMARY KEY,
+    message_id TEXT,                 -- the Message-ID header, without brackets
+    digest     TEXT NOT NULL,        -- SHA-256 of the raw bytes, hex
+    sender     TEXT NOT NULL,        -- the From address as given ('' when there is none)
+    size       INTEGER NOT NULL,
+    raw        BLOB NOT NULL,
+    received   TEXT NOT NULL,
+    state      TEXT NOT NULL,        -- stored, answered, duplicate, ignored
+    game       INTEGER REFERENCES games(id),
+    note       TEXT                  -- why it was ignored or refused, in words
+);
+CREATE INDEX inbox_message_id ON inbox (message_id);
+CREATE INDEX inbox_digest ON inbox (digest);
+CREATE TABLE signon_failures (
+    address TEXT NOT NULL,           -- lower case
+    at      TEXT NOT NULL
+);
+CREATE INDEX signon_failures_address ON signon_failures (address, at);
+CREATE TABLE outbox_v2 (
+    id        INTEGER PRIMARY KEY,
+    game      INTEGER REFERENCES games(id),
+    phase     INTEGER REFERENCES phases(id),
+    kind      TEXT NOT NULL,       -- results, reminder, password, reply, press
+    recipient TEXT NOT NULL,
+    subject   TEXT NOT NULL,
+    body      TEXT NOT NULL,
+    state     TEXT NOT NULL,       -- queued, sent, failed
+    error     TEXT,
+    tries     INTEGER NOT NULL DEFAULT 0,
+    created   TEXT NOT NULL,
+    sent_at   TEXT
+);
+INSERT INTO outbox_v2 SELECT * FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_v2 RENAME TO outbox;
+CREATE INDEX outbox_state ON outbox (state);
+"#,
+];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
 pub fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
@@ -107,4 +151,47 @@ pub fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
         tx.commit()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 10: a file written by issue 9's napjudge (version 1) opens and migrates forward: its
+    /// outbox is kept, and replies without a game can then be queued.
+    #[test]
+    fn an_issue_9_file_migrates_to_version_2() {
+        let mut conn = Connection::open_in_memory().expect("sqlite");
+        conn.execute_batch(MIGRATIONS[0]).expect("version 1");
+        conn.pragma_update(None, "user_version", 1)
+            .expect("version");
+        conn.execute_batch(
+            "INSERT INTO games VALUES (1, 'g', 'napoleonic', 'gm@example.org', 'UTC', 1, 1, 1,
+                                       1, 1, 0, 'running', '2026-07-01T10:00:00Z');
+             INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
+             VALUES (1, 'results', 'a@example.org', 's', 'b', 'sent', '2026-07-01T10:00:00Z');",
+        )
+        .expect("issue 9 rows");
+        migrate(&mut conn, ":memory:").expect("migrates");
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .expect("version");
+        assert_eq!(version, 2);
+        let kept: (i64, String, String) = conn
+            .query_row("SELECT game, kind, state FROM outbox", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .expect("the old mail");
+        assert_eq!(kept, (1, "results".into(), "sent".into()));
+        conn.execute(
+            "INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
+             VALUES (NULL, 'reply', 'b@example.org', 's', 'b', 'queued', '2026-07-01T11:00:00Z')",
+            [],
+        )
+        .expect("a reply without a game");
+        let inbox: i64 = conn
+            .query_row("SELECT COUNT(*) FROM inbox", [], |r| r.get(0))
+            .expect("the inbox table");
+        assert_eq!(inbox, 0);
+    }
 }

@@ -1,0 +1,77 @@
+//! Issue 10's figure: one order mail from `mail::receive` to its queued reply (stored raw,
+//! parsed, signed on, validated through `game orders`' service, rendered, queued, committed),
+//! with the database on disk. The sign-on's argon2 check is part of it, and measured alone too.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use napjudge::clock::{parse_time, Clock};
+use napjudge::game::{verify_password, Judge, NewGame};
+use napjudge::mail::{self, Handled, MailConfig};
+use napjudge::store::{self, Periods, Store};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join("napjudge-bench");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let path = dir.join(name);
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+    }
+    path
+}
+
+fn bench(c: &mut Criterion) {
+    let db = scratch("mail.db");
+    let clock = Clock::fixed(parse_time("2026-07-01T12:00:00Z").expect("time"));
+    let mut j = Judge::new(Store::open(&db).expect("db"), clock);
+    j.create(&NewGame {
+        name: "g".into(),
+        variant: "napoleonic".into(),
+        gm: "gm@example.org".into(),
+        timezone: "UTC".into(),
+        periods: Periods {
+            movement: 86_400,
+            retreat: 86_400,
+            winter: 86_400,
+            grace: 3_600,
+            remind: 3_600,
+        },
+        wait: false,
+    })
+    .expect("create");
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        let addr = format!("{}@example.org", p.to_lowercase());
+        j.assign("g", p, &addr, Some("pw")).expect("assign");
+    }
+    j.start("g").expect("start");
+    j.process("g", false).expect("Winter 1800");
+    let cfg = MailConfig {
+        judge: "judge@napjudge.invalid".into(),
+        max_size: mail::MAX_SIZE,
+    };
+    let mut n = 0u64;
+    c.bench_function("mail/order_mail_to_queued_reply", |b| {
+        b.iter(|| {
+            n += 1;
+            let raw = format!(
+                "From: France <france@example.org>\r\nTo: judge@napjudge.invalid\r\n\
+                 Subject: Spring 1801\r\nMessage-ID: <{n}@example.org>\r\n\
+                 Content-Type: text/plain; charset=utf-8\r\n\r\n\
+                 SIGNON France g pw\r\nA(Par)-Bur\r\nF(Bre)-MAO\r\nF(Mar)-GOL\r\nA(Bor) H\r\n"
+            );
+            let h = mail::receive(&mut j, &cfg, raw.as_bytes()).expect("stored");
+            assert_eq!(h, Handled::Answered);
+        })
+    });
+    let hash = store::password_hash(&j.store.conn, 1, "France")
+        .expect("read")
+        .expect("a hash");
+    c.bench_function("mail/argon2_signon_check", |b| {
+        b.iter(|| assert!(verify_password("pw", &hash)))
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = bench
+}
+criterion_main!(benches);
