@@ -392,6 +392,7 @@ impl<'a> Checker<'a> {
         if order.stage == Stage::Second {
             return self.check_second_phase(order);
         }
+        let order = &self.without_absent_participants(order)?;
         for unit in units_of(order) {
             // An army may land from a sea it only reaches this phase (R3.2, R3.3): whether it is
             // aboard there is known only once the first moves are decided.
@@ -471,6 +472,36 @@ impl<'a> Checker<'a> {
                 }
             }
             _ => {}
+        }
+        Ok(order)
+    }
+
+    /// A one-line merge is its participants' merges (R2.6): a participant naming a unit that
+    /// isn't there is void by itself (R1.4), as its own `MERGE` line would be, and the rest merge;
+    /// the result written loses what it would have brought. Void when no participant is left.
+    fn without_absent_participants(
+        &self,
+        order: &Order<Region>,
+    ) -> Result<Order<Region>, ValidationError> {
+        let mut order = order.clone();
+        if let OrderKind::Merge { units, result, .. } = &mut order.kind {
+            if units.len() > 1 {
+                let mut absent = None;
+                units.retain(|u| match self.check_unit(u) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        if let Some((a, f)) = result {
+                            *a = a.saturating_sub(u.armies);
+                            *f = f.saturating_sub(u.fleets);
+                        }
+                        absent.get_or_insert(e);
+                        false
+                    }
+                });
+                if let (true, Some(e)) = (units.is_empty(), absent) {
+                    return Err(e);
+                }
+            }
         }
         Ok(order)
     }

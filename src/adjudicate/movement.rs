@@ -820,7 +820,14 @@ impl<'a> Resolver<'a> {
             let rules = &self.variant.rules;
             self.d[m].route = if item.fleets > 0 || item.lands {
                 let reach = self.variant.fleet_reach[from.index()].contains(to.province);
-                if reach || item.lands {
+                // Armies go along with fleets only where each could go (R3.4, R1.2): at sea
+                // into another sea, ashore where an army walks; armies board only by E (R3.2).
+                let armies_go = item.armies == 0
+                    || match self.variant.province(from).kind {
+                        SpaceKind::Sea => self.variant.province(to.province).kind == SpaceKind::Sea,
+                        _ => self.variant.army_adjacent(from, to.province),
+                    };
+                if item.lands || (reach && armies_go) {
                     Route::Direct
                 } else {
                     // Only a merge participant gets here unchecked (R2.4: it drops out).
@@ -1893,6 +1900,49 @@ impl<'a> Resolver<'a> {
         fleets.saturating_sub(armies)
     }
 
+    /// An army whose landing failed stays aboard (R3.3): when the fleets it was aboard sailed on
+    /// to other seas and those that stayed have no room for it, it sails with them (R3.4, as an
+    /// army no order names does), the seas taken in board order so that the order of writing
+    /// plays no part.
+    fn failed_landings_sail_on(&self, next: &mut Position, sea_time: &mut [SeaTime]) {
+        for (i, it) in self.items.iter().enumerate() {
+            if !it.lands || it.carrier.is_some() || self.d[i].result {
+                continue;
+            }
+            let at = it.at.index();
+            let Some(stayed) = next.units[at].filter(|f| f.power == it.power) else {
+                continue;
+            };
+            let mut excess = stayed.armies.saturating_sub(stayed.fleets);
+            let mut seas: Vec<ProvinceId> = (0..self.items.len())
+                .filter(|&m| {
+                    let s = &self.items[m];
+                    s.at == it.at && s.power == it.power && s.fleets > 0 && self.d[m].result
+                })
+                .filter_map(|m| self.move_to(m))
+                .filter(|&to| self.variant.province(to).kind == SpaceKind::Sea)
+                .collect();
+            seas.sort();
+            seas.dedup();
+            for sea in seas {
+                let Some(there) = next.units[sea.index()].as_mut() else {
+                    continue;
+                };
+                if excess == 0 || there.power != it.power {
+                    continue;
+                }
+                let moved = excess.min(there.fleets.saturating_sub(there.armies));
+                there.armies += moved;
+                excess -= moved;
+                if let Some(f) = next.units[at].as_mut() {
+                    f.armies -= moved;
+                }
+                let time = sea_time[at].take_longest(moved);
+                sea_time[sea.index()].add(time);
+            }
+        }
+    }
+
     fn next_position(&mut self, before: &Position) -> Position {
         let mut next = before.clone();
         next.dislodged.clear();
@@ -2022,6 +2072,7 @@ impl<'a> Resolver<'a> {
             }
             sea_time[p.index()].add(time);
         }
+        self.failed_landings_sail_on(&mut next, &mut sea_time);
         // At sea a force may not carry more armies than it has fleets: the rest are lost (R1.2,
         // R3.5).
         for (i, slot) in next.units.iter_mut().enumerate() {
