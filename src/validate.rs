@@ -223,20 +223,34 @@ impl<'a> Checker<'a> {
                 })
                 .collect();
         }
-        let results: Vec<Checked> = combos
+        let results: Vec<(Order<Region>, Checked)> = combos
             .iter()
-            .map(|c| self.check_settled(&settle(order, c)))
+            .map(|c| {
+                let settled = settle(order, c);
+                let checked = self.check_settled(&settled);
+                (settled, checked)
+            })
             .collect();
-        let mut valid: Vec<&Order<Region>> =
-            results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        let mut valid: Vec<(&Order<Region>, &Order<Region>)> = results
+            .iter()
+            .filter_map(|(s, r)| Some((s, r.as_ref().ok()?)))
+            .collect();
+        let whole = |(written, checked): &(&Order<Region>, &Order<Region>)| {
+            units_of(written).len() == units_of(checked).len()
+        };
+        if valid.len() > 1 && valid.iter().any(whole) {
+            // A meaning under which every participant written is there beats one that drops
+            // some (R2.6: `A/F(Bal) & A(Kol) MERGE Sax` names the Baltic's A/F).
+            valid.retain(whole);
+        }
         if valid.len() > 1 {
             // Parts of an order judged only later (a chain's second leg, a merge participant's
             // path, a second-phase order's place) still settle a name when only one meaning
-            // fits the board: `F(SKA) MERGE Bal` can only be the Baltic.
-            valid.retain(|o| self.fits_board(o));
+            // fits the board as written: `F(SKA) MERGE Bal` can only be the Baltic.
+            valid.retain(|(written, _)| self.fits_board(written));
         }
         match valid.as_slice() {
-            [one] => Ok((*one).clone()),
+            [(_, one)] => Ok((*one).clone()),
             _ => {
                 let (name, options) = &ambiguous[0];
                 let names: Vec<&str> = options
@@ -425,6 +439,12 @@ impl<'a> Checker<'a> {
                     // each where it could go alone (R1.2).
                     let v = self.variant;
                     let at_sea = v.province(unit.at.province).kind == SpaceKind::Sea;
+                    if at_sea && unit.armies > unit.fleets {
+                        return Err(ValidationError::Illegal(
+                            "at sea the fleets moving must carry the armies moving with them:                              name as many fleets as armies (R1.2)"
+                                .into(),
+                        ));
+                    }
                     let ok = if at_sea {
                         v.province(to.province).kind == SpaceKind::Sea
                     } else {

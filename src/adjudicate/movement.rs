@@ -824,7 +824,10 @@ impl<'a> Resolver<'a> {
                 // into another sea, ashore where an army walks; armies board only by E (R3.2).
                 let armies_go = item.armies == 0
                     || match self.variant.province(from).kind {
-                        SpaceKind::Sea => self.variant.province(to.province).kind == SpaceKind::Sea,
+                        SpaceKind::Sea => {
+                            self.variant.province(to.province).kind == SpaceKind::Sea
+                                && item.armies <= item.fleets
+                        }
                         _ => self.variant.army_adjacent(from, to.province),
                     };
                 if item.lands || (reach && armies_go) {
@@ -2115,60 +2118,79 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// Armies aboard a sea force that no order names travel with its fleets sailing to other seas
-/// when the fleets staying behind have no room for them (R3.4: an A/F moves as one force at sea),
-/// the sailing moves taken by destination so that the order of writing plays no part. Fleets can't
-/// sail ashore from under those armies (R3.3: an army lands only by `D`): while armies would be
-/// left without room, the moves of that force's fleets into coastal spaces are void (a merge
-/// participant drops out, R2.4). Returns the items made void. Unordered items left with no unit
-/// are dropped: nothing stays behind.
+/// Armies aboard a sea force that no move takes along (unordered, or named in a hold, support or
+/// blockade) travel with its fleets sailing to other seas when the fleets staying behind have no
+/// room for them (R3.4: an A/F moves as one force at sea), the sailing moves taken by destination
+/// so that the order of writing plays no part. Fleets can't sail ashore from under armies aboard
+/// (R3.3: an army lands only by `D`), those ordered to land included (the landing may fail, and
+/// the army then stays aboard): while armies would be left without room, the moves of that
+/// force's fleets into coastal spaces are void (a merge participant drops out, R2.4). Returns the
+/// items made void. Unordered items left with no unit are dropped: nothing stays behind.
 fn carry_armies_aboard(variant: &Variant, items: &mut Vec<Item>) -> Vec<usize> {
     let mut void = Vec::new();
     let to_sea = |it: &Item| match it.act {
         Act::Move { to, .. } => Some(variant.province(to.province).kind == SpaceKind::Sea),
         _ => None,
     };
-    for i in 0..items.len() {
-        let it = items[i];
-        if it.order.is_some()
-            || it.act != Act::Hold
-            || it.armies == 0
-            || variant.province(it.at).kind != SpaceKind::Sea
-        {
-            continue;
-        }
-        // Room to stay: the unordered fleets, and staying fleets elsewhere in the force not
-        // already carrying an army.
-        let others: u32 = items
+    let mut seas: Vec<ProvinceId> = items
+        .iter()
+        .filter(|it| {
+            it.armies > 0 && it.carrier.is_none() && variant.province(it.at).kind == SpaceKind::Sea
+        })
+        .map(|it| it.at)
+        .collect();
+    seas.sort();
+    seas.dedup();
+    for sea in seas {
+        let here = |it: &Item| it.at == sea && it.carrier.is_none();
+        let stays = |it: &Item| here(it) && !it.lands && to_sea(it).is_none();
+        let fleets: u32 = items
             .iter()
-            .enumerate()
-            .filter(|&(j, s)| j != i && s.at == it.at && to_sea(s).is_none() && s.carrier.is_none())
-            .map(|(_, s)| u32::from(s.fleets).saturating_sub(u32::from(s.armies)))
+            .filter(|it| stays(it))
+            .map(|it| u32::from(it.fleets))
             .sum();
-        let mut excess = u32::from(it.armies).saturating_sub(u32::from(it.fleets) + others);
+        let armies: u32 = items
+            .iter()
+            .filter(|it| stays(it))
+            .map(|it| u32::from(it.armies))
+            .sum();
+        let landing: u32 = items
+            .iter()
+            .filter(|it| here(it) && it.lands)
+            .map(|it| u32::from(it.armies))
+            .sum();
+        let mut excess = armies.saturating_sub(fleets);
         let mut sailing: Vec<usize> = (0..items.len())
-            .filter(|&j| {
-                let m = items[j];
-                m.at == it.at && m.fleets > m.armies && to_sea(&m) == Some(true)
-            })
+            .filter(|&j| here(&items[j]) && to_sea(&items[j]) == Some(true))
             .collect();
         sailing.sort_by_key(|&j| match items[j].act {
             Act::Move { to, .. } => to.province.index(),
             _ => usize::MAX,
         });
+        let mut room: u32 = 0;
         for j in sailing {
-            if excess == 0 {
-                break;
-            }
-            let m = items[j];
-            let moved = excess.min(u32::from(m.fleets - m.armies)) as u8;
+            let free = u32::from(items[j].fleets.saturating_sub(items[j].armies));
+            let moved = excess.min(free) as u8;
             items[j].armies += moved;
-            items[i].armies -= moved;
             excess -= u32::from(moved);
+            room += free - u32::from(moved);
+            // Taken from the staying items, unordered ones first (they come last).
+            let mut left = moved;
+            for k in (0..items.len()).rev() {
+                if left == 0 {
+                    break;
+                }
+                if stays(&items[k]) {
+                    let take = left.min(items[k].armies);
+                    items[k].armies -= take;
+                    left -= take;
+                }
+            }
         }
-        if excess > 0 {
+        let staying_room = fleets.saturating_sub(armies);
+        if excess > 0 || landing > staying_room + room {
             for (j, m) in items.iter_mut().enumerate() {
-                if m.at == it.at && m.fleets > 0 && to_sea(m) == Some(false) {
+                if here(m) && m.fleets > 0 && to_sea(m) == Some(false) && !m.lands {
                     m.act = Act::Hold;
                     void.push(j);
                 }
