@@ -247,7 +247,19 @@ impl<'a> Checker<'a> {
             // Parts of an order judged only later (a chain's second leg, a merge participant's
             // path, a second-phase order's place) still settle a name when only one meaning
             // fits the board as written: `F(SKA) MERGE Bal` can only be the Baltic.
-            valid.retain(|(written, _)| self.fits_board(written));
+            let fitting: Vec<_> = valid
+                .iter()
+                .copied()
+                .filter(|(written, _)| self.fits_board(written, true))
+                .collect();
+            // A merge whose participants fit no meaning all together takes the meaning some of
+            // them fit, as their own `MERGE` lines would (R2.6); the others drop out (R2.4).
+            valid = if fitting.is_empty() {
+                valid.retain(|(written, _)| self.fits_board(written, false));
+                valid
+            } else {
+                fitting
+            };
         }
         match valid.as_slice() {
             [(_, one)] => Ok((*one).clone()),
@@ -267,8 +279,9 @@ impl<'a> Checker<'a> {
 
     /// Whether the parts of an order that are judged only during adjudication are possible on
     /// the board at all: a second leg from the first move's end into a sea, each merge participant
-    /// next to (or in) the target, a second-phase order's fleet next to where it acts.
-    fn fits_board(&self, order: &Order<Region>) -> bool {
+    /// next to (or in) the target (`every` participant, or some), a second-phase order's fleet
+    /// next to where it acts.
+    fn fits_board(&self, order: &Order<Region>, every: bool) -> bool {
         use OrderKind::*;
         let v = self.variant;
         let fleet_next = |a: ProvinceId, b: ProvinceId| v.fleet_reach[a.index()].contains(b);
@@ -282,10 +295,17 @@ impl<'a> Checker<'a> {
             EmbarkWith { to, then, .. } => {
                 then.is_none_or(|leg| sea(leg.province) && fleet_next(to.province, leg.province))
             }
-            Merge { units, target, .. } => units.iter().all(|u| {
-                let (a, t) = (u.at.province, target.province);
-                a == t || fleet_next(a, t) || (!second && v.army_adjacent(a, t))
-            }),
+            Merge { units, target, .. } => {
+                let fits = |u: &UnitSpec<Region>| {
+                    let (a, t) = (u.at.province, target.province);
+                    a == t || fleet_next(a, t) || (!second && v.army_adjacent(a, t))
+                };
+                if every {
+                    units.iter().all(fits)
+                } else {
+                    units.iter().any(fits)
+                }
+            }
             SupportMove { unit, to, .. } if second => fleet_next(unit.at.province, to.province),
             _ => true,
         }

@@ -880,9 +880,20 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let (from, to) = (self.items[m].at, self.move_to(m));
+            // Of several moves back from one force, the heaviest (then the merge's, then by
+            // count), so that the order of writing plays no part.
             self.d[m].h2h = to.and_then(|to| {
                 self.items_at(to)
-                    .find(|&n| self.overland(n) && self.move_to(n) == Some(from))
+                    .filter(|&n| self.overland(n) && self.move_to(n) == Some(from))
+                    .max_by_key(|&n| {
+                        let it = &self.items[n];
+                        (
+                            self.weight(n, from),
+                            it.group.is_some(),
+                            it.armies,
+                            it.fleets,
+                        )
+                    })
             });
         }
     }

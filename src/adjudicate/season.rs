@@ -147,38 +147,47 @@ fn pending_orders(
             None
         }
     };
-    second
-        .into_iter()
-        .map(|(power, order, chain)| {
-            let mut dropped = Vec::new();
-            let void = match (chain, &order.kind) {
-                (Some(k), _) if !outcomes[k].succeeded() => Some(Void::FirstMoveFailed),
-                _ if !leg_is_legal(variant, &order) => Some(Void::SecondMoveNotToSea),
-                // Each participant of a merge is judged on its own; the merge is void only when
-                // all are (R2.6).
-                (_, OrderKind::Merge { units, .. }) => {
-                    let mut why = None;
-                    for (k, unit) in units.iter().enumerate() {
-                        if let Some(w) = take(unit, power) {
-                            dropped.push(k);
-                            why = why.or(Some(w));
-                        }
+    // A chain's second leg is its `2:` order (R4.2, section 0): fleets are told apart only by
+    // where they are, so a fleet of the power that may move again where the first move was going
+    // carries it out, even when that first move failed; with none there, the failed first move
+    // is the reason. Such legs take only the fleets the other orders leave, whatever the order
+    // of writing.
+    let failed = |chain: Option<usize>| chain.is_some_and(|k| !outcomes[k].succeeded());
+    let mut turn: Vec<usize> = (0..second.len()).collect();
+    turn.sort_by_key(|&i| failed(second[i].2));
+    let mut pending: Vec<Option<Pending>> = vec![None; second.len()];
+    for i in turn {
+        let (power, order, chain) = second[i].clone();
+        let mut dropped = Vec::new();
+        let void = match &order.kind {
+            _ if !leg_is_legal(variant, &order) => Some(Void::SecondMoveNotToSea),
+            // Each participant of a merge is judged on its own; the merge is void only when all
+            // are (R2.6).
+            OrderKind::Merge { units, .. } => {
+                let mut why = None;
+                for (k, unit) in units.iter().enumerate() {
+                    if let Some(w) = take(unit, power) {
+                        dropped.push(k);
+                        why = why.or(Some(w));
                     }
-                    why.filter(|_| dropped.len() == units.len())
                 }
-                (_, kind) => match kind.unit() {
-                    Some(unit) => take(unit, power),
-                    None => Some(Void::NamesNoFleet),
-                },
-            };
-            Pending {
-                power,
-                order,
-                void,
-                dropped,
+                why.filter(|_| dropped.len() == units.len())
             }
-        })
-        .collect()
+            kind => match kind.unit() {
+                Some(unit) => take(unit, power),
+                None => Some(Void::NamesNoFleet),
+            },
+        };
+        let failed = failed(chain);
+        let void = void.map(|why| if failed { Void::FirstMoveFailed } else { why });
+        pending[i] = Some(Pending {
+            power,
+            order,
+            void,
+            dropped,
+        });
+    }
+    pending.into_iter().flatten().collect()
 }
 
 /// A chain (`F(NTH)-ENG-MAO`, `A(Tun) E F(BOT)-ION-AEG`) as its first-phase order and the
