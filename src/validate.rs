@@ -1457,7 +1457,12 @@ fn check_merge_result(
     let Some(&(_, sum)) = merges.iter().find(|(k, _)| *k == key) else {
         return Ok(());
     };
-    let mut fits = vec![sum];
+    // What the whole merge makes, or what this line's own participants bring when the power
+    // writes its merge in several lines (R2.6: they are one merge).
+    let own = units.iter().fold((0u8, 0u8), |(a, f), u| {
+        (a.saturating_add(u.armies), f.saturating_add(u.fleets))
+    });
+    let mut fits = vec![sum, own];
     let target_named = units.iter().any(|u| u.at.province == target.province);
     if let (Some(pos), Stage::First, false) = (checker.position, order.stage, target_named) {
         let owner = units
@@ -1468,10 +1473,9 @@ fn check_merge_result(
             .force(target.province)
             .filter(|f| Some(f.power) == owner)
         {
-            fits.push((
-                sum.0.saturating_add(f.armies),
-                sum.1.saturating_add(f.fleets),
-            ));
+            for (a, b) in [sum, own] {
+                fits.push((a.saturating_add(f.armies), b.saturating_add(f.fleets)));
+            }
         }
     }
     if fits.contains(written) {
