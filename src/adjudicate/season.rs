@@ -150,14 +150,9 @@ fn pending_orders(
     // A chain's second leg is its `2:` order (R4.2, section 0): fleets are told apart only by
     // where they are, so a fleet of the power that may move again where the first move was going
     // carries it out, even when that first move failed; with none there, the failed first move
-    // is the reason. Such legs take only the fleets the other orders leave, whatever the order
-    // of writing.
-    let failed = |chain: Option<usize>| chain.is_some_and(|k| !outcomes[k].succeeded());
-    let mut turn: Vec<usize> = (0..second.len()).collect();
-    turn.sort_by_key(|&i| failed(second[i].2));
-    let mut pending: Vec<Option<Pending>> = vec![None; second.len()];
-    for i in turn {
-        let (power, order, chain) = second[i].clone();
+    // is the reason.
+    let mut pending = Vec::with_capacity(second.len());
+    for (power, order, chain) in second {
         let mut dropped = Vec::new();
         let void = match &order.kind {
             _ if !leg_is_legal(variant, &order) => Some(Void::SecondMoveNotToSea),
@@ -178,16 +173,16 @@ fn pending_orders(
                 None => Some(Void::NamesNoFleet),
             },
         };
-        let failed = failed(chain);
+        let failed = chain.is_some_and(|k| !outcomes[k].succeeded());
         let void = void.map(|why| if failed { Void::FirstMoveFailed } else { why });
-        pending[i] = Some(Pending {
+        pending.push(Pending {
             power,
             order,
             void,
             dropped,
         });
     }
-    pending.into_iter().flatten().collect()
+    pending
 }
 
 /// A chain (`F(NTH)-ENG-MAO`, `A(Tun) E F(BOT)-ION-AEG`) as its first-phase order and the
