@@ -136,16 +136,29 @@ fn pending_orders(
         let e = &mut eligible[d.province.index()];
         *e = e.saturating_sub(u32::from(d.force.fleets));
     }
-    // Takes the fleets an order names from those that may still act where it says (R4.3, R1.4).
-    let mut take = |unit: &UnitSpec<Region>, power: PowerId| {
-        let (p, fleets) = (unit.at.province, u32::from(unit.fleets.max(1)));
-        let here = after.force(p).filter(|f| f.power == power);
-        if here.is_none() || eligible[p.index()] < fleets {
-            Some(Void::NoFleetMayMoveAgain)
-        } else {
-            eligible[p.index()] -= fleets;
-            None
+    // The fleets the power's second-phase orders name in each space where its force is. Orders
+    // that together name more than may still act there are all void (R1.4, R4.3): no order of
+    // writing picks which (section 0).
+    let units_named = |order: &Order<Region>| -> Vec<UnitSpec<Region>> {
+        match &order.kind {
+            OrderKind::Merge { units, .. } => units.clone(),
+            kind => kind.unit().into_iter().cloned().collect(),
         }
+    };
+    let here = |unit: &UnitSpec<Region>, power: PowerId| {
+        after
+            .force(unit.at.province)
+            .is_some_and(|f| f.power == power)
+    };
+    let mut named = vec![0u32; n];
+    for (power, order, _) in second.iter().filter(|s| leg_is_legal(variant, &s.1)) {
+        for unit in units_named(order).iter().filter(|u| here(u, *power)) {
+            named[unit.at.province.index()] += u32::from(unit.fleets.max(1));
+        }
+    }
+    let take = |unit: &UnitSpec<Region>, power: PowerId| {
+        let p = unit.at.province.index();
+        (!here(unit, power) || named[p] > eligible[p]).then_some(Void::NoFleetMayMoveAgain)
     };
     // A chain's second leg is its `2:` order (R4.2, section 0): fleets are told apart only by
     // where they are, so a fleet of the power that may move again where the first move was going
