@@ -1051,6 +1051,12 @@ impl<'a> Resolver<'a> {
                     for m in self.moves_into(it.at) {
                         edge(m);
                     }
+                    // Nor where armies whose landing failed keep the room (R3.3).
+                    for m in self.moves_into(sea) {
+                        self.standing_at(self.items[m].at)
+                            .filter(|&j| self.items[j].lands || self.leaves(j))
+                            .for_each(&mut *edge);
+                    }
                     (sea, it.group)
                 }
                 _ => (it.at, it.group),
@@ -1630,11 +1636,20 @@ impl<'a> Resolver<'a> {
             .moves_into(sea)
             .filter(|&m| self.items[m].power == power)
             .collect();
+        let mut from_seas: Vec<ProvinceId> = Vec::new();
         for m in arriving {
             if self.resolve(m) {
                 fleets += u32::from(self.items[m].fleets);
                 armies += u32::from(self.items[m].armies);
+                from_seas.push(self.items[m].at);
             }
+        }
+        // Armies whose landing failed stay aboard and may sail on with these fleets (R3.3): they
+        // were aboard first, so they take the room first.
+        from_seas.sort();
+        from_seas.dedup();
+        for from in from_seas {
+            armies += self.stranded(from, power);
         }
         // All the armies boarding there at once must fit, or none boards (R1.2).
         let boarding: u32 = self
@@ -1644,6 +1659,31 @@ impl<'a> Resolver<'a> {
             .map(|e| u32::from(e.armies))
             .sum();
         fleets > 0 && armies + boarding <= fleets
+    }
+
+    /// The armies of `power` whose landing from `sea` failed and that the fleets staying there
+    /// have no room for: they sail on with the fleets leaving for other seas (R3.3, R3.4).
+    fn stranded(&mut self, sea: ProvinceId, power: PowerId) -> u32 {
+        if self.variant.province(sea).kind != SpaceKind::Sea {
+            return 0;
+        }
+        let here: Vec<usize> = self
+            .standing_at(sea)
+            .filter(|&j| self.items[j].power == power)
+            .collect();
+        let (mut landing, mut fleets, mut armies) = (0u32, 0u32, 0u32);
+        for j in here {
+            let it = self.items[j];
+            if it.lands {
+                if !self.resolve(j) {
+                    landing += u32::from(it.armies);
+                }
+            } else if !self.leaves(j) || !self.resolve(j) {
+                fleets += u32::from(it.fleets);
+                armies += u32::from(it.armies);
+            }
+        }
+        landing.saturating_sub(fleets.saturating_sub(armies))
     }
 
     /// Whether support item `s` is cut: attacked by another power from anywhere but the space the
