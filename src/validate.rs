@@ -264,6 +264,11 @@ impl<'a> Checker<'a> {
         match valid.as_slice() {
             [(_, one)] => Ok((*one).clone()),
             _ => {
+                if let Some(rest) = without_ambiguous_participants(order) {
+                    // A participant whose name no meaning settles is void on its own, as its own
+                    // `MERGE` line would be; the rest merges (R2.6).
+                    return self.check(&rest);
+                }
                 let (name, options) = &ambiguous[0];
                 let names: Vec<&str> = options
                     .iter()
@@ -1314,6 +1319,40 @@ fn check_numbered<'o>(
             Ok(checked)
         })
         .collect()
+}
+
+/// A one-line merge without its participants written with an ambiguous name, when its target
+/// and some participant are written plainly; the written result loses what they would bring.
+fn without_ambiguous_participants(order: &Order<Place>) -> Option<Order<Place>> {
+    let OrderKind::Merge {
+        units,
+        target: Place::Known(_),
+        result,
+    } = &order.kind
+    else {
+        return None;
+    };
+    let plain = |u: &&UnitSpec<Place>| matches!(u.at, Place::Known(_));
+    let kept: Vec<UnitSpec<Place>> = units.iter().filter(plain).cloned().collect();
+    if kept.is_empty() || kept.len() == units.len() {
+        return None;
+    }
+    let result = result.map(|(mut a, mut f)| {
+        for u in units.iter().filter(|u| !plain(u)) {
+            a = a.saturating_sub(u.armies);
+            f = f.saturating_sub(u.fleets);
+        }
+        (a, f)
+    });
+    let mut rest = order.clone();
+    if let OrderKind::Merge {
+        units, result: r, ..
+    } = &mut rest.kind
+    {
+        *units = kept;
+        *r = result;
+    }
+    Some(rest)
 }
 
 /// Two of the power's own orders that adjudication would void together (R3.2, R5.1): a fleet
