@@ -863,8 +863,15 @@ impl<'a> Resolver<'a> {
                     None => Route::NoConvoy,
                 }
             };
+            // An army enters a sea only by embarking (R3.2): no convoy takes it there.
+            let to_sea = self.variant.province(to.province).kind == SpaceKind::Sea;
+            if item.fleets == 0 && !item.lands && to_sea {
+                self.d[m].route = Route::NoConvoy;
+            }
             if self.d[m].route == Route::NoConvoy
-                && (item.fleets > 0 || !self.chain_over(from, to.province, self.fleet_seas))
+                && (item.fleets > 0
+                    || to_sea
+                    || !self.chain_over(from, to.province, self.fleet_seas))
             {
                 // No fleets on the board could carry it: the move is impossible and ignored
                 // (DATC 4.E.1, 6.D.32). With fleets that could, it is a move that fails (6.D.8).

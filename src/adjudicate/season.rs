@@ -70,13 +70,18 @@ pub fn first_phase(
 /// in a coastal space is void, as the same order is in the first phase, and nothing moves.
 fn void_armies_ashore(variant: &Variant, pending: &mut [Pending]) {
     for p in pending.iter_mut().filter(|p| p.void.is_none()) {
-        let ashore = p.order.kind.unit().is_some_and(|u| {
-            u.armies > 0 && variant.province(u.at.province).kind != SpaceKind::Sea
-        });
-        if ashore {
+        if armies_ashore(variant, &p.order) {
             p.void = Some(Void::ArmiesInSecondPhase);
         }
     }
+}
+
+/// Whether a second-phase order names armies in a coastal space (void, R4.4).
+fn armies_ashore(variant: &Variant, order: &Order<Region>) -> bool {
+    order
+        .kind
+        .unit()
+        .is_some_and(|u| u.armies > 0 && variant.province(u.at.province).kind != SpaceKind::Sea)
 }
 
 /// The second-phase orders, each void if the first phase made it so (R4.3): the fleet's first
@@ -151,7 +156,9 @@ fn pending_orders(
             .is_some_and(|f| f.power == power)
     };
     let mut named = vec![0u32; n];
-    for (power, order, _) in second.iter().filter(|s| leg_is_legal(variant, &s.1)) {
+    let counted =
+        |order: &Order<Region>| leg_is_legal(variant, order) && !armies_ashore(variant, order);
+    for (power, order, _) in second.iter().filter(|s| counted(&s.1)) {
         for unit in units_named(order).iter().filter(|u| here(u, *power)) {
             named[unit.at.province.index()] += u32::from(unit.fleets.max(1));
         }
