@@ -209,7 +209,8 @@ fn pending_orders(
 /// second-phase move of the fleet from where the first move takes it (R4.2). With an embarkation
 /// the fleet sails on carrying the army (no landing in the second phase, R3.3).
 fn split_chain(order: &Order<Region>) -> Option<(Order<Region>, Order<Region>)> {
-    let (head, fleets, at, next) = match &order.kind {
+    // A move's leg names the armies the fleets carry, as its `2:` order would (section 0).
+    let (head, armies, fleets, at, next) = match &order.kind {
         OrderKind::Move {
             unit,
             to,
@@ -222,7 +223,7 @@ fn split_chain(order: &Order<Region>) -> Option<(Order<Region>, Order<Region>)> 
                 via_convoy: *via_convoy,
                 then: None,
             };
-            (head, unit.fleets, *to, *next)
+            (head, unit.armies, unit.fleets, *to, *next)
         }
         OrderKind::EmbarkWith {
             unit,
@@ -236,16 +237,14 @@ fn split_chain(order: &Order<Region>) -> Option<(Order<Region>, Order<Region>)> 
                 to: *to,
                 then: None,
             };
-            (head, fleet.fleets, *to, *next)
+            // Reported as the fleet's move (`2: F(ION)-AEG`): the army it took aboard this
+            // phase has no room to stay behind in.
+            (head, 0, fleet.fleets, *to, *next)
         }
         _ => return None,
     };
     let leg = OrderKind::Move {
-        unit: UnitSpec {
-            armies: 0,
-            fleets,
-            at,
-        },
+        unit: UnitSpec { armies, fleets, at },
         to: next,
         via_convoy: false,
         then: None,
