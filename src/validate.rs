@@ -225,21 +225,52 @@ impl<'a> Checker<'a> {
                 })
                 .collect();
         }
-        let results: Vec<Checked> = combos
+        let results: Vec<(Order<Region>, Checked)> = combos
             .iter()
-            .map(|c| self.check_settled(&settle(order, c)))
+            .map(|c| {
+                let settled = settle(order, c);
+                let checked = self.check_settled(&settled);
+                (settled, checked)
+            })
             .collect();
-        let mut valid: Vec<&Order<Region>> =
-            results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        let mut valid: Vec<(&Order<Region>, &Order<Region>)> = results
+            .iter()
+            .filter_map(|(s, r)| Some((s, r.as_ref().ok()?)))
+            .collect();
+        let whole = |(written, checked): &(&Order<Region>, &Order<Region>)| {
+            units_of(written).len() == units_of(checked).len()
+        };
+        if valid.len() > 1 && valid.iter().any(whole) {
+            // A meaning under which every participant written is there beats one that drops
+            // some (R2.6: `A/F(Bal) & A(Kol) MERGE Sax` names the Baltic's A/F).
+            valid.retain(whole);
+        }
         if valid.len() > 1 {
             // Parts of an order judged only later (a chain's second leg, a merge participant's
             // path, a second-phase order's place) still settle a name when only one meaning
-            // fits the board: `F(SKA) MERGE Bal` can only be the Baltic.
-            valid.retain(|o| self.fits_board(o));
+            // fits the board as written: `F(SKA) MERGE Bal` can only be the Baltic.
+            let fitting: Vec<_> = valid
+                .iter()
+                .copied()
+                .filter(|(written, _)| self.fits_board(written, true))
+                .collect();
+            // A merge whose participants fit no meaning all together takes the meaning some of
+            // them fit, as their own `MERGE` lines would (R2.6); the others drop out (R2.4).
+            valid = if fitting.is_empty() {
+                valid.retain(|(written, _)| self.fits_board(written, false));
+                valid
+            } else {
+                fitting
+            };
         }
         match valid.as_slice() {
-            [one] => Ok((*one).clone()),
+            [(_, one)] => Ok((*one).clone()),
             _ => {
+                if let Some(rest) = without_ambiguous_participants(order) {
+                    // A participant whose name no meaning settles is void on its own, as its own
+                    // `MERGE` line would be; the rest merges (R2.6).
+                    return self.check(&rest);
+                }
                 let (name, options) = &ambiguous[0];
                 let names: Vec<&str> = options
                     .iter()
@@ -255,8 +286,9 @@ impl<'a> Checker<'a> {
 
     /// Whether the parts of an order that are judged only during adjudication are possible on
     /// the board at all: a second leg from the first move's end into a sea, each merge participant
-    /// next to (or in) the target, a second-phase order's fleet next to where it acts.
-    fn fits_board(&self, order: &Order<Region>) -> bool {
+    /// next to (or in) the target (`every` participant, or some), a second-phase order's fleet
+    /// next to where it acts.
+    fn fits_board(&self, order: &Order<Region>, every: bool) -> bool {
         use OrderKind::*;
         let v = self.variant;
         let fleet_next = |a: ProvinceId, b: ProvinceId| v.fleet_reach[a.index()].contains(b);
@@ -270,10 +302,17 @@ impl<'a> Checker<'a> {
             EmbarkWith { to, then, .. } => {
                 then.is_none_or(|leg| sea(leg.province) && fleet_next(to.province, leg.province))
             }
-            Merge { units, target, .. } => units.iter().all(|u| {
-                let (a, t) = (u.at.province, target.province);
-                a == t || fleet_next(a, t) || (!second && v.army_adjacent(a, t))
-            }),
+            Merge { units, target, .. } => {
+                let fits = |u: &UnitSpec<Region>| {
+                    let (a, t) = (u.at.province, target.province);
+                    a == t || fleet_next(a, t) || (!second && v.army_adjacent(a, t))
+                };
+                if every {
+                    units.iter().all(fits)
+                } else {
+                    units.iter().any(fits)
+                }
+            }
             SupportMove { unit, to, .. } if second => fleet_next(unit.at.province, to.province),
             _ => true,
         }
@@ -394,6 +433,7 @@ impl<'a> Checker<'a> {
         if order.stage == Stage::Second {
             return self.check_second_phase(order);
         }
+        let order = &self.without_absent_participants(order)?;
         for unit in units_of(order) {
             // An army may land from a sea it only reaches this phase (R3.2, R3.3): whether it is
             // aboard there is known only once the first moves are decided.
@@ -426,6 +466,12 @@ impl<'a> Checker<'a> {
                     // each where it could go alone (R1.2).
                     let v = self.variant;
                     let at_sea = v.province(unit.at.province).kind == SpaceKind::Sea;
+                    if at_sea && unit.armies > unit.fleets {
+                        return Err(ValidationError::Illegal(
+                            "at sea the fleets moving must carry the armies moving with them:                              name as many fleets as armies (R1.2)"
+                                .into(),
+                        ));
+                    }
                     let ok = if at_sea {
                         v.province(to.province).kind == SpaceKind::Sea
                     } else {
@@ -473,6 +519,36 @@ impl<'a> Checker<'a> {
                 }
             }
             _ => {}
+        }
+        Ok(order)
+    }
+
+    /// A one-line merge is its participants' merges (R2.6): a participant naming a unit that
+    /// isn't there is void by itself (R1.4), as its own `MERGE` line would be, and the rest merge;
+    /// the result written loses what it would have brought. Void when no participant is left.
+    fn without_absent_participants(
+        &self,
+        order: &Order<Region>,
+    ) -> Result<Order<Region>, ValidationError> {
+        let mut order = order.clone();
+        if let OrderKind::Merge { units, result, .. } = &mut order.kind {
+            if units.len() > 1 {
+                let mut absent = None;
+                units.retain(|u| match self.check_unit(u) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        if let Some((a, f)) = result {
+                            *a = a.saturating_sub(u.armies);
+                            *f = f.saturating_sub(u.fleets);
+                        }
+                        absent.get_or_insert(e);
+                        false
+                    }
+                });
+                if let (true, Some(e)) = (units.is_empty(), absent) {
+                    return Err(e);
+                }
+            }
         }
         Ok(order)
     }
@@ -1258,6 +1334,40 @@ fn check_numbered<'o>(
         .collect()
 }
 
+/// A one-line merge without its participants written with an ambiguous name, when its target
+/// and some participant are written plainly; the written result loses what they would bring.
+fn without_ambiguous_participants(order: &Order<Place>) -> Option<Order<Place>> {
+    let OrderKind::Merge {
+        units,
+        target: Place::Known(_),
+        result,
+    } = &order.kind
+    else {
+        return None;
+    };
+    let plain = |u: &&UnitSpec<Place>| matches!(u.at, Place::Known(_));
+    let kept: Vec<UnitSpec<Place>> = units.iter().filter(plain).cloned().collect();
+    if kept.is_empty() || kept.len() == units.len() {
+        return None;
+    }
+    let result = result.map(|(mut a, mut f)| {
+        for u in units.iter().filter(|u| !plain(u)) {
+            a = a.saturating_sub(u.armies);
+            f = f.saturating_sub(u.fleets);
+        }
+        (a, f)
+    });
+    let mut rest = order.clone();
+    if let OrderKind::Merge {
+        units, result: r, ..
+    } = &mut rest.kind
+    {
+        *units = kept;
+        *r = result;
+    }
+    Some(rest)
+}
+
 /// Two of the power's own orders that adjudication would void together (R3.2, R5.1): a fleet
 /// given one move by an embarkation (`A(Wal) E F(ENG)-NTH`) and another by its own order, or a
 /// blockade by fleets an army embarks on this season.
@@ -1399,7 +1509,12 @@ fn check_merge_result(
     let Some(&(_, sum)) = merges.iter().find(|(k, _)| *k == key) else {
         return Ok(());
     };
-    let mut fits = vec![sum];
+    // What the whole merge makes, or what this line's own participants bring when the power
+    // writes its merge in several lines (R2.6: they are one merge).
+    let own = units.iter().fold((0u8, 0u8), |(a, f), u| {
+        (a.saturating_add(u.armies), f.saturating_add(u.fleets))
+    });
+    let mut fits = vec![sum, own];
     let target_named = units.iter().any(|u| u.at.province == target.province);
     if let (Some(pos), Stage::First, false) = (checker.position, order.stage, target_named) {
         let owner = units
@@ -1410,10 +1525,9 @@ fn check_merge_result(
             .force(target.province)
             .filter(|f| Some(f.power) == owner)
         {
-            fits.push((
-                sum.0.saturating_add(f.armies),
-                sum.1.saturating_add(f.fleets),
-            ));
+            for (a, b) in [sum, own] {
+                fits.push((a.saturating_add(f.armies), b.saturating_add(f.fleets)));
+            }
         }
     }
     if fits.contains(written) {

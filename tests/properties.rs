@@ -1126,10 +1126,16 @@ fn arrivals(v: &Variant, phase: &Phase, played: &Played) -> Result<(), String> {
         if *outcome != Ok(Outcome::Succeeds) || (need.1 > 0 && !quiet) {
             continue;
         }
-        let there = played
-            .after
-            .force(to.province)
-            .filter(|f| f.power == *power);
+        // A name several spaces answer to (`BAL`: the Baltic Sea or the Balkans) is settled by the
+        // order's geometry (issue 13, bug 9): the move may end in any of them.
+        let written = &v.province(to.province).code;
+        let candidates = v
+            .find(written)
+            .map_or_else(|| vec![to.province], |ps| ps.to_vec());
+        let there = candidates
+            .iter()
+            .filter_map(|&p| played.after.force(p))
+            .find(|f| f.power == *power);
         // A merge succeeds when some participants arrive: one whose path fails drops out (R2.4).
         let merge = matches!(g, G::Merge(..));
         let ok = there.is_some_and(|f| merge || (f.armies >= need.0 && f.fleets >= need.1));

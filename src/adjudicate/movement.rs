@@ -820,7 +820,17 @@ impl<'a> Resolver<'a> {
             let rules = &self.variant.rules;
             self.d[m].route = if item.fleets > 0 || item.lands {
                 let reach = self.variant.fleet_reach[from.index()].contains(to.province);
-                if reach || item.lands {
+                // Armies go along with fleets only where each could go (R3.4, R1.2): at sea
+                // into another sea, ashore where an army walks; armies board only by E (R3.2).
+                let armies_go = item.armies == 0
+                    || match self.variant.province(from).kind {
+                        SpaceKind::Sea => {
+                            self.variant.province(to.province).kind == SpaceKind::Sea
+                                && item.armies <= item.fleets
+                        }
+                        _ => self.variant.army_adjacent(from, to.province),
+                    };
+                if item.lands || (reach && armies_go) {
                     Route::Direct
                 } else {
                     // Only a merge participant gets here unchecked (R2.4: it drops out).
@@ -853,8 +863,15 @@ impl<'a> Resolver<'a> {
                     None => Route::NoConvoy,
                 }
             };
+            // An army enters a sea only by embarking (R3.2): no convoy takes it there.
+            let to_sea = self.variant.province(to.province).kind == SpaceKind::Sea;
+            if item.fleets == 0 && !item.lands && to_sea {
+                self.d[m].route = Route::NoConvoy;
+            }
             if self.d[m].route == Route::NoConvoy
-                && (item.fleets > 0 || !self.chain_over(from, to.province, self.fleet_seas))
+                && (item.fleets > 0
+                    || to_sea
+                    || !self.chain_over(from, to.province, self.fleet_seas))
             {
                 // No fleets on the board could carry it: the move is impossible and ignored
                 // (DATC 4.E.1, 6.D.32). With fleets that could, it is a move that fails (6.D.8).
@@ -870,9 +887,20 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let (from, to) = (self.items[m].at, self.move_to(m));
+            // Of several moves back from one force, the heaviest (then the merge's, then by
+            // count), so that the order of writing plays no part.
             self.d[m].h2h = to.and_then(|to| {
                 self.items_at(to)
-                    .find(|&n| self.overland(n) && self.move_to(n) == Some(from))
+                    .filter(|&n| self.overland(n) && self.move_to(n) == Some(from))
+                    .max_by_key(|&n| {
+                        let it = &self.items[n];
+                        (
+                            self.weight(n, from),
+                            it.group.is_some(),
+                            it.armies,
+                            it.fleets,
+                        )
+                    })
             });
         }
     }
@@ -1029,6 +1057,12 @@ impl<'a> Resolver<'a> {
                     // An embarking army dislodged where it stands does not board (R3.2).
                     for m in self.moves_into(it.at) {
                         edge(m);
+                    }
+                    // Nor where armies whose landing failed keep the room (R3.3).
+                    for m in self.moves_into(sea) {
+                        self.standing_at(self.items[m].at)
+                            .filter(|&j| self.items[j].lands || self.leaves(j))
+                            .for_each(&mut *edge);
                     }
                     (sea, it.group)
                 }
@@ -1609,11 +1643,20 @@ impl<'a> Resolver<'a> {
             .moves_into(sea)
             .filter(|&m| self.items[m].power == power)
             .collect();
+        let mut from_seas: Vec<ProvinceId> = Vec::new();
         for m in arriving {
             if self.resolve(m) {
                 fleets += u32::from(self.items[m].fleets);
                 armies += u32::from(self.items[m].armies);
+                from_seas.push(self.items[m].at);
             }
+        }
+        // Armies whose landing failed stay aboard and may sail on with these fleets (R3.3): they
+        // were aboard first, so they take the room first.
+        from_seas.sort();
+        from_seas.dedup();
+        for from in from_seas {
+            armies += self.stranded(from, power);
         }
         // All the armies boarding there at once must fit, or none boards (R1.2).
         let boarding: u32 = self
@@ -1623,6 +1666,31 @@ impl<'a> Resolver<'a> {
             .map(|e| u32::from(e.armies))
             .sum();
         fleets > 0 && armies + boarding <= fleets
+    }
+
+    /// The armies of `power` whose landing from `sea` failed and that the fleets staying there
+    /// have no room for: they sail on with the fleets leaving for other seas (R3.3, R3.4).
+    fn stranded(&mut self, sea: ProvinceId, power: PowerId) -> u32 {
+        if self.variant.province(sea).kind != SpaceKind::Sea {
+            return 0;
+        }
+        let here: Vec<usize> = self
+            .standing_at(sea)
+            .filter(|&j| self.items[j].power == power)
+            .collect();
+        let (mut landing, mut fleets, mut armies) = (0u32, 0u32, 0u32);
+        for j in here {
+            let it = self.items[j];
+            if it.lands {
+                if !self.resolve(j) {
+                    landing += u32::from(it.armies);
+                }
+            } else if !self.leaves(j) || !self.resolve(j) {
+                fleets += u32::from(it.fleets);
+                armies += u32::from(it.armies);
+            }
+        }
+        landing.saturating_sub(fleets.saturating_sub(armies))
     }
 
     /// Whether support item `s` is cut: attacked by another power from anywhere but the space the
@@ -1893,6 +1961,49 @@ impl<'a> Resolver<'a> {
         fleets.saturating_sub(armies)
     }
 
+    /// An army whose landing failed stays aboard (R3.3): when the fleets it was aboard sailed on
+    /// to other seas and those that stayed have no room for it, it sails with them (R3.4, as an
+    /// army no order names does), the seas taken in board order so that the order of writing
+    /// plays no part.
+    fn failed_landings_sail_on(&self, next: &mut Position, sea_time: &mut [SeaTime]) {
+        for (i, it) in self.items.iter().enumerate() {
+            if !it.lands || it.carrier.is_some() || self.d[i].result {
+                continue;
+            }
+            let at = it.at.index();
+            let Some(stayed) = next.units[at].filter(|f| f.power == it.power) else {
+                continue;
+            };
+            let mut excess = stayed.armies.saturating_sub(stayed.fleets);
+            let mut seas: Vec<ProvinceId> = (0..self.items.len())
+                .filter(|&m| {
+                    let s = &self.items[m];
+                    s.at == it.at && s.power == it.power && s.fleets > 0 && self.d[m].result
+                })
+                .filter_map(|m| self.move_to(m))
+                .filter(|&to| self.variant.province(to).kind == SpaceKind::Sea)
+                .collect();
+            seas.sort();
+            seas.dedup();
+            for sea in seas {
+                let Some(there) = next.units[sea.index()].as_mut() else {
+                    continue;
+                };
+                if excess == 0 || there.power != it.power {
+                    continue;
+                }
+                let moved = excess.min(there.fleets.saturating_sub(there.armies));
+                there.armies += moved;
+                excess -= moved;
+                if let Some(f) = next.units[at].as_mut() {
+                    f.armies -= moved;
+                }
+                let time = sea_time[at].take_longest(moved);
+                sea_time[sea.index()].add(time);
+            }
+        }
+    }
+
     fn next_position(&mut self, before: &Position) -> Position {
         let mut next = before.clone();
         next.dislodged.clear();
@@ -2022,6 +2133,7 @@ impl<'a> Resolver<'a> {
             }
             sea_time[p.index()].add(time);
         }
+        self.failed_landings_sail_on(&mut next, &mut sea_time);
         // At sea a force may not carry more armies than it has fleets: the rest are lost (R1.2,
         // R3.5).
         for (i, slot) in next.units.iter_mut().enumerate() {
@@ -2064,60 +2176,79 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// Armies aboard a sea force that no order names travel with its fleets sailing to other seas
-/// when the fleets staying behind have no room for them (R3.4: an A/F moves as one force at sea),
-/// the sailing moves taken by destination so that the order of writing plays no part. Fleets can't
-/// sail ashore from under those armies (R3.3: an army lands only by `D`): while armies would be
-/// left without room, the moves of that force's fleets into coastal spaces are void (a merge
-/// participant drops out, R2.4). Returns the items made void. Unordered items left with no unit
-/// are dropped: nothing stays behind.
+/// Armies aboard a sea force that no move takes along (unordered, or named in a hold, support or
+/// blockade) travel with its fleets sailing to other seas when the fleets staying behind have no
+/// room for them (R3.4: an A/F moves as one force at sea), the sailing moves taken by destination
+/// so that the order of writing plays no part. Fleets can't sail ashore from under armies aboard
+/// (R3.3: an army lands only by `D`), those ordered to land included (the landing may fail, and
+/// the army then stays aboard): while armies would be left without room, the moves of that
+/// force's fleets into coastal spaces are void (a merge participant drops out, R2.4). Returns the
+/// items made void. Unordered items left with no unit are dropped: nothing stays behind.
 fn carry_armies_aboard(variant: &Variant, items: &mut Vec<Item>) -> Vec<usize> {
     let mut void = Vec::new();
     let to_sea = |it: &Item| match it.act {
         Act::Move { to, .. } => Some(variant.province(to.province).kind == SpaceKind::Sea),
         _ => None,
     };
-    for i in 0..items.len() {
-        let it = items[i];
-        if it.order.is_some()
-            || it.act != Act::Hold
-            || it.armies == 0
-            || variant.province(it.at).kind != SpaceKind::Sea
-        {
-            continue;
-        }
-        // Room to stay: the unordered fleets, and staying fleets elsewhere in the force not
-        // already carrying an army.
-        let others: u32 = items
+    let mut seas: Vec<ProvinceId> = items
+        .iter()
+        .filter(|it| {
+            it.armies > 0 && it.carrier.is_none() && variant.province(it.at).kind == SpaceKind::Sea
+        })
+        .map(|it| it.at)
+        .collect();
+    seas.sort();
+    seas.dedup();
+    for sea in seas {
+        let here = |it: &Item| it.at == sea && it.carrier.is_none();
+        let stays = |it: &Item| here(it) && !it.lands && to_sea(it).is_none();
+        let fleets: u32 = items
             .iter()
-            .enumerate()
-            .filter(|&(j, s)| j != i && s.at == it.at && to_sea(s).is_none() && s.carrier.is_none())
-            .map(|(_, s)| u32::from(s.fleets).saturating_sub(u32::from(s.armies)))
+            .filter(|it| stays(it))
+            .map(|it| u32::from(it.fleets))
             .sum();
-        let mut excess = u32::from(it.armies).saturating_sub(u32::from(it.fleets) + others);
+        let armies: u32 = items
+            .iter()
+            .filter(|it| stays(it))
+            .map(|it| u32::from(it.armies))
+            .sum();
+        let landing: u32 = items
+            .iter()
+            .filter(|it| here(it) && it.lands)
+            .map(|it| u32::from(it.armies))
+            .sum();
+        let mut excess = armies.saturating_sub(fleets);
         let mut sailing: Vec<usize> = (0..items.len())
-            .filter(|&j| {
-                let m = items[j];
-                m.at == it.at && m.fleets > m.armies && to_sea(&m) == Some(true)
-            })
+            .filter(|&j| here(&items[j]) && to_sea(&items[j]) == Some(true))
             .collect();
         sailing.sort_by_key(|&j| match items[j].act {
             Act::Move { to, .. } => to.province.index(),
             _ => usize::MAX,
         });
+        let mut room: u32 = 0;
         for j in sailing {
-            if excess == 0 {
-                break;
-            }
-            let m = items[j];
-            let moved = excess.min(u32::from(m.fleets - m.armies)) as u8;
+            let free = u32::from(items[j].fleets.saturating_sub(items[j].armies));
+            let moved = excess.min(free) as u8;
             items[j].armies += moved;
-            items[i].armies -= moved;
             excess -= u32::from(moved);
+            room += free - u32::from(moved);
+            // Taken from the staying items, unordered ones first (they come last).
+            let mut left = moved;
+            for k in (0..items.len()).rev() {
+                if left == 0 {
+                    break;
+                }
+                if stays(&items[k]) {
+                    let take = left.min(items[k].armies);
+                    items[k].armies -= take;
+                    left -= take;
+                }
+            }
         }
-        if excess > 0 {
+        let staying_room = fleets.saturating_sub(armies);
+        if excess > 0 || landing > staying_room + room {
             for (j, m) in items.iter_mut().enumerate() {
-                if m.at == it.at && m.fleets > 0 && to_sea(m) == Some(false) {
+                if here(m) && m.fleets > 0 && to_sea(m) == Some(false) && !m.lands {
                     m.act = Act::Hold;
                     void.push(j);
                 }

@@ -70,13 +70,18 @@ pub fn first_phase(
 /// in a coastal space is void, as the same order is in the first phase, and nothing moves.
 fn void_armies_ashore(variant: &Variant, pending: &mut [Pending]) {
     for p in pending.iter_mut().filter(|p| p.void.is_none()) {
-        let ashore = p.order.kind.unit().is_some_and(|u| {
-            u.armies > 0 && variant.province(u.at.province).kind != SpaceKind::Sea
-        });
-        if ashore {
+        if armies_ashore(variant, &p.order) {
             p.void = Some(Void::ArmiesInSecondPhase);
         }
     }
+}
+
+/// Whether a second-phase order names armies in a coastal space (void, R4.4).
+fn armies_ashore(variant: &Variant, order: &Order<Region>) -> bool {
+    order
+        .kind
+        .unit()
+        .is_some_and(|u| u.armies > 0 && variant.province(u.at.province).kind != SpaceKind::Sea)
 }
 
 /// The second-phase orders, each void if the first phase made it so (R4.3): the fleet's first
@@ -136,56 +141,76 @@ fn pending_orders(
         let e = &mut eligible[d.province.index()];
         *e = e.saturating_sub(u32::from(d.force.fleets));
     }
-    // Takes the fleets an order names from those that may still act where it says (R4.3, R1.4).
-    let mut take = |unit: &UnitSpec<Region>, power: PowerId| {
-        let (p, fleets) = (unit.at.province, u32::from(unit.fleets.max(1)));
-        let here = after.force(p).filter(|f| f.power == power);
-        if here.is_none() || eligible[p.index()] < fleets {
-            Some(Void::NoFleetMayMoveAgain)
-        } else {
-            eligible[p.index()] -= fleets;
-            None
+    // The fleets the power's second-phase orders name in each space where its force is. Orders
+    // that together name more than may still act there are all void (R1.4, R4.3): no order of
+    // writing picks which (section 0).
+    let units_named = |order: &Order<Region>| -> Vec<UnitSpec<Region>> {
+        match &order.kind {
+            OrderKind::Merge { units, .. } => units.clone(),
+            kind => kind.unit().into_iter().cloned().collect(),
         }
     };
-    second
-        .into_iter()
-        .map(|(power, order, chain)| {
-            let mut dropped = Vec::new();
-            let void = match (chain, &order.kind) {
-                (Some(k), _) if !outcomes[k].succeeded() => Some(Void::FirstMoveFailed),
-                _ if !leg_is_legal(variant, &order) => Some(Void::SecondMoveNotToSea),
-                // Each participant of a merge is judged on its own; the merge is void only when
-                // all are (R2.6).
-                (_, OrderKind::Merge { units, .. }) => {
-                    let mut why = None;
-                    for (k, unit) in units.iter().enumerate() {
-                        if let Some(w) = take(unit, power) {
-                            dropped.push(k);
-                            why = why.or(Some(w));
-                        }
+    let here = |unit: &UnitSpec<Region>, power: PowerId| {
+        after
+            .force(unit.at.province)
+            .is_some_and(|f| f.power == power)
+    };
+    let mut named = vec![0u32; n];
+    let counted =
+        |order: &Order<Region>| leg_is_legal(variant, order) && !armies_ashore(variant, order);
+    for (power, order, _) in second.iter().filter(|s| counted(&s.1)) {
+        for unit in units_named(order).iter().filter(|u| here(u, *power)) {
+            named[unit.at.province.index()] += u32::from(unit.fleets.max(1));
+        }
+    }
+    let take = |unit: &UnitSpec<Region>, power: PowerId| {
+        let p = unit.at.province.index();
+        (!here(unit, power) || named[p] > eligible[p]).then_some(Void::NoFleetMayMoveAgain)
+    };
+    // A chain's second leg is its `2:` order (R4.2, section 0): fleets are told apart only by
+    // where they are, so a fleet of the power that may move again where the first move was going
+    // carries it out, even when that first move failed; with none there, the failed first move
+    // is the reason.
+    let mut pending = Vec::with_capacity(second.len());
+    for (power, order, chain) in second {
+        let mut dropped = Vec::new();
+        let void = match &order.kind {
+            _ if !leg_is_legal(variant, &order) => Some(Void::SecondMoveNotToSea),
+            // Each participant of a merge is judged on its own; the merge is void only when all
+            // are (R2.6).
+            OrderKind::Merge { units, .. } => {
+                let mut why = None;
+                for (k, unit) in units.iter().enumerate() {
+                    if let Some(w) = take(unit, power) {
+                        dropped.push(k);
+                        why = why.or(Some(w));
                     }
-                    why.filter(|_| dropped.len() == units.len())
                 }
-                (_, kind) => match kind.unit() {
-                    Some(unit) => take(unit, power),
-                    None => Some(Void::NamesNoFleet),
-                },
-            };
-            Pending {
-                power,
-                order,
-                void,
-                dropped,
+                why.filter(|_| dropped.len() == units.len())
             }
-        })
-        .collect()
+            kind => match kind.unit() {
+                Some(unit) => take(unit, power),
+                None => Some(Void::NamesNoFleet),
+            },
+        };
+        let failed = chain.is_some_and(|k| !outcomes[k].succeeded());
+        let void = void.map(|why| if failed { Void::FirstMoveFailed } else { why });
+        pending.push(Pending {
+            power,
+            order,
+            void,
+            dropped,
+        });
+    }
+    pending
 }
 
 /// A chain (`F(NTH)-ENG-MAO`, `A(Tun) E F(BOT)-ION-AEG`) as its first-phase order and the
 /// second-phase move of the fleet from where the first move takes it (R4.2). With an embarkation
 /// the fleet sails on carrying the army (no landing in the second phase, R3.3).
 fn split_chain(order: &Order<Region>) -> Option<(Order<Region>, Order<Region>)> {
-    let (head, fleets, at, next) = match &order.kind {
+    // A move's leg names the armies the fleets carry, as its `2:` order would (section 0).
+    let (head, armies, fleets, at, next) = match &order.kind {
         OrderKind::Move {
             unit,
             to,
@@ -198,7 +223,7 @@ fn split_chain(order: &Order<Region>) -> Option<(Order<Region>, Order<Region>)> 
                 via_convoy: *via_convoy,
                 then: None,
             };
-            (head, unit.fleets, *to, *next)
+            (head, unit.armies, unit.fleets, *to, *next)
         }
         OrderKind::EmbarkWith {
             unit,
@@ -212,16 +237,14 @@ fn split_chain(order: &Order<Region>) -> Option<(Order<Region>, Order<Region>)> 
                 to: *to,
                 then: None,
             };
-            (head, fleet.fleets, *to, *next)
+            // Reported as the fleet's move (`2: F(ION)-AEG`): the army it took aboard this
+            // phase has no room to stay behind in.
+            (head, 0, fleet.fleets, *to, *next)
         }
         _ => return None,
     };
     let leg = OrderKind::Move {
-        unit: UnitSpec {
-            armies: 0,
-            fleets,
-            at,
-        },
+        unit: UnitSpec { armies, fleets, at },
         to: next,
         via_convoy: false,
         then: None,
