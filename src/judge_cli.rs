@@ -3,8 +3,9 @@
 
 use clap::Subcommand;
 use napjudge::clock::{self, Clock};
+use napjudge::config::{self, Config, Smtp};
 use napjudge::game::{Judge, NewGame};
-use napjudge::outbox;
+use napjudge::outbox::{self, Retry, Sent, Target};
 use napjudge::store::{self, Periods, Store};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -130,14 +131,19 @@ pub enum GameCommand {
 pub enum OutboxCommand {
     /// Lists the mails: id, state, tries, recipient, subject.
     List,
-    /// Writes every unsent mail to DIR as one RFC 5322 .eml file each, and marks it sent.
+    /// Delivers every mail due to the mail server of napjudge.toml, or to --smtp or --to-dir;
+    /// a mail is marked sent once the server accepted it, else retried by later sends and ticks.
     Send {
-        /// The folder.
+        /// Write each mail into this folder as an RFC 5322 .eml file instead.
+        #[arg(long, conflicts_with = "smtp")]
+        to_dir: Option<PathBuf>,
+        /// The mail server for this run: smtp://host:port (plain), smtp://host?tls=required
+        /// (STARTTLS), smtps://user@host (TLS); the password is the config's password_file.
         #[arg(long)]
-        to_dir: PathBuf,
-        /// The judge's own address, the mails' sender.
-        #[arg(long, env = "NAPJUDGE_FROM", default_value = "judge@napjudge.invalid")]
-        from: String,
+        smtp: Option<String>,
+        /// The judge's own address, the mails' sender (else the config's judge address).
+        #[arg(long, env = "NAPJUDGE_FROM")]
+        from: Option<String>,
     },
 }
 
@@ -293,20 +299,66 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs `tick`.
-pub fn tick(db: &Path, now: Option<&str>, to_dir: Option<&Path>) -> Result<ExitCode, String> {
+/// Where the outbox goes: `--to-dir`, else `--smtp`, else the config's outbox folder, else its
+/// mail server; none when nothing names one.
+fn target(
+    config: &Config,
+    to_dir: Option<&Path>,
+    smtp: Option<&str>,
+) -> Result<Option<Target>, String> {
+    let e = |e: outbox::OutboxError| e.to_string();
+    if let Some(dir) = to_dir
+        .or(config.outbox.dir.as_deref())
+        .filter(|_| smtp.is_none())
+    {
+        return Ok(Some(Target::Dir(dir.to_path_buf())));
+    }
+    let server = match smtp {
+        Some(url) => Some(Smtp::from_url(url, config.smtp.as_ref()).map_err(|e| e.to_string())?),
+        None => config.smtp.clone(),
+    };
+    server.map(|s| Target::smtp(&s).map_err(e)).transpose()
+}
+
+/// Delivers the outbox; exit 1 when a mail failed or was given up (cron shows it).
+fn deliver(
+    j: &mut Judge,
+    config: &Config,
+    target: &Target,
+    from: Option<String>,
+) -> Result<Sent, String> {
+    let from = from.unwrap_or_else(|| config.judge.address.clone());
+    let retry = Retry::from_config(&config.outbox);
+    let now = j.clock.now();
+    outbox::send(&mut j.store, target, &from, retry, now).map_err(|e| e.to_string())
+}
+
+fn sent_line(sent: &Sent) -> String {
+    format!(
+        "{} sent, {} failed, {} given up",
+        sent.sent, sent.failed, sent.given_up
+    )
+}
+
+/// Runs `tick`: the games, then the outbox when a folder or mail server is named.
+pub fn tick(
+    db: &Path,
+    now: Option<&str>,
+    config_file: Option<&Path>,
+    to_dir: Option<&Path>,
+    smtp: Option<&str>,
+) -> Result<ExitCode, String> {
+    let config = config::load(config_file).map_err(|e| e.to_string())?;
     let mut j = judge(db, now)?;
     let report = j.tick().map_err(|e| e.to_string())?;
     for line in &report.done {
         println!("{line}");
     }
-    if let Some(dir) = to_dir {
-        let from =
-            std::env::var("NAPJUDGE_FROM").unwrap_or_else(|_| "judge@napjudge.invalid".into());
-        let sent =
-            outbox::send_to_dir(&j.store, dir, &from, j.clock.now()).map_err(|e| e.to_string())?;
-        println!("outbox: {} sent, {} failed", sent.sent, sent.failed);
-        if sent.failed > 0 {
+    if let Some(target) = target(&config, to_dir, smtp)? {
+        let from = std::env::var("NAPJUDGE_FROM").ok();
+        let sent = deliver(&mut j, &config, &target, from)?;
+        println!("outbox: {}", sent_line(&sent));
+        if sent.failed + sent.given_up > 0 {
             return Ok(ExitCode::FAILURE);
         }
     }
@@ -314,8 +366,13 @@ pub fn tick(db: &Path, now: Option<&str>, to_dir: Option<&Path>) -> Result<ExitC
 }
 
 /// Runs an `outbox` command.
-pub fn outbox(db: &Path, now: Option<&str>, command: OutboxCommand) -> Result<ExitCode, String> {
-    let j = judge(db, now)?;
+pub fn outbox(
+    db: &Path,
+    now: Option<&str>,
+    config_file: Option<&Path>,
+    command: OutboxCommand,
+) -> Result<ExitCode, String> {
+    let mut j = judge(db, now)?;
     match command {
         OutboxCommand::List => {
             for m in store::mails(&j.store.conn, None).map_err(|e| e.to_string())? {
@@ -331,11 +388,14 @@ pub fn outbox(db: &Path, now: Option<&str>, command: OutboxCommand) -> Result<Ex
                 );
             }
         }
-        OutboxCommand::Send { to_dir, from } => {
-            let sent = outbox::send_to_dir(&j.store, &to_dir, &from, j.clock.now())
-                .map_err(|e| e.to_string())?;
-            println!("{} sent, {} failed", sent.sent, sent.failed);
-            if sent.failed > 0 {
+        OutboxCommand::Send { to_dir, smtp, from } => {
+            let config = config::load(config_file).map_err(|e| e.to_string())?;
+            let target = target(&config, to_dir.as_deref(), smtp.as_deref())?.ok_or(
+                "no mail server: give --smtp URL or --to-dir DIR, or write [smtp] in napjudge.toml",
+            )?;
+            let sent = deliver(&mut j, &config, &target, from)?;
+            println!("{}", sent_line(&sent));
+            if sent.failed + sent.given_up > 0 {
                 return Ok(ExitCode::FAILURE);
             }
         }

@@ -5,10 +5,11 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 1;
+pub const VERSION: i64 = 2;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
-const MIGRATIONS: [&str; VERSION as usize] = [r#"
+const MIGRATIONS: [&str; VERSION as usize] = [
+    r#"
 CREATE TABLE games (
     id       INTEGER PRIMARY KEY,
     name     TEXT NOT NULL UNIQUE,
@@ -88,7 +89,15 @@ CREATE TABLE outbox (
     sent_at   TEXT
 );
 CREATE INDEX outbox_state ON outbox (state);
-"#];
+"#,
+    r#"
+-- Delivery by SMTP: a mail's Message-ID is fixed at its first try, so a resend after a crash
+-- between the server's acceptance and marking it sent carries the same one; a failed mail
+-- waits until next_try (back-off); state 'undeliverable' once it was given up.
+ALTER TABLE outbox ADD COLUMN message_id TEXT;
+ALTER TABLE outbox ADD COLUMN next_try TEXT;
+"#,
+];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
 pub fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
