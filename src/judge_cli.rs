@@ -129,7 +129,8 @@ pub enum GameCommand {
 /// `napjudge outbox ...`
 #[derive(Subcommand)]
 pub enum OutboxCommand {
-    /// Lists the mails: id, state, tries, recipient, subject.
+    /// Lists the mails: id, state, tries, game, recipient, subject, last error; when a mail
+    /// waits for a retry, the time of the next try on the line after.
     List,
     /// Delivers every mail due to the mail server of napjudge.toml, or to --smtp or --to-dir;
     /// a mail is marked sent once the server accepted it, else retried by later sends and ticks.
@@ -386,6 +387,9 @@ pub fn outbox(
                     m.subject,
                     m.error.map(|e| format!("\t{e}")).unwrap_or_default()
                 );
+                if let (Some(t), "queued" | "failed") = (m.next_try, m.state.as_str()) {
+                    println!("\tnot before {}", t.to_rfc3339());
+                }
             }
         }
         OutboxCommand::Send { to_dir, smtp, from } => {

@@ -243,6 +243,12 @@ fn with_the_server_down_the_outbox_keeps_the_mails_until_it_is_up() {
         );
         assert!(m.message_id.is_some());
     }
+    let list = s.run(T0, &["outbox", "list"]);
+    let list = String::from_utf8_lossy(&list.stdout);
+    assert!(
+        list.contains("\tnot before 2026-07-01T12:05:00+00:00"),
+        "{list}"
+    );
     // Before the back-off is over nothing is tried.
     let (ok, out) = s.send("2026-07-01T12:04:00Z", port, &[]);
     assert!(ok && out.contains("0 sent, 0 failed, 0 given up"), "{out}");
