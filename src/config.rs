@@ -283,6 +283,21 @@ mod tests {
     }
 
     #[test]
+    fn the_password_file_is_read_without_its_line_break() {
+        let file = std::env::temp_dir().join(format!("napjudge-pw-{}", std::process::id()));
+        std::fs::write(&file, "s3cret\n").expect("password file");
+        let mut smtp = Smtp::from_url("smtps://judge@mail.example.org", None).expect("url");
+        assert!(matches!(
+            smtp.credentials(),
+            Err(ConfigError::NoPassword(_))
+        ));
+        smtp.password_file = Some(file.clone());
+        let creds = smtp.credentials().expect("read");
+        let _ = std::fs::remove_file(&file);
+        assert_eq!(creds, Some(("judge".into(), "s3cret".into())));
+    }
+
+    #[test]
     fn urls_name_the_security_and_the_default_ports() {
         let s = Smtp::from_url("smtp://127.0.0.1:2525", None).expect("plain");
         assert_eq!(

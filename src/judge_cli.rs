@@ -334,11 +334,17 @@ fn deliver(
     outbox::send(&mut j.store, target, &from, retry, now).map_err(|e| e.to_string())
 }
 
-fn sent_line(sent: &Sent) -> String {
-    format!(
+/// The counts, then one line per failed mail.
+fn sent_lines(sent: &Sent) -> String {
+    let mut out = format!(
         "{} sent, {} failed, {} given up",
         sent.sent, sent.failed, sent.given_up
-    )
+    );
+    for p in &sent.problems {
+        out.push_str("\n  ");
+        out.push_str(p);
+    }
+    out
 }
 
 /// Runs `tick`: the games, then the outbox when a folder or mail server is named.
@@ -358,7 +364,7 @@ pub fn tick(
     if let Some(target) = target(&config, to_dir, smtp)? {
         let from = std::env::var("NAPJUDGE_FROM").ok();
         let sent = deliver(&mut j, &config, &target, from)?;
-        println!("outbox: {}", sent_line(&sent));
+        println!("outbox: {}", sent_lines(&sent));
         if sent.failed + sent.given_up > 0 {
             return Ok(ExitCode::FAILURE);
         }
@@ -398,7 +404,7 @@ pub fn outbox(
                 "no mail server: give --smtp URL or --to-dir DIR, or write [smtp] in napjudge.toml",
             )?;
             let sent = deliver(&mut j, &config, &target, from)?;
-            println!("{}", sent_line(&sent));
+            println!("{}", sent_lines(&sent));
             if sent.failed + sent.given_up > 0 {
                 return Ok(ExitCode::FAILURE);
             }

@@ -4,9 +4,8 @@
 //! A mail is marked sent only once the server accepted it (or its file is in place). Before each
 //! try the mail is claimed in its own committed transaction, which fixes its Message-ID: a judge
 //! killed between the server's acceptance and marking it sent sends it again later with the same
-//! Message-ID, never loses it. A failure the server calls temporary, or no server at all, is
-//! retried with back-off by later sends; a permanent refusal, or the retry limit, gives the mail
-//! up and mails the game's GM why.
+//! Message-ID, never loses it. A failed try is retried with back-off by later sends; after the
+//! retry limit the mail is given up and the game's GM is mailed why.
 
 use crate::config::{ConfigError, Security, Smtp};
 use crate::render;
@@ -64,6 +63,8 @@ pub struct Sent {
     pub failed: usize,
     /// Mails given up (the GM was mailed).
     pub given_up: usize,
+    /// For each mail that failed: its id, recipient, the error and what happens next.
+    pub problems: Vec<String>,
 }
 
 /// The retry policy.
@@ -129,14 +130,17 @@ impl Target {
     }
 }
 
-/// How one try went.
+/// How one try failed.
 enum Failure {
-    /// Retry later (a 4xx answer).
-    Temporary(String),
-    /// Never going to work (a 5xx answer, a bad address): give it up now.
-    Permanent(String),
-    /// The server (or folder) can't be reached at all: the mails after this one aren't tried.
+    /// The server refused this mail (4xx or 5xx): retried. Even a 5xx isn't given up at once: the
+    /// same codes come from a judge the server refuses as a sender, and giving up then would lose
+    /// every mail of the run.
+    Refused(String),
+    /// The server (or folder) can't be used at all (no connection, TLS, timeout, a failed login,
+    /// 421): retried, and the mails after this one aren't tried in this run.
     Unreachable(String),
+    /// The mail can't be written (an address that isn't one): it never will be, so given up now.
+    Invalid(String),
 }
 
 /// `Auto-Submitted` (RFC 3834): tells vacation responders and other judges not to answer.
@@ -218,12 +222,15 @@ fn deliver(target: &Target, mail: &Mail, m: &Message) -> Result<(), Failure> {
                 .and_then(|()| std::fs::rename(&tmp, &path))
                 .map_err(|e| Failure::Unreachable(format!("{}: {e}", path.display())))
         }
-        Target::Smtp(transport) => match transport.send(m) {
-            Ok(_) => Ok(()),
-            Err(e) if e.is_permanent() => Err(Failure::Permanent(e.to_string())),
-            Err(e) if e.is_transient() => Err(Failure::Temporary(e.to_string())),
-            Err(e) => Err(Failure::Unreachable(e.to_string())),
-        },
+        Target::Smtp(transport) => transport.send(m).map(|_| ()).map_err(|e| {
+            let code = e.status().map(u16::from);
+            let login_or_closing = code.is_some_and(|c| c == 421 || (530..=538).contains(&c));
+            if (e.is_permanent() || e.is_transient()) && !login_or_closing {
+                Failure::Refused(e.to_string())
+            } else {
+                Failure::Unreachable(e.to_string())
+            }
+        }),
     }
 }
 
@@ -257,11 +264,20 @@ fn failed(
 ) -> Result<(), OutboxError> {
     let tries = mail.tries + 1;
     let (error, next) = match failure {
-        Failure::Permanent(e) => (e, None),
-        Failure::Temporary(e) | Failure::Unreachable(e) => (e, retry.next(tries, now)),
+        Failure::Invalid(e) => (e, None),
+        Failure::Refused(e) | Failure::Unreachable(e) => (e, retry.next(tries, now)),
     };
     let tx = store.conn.transaction().map_err(StoreError::from)?;
     store::mail_failed(&tx, mail.id, error, next)?;
+    out.problems.push(format!(
+        "mail {} to {}: {error}; {}",
+        mail.id,
+        mail.to,
+        match next {
+            Some(t) => format!("next try {}", t.to_rfc3339()),
+            None => format!("given up after {tries} tries"),
+        }
+    ));
     if next.is_some() {
         out.failed += 1;
     } else {
@@ -325,7 +341,7 @@ pub fn send(
         }
         let message_id = mail.message_id.clone().unwrap_or(fresh);
         let result = match (&down, message(&mail, from, &message_id)) {
-            (_, Err(e)) => Err(Failure::Permanent(e)),
+            (_, Err(e)) => Err(Failure::Invalid(e)),
             (Some(e), Ok(_)) => Err(Failure::Unreachable(format!("not tried: {e}"))),
             (None, Ok(m)) => deliver(target, &mail, &m),
         };

@@ -1,7 +1,7 @@
 //! Issue 10, mail out: the outbox delivered by the real binary (`napjudge outbox send --smtp`) to a
 //! real SMTP server on loopback started by the test (mailin-embedded). Results arrive with their
 //! stored Message-ID and `Auto-Submitted`; with the server down nothing is lost and the mails
-//! arrive once it is up; a refusal or the retry limit gives a mail up and mails the GM; a send
+//! arrive once it is up; the retry limit gives a mail up and mails the GM; a send
 //! killed after claiming a mail sends it later with the same Message-ID.
 
 use mailin_embedded::{response, Handler, Response, Server};
@@ -330,15 +330,23 @@ fn the_retry_limit_gives_a_mail_up_and_mails_the_gm() {
 }
 
 #[test]
-fn a_permanent_refusal_gives_the_mail_up_at_once_and_the_gm_is_told() {
+fn a_refused_recipient_is_retried_alone_and_given_up_at_the_limit() {
     let port = free_port();
     let log = start_server(port);
     let s = Judged::new("smtp-refused", "france@refused.example.org");
+    let config = s.dir.join("judge.toml");
+    std::fs::write(&config, "[outbox]\nretry_limit = 2\nretry_minutes = 1\n").expect("config");
+    let cfg = config.to_str().expect("utf-8");
     let n = s.mails().len();
-    let (ok, out) = s.send(T0, port, &[]);
+    // The refusal (550) is this mail's: the others go in the same run.
+    let (ok, out) = s.send(T0, port, &["--config", cfg]);
     assert!(!ok, "{out}");
     assert!(
-        out.contains(&format!("{} sent, 0 failed, 1 given up", n - 1)),
+        out.contains(&format!("{} sent, 1 failed, 0 given up", n - 1)),
+        "{out}"
+    );
+    assert!(
+        out.contains("to france@refused.example.org: ") && out.contains("550"),
         "{out}"
     );
     let mails = s.mails();
@@ -346,18 +354,19 @@ fn a_permanent_refusal_gives_the_mail_up_at_once_and_the_gm_is_told() {
         .iter()
         .find(|m| m.to == "france@refused.example.org")
         .expect("France's mail");
-    assert_eq!(
-        (refused.state.as_str(), refused.tries),
-        ("undeliverable", 1)
-    );
+    assert_eq!((refused.state.as_str(), refused.tries), ("failed", 1));
     assert!(
         refused.error.as_deref().is_some_and(|e| e.contains("550")),
         "{refused:?}"
     );
-    // The report goes on the next send (it was queued during this one).
-    let (ok, out) = s.send(T0, port, &[]);
+    // The second refusal reaches the limit: given up, the GM told.
+    let (ok, out) = s.send("2026-07-01T12:01:00Z", port, &["--config", cfg]);
+    assert!(!ok && out.contains("0 sent, 0 failed, 1 given up"), "{out}");
+    // The report goes on the next send (it was queued during that one).
+    let (ok, out) = s.send("2026-07-01T12:01:00Z", port, &["--config", cfg]);
     assert!(ok && out.contains("1 sent, 0 failed"), "{out}");
     let got = log.lock().expect("log").clone();
+    assert_eq!(got.len(), n);
     let report = got.last().expect("the report");
     assert_eq!(report.to, vec!["gm@example.org".to_string()]);
     assert!(
@@ -365,6 +374,7 @@ fn a_permanent_refusal_gives_the_mail_up_at_once_and_the_gm_is_told() {
         "{}",
         report.data
     );
+    assert!(report.data.contains("550"), "{}", report.data);
 }
 
 #[test]
