@@ -1,8 +1,8 @@
 //! Issue 10, mail out: the outbox delivered by the real binary (`napjudge outbox send --smtp`) to a
 //! real SMTP server on loopback started by the test (mailin-embedded). Results arrive with their
 //! stored Message-ID and `Auto-Submitted`; with the server down nothing is lost and the mails
-//! arrive once it is up; the retry limit gives a mail up and mails the GM; a send
-//! killed after claiming a mail sends it later with the same Message-ID.
+//! arrive once it is up; the retry limit gives a mail up and mails the GM; a send killed while
+//! the server takes a mail sends it again later with the same Message-ID.
 
 use mailin_embedded::{response, Handler, Response, Server};
 use napjudge::clock::{parse_time, Clock};
@@ -35,10 +35,13 @@ impl Received {
 }
 
 /// The server's side: each accepted message is added to the shared log. A recipient at
-/// `refused.example.org` is refused for good (550), as a server does for an unknown mailbox.
+/// `refused.example.org` is refused for good (550), as a server does for an unknown mailbox; a
+/// message to `slow@example.org` is answered only after two seconds (time to kill the sender).
 #[derive(Clone, Default)]
 struct Catcher {
     log: Arc<Mutex<Vec<Received>>>,
+    /// The recipients of every message whose DATA began.
+    started: Arc<Mutex<Vec<String>>>,
     current: Received,
 }
 
@@ -57,6 +60,10 @@ impl Handler for Catcher {
             to: to.to_vec(),
             data: String::new(),
         };
+        self.started
+            .lock()
+            .expect("started")
+            .extend(to.iter().cloned());
         response::OK
     }
 
@@ -67,12 +74,16 @@ impl Handler for Catcher {
 
     fn data_end(&mut self) -> Response {
         let m = std::mem::take(&mut self.current);
+        if m.to.iter().any(|t| t == "slow@example.org") {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+        }
         self.log.lock().expect("log").push(m);
         response::OK
     }
 }
 
 type Log = Arc<Mutex<Vec<Received>>>;
+type Started = Arc<Mutex<Vec<String>>>;
 
 /// A port nothing listens on (yet).
 fn free_port() -> u16 {
@@ -82,8 +93,14 @@ fn free_port() -> u16 {
 
 /// Starts a real SMTP server on `port`; it runs until the test process ends.
 fn start_server(port: u16) -> Log {
+    start_server_watched(port).0
+}
+
+/// The same, with the recipients of each message begun.
+fn start_server_watched(port: u16) -> (Log, Started) {
     let catcher = Catcher::default();
     let log = Arc::clone(&catcher.log);
+    let started = Arc::clone(&catcher.started);
     let listener = TcpListener::bind(("127.0.0.1", port)).expect("the port is free");
     let mut server = Server::new(catcher);
     server
@@ -96,7 +113,7 @@ fn start_server(port: u16) -> Log {
             eprintln!("the test's SMTP server stopped: {e}");
         }
     });
-    log
+    (log, started)
 }
 
 struct Judged {
@@ -378,41 +395,77 @@ fn a_refused_recipient_is_retried_alone_and_given_up_at_the_limit() {
 }
 
 #[test]
-fn a_send_killed_after_claiming_a_mail_sends_it_later_with_the_same_message_id() {
+fn a_send_killed_mid_send_loses_nothing_and_resends_with_the_same_message_id() {
     let port = free_port();
-    let log = start_server(port);
-    let s = Judged::new("smtp-killed", "france@example.org");
-    // What a sender killed mid-send leaves: the first mail claimed (its Message-ID fixed, held
-    // for ten minutes), never marked sent, whether or not the server took it.
-    let first = s.mails().remove(0);
-    {
-        let st = Store::open(&s.db).expect("db");
-        let claimed = store::claim_mail(
-            &st.conn,
-            first.id,
-            "<killed.1@example.org>",
-            time(T0),
-            time("2026-07-01T12:10:00Z"),
-        )
-        .expect("claim");
-        assert!(claimed);
-    }
+    let (log, started) = start_server_watched(port);
+    let s = Judged::new("smtp-killed", "slow@example.org");
     let n = s.mails().len();
-    // Held while the claim lasts, so a second sender doesn't send it at the same time.
-    let (ok, out) = s.send("2026-07-01T12:01:00Z", port, &[]);
-    assert!(ok && out.contains(&format!("{} sent", n - 1)), "{out}");
-    assert!(log
+    let url = format!("smtp://127.0.0.1:{port}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .args(["--now", T0, "--db"])
+        .arg(&s.db)
+        .args(["outbox", "send", "--smtp", &url])
+        .env_remove("NAPJUDGE_CONFIG")
+        .current_dir(&s.dir)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("napjudge runs");
+    // Killed once the slow message's DATA began: the server then accepts it, but the judge
+    // never hears so.
+    let waited = std::time::Instant::now();
+    while !started
         .lock()
-        .expect("log")
+        .expect("started")
         .iter()
-        .all(|r| r.header("Message-ID") != Some("<killed.1@example.org>")));
-    // After it, the mail goes, with the Message-ID fixed before the kill.
+        .any(|t| t == "slow@example.org")
+    {
+        assert!(waited.elapsed().as_secs() < 20, "the slow mail never began");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().expect("kill");
+    child.wait().expect("reaped");
+    std::thread::sleep(std::time::Duration::from_millis(2500)); // the server's acceptance
+    let slow = s
+        .mails()
+        .into_iter()
+        .find(|m| m.to == "slow@example.org")
+        .expect("France's mail");
+    assert_eq!(
+        slow.state, "queued",
+        "not marked sent: the judge never heard the 250"
+    );
+    let id = slow
+        .message_id
+        .clone()
+        .expect("its Message-ID was fixed before the try");
+    assert_eq!(
+        slow.next_try,
+        Some(time("2026-07-01T12:10:00Z")),
+        "held ten minutes"
+    );
+
+    // A send within the ten minutes leaves it (another sender may still be at it) and sends the
+    // mails the killed one never reached.
+    let (ok, out) = s.send("2026-07-01T12:01:00Z", port, &[]);
+    assert!(ok, "{out}");
+    let first_run = log.lock().expect("log").len();
+    assert_eq!(first_run, n, "every mail once, the slow one included");
+    assert!(s
+        .mails()
+        .iter()
+        .all(|m| m.state == "sent" || m.id == slow.id));
+    // After it, it goes again with the same Message-ID: twice at worst, never lost.
     let (ok, out) = s.send("2026-07-01T12:11:00Z", port, &[]);
     assert!(ok && out.contains("1 sent"), "{out}");
     let got = log.lock().expect("log").clone();
-    let r = got.last().expect("the claimed mail");
-    assert_eq!(r.header("Message-ID"), Some("<killed.1@example.org>"));
-    assert_eq!(r.to, vec![first.to.clone()]);
+    let copies: Vec<&Received> = got
+        .iter()
+        .filter(|r| r.to == vec!["slow@example.org".to_string()])
+        .collect();
+    assert_eq!(copies.len(), 2);
+    assert!(copies
+        .iter()
+        .all(|r| r.header("Message-ID") == Some(id.as_str())));
 }
 
 #[test]
