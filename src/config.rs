@@ -27,6 +27,14 @@ pub enum ConfigError {
         /// The parser's message, with the line.
         message: String,
     },
+    /// The CA file can't be read.
+    #[error("smtp ca_file {path}: {source} (a PEM certificate)")]
+    CaFile {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The SMTP password file can't be read.
     #[error("smtp password_file {path}: {source} (a file holding only the password)")]
     Password {
@@ -107,6 +115,8 @@ pub struct Smtp {
     /// Seconds to wait for the server before a try counts as failed.
     #[serde(default = "default_timeout")]
     pub timeout: u64,
+    /// A PEM certificate to trust besides the public roots: the CA of a private mail server.
+    pub ca_file: Option<PathBuf>,
 }
 
 fn default_timeout() -> u64 {
@@ -136,7 +146,8 @@ impl Default for Outbox {
 }
 
 /// Reads the configuration: `explicit` (from `--config`), else the file `NAPJUDGE_CONFIG` names
-/// (both must exist), else `./napjudge.toml` if there is one, else the defaults.
+/// (both must exist), else `./napjudge.toml` if there is one, else the defaults. Relative paths
+/// in it are taken from the file's folder.
 pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
     let named = explicit
         .map(Path::to_path_buf)
@@ -150,10 +161,24 @@ pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
         path: path.display().to_string(),
         source,
     })?;
-    parse(&text).map_err(|message| ConfigError::Syntax {
+    let mut config = parse(&text).map_err(|message| ConfigError::Syntax {
         path: path.display().to_string(),
         message,
-    })
+    })?;
+    // A relative path in the file is read from the file's folder, not from wherever cron or the
+    // mail server happens to start napjudge.
+    let folder = path.parent().unwrap_or(Path::new(""));
+    let (password_file, ca_file) = match config.smtp.as_mut() {
+        Some(s) => (s.password_file.as_mut(), s.ca_file.as_mut()),
+        None => (None, None),
+    };
+    for p in [password_file, ca_file, config.outbox.dir.as_mut()]
+        .into_iter()
+        .flatten()
+    {
+        *p = folder.join(&*p);
+    }
+    Ok(config)
 }
 
 /// Parses the text of a `napjudge.toml`.
@@ -192,7 +217,8 @@ impl Smtp {
 
     /// The server an `--smtp` URL names: `smtp://host[:port]` (plain), `smtp://host?tls=required`
     /// (STARTTLS), `smtps://[user@]host[:port]` (TLS). The password is never in the URL: it
-    /// comes from `password_file` of the `[smtp]` section of `base`, if any.
+    /// comes from `password_file` of the `[smtp]` section of `base`, if any, as do its timeout
+    /// and CA file.
     pub fn from_url(url: &str, base: Option<&Smtp>) -> Result<Smtp, ConfigError> {
         let bad = |why| ConfigError::Url {
             url: url.to_string(),
@@ -234,6 +260,7 @@ impl Smtp {
             user: user.map(percent_decode),
             password_file: base.and_then(|b| b.password_file.clone()),
             timeout: base.map_or(default_timeout(), |b| b.timeout),
+            ca_file: base.and_then(|b| b.ca_file.clone()),
         })
     }
 }

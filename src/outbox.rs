@@ -15,6 +15,7 @@ use chrono::{DateTime, Duration, Utc};
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::Mailbox;
 use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SmtpTransport, Transport};
 use std::path::PathBuf;
 
@@ -41,7 +42,7 @@ pub enum OutboxError {
     /// The mail server's settings can't be used.
     #[error(transparent)]
     Config(#[from] ConfigError),
-    /// The mail server's name can't be used for TLS.
+    /// The mail server's name or CA file can't be used for TLS.
     #[error("smtp host {host}: {message} (check [smtp] host in napjudge.toml)")]
     Server {
         /// The host.
@@ -115,11 +116,25 @@ impl Target {
             host: smtp.host.clone(),
             message: e.to_string(),
         };
-        let builder = match smtp.security {
+        let mut builder = match smtp.security {
             Security::Plain => SmtpTransport::builder_dangerous(&smtp.host),
             Security::Starttls => SmtpTransport::starttls_relay(&smtp.host).map_err(server)?,
             Security::Tls => SmtpTransport::relay(&smtp.host).map_err(server)?,
         };
+        if let (Some(file), Security::Starttls | Security::Tls) = (&smtp.ca_file, smtp.security) {
+            let pem = std::fs::read(file).map_err(|source| ConfigError::CaFile {
+                path: file.display().to_string(),
+                source,
+            })?;
+            let params = TlsParameters::builder(smtp.host.clone())
+                .add_root_certificate(Certificate::from_pem(&pem).map_err(server)?)
+                .build_rustls()
+                .map_err(server)?;
+            builder = builder.tls(match smtp.security {
+                Security::Tls => Tls::Wrapper(params),
+                _ => Tls::Required(params),
+            });
+        }
         let mut builder = builder
             .port(smtp.port())
             .timeout(Some(std::time::Duration::from_secs(smtp.timeout)));

@@ -4,7 +4,7 @@
 //! arrive once it is up; the retry limit gives a mail up and mails the GM; a send killed while
 //! the server takes a mail sends it again later with the same Message-ID.
 
-use mailin_embedded::{response, Handler, Response, Server};
+use mailin_embedded::{response, AuthMechanism, Handler, Response, Server, SslConfig};
 use napjudge::clock::{parse_time, Clock};
 use napjudge::game::{Judge, NewGame};
 use napjudge::store::{self, Mail, Periods, Store};
@@ -43,6 +43,8 @@ struct Catcher {
     /// The recipients of every message whose DATA began.
     started: Arc<Mutex<Vec<String>>>,
     current: Received,
+    /// The user and password a login must give (servers with AUTH only).
+    login: (&'static str, &'static str),
 }
 
 impl Handler for Catcher {
@@ -65,6 +67,14 @@ impl Handler for Catcher {
             .expect("started")
             .extend(to.iter().cloned());
         response::OK
+    }
+
+    fn auth_plain(&mut self, _authz: &str, user: &str, password: &str) -> Response {
+        if (user, password) == self.login {
+            response::AUTH_OK
+        } else {
+            response::INVALID_CREDENTIALS
+        }
     }
 
     fn data(&mut self, buf: &[u8]) -> std::io::Result<()> {
@@ -98,7 +108,32 @@ fn start_server(port: u16) -> Log {
 
 /// The same, with the recipients of each message begun.
 fn start_server_watched(port: u16) -> (Log, Started) {
-    let catcher = Catcher::default();
+    serve(port, Catcher::default(), |_| {})
+}
+
+/// A server with STARTTLS (a certificate for `localhost` from the test CA `tests/smtp/ca.pem`)
+/// that wants a login (AUTH PLAIN, offered only once the connection is encrypted).
+fn start_tls_server(port: u16, user: &'static str, password: &'static str) -> Log {
+    // mailin-embedded's rustls has two crypto providers compiled in: name one.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let certs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp");
+    let file = |name: &str| certs.join(name).to_str().expect("utf-8").to_string();
+    let catcher = Catcher {
+        login: (user, password),
+        ..Catcher::default()
+    };
+    let tls = SslConfig::SelfSigned {
+        cert_path: file("server.pem"),
+        key_path: file("server.key"),
+    };
+    serve(port, catcher, move |s| {
+        s.with_ssl(tls).expect("the test certificate loads");
+        s.with_auth(AuthMechanism::Plain);
+    })
+    .0
+}
+
+fn serve(port: u16, catcher: Catcher, setup: impl FnOnce(&mut Server<Catcher>)) -> (Log, Started) {
     let log = Arc::clone(&catcher.log);
     let started = Arc::clone(&catcher.started);
     let listener = TcpListener::bind(("127.0.0.1", port)).expect("the port is free");
@@ -107,6 +142,7 @@ fn start_server_watched(port: u16) -> (Log, Started) {
         .with_name("test.example.org")
         .with_num_threads(2)
         .with_tcp_listener(listener);
+    setup(&mut server);
     std::thread::spawn(move || {
         // The tests then fail on delivery; this says why.
         if let Err(e) = server.serve() {
@@ -518,4 +554,53 @@ fn the_config_names_the_server_and_a_bad_config_says_what_to_fix() {
         ],
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("--config"));
+}
+
+#[test]
+fn starttls_with_a_login_from_the_password_file_delivers_and_a_wrong_password_loses_nothing() {
+    let port = free_port();
+    let log = start_tls_server(port, "judge@example.org", "s3cret");
+    let s = Judged::new("smtp-tls", "france@example.org");
+    let ca = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp/ca.pem");
+    // The config in a folder of its own, naming the password file relative to that folder.
+    let etc = s.dir.join("etc");
+    std::fs::create_dir_all(&etc).expect("etc");
+    let config = etc.join("napjudge.toml");
+    let cfg = config.to_str().expect("utf-8");
+    let write_config = |password: &str| {
+        std::fs::write(etc.join("password"), format!("{password}\n")).expect("password");
+        std::fs::write(
+            &config,
+            format!(
+                "[judge]\naddress = \"judge@example.org\"\n\
+                 [smtp]\nhost = \"localhost\"\nport = {port}\nsecurity = \"starttls\"\n\
+                 user = \"judge@example.org\"\npassword_file = \"password\"\nca_file = {:?}\n",
+                ca.to_str().expect("utf-8")
+            ),
+        )
+        .expect("config");
+    };
+    let n = s.mails().len();
+    // A wrong password: the server refuses the login (535); every mail waits, none given up.
+    write_config("wrong");
+    let o = s.run(T0, &["--config", cfg, "outbox", "send"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!o.status.success());
+    assert!(
+        out.contains(&format!("0 sent, {n} failed, 0 given up")),
+        "{out}"
+    );
+    assert!(out.contains("535"), "{out}");
+    assert!(log.lock().expect("log").is_empty());
+    // The right one, after the back-off: delivered over TLS.
+    write_config("s3cret");
+    let o = s.run("2026-07-01T12:05:00Z", &["--config", cfg, "outbox", "send"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains(&format!("{n} sent, 0 failed")), "{out}");
+    assert_eq!(log.lock().expect("log").len(), n);
 }
