@@ -3,9 +3,10 @@
 
 use clap::Subcommand;
 use napjudge::clock::{self, Clock};
+use napjudge::config::{self, Config, Smtp};
 use napjudge::game::{Judge, NewGame};
 use napjudge::mail;
-use napjudge::outbox;
+use napjudge::outbox::{self, Retry, Sent, Target};
 use napjudge::store::{self, Periods, Store};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -129,16 +130,22 @@ pub enum GameCommand {
 /// `napjudge outbox ...`
 #[derive(Subcommand)]
 pub enum OutboxCommand {
-    /// Lists the mails: id, state, tries, recipient, subject.
+    /// Lists the mails: id, state, tries, game, recipient, subject, last error; when a mail
+    /// waits for a retry, the time of the next try on the line after.
     List,
-    /// Writes every unsent mail to DIR as one RFC 5322 .eml file each, and marks it sent.
+    /// Delivers every mail due to the mail server of napjudge.toml, or to --smtp or --to-dir;
+    /// a mail is marked sent once the server accepted it, else retried by later sends and ticks.
     Send {
-        /// The folder.
+        /// Write each mail into this folder as an RFC 5322 .eml file instead.
+        #[arg(long, conflicts_with = "smtp")]
+        to_dir: Option<PathBuf>,
+        /// The mail server for this run: smtp://host:port (plain), smtp://host?tls=required
+        /// (STARTTLS), smtps://user@host (TLS); the password is the config's password_file.
         #[arg(long)]
-        to_dir: PathBuf,
-        /// The judge's own address, the mails' sender.
-        #[arg(long, env = "NAPJUDGE_FROM", default_value = "judge@napjudge.invalid")]
-        from: String,
+        smtp: Option<String>,
+        /// The judge's own address, the mails' sender (else the config's judge address).
+        #[arg(long, env = "NAPJUDGE_FROM")]
+        from: Option<String>,
     },
 }
 
@@ -147,9 +154,10 @@ pub enum OutboxCommand {
 pub enum MailCommand {
     /// Stores one RFC 5322 message from standard input and queues its reply (exit 0 once stored).
     Receive {
-        /// The judge's own address: mail from it is never answered.
-        #[arg(long, env = "NAPJUDGE_FROM", default_value = "judge@napjudge.invalid")]
-        from: String,
+        /// The judge's own address: mail from it is never answered (default: the config's
+        /// [judge] address).
+        #[arg(long, env = "NAPJUDGE_FROM")]
+        from: Option<String>,
         /// Messages larger than this many bytes are refused unread.
         #[arg(long, default_value_t = napjudge::mail::MAX_SIZE)]
         max_size: usize,
@@ -159,9 +167,10 @@ pub enum MailCommand {
         /// The Maildir.
         #[arg(long)]
         maildir: PathBuf,
-        /// The judge's own address: mail from it is never answered.
-        #[arg(long, env = "NAPJUDGE_FROM", default_value = "judge@napjudge.invalid")]
-        from: String,
+        /// The judge's own address: mail from it is never answered (default: the config's
+        /// [judge] address).
+        #[arg(long, env = "NAPJUDGE_FROM")]
+        from: Option<String>,
         /// Messages larger than this many bytes are refused unread.
         #[arg(long, default_value_t = napjudge::mail::MAX_SIZE)]
         max_size: usize,
@@ -320,20 +329,72 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs `tick`.
-pub fn tick(db: &Path, now: Option<&str>, to_dir: Option<&Path>) -> Result<ExitCode, String> {
+/// Where the outbox goes: `--to-dir`, else `--smtp`, else the config's outbox folder, else its
+/// mail server; none when nothing names one.
+fn target(
+    config: &Config,
+    to_dir: Option<&Path>,
+    smtp: Option<&str>,
+) -> Result<Option<Target>, String> {
+    let e = |e: outbox::OutboxError| e.to_string();
+    if let Some(dir) = to_dir
+        .or(config.outbox.dir.as_deref())
+        .filter(|_| smtp.is_none())
+    {
+        return Ok(Some(Target::Dir(dir.to_path_buf())));
+    }
+    let server = match smtp {
+        Some(url) => Some(Smtp::from_url(url, config.smtp.as_ref()).map_err(|e| e.to_string())?),
+        None => config.smtp.clone(),
+    };
+    server.map(|s| Target::smtp(&s).map_err(e)).transpose()
+}
+
+/// Delivers the outbox; exit 1 when a mail failed or was given up (cron shows it).
+fn deliver(
+    j: &mut Judge,
+    config: &Config,
+    target: &Target,
+    from: Option<String>,
+) -> Result<Sent, String> {
+    let from = from.unwrap_or_else(|| config.judge.address.clone());
+    let retry = Retry::from_config(&config.outbox);
+    let now = j.clock.now();
+    outbox::send(&mut j.store, target, &from, retry, now).map_err(|e| e.to_string())
+}
+
+/// The counts, then one line per failed mail.
+fn sent_lines(sent: &Sent) -> String {
+    let mut out = format!(
+        "{} sent, {} failed, {} given up",
+        sent.sent, sent.failed, sent.given_up
+    );
+    for p in &sent.problems {
+        out.push_str("\n  ");
+        out.push_str(p);
+    }
+    out
+}
+
+/// Runs `tick`: the games, then the outbox when a folder or mail server is named.
+pub fn tick(
+    db: &Path,
+    now: Option<&str>,
+    config_file: Option<&Path>,
+    to_dir: Option<&Path>,
+    smtp: Option<&str>,
+) -> Result<ExitCode, String> {
+    let config = config::load(config_file).map_err(|e| e.to_string())?;
     let mut j = judge(db, now)?;
     let report = j.tick().map_err(|e| e.to_string())?;
     for line in &report.done {
         println!("{line}");
     }
-    if let Some(dir) = to_dir {
-        let from =
-            std::env::var("NAPJUDGE_FROM").unwrap_or_else(|_| "judge@napjudge.invalid".into());
-        let sent =
-            outbox::send_to_dir(&j.store, dir, &from, j.clock.now()).map_err(|e| e.to_string())?;
-        println!("outbox: {} sent, {} failed", sent.sent, sent.failed);
-        if sent.failed > 0 {
+    if let Some(target) = target(&config, to_dir, smtp)? {
+        let from = std::env::var("NAPJUDGE_FROM").ok();
+        let sent = deliver(&mut j, &config, &target, from)?;
+        println!("outbox: {}", sent_lines(&sent));
+        if sent.failed + sent.given_up > 0 {
             return Ok(ExitCode::FAILURE);
         }
     }
@@ -341,8 +402,13 @@ pub fn tick(db: &Path, now: Option<&str>, to_dir: Option<&Path>) -> Result<ExitC
 }
 
 /// Runs an `outbox` command.
-pub fn outbox(db: &Path, now: Option<&str>, command: OutboxCommand) -> Result<ExitCode, String> {
-    let j = judge(db, now)?;
+pub fn outbox(
+    db: &Path,
+    now: Option<&str>,
+    config_file: Option<&Path>,
+    command: OutboxCommand,
+) -> Result<ExitCode, String> {
+    let mut j = judge(db, now)?;
     match command {
         OutboxCommand::List => {
             for m in store::mails(&j.store.conn, None).map_err(|e| e.to_string())? {
@@ -356,13 +422,19 @@ pub fn outbox(db: &Path, now: Option<&str>, command: OutboxCommand) -> Result<Ex
                     m.subject,
                     m.error.map(|e| format!("\t{e}")).unwrap_or_default()
                 );
+                if let (Some(t), "queued" | "failed") = (m.next_try, m.state.as_str()) {
+                    println!("\tnot before {}", t.to_rfc3339());
+                }
             }
         }
-        OutboxCommand::Send { to_dir, from } => {
-            let sent = outbox::send_to_dir(&j.store, &to_dir, &from, j.clock.now())
-                .map_err(|e| e.to_string())?;
-            println!("{} sent, {} failed", sent.sent, sent.failed);
-            if sent.failed > 0 {
+        OutboxCommand::Send { to_dir, smtp, from } => {
+            let config = config::load(config_file).map_err(|e| e.to_string())?;
+            let target = target(&config, to_dir.as_deref(), smtp.as_deref())?.ok_or(
+                "no mail server: give --smtp URL or --to-dir DIR, or write [smtp] in napjudge.toml",
+            )?;
+            let sent = deliver(&mut j, &config, &target, from)?;
+            println!("{}", sent_lines(&sent));
+            if sent.failed + sent.given_up > 0 {
                 return Ok(ExitCode::FAILURE);
             }
         }
@@ -382,7 +454,12 @@ fn handled(what: &str, h: &mail::Handled) {
 }
 
 /// Runs a `mail` command. A message is taken (exit 0) once it is stored, whatever it said.
-pub fn mail(db: &Path, now: Option<&str>, command: MailCommand) -> Result<ExitCode, String> {
+pub fn mail(
+    db: &Path,
+    now: Option<&str>,
+    config_file: Option<&Path>,
+    command: MailCommand,
+) -> Result<ExitCode, String> {
     // Not stored: EX_TEMPFAIL (75) tells the mail server to keep the message and try again.
     let mut j = match judge(db, now) {
         Ok(j) => j,
@@ -391,10 +468,19 @@ pub fn mail(db: &Path, now: Option<&str>, command: MailCommand) -> Result<ExitCo
             return Ok(ExitCode::from(75));
         }
     };
+    // The judge's own address, as `outbox send` writes it: mail from it is never answered.
+    let config = match config::load(config_file) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("napjudge: {e}");
+            return Ok(ExitCode::from(75));
+        }
+    };
+    let judge_address = |from: Option<String>| from.unwrap_or_else(|| config.judge.address.clone());
     match command {
         MailCommand::Receive { from, max_size } => {
             let cfg = mail::MailConfig {
-                judge: from,
+                judge: judge_address(from),
                 max_size,
             };
             let mut raw = Vec::new();
@@ -415,7 +501,7 @@ pub fn mail(db: &Path, now: Option<&str>, command: MailCommand) -> Result<ExitCo
             max_size,
         } => {
             let cfg = mail::MailConfig {
-                judge: from,
+                judge: judge_address(from),
                 max_size,
             };
             let new = maildir.join("new");

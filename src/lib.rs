@@ -38,6 +38,7 @@ pub mod winter;
 
 // The judge: the only modules with I/O and a clock. They depend on the engine, never the reverse.
 pub mod clock;
+pub mod config;
 pub mod game;
 pub mod mail;
 pub mod outbox;

@@ -28,6 +28,9 @@ struct Cli {
     /// The time to act at, for tests and replays (2026-11-22T18:00:00Z); else the system clock.
     #[arg(long, global = true)]
     now: Option<String>,
+    /// The configuration file (else $NAPJUDGE_CONFIG, else ./napjudge.toml when there is one).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -60,11 +63,15 @@ enum Command {
         #[command(subcommand)]
         command: judge_cli::GameCommand,
     },
-    /// For cron: reminders, phases that are due, and (with --to-dir) the outbox.
+    /// For cron: reminders, phases that are due, then the outbox (to --to-dir, --smtp, or the
+    /// config's [outbox] dir or [smtp] server; not sent when none is named).
     Tick {
         /// Also send the outbox to this folder.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "smtp")]
         to_dir: Option<PathBuf>,
+        /// Also send the outbox to this mail server (smtp://host:port, smtps://user@host).
+        #[arg(long)]
+        smtp: Option<String>,
     },
     /// Mail in: `mail receive` (one message on standard input), `mail poll --maildir DIR`.
     Mail {
@@ -110,9 +117,19 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
-        Command::Tick { to_dir } => judge_cli::tick(&cli.db, cli.now.as_deref(), to_dir.as_deref()),
-        Command::Outbox { command } => judge_cli::outbox(&cli.db, cli.now.as_deref(), command),
-        Command::Mail { command } => judge_cli::mail(&cli.db, cli.now.as_deref(), command),
+        Command::Tick { to_dir, smtp } => judge_cli::tick(
+            &cli.db,
+            cli.now.as_deref(),
+            cli.config.as_deref(),
+            to_dir.as_deref(),
+            smtp.as_deref(),
+        ),
+        Command::Outbox { command } => {
+            judge_cli::outbox(&cli.db, cli.now.as_deref(), cli.config.as_deref(), command)
+        }
+        Command::Mail { command } => {
+            judge_cli::mail(&cli.db, cli.now.as_deref(), cli.config.as_deref(), command)
+        }
         command => run_command(command),
     };
     match result {

@@ -1,11 +1,29 @@
-//! The outbox: every mail the judge queued, sent as RFC 5322 messages. This issue delivers to a
-//! folder (one `.eml` file per mail); SMTP comes with mail intake.
+//! The outbox: every mail the judge queued, delivered as RFC 5322 messages to a mail server by
+//! SMTP, or into a folder (one `.eml` file per mail) for local use.
+//!
+//! A mail is marked sent only once the server accepted it (or its file is in place). Before each
+//! try the mail is claimed in its own committed transaction, which fixes its Message-ID: a judge
+//! killed between the server's acceptance and marking it sent sends it again later with the same
+//! Message-ID, never loses it. A failed try is retried with back-off by later sends; after the
+//! retry limit the mail is given up and the game's GM is mailed why.
 
-use crate::store::{self, Mail, Store, StoreError};
-use chrono::{DateTime, Utc};
-use lettre::message::{header::ContentType, Mailbox};
-use lettre::Message;
-use std::path::Path;
+use crate::config::{ConfigError, Security, Smtp};
+use crate::render;
+use crate::store::{self, Mail, NewMail, Store, StoreError};
+use askama::Template;
+use chrono::{DateTime, Duration, Utc};
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
+use lettre::message::Mailbox;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+use lettre::{Message, SmtpTransport, Transport};
+use std::path::PathBuf;
+
+/// How long a claimed mail is held from other senders: longer than one try can take.
+const CLAIM_SECONDS: i64 = 600;
+
+/// The kind of the mail that tells a GM a mail was given up (never itself reported).
+const UNDELIVERABLE: &str = "undeliverable";
 
 /// Why the outbox can't be sent.
 #[derive(Debug, thiserror::Error)]
@@ -13,86 +31,354 @@ pub enum OutboxError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// The folder can't be made or written.
+    /// The folder can't be made.
     #[error("{path}: {source} (give a folder napjudge can write to)")]
     Folder {
-        /// The folder or file.
+        /// The folder.
         path: String,
         /// Why.
         source: std::io::Error,
     },
+    /// The mail server's settings can't be used.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The mail server's name or CA file can't be used for TLS.
+    #[error("smtp host {host}: {message} (check [smtp] host in napjudge.toml)")]
+    Server {
+        /// The host.
+        host: String,
+        /// Why.
+        message: String,
+    },
+    /// The GM's report of an undeliverable mail can't be rendered.
+    #[error(transparent)]
+    Render(#[from] render::RenderError),
 }
 
 /// What a send did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sent {
-    /// Mails written.
+    /// Mails delivered.
     pub sent: usize,
-    /// Mails that failed (their error is stored with them).
+    /// Mails that failed this time and will be retried (their error is stored with them).
     pub failed: usize,
+    /// Mails given up (the GM was mailed).
+    pub given_up: usize,
+    /// For each mail that failed: its id, recipient, the error and what happens next.
+    pub problems: Vec<String>,
 }
 
-/// The RFC 5322 text of a mail from `from`.
-pub fn message(mail: &Mail, from: &str) -> Result<Vec<u8>, String> {
+/// The retry policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retry {
+    /// Tries before a mail is given up.
+    pub limit: u32,
+    /// Minutes before the first retry; doubled for each later one.
+    pub minutes: u32,
+}
+
+impl Retry {
+    /// The policy of `[outbox]` in napjudge.toml.
+    pub fn from_config(c: &crate::config::Outbox) -> Retry {
+        Retry {
+            limit: c.retry_limit,
+            minutes: c.retry_minutes,
+        }
+    }
+
+    /// When a mail that has now failed `tries` times is tried again; none once the limit is
+    /// reached.
+    fn next(&self, tries: i64, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        if tries >= i64::from(self.limit) {
+            return None;
+        }
+        // 5, 10, 20, ... minutes, capped at a day so a long outage is still retried daily.
+        let shift = u32::try_from(tries.saturating_sub(1).clamp(0, 20)).unwrap_or(20);
+        let minutes = i64::from(self.minutes)
+            .saturating_mul(1_i64 << shift)
+            .min(24 * 60);
+        Some(now + Duration::minutes(minutes))
+    }
+}
+
+/// Where mails go.
+pub enum Target {
+    /// A folder of `.eml` files.
+    Dir(PathBuf),
+    /// A mail server.
+    Smtp(Box<SmtpTransport>),
+}
+
+impl Target {
+    /// The mail server `smtp` describes (its password file is read here).
+    pub fn smtp(smtp: &Smtp) -> Result<Target, OutboxError> {
+        let server = |e: lettre::transport::smtp::Error| OutboxError::Server {
+            host: smtp.host.clone(),
+            message: e.to_string(),
+        };
+        let mut builder = match smtp.security {
+            Security::Plain => SmtpTransport::builder_dangerous(&smtp.host),
+            Security::Starttls => SmtpTransport::starttls_relay(&smtp.host).map_err(server)?,
+            Security::Tls => SmtpTransport::relay(&smtp.host).map_err(server)?,
+        };
+        if let (Some(file), Security::Starttls | Security::Tls) = (&smtp.ca_file, smtp.security) {
+            let pem = std::fs::read(file).map_err(|source| ConfigError::CaFile {
+                path: file.display().to_string(),
+                source,
+            })?;
+            let params = TlsParameters::builder(smtp.host.clone())
+                .add_root_certificate(Certificate::from_pem(&pem).map_err(server)?)
+                .build_rustls()
+                .map_err(server)?;
+            builder = builder.tls(match smtp.security {
+                Security::Tls => Tls::Wrapper(params),
+                _ => Tls::Required(params),
+            });
+        }
+        let mut builder = builder
+            .port(smtp.port())
+            .timeout(Some(std::time::Duration::from_secs(smtp.timeout)));
+        if let Some((user, password)) = smtp.credentials()? {
+            builder = builder.credentials(Credentials::new(user, password));
+        }
+        Ok(Target::Smtp(Box::new(builder.build())))
+    }
+}
+
+/// How one try failed.
+enum Failure {
+    /// The server refused this mail (4xx or 5xx): retried. Even a 5xx isn't given up at once: the
+    /// same codes come from a judge the server refuses as a sender, and giving up then would lose
+    /// every mail of the run.
+    Refused(String),
+    /// The server (or folder) can't be used at all (no connection, TLS, timeout, a failed login,
+    /// 421): retried, and the mails after this one aren't tried in this run.
+    Unreachable(String),
+    /// The mail can't be written (an address that isn't one): it never will be, so given up now.
+    Invalid(String),
+}
+
+/// `Auto-Submitted` (RFC 3834): tells vacation responders and other judges not to answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct AutoSubmitted(&'static str);
+
+impl Header for AutoSubmitted {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("Auto-Submitted")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        match s.trim() {
+            "auto-replied" => Ok(AutoSubmitted("auto-replied")),
+            "auto-generated" => Ok(AutoSubmitted("auto-generated")),
+            other => Err(format!("Auto-Submitted: {other}").into()),
+        }
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), self.0.to_string())
+    }
+}
+
+/// `auto-generated` for what the judge sends of itself (results, reminders, passwords, reports);
+/// every other kind answers a mail received, so `auto-replied`.
+fn auto_submitted(kind: &str) -> AutoSubmitted {
+    match kind {
+        "results" | "reminder" | "password" | UNDELIVERABLE => AutoSubmitted("auto-generated"),
+        _ => AutoSubmitted("auto-replied"),
+    }
+}
+
+/// A new Message-ID for a mail of the judge at `from`: unique across databases too (the row id
+/// alone repeats when a judge starts a new file), so the time of the first try is in it.
+fn new_message_id(mail: &Mail, from: &str, now: DateTime<Utc>) -> String {
+    let domain = from
+        .rsplit_once('@')
+        .map(|(_, d)| d.trim_end_matches('>'))
+        .filter(|d| !d.is_empty())
+        .unwrap_or("napjudge.invalid");
+    let nanos = now.timestamp_nanos_opt().unwrap_or_default();
+    // The left part must be a dot-atom: the game's name reduced to letters, digits and '-', and
+    // a reply outside any game (HELP, an unknown game) named `mail`.
+    let game: String = mail
+        .game
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    let game = if game.is_empty() { "mail" } else { &game };
+    format!(
+        "<napjudge.{game}.{}.{:x}.{}@{domain}>",
+        mail.id,
+        nanos,
+        std::process::id()
+    )
+}
+
+/// The message of a mail from `from`, with its Message-ID.
+pub fn message(mail: &Mail, from: &str, message_id: &str) -> Result<Message, String> {
     let from: Mailbox = from.parse().map_err(|e| format!("sender '{from}': {e}"))?;
     let to: Mailbox = mail
         .to
         .parse()
         .map_err(|e| format!("recipient '{}': {e}", mail.to))?;
-    let m = Message::builder()
+    Message::builder()
         .from(from)
         .to(to)
         .subject(mail.subject.clone())
         .date(mail.created.into())
-        .message_id(Some(format!(
-            "<napjudge.{}.{}@napjudge.invalid>",
-            mail.game, mail.id
-        )))
+        .message_id(Some(message_id.to_string()))
+        .header(auto_submitted(&mail.kind))
         .header(ContentType::TEXT_PLAIN)
         .body(mail.body.clone())
-        .map_err(|e| e.to_string())?;
-    Ok(m.formatted())
+        .map_err(|e| e.to_string())
 }
 
-/// Writes every queued (and previously failed) mail to `dir` as `<id>.eml`, then marks it sent.
-/// A crash between the two rewrites the same file on the next send: never two files for one mail.
-pub fn send_to_dir(
-    store: &Store,
-    dir: &Path,
+fn deliver(target: &Target, mail: &Mail, m: &Message) -> Result<(), Failure> {
+    match target {
+        Target::Dir(dir) => {
+            // Written aside then renamed: a crash never leaves half a file under the real name,
+            // and a resend rewrites the same file.
+            let path = dir.join(format!("{:06}.eml", mail.id));
+            let tmp = dir.join(format!(".{:06}.eml.tmp", mail.id));
+            std::fs::write(&tmp, m.formatted())
+                .and_then(|()| std::fs::rename(&tmp, &path))
+                .map_err(|e| Failure::Unreachable(format!("{}: {e}", path.display())))
+        }
+        Target::Smtp(transport) => transport.send(m).map(|_| ()).map_err(|e| {
+            let code = e.status().map(u16::from);
+            let login_or_closing = code.is_some_and(|c| c == 421 || (530..=538).contains(&c));
+            if (e.is_permanent() || e.is_transient()) && !login_or_closing {
+                Failure::Refused(e.to_string())
+            } else {
+                Failure::Unreachable(e.to_string())
+            }
+        }),
+    }
+}
+
+/// The GM's mail about a mail given up.
+#[derive(Template)]
+#[template(path = "undeliverable.txt")]
+pub struct UndeliverableMail<'a> {
+    /// The game.
+    pub game: &'a str,
+    /// The mail's recipient.
+    pub to: &'a str,
+    /// Its subject.
+    pub subject: &'a str,
+    /// Its Message-ID.
+    pub message_id: &'a str,
+    /// Tries made.
+    pub tries: i64,
+    /// The last error.
+    pub error: &'a str,
+}
+
+/// Records a failed try: retried later, or given up with a report to the GM, in one transaction.
+fn failed(
+    store: &mut Store,
+    mail: &Mail,
+    message_id: &str,
+    failure: &Failure,
+    retry: Retry,
+    now: DateTime<Utc>,
+    out: &mut Sent,
+) -> Result<(), OutboxError> {
+    let tries = mail.tries + 1;
+    let (error, next) = match failure {
+        Failure::Invalid(e) => (e, None),
+        Failure::Refused(e) | Failure::Unreachable(e) => (e, retry.next(tries, now)),
+    };
+    let tx = store.conn.transaction().map_err(StoreError::from)?;
+    store::mail_failed(&tx, mail.id, error, next)?;
+    out.problems.push(format!(
+        "mail {} to {}: {error}; {}",
+        mail.id,
+        mail.to,
+        match next {
+            Some(t) => format!("next try {}", t.to_rfc3339()),
+            None => format!("given up after {tries} tries"),
+        }
+    ));
+    if next.is_some() {
+        out.failed += 1;
+    } else {
+        out.given_up += 1;
+        if mail.kind != UNDELIVERABLE {
+            if let Some(game) = store::game(&tx, &mail.game)? {
+                let body = render::render(
+                    UNDELIVERABLE,
+                    &UndeliverableMail {
+                        game: &mail.game,
+                        to: &mail.to,
+                        subject: &mail.subject,
+                        message_id,
+                        tries,
+                        error,
+                    },
+                )?;
+                store::queue_mail(
+                    &tx,
+                    &NewMail {
+                        game: Some(game.id),
+                        phase: None,
+                        kind: UNDELIVERABLE,
+                        to: &game.gm,
+                        subject: &format!("{}: a mail to {} was not delivered", mail.game, mail.to),
+                        body: &body,
+                    },
+                    now,
+                )?;
+            }
+        }
+    }
+    tx.commit().map_err(StoreError::from)?;
+    Ok(())
+}
+
+/// Delivers every mail that is due (queued, or failed and past its back-off) to `target`, each
+/// marked sent once delivered. Once the server can't be reached, the rest are recorded as failed
+/// with the same error without trying (one try of each, so their back-off runs together).
+pub fn send(
+    store: &mut Store,
+    target: &Target,
     from: &str,
+    retry: Retry,
     now: DateTime<Utc>,
 ) -> Result<Sent, OutboxError> {
-    let folder = |source| OutboxError::Folder {
-        path: dir.display().to_string(),
-        source,
-    };
-    std::fs::create_dir_all(dir).map_err(folder)?;
+    if let Target::Dir(dir) = target {
+        std::fs::create_dir_all(dir).map_err(|source| OutboxError::Folder {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
     let mut out = Sent::default();
-    let pending: Vec<Mail> = store::mails(&store.conn, None)?
-        .into_iter()
-        .filter(|m| m.state != "sent")
-        .collect();
-    for mail in pending {
-        let bytes = match message(&mail, from) {
-            Ok(b) => b,
-            Err(e) => {
-                store::mail_failed(&store.conn, mail.id, &e)?;
-                out.failed += 1;
-                continue;
-            }
-        };
-        let path = dir.join(format!("{:06}.eml", mail.id));
-        let tmp = dir.join(format!(".{:06}.eml.tmp", mail.id));
-        let written = std::fs::write(&tmp, &bytes).and_then(|()| std::fs::rename(&tmp, &path));
-        if let Err(source) = written {
-            store::mail_failed(&store.conn, mail.id, &source.to_string())?;
-            return Err(OutboxError::Folder {
-                path: path.display().to_string(),
-                source,
-            });
+    let mut down: Option<String> = None;
+    let until = now + Duration::seconds(CLAIM_SECONDS);
+    // Reports of mails given up in this run are queued after the list was read: next run.
+    for mail in store::mails_due(&store.conn, now)? {
+        let fresh = new_message_id(&mail, from, now);
+        if !store::claim_mail(&store.conn, mail.id, &fresh, now, until)? {
+            continue; // another sender took it
         }
-        store::mail_sent(&store.conn, mail.id, now)?;
-        out.sent += 1;
+        let message_id = mail.message_id.clone().unwrap_or(fresh);
+        let result = match (&down, message(&mail, from, &message_id)) {
+            (_, Err(e)) => Err(Failure::Invalid(e)),
+            (Some(e), Ok(_)) => Err(Failure::Unreachable(format!("not tried: {e}"))),
+            (None, Ok(m)) => deliver(target, &mail, &m),
+        };
+        match result {
+            Ok(()) => {
+                store::mail_sent(&store.conn, mail.id, now)?;
+                out.sent += 1;
+            }
+            Err(f) => {
+                if let (Failure::Unreachable(e), None) = (&f, &down) {
+                    down = Some(e.clone());
+                }
+                failed(store, &mail, &message_id, &f, retry, now, &mut out)?;
+            }
+        }
     }
     Ok(out)
 }

@@ -199,7 +199,7 @@ pub struct Mail {
     pub subject: String,
     /// The body, plain text.
     pub body: String,
-    /// `queued`, `sent` or `failed`.
+    /// `queued`, `sent`, `failed` (to be retried) or `undeliverable` (given up).
     pub state: String,
     /// The last error, when it failed.
     pub error: Option<String>,
@@ -207,6 +207,10 @@ pub struct Mail {
     pub tries: i64,
     /// When it was queued.
     pub created: DateTime<Utc>,
+    /// Its Message-ID, fixed at the first try.
+    pub message_id: Option<String>,
+    /// Not tried again before this (back-off after a failure).
+    pub next_try: Option<DateTime<Utc>>,
 }
 
 /// A new mail for [`queue_mail`].
@@ -702,7 +706,7 @@ pub fn queue_mail(c: &Connection, m: &NewMail, now: DateTime<Utc>) -> Result<(),
     Ok(())
 }
 
-fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String)> {
+fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
     Ok((
         Mail {
             id: r.get(0)?,
@@ -715,43 +719,99 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String)> {
             error: r.get(7)?,
             tries: r.get(8)?,
             created: DateTime::<Utc>::MIN_UTC,
+            message_id: r.get(10)?,
+            next_try: None,
         },
         r.get(9)?,
+        r.get(11)?,
     ))
 }
 
 /// The outbox, oldest first; only mails in `state` when given.
 pub fn mails(c: &Connection, state: Option<&str>) -> Result<Vec<Mail>, StoreError> {
     let mut st = c.prepare_cached(
-        "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error, o.tries,
-                o.created
+        "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
+                o.tries, o.created, o.message_id, o.next_try
          FROM outbox o LEFT JOIN games g ON g.id = o.game
          WHERE ?1 IS NULL OR o.state = ?1 ORDER BY o.id",
     )?;
-    let raw: Vec<(Mail, String)> = st.query_map([state], mail_row)?.collect::<Result<_, _>>()?;
+    let raw: Vec<_> = st.query_map([state], mail_row)?.collect::<Result<_, _>>()?;
+    read_mails(raw)
+}
+
+fn read_mails(raw: Vec<(Mail, String, Option<String>)>) -> Result<Vec<Mail>, StoreError> {
     raw.into_iter()
-        .map(|(mut m, created)| {
+        .map(|(mut m, created, next_try)| {
             m.created = read_time(&created)?;
+            m.next_try = read_opt_time(next_try)?;
             Ok(m)
         })
         .collect()
 }
 
+/// The mails due for a try at `now`: queued or failed, and not waiting for a back-off; oldest
+/// first.
+pub fn mails_due(c: &Connection, now: DateTime<Utc>) -> Result<Vec<Mail>, StoreError> {
+    let mut st = c.prepare_cached(
+        "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
+                o.tries, o.created, o.message_id, o.next_try
+         FROM outbox o LEFT JOIN games g ON g.id = o.game
+         WHERE o.state IN ('queued', 'failed') AND (o.next_try IS NULL OR o.next_try <= ?1)
+         ORDER BY o.id",
+    )?;
+    let raw: Vec<_> = st
+        .query_map([time(now)], mail_row)?
+        .collect::<Result<_, _>>()?;
+    read_mails(raw)
+}
+
+/// Takes a due mail for one try: fixes its Message-ID (kept if it has one) and holds it from
+/// other senders until `until`, so two `outbox send`s never send it at once, and a sender killed
+/// mid-send leaves it to be tried again after `until`. False when it is no longer due.
+pub fn claim_mail(
+    c: &Connection,
+    id: i64,
+    message_id: &str,
+    now: DateTime<Utc>,
+    until: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let n = c.execute(
+        "UPDATE outbox SET message_id = COALESCE(message_id, ?2), next_try = ?4
+         WHERE id = ?1 AND state IN ('queued', 'failed')
+               AND (next_try IS NULL OR next_try <= ?3)",
+        params![id, message_id, time(now), time(until)],
+    )?;
+    Ok(n == 1)
+}
+
 /// Marks a mail sent.
 pub fn mail_sent(c: &Connection, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
     c.execute(
-        "UPDATE outbox SET state = 'sent', tries = tries + 1, error = NULL, sent_at = ?2
+        "UPDATE outbox SET state = 'sent', tries = tries + 1, error = NULL, sent_at = ?2,
+                next_try = NULL
          WHERE id = ?1",
         params![id, time(now)],
     )?;
     Ok(())
 }
 
-/// Marks a mail failed, with why.
-pub fn mail_failed(c: &Connection, id: i64, error: &str) -> Result<(), StoreError> {
+/// Marks a try of a mail failed, with why: tried again from `retry` on, or, with none, given up
+/// (`undeliverable`).
+pub fn mail_failed(
+    c: &Connection,
+    id: i64,
+    error: &str,
+    retry: Option<DateTime<Utc>>,
+) -> Result<(), StoreError> {
+    let state = if retry.is_some() {
+        "failed"
+    } else {
+        "undeliverable"
+    };
     c.execute(
-        "UPDATE outbox SET state = 'failed', tries = tries + 1, error = ?2 WHERE id = ?1",
-        params![id, error],
+        "UPDATE outbox SET state = ?2, tries = tries + 1, error = ?3, next_try = ?4
+         WHERE id = ?1",
+        params![id, state, error, retry.map(time)],
     )?;
     Ok(())
 }

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 2;
+pub const VERSION: i64 = 3;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -132,6 +132,14 @@ DROP TABLE outbox;
 ALTER TABLE outbox_v2 RENAME TO outbox;
 CREATE INDEX outbox_state ON outbox (state);
 "#,
+    // Version 3 (mail out): delivery by SMTP.
+    r#"
+-- Delivery by SMTP: a mail's Message-ID is fixed at its first try, so a resend after a crash
+-- between the server's acceptance and marking it sent carries the same one; a failed mail
+-- waits until next_try (back-off); state 'undeliverable' once it was given up.
+ALTER TABLE outbox ADD COLUMN message_id TEXT;
+ALTER TABLE outbox ADD COLUMN next_try TEXT;
+"#,
 ];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
@@ -157,10 +165,11 @@ pub fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
 mod tests {
     use super::*;
 
-    /// Issue 10: a file written by issue 9's napjudge (version 1) opens and migrates forward: its
-    /// outbox is kept, and replies without a game can then be queued.
+    /// Issue 10: a file written by issue 9's napjudge (version 1) opens and migrates forward
+    /// through every version: its outbox is kept, replies without a game can then be queued, and
+    /// its mails have no Message-ID yet (fixed at their first try, version 3).
     #[test]
-    fn an_issue_9_file_migrates_to_version_2() {
+    fn an_issue_9_file_migrates_to_the_current_version() {
         let mut conn = Connection::open_in_memory().expect("sqlite");
         conn.execute_batch(MIGRATIONS[0]).expect("version 1");
         conn.pragma_update(None, "user_version", 1)
@@ -176,13 +185,15 @@ mod tests {
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .expect("version");
-        assert_eq!(version, 2);
-        let kept: (i64, String, String) = conn
-            .query_row("SELECT game, kind, state FROM outbox", [], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
+        assert_eq!(version, VERSION);
+        let kept: (i64, String, String, Option<String>) = conn
+            .query_row(
+                "SELECT game, kind, state, message_id FROM outbox",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
             .expect("the old mail");
-        assert_eq!(kept, (1, "results".into(), "sent".into()));
+        assert_eq!(kept, (1, "results".into(), "sent".into(), None));
         conn.execute(
             "INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
              VALUES (NULL, 'reply', 'b@example.org', 's', 'b', 'queued', '2026-07-01T11:00:00Z')",
