@@ -2,56 +2,57 @@
 //! results, and the next position (ferried armies staying aboard, failed landings sailing on,
 //! dislodged forces and standoffs).
 
-use super::{Act, BlockadeResult, Resolver, Route};
+use super::{Act, Resolver, Route};
 use crate::adjudicate::outcome::{Outcome, Reason, Refusal, Void};
-use crate::position::{Dislodged, Force, Position, SeaTime};
+use crate::position::{Blockade, Dislodged, Force, Position, SeaTime};
 use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind};
 
 impl<'a> Resolver<'a> {
-    /// Each blockade's result (R5.3): it fails when the fleets are dislodged, or attacked by
-    /// another power, from anywhere but the blockaded centre, with a strength (not counting
-    /// supports from the centre) of at least the number of blockading fleets.
-    pub(super) fn blockade_results(&mut self) -> Vec<BlockadeResult> {
-        let mut out = Vec::new();
-        for i in 0..self.items.len() {
-            let Act::Blockade { centre } = self.items[i].act else {
+    /// Every blockade's result, ordered or carried over.
+    pub(super) fn blockade_results(&mut self) -> Vec<Blockade> {
+        (0..self.items.len())
+            .filter_map(|i| self.blockade_result(i))
+            .collect()
+    }
+
+    /// Item `i`'s blockade result, if it blockades (R5.3): it fails when the fleets are
+    /// dislodged, or attacked by another power, from anywhere but the blockaded centre, with a
+    /// strength (not counting supports from the centre) of at least the number of blockading
+    /// fleets.
+    fn blockade_result(&mut self, i: usize) -> Option<Blockade> {
+        let Act::Blockade { centre } = self.items[i].act else {
+            return None;
+        };
+        let it = self.items[i];
+        let mut held = self.d[i].result;
+        let attackers: Vec<usize> = self.moves_into(it.at).collect();
+        let mut merges: Vec<usize> = Vec::new();
+        for m in attackers {
+            let from = self.items[m].at;
+            if self.items[m].power == it.power || from == centre || !self.path(m) {
                 continue;
-            };
-            let it = self.items[i];
-            let mut held = self.d[i].result;
-            let attackers: Vec<usize> = self.moves_into(it.at).collect();
-            let mut merges: Vec<usize> = Vec::new();
-            for m in attackers {
-                let from = self.items[m].at;
-                if self.items[m].power == it.power || from == centre || !self.path(m) {
-                    continue;
-                }
-                let (except, not_from) = (Some(it.power), Some(centre));
-                // A merge is one attack, with its whole strength (R2.7).
-                let strength = match self.items[m].group {
-                    Some(g) if merges.contains(&g) => continue,
-                    Some(g) => {
-                        merges.push(g);
-                        self.merge_strength(g, except, not_from)
-                    }
-                    None => {
-                        self.weight(m, it.at) + self.move_support(from, it.at, except, not_from)
-                    }
-                };
-                if strength >= u32::from(it.fleets) {
-                    held = false;
-                }
             }
-            out.push(BlockadeResult {
-                province: it.at,
-                power: it.power,
-                fleets: it.fleets,
-                centre,
-                held,
-                order: it.order,
-            });
+            let (except, not_from) = (Some(it.power), Some(centre));
+            // A merge is one attack, with its whole strength (R2.7).
+            let strength = match self.items[m].group {
+                Some(g) if merges.contains(&g) => continue,
+                Some(g) => {
+                    merges.push(g);
+                    self.merge_strength(g, except, not_from)
+                }
+                None => self.weight(m, it.at) + self.move_support(from, it.at, except, not_from),
+            };
+            if strength >= u32::from(it.fleets) {
+                held = false;
+            }
         }
-        out
+        Some(Blockade {
+            province: it.at,
+            power: it.power,
+            fleets: it.fleets,
+            centre,
+            held,
+        })
     }
 
     pub(super) fn outcome_of(&mut self, order: usize, carrier: Option<usize>) -> Outcome {
@@ -115,11 +116,7 @@ impl<'a> Resolver<'a> {
                 if let Some(m) = dislodger(self) {
                     return Outcome::Fails(Reason::Dislodged(self.items[m].at));
                 }
-                let cut = self
-                    .blockade_results()
-                    .into_iter()
-                    .find(|b| b.order == Some(order));
-                match cut {
+                match self.blockade_result(i) {
                     Some(b) if !b.held => Outcome::Fails(Reason::Cut(attacker(self))),
                     _ => Outcome::Succeeds,
                 }

@@ -27,7 +27,7 @@ mod items;
 
 use super::outcome::{Outcome, Refusal, Void};
 use crate::order::Order;
-use crate::position::Position;
+use crate::position::{Blockade, Position};
 use crate::variant::{Coast, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
 use items::Index;
 
@@ -139,23 +139,6 @@ struct Decision {
     result: bool,
 }
 
-/// A blockade's result in one phase (R5.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BlockadeResult {
-    /// The sea the blockading fleets are in.
-    pub province: ProvinceId,
-    /// Their power.
-    pub power: PowerId,
-    /// How many fleets blockade.
-    pub fleets: u8,
-    /// The centre blockaded.
-    pub centre: ProvinceId,
-    /// Whether it held this phase.
-    pub held: bool,
-    /// The order that made it, if it was ordered this phase.
-    pub order: Option<usize>,
-}
-
 /// The adjudication of one movement phase.
 struct Resolver<'a> {
     variant: &'a Variant,
@@ -194,7 +177,7 @@ pub struct MovementResult {
     /// The position after the phase (dislodged forces waiting to retreat).
     pub position: Position,
     /// Every blockade of the phase, ordered or carried over.
-    pub blockades: Vec<BlockadeResult>,
+    pub blockades: Vec<Blockade>,
     /// Every merge participant that set out for the target, with its own result (R2.6): the
     /// second phase's orders need it fleet by fleet (R4.3).
     pub merged: Vec<MergeMove>,
