@@ -369,15 +369,15 @@ impl<'a> Resolver<'a> {
                 )),
                 None => {
                     let coast = before.force(it.at).and_then(|f| f.coast);
-                    let slot = &mut next.units[it.at.index()];
-                    let f = slot.get_or_insert(Force {
-                        power: it.power,
-                        armies: 0,
-                        fleets: 0,
-                        coast,
-                    });
-                    f.armies = f.armies.saturating_add(armies);
-                    f.fleets = f.fleets.saturating_add(it.fleets);
+                    next.add_force(
+                        it.at,
+                        Force {
+                            power: it.power,
+                            armies,
+                            fleets: it.fleets,
+                            coast,
+                        },
+                    );
                     sea_time[it.at.index()].add(time);
                 }
             }
@@ -388,9 +388,7 @@ impl<'a> Resolver<'a> {
             let slot = &mut next.units[p.index()];
             match slot {
                 Some(f) if f.power == force.power => {
-                    f.armies = f.armies.saturating_add(force.armies);
-                    f.fleets = f.fleets.saturating_add(force.fleets);
-                    f.coast = f.coast.or(force.coast);
+                    next.add_force(p, force);
                     // Every participant of a merge that dislodged a force is an attacker (R2.8).
                     if let Some(d) = next.dislodged.iter_mut().find(|d| d.province == p) {
                         d.attacker_from.insert(self.items[i].at);
