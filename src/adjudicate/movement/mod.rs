@@ -16,10 +16,11 @@
 //! moves, R2), armies aboard fleets (embarking, landing, ferried armies staying aboard, R3),
 //! blockades (R5) and denied passages (R6).
 //!
-//! The phase goes in three stages, one file each: [`items`] reads the orders into items and
-//! settles what is known before any decision (routes, matching supports and convoys); [`decide`]
-//! makes the decisions; [`after`] reads them into the outcomes, the blockades' results and the next
-//! position. This file holds the public API, the types the stages share and the queries each reads.
+//! The phase goes in three stages, one file each: `items.rs` reads the orders into items and
+//! settles what is known before any decision (routes, matching supports and convoys);
+//! `decide.rs` makes the decisions; `after.rs` reads them into the outcomes, the blockades'
+//! results and the next position. This file holds the public API, the types the stages share
+//! and the queries each reads.
 
 mod after;
 mod decide;
