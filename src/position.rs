@@ -268,6 +268,21 @@ impl Position {
         }
     }
 
+    /// Adds `force`'s components to its power's force in `p`, creating that force on an empty
+    /// space; a force already there keeps its coast, else takes the newcomers'. The caller makes
+    /// sure no other power's force is there.
+    pub fn add_force(&mut self, p: ProvinceId, force: Force) {
+        match &mut self.units[p.index()] {
+            // Counts are bytes: a stack can't grow past 255 (R1.1).
+            Some(f) => {
+                f.armies = f.armies.saturating_add(force.armies);
+                f.fleets = f.fleets.saturating_add(force.fleets);
+                f.coast = f.coast.or(force.coast);
+            }
+            slot @ None => *slot = Some(force),
+        }
+    }
+
     /// The number of centres `power` owns.
     pub fn centre_count(&self, variant: &Variant, power: PowerId) -> usize {
         variant

@@ -76,16 +76,15 @@ pub fn adjudicate(
             continue;
         }
         outcomes[m.order] = Outcome::Succeeds;
-        let slot = &mut next.units[m.to.province.index()];
-        let f = slot.get_or_insert(Force {
-            power: m.power,
-            armies: 0,
-            fleets: 0,
-            coast: m.to.coast,
-        });
-        // Counts are bytes: a stack can't grow past 255 (R1.1).
-        f.armies = f.armies.saturating_add(m.armies);
-        f.fleets = f.fleets.saturating_add(m.fleets);
+        next.add_force(
+            m.to.province,
+            Force {
+                power: m.power,
+                armies: m.armies,
+                fleets: m.fleets,
+                coast: m.to.coast,
+            },
+        );
         let time = pools[m.from].take_longest(m.armies);
         if variant.province(m.to.province).kind == SpaceKind::Sea {
             next.sea_time[m.to.province.index()].add(time);

@@ -5,7 +5,7 @@
 use super::movement;
 use super::outcome::{Outcome, Reason, Refusal, Void};
 use crate::order::{Order, OrderKind, Stage, UnitSpec};
-use crate::position::{Blockade, Pending, Position, SeaTime};
+use crate::position::{Pending, Position, SeaTime};
 use crate::variant::{PowerId, Region, Season, SpaceKind, Variant};
 
 /// The first movement phase: chains are split into a first move and a second-phase move, orders
@@ -42,17 +42,7 @@ pub fn first_phase(
         outcomes[i] = r.outcomes[k].clone();
     }
     let mut next = r.position;
-    next.blockades = r
-        .blockades
-        .iter()
-        .map(|b| Blockade {
-            province: b.province,
-            power: b.power,
-            fleets: b.fleets,
-            centre: b.centre,
-            held: b.held,
-        })
-        .collect();
+    next.blockades = r.blockades;
     next.pending = pending_orders(
         variant,
         position,

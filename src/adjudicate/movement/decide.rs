@@ -1,0 +1,719 @@
+//! The decisions: the dependency graph and its order, `resolve` (Kruijswijk's guess-and-check and
+//! the DATC 5.B.9 backup rule), `decide`, and what each decision reads: paths, denied passages,
+//! strengths, merges, embarkations and support cutting.
+
+use super::{Act, Group, Resolver, Route, State};
+use crate::variant::{PowerId, ProvinceId, ProvinceSet, SpaceKind};
+use petgraph::algo::TarjanScc;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+impl<'a> Resolver<'a> {
+    pub(super) fn resolve_all(&mut self) {
+        let n = self.d.len();
+        let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(n, n * 4);
+        for _ in 0..n {
+            graph.add_node(());
+        }
+        for i in 0..n {
+            self.dependencies(i, &mut |j| {
+                if j != i {
+                    graph.add_edge(NodeIndex::new(i), NodeIndex::new(j), ());
+                }
+            });
+        }
+        // Tarjan gives the components in reverse topological order: dependencies first.
+        TarjanScc::new().run(&graph, |component| {
+            for node in component {
+                self.resolve(node.index());
+            }
+        });
+    }
+
+    /// The decisions a move's route reads: its convoys, or the fleets that may deny its passage.
+    fn route_dependencies(&self, m: usize, edge: &mut impl FnMut(usize)) {
+        let (from, to) = (self.items[m].at, self.move_to(m));
+        match (self.d[m].route, to) {
+            (Route::Convoy, Some(to)) => self.convoys_for(from, to).for_each(&mut *edge),
+            (Route::Passage(sea), _) => self
+                .items_at(sea)
+                .filter(|&d| matches!(self.items[d].act, Act::Deny { .. }))
+                .for_each(&mut *edge),
+            _ => {}
+        }
+        if let Some(c) = self.items[m].carrier {
+            edge(c);
+        }
+    }
+
+    /// The decisions decision `i` may read, each given to `edge`.
+    fn dependencies(&self, i: usize, edge: &mut impl FnMut(usize)) {
+        let (space, group) = match self.items.get(i) {
+            Some(it) => match it.act {
+                Act::Move { to, .. } => (to.province, it.group),
+                Act::Embark { sea } => {
+                    // An embarking army dislodged where it stands does not board (R3.2).
+                    for m in self.moves_into(it.at) {
+                        edge(m);
+                    }
+                    // Nor where armies whose landing failed keep the room (R3.3).
+                    for m in self.moves_into(sea) {
+                        self.standing_at(self.items[m].at)
+                            .filter(|&j| self.items[j].lands || self.leaves(j))
+                            .for_each(&mut *edge);
+                    }
+                    (sea, it.group)
+                }
+                _ => (it.at, it.group),
+            },
+            // A merge's own decision reads what its participants' moves would.
+            None => (self.groups[i - self.items.len()].target, None),
+        };
+        for m in self.moves_into(space) {
+            edge(m);
+            self.route_dependencies(m, edge);
+            self.supports_of_move(self.items[m].at, space)
+                .for_each(&mut *edge);
+        }
+        for j in self.items_at(space) {
+            edge(j);
+            if let Some(c) = self.move_to(j) {
+                self.supports_of_move(space, c).for_each(&mut *edge);
+            }
+        }
+        self.supports.iter(space).for_each(&mut *edge);
+        if let Some(g) = group {
+            edge(self.group_node(g));
+        }
+    }
+
+    fn supports_of_move(
+        &self,
+        from: ProvinceId,
+        to: ProvinceId,
+    ) -> impl Iterator<Item = usize> + '_ {
+        self.supports.iter(to).filter(move |&s| {
+            self.d[s].matched
+                && matches!(self.items[s].act, Act::SupportMove { from: f, .. } if f == from)
+        })
+    }
+
+    /// Kruijswijk's resolver: the decision for item `i`, guessing around cycles.
+    ///
+    /// A decision heads its cycle only when every guess its answer rests on was made inside its
+    /// own evaluation. Kruijswijk's test (the first decision found guessing is `i` itself) let a
+    /// decision head a cycle that also ran through a decision guessed before it, further up: it
+    /// then settled with that outer guess frozen, and which decision came first followed the order
+    /// of writing, so Pandin's paradox (DATC 6.F.16) came out differently when the orders were
+    /// written in another order (RULINGS section 0). Now only the outermost decision of the cycle
+    /// tries both guesses, over the whole cycle, whichever decision is reached first.
+    fn resolve(&mut self, i: usize) -> bool {
+        match self.d[i].state {
+            State::Resolved => return self.d[i].result,
+            State::Guessing(_) => {
+                // Recorded at every read, not once: each decision reading it, however deep,
+                // must see that its answer rests on this guess.
+                self.cycle.push(i);
+                return self.d[i].result;
+            }
+            State::Unresolved => {}
+        }
+        let old = self.cycle.len();
+        let first = self.guess(i, false);
+        if self.cycle.len() == old {
+            if self.d[i].state != State::Resolved {
+                self.d[i].result = first;
+                self.d[i].state = State::Resolved;
+            }
+            return self.d[i].result;
+        }
+        if !self.heads_cycle(i, old) {
+            // Part of a cycle led by an earlier decision: report the guess-based answer upwards.
+            self.cycle.push(i);
+            self.d[i].result = first;
+            return first;
+        }
+        // `i` heads a cycle: try the other guess.
+        for &d in &self.cycle[old..] {
+            self.d[d].state = State::Unresolved;
+        }
+        self.cycle.truncate(old);
+        let second = self.guess(i, true);
+        if first == second {
+            // One answer whatever the guess.
+            for &d in &self.cycle[old..] {
+                self.d[d].state = State::Unresolved;
+            }
+            self.cycle.truncate(old);
+            self.d[i].result = first;
+            self.d[i].state = State::Resolved;
+            return first;
+        }
+        // No answer or two: the backup rule.
+        let members: Vec<usize> = self.cycle.drain(old..).chain(std::iter::once(i)).collect();
+        self.backup_rule(&members);
+        self.resolve(i)
+    }
+
+    /// Guesses decision `i` and decides it on that guess.
+    fn guess(&mut self, i: usize, guess: bool) -> bool {
+        self.d[i].result = guess;
+        self.d[i].state = State::Guessing(self.guesses);
+        self.guesses += 1;
+        self.decide(i)
+    }
+
+    /// Whether `i` heads the cycle its evaluation ran into (the guesses read since `old`): none
+    /// of them was guessed before `i`.
+    fn heads_cycle(&self, i: usize, old: usize) -> bool {
+        let State::Guessing(mine) = self.d[i].state else {
+            return false;
+        };
+        self.cycle[old..]
+            .iter()
+            .all(|&d| !matches!(self.d[d].state, State::Guessing(n) if n < mine))
+    }
+
+    /// DATC 5.B.9: a cycle of moves only is circular movement, and all its moves succeed; a cycle
+    /// through a convoy order is a paradox, and the Szykman rule makes its convoyed moves fail.
+    fn backup_rule(&mut self, members: &[usize]) {
+        let act = |d: usize| self.items.get(d).map(|it| it.act);
+        let convoy_involved = members
+            .iter()
+            .any(|&d| matches!(act(d), Some(Act::Convoy { .. })));
+        if convoy_involved {
+            for &d in members {
+                if let Some(Act::Convoy { from, to }) = act(d) {
+                    for m in self.items_at(from).collect::<Vec<_>>() {
+                        if self.move_to(m) == Some(to) && self.d[m].route == Route::Convoy {
+                            self.d[m].paradox = true;
+                        }
+                    }
+                }
+            }
+            for &d in members {
+                self.d[d].state = State::Unresolved;
+            }
+        } else {
+            for &d in members {
+                // A merge's decision moves with its participants.
+                if d >= self.items.len() || self.is_move(d) {
+                    self.d[d].result = true;
+                    self.d[d].state = State::Resolved;
+                } else {
+                    self.d[d].state = State::Unresolved;
+                }
+            }
+        }
+    }
+
+    /// The decision of item `i`, reading the others through `resolve`.
+    fn decide(&mut self, i: usize) -> bool {
+        let Some(item) = self.items.get(i) else {
+            return self.merge_succeeds(i - self.items.len());
+        };
+        match item.act {
+            Act::Move { .. } => match (item.group, item.carrier) {
+                // Each participant goes with the merge when its own path holds (R2.4, R2.6).
+                (Some(g), _) => self.path(i) && self.resolve(self.group_node(g)),
+                (None, Some(c)) => self.resolve(c) && self.move_succeeds(i),
+                (None, None) => self.move_succeeds(i),
+            },
+            Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. } => {
+                self.d[i].matched && !self.support_cut(i) && !self.support_denied(i)
+            }
+            Act::Embark { .. } => self.embark_succeeds(i),
+            Act::Hold | Act::Convoy { .. } | Act::Blockade { .. } | Act::Deny { .. } => {
+                !self.dislodged(self.items[i].at)
+            }
+        }
+    }
+
+    /// Whether a move's route holds.
+    pub(super) fn path(&mut self, m: usize) -> bool {
+        match self.d[m].route {
+            Route::Direct => true,
+            Route::NotMove | Route::NoConvoy => false,
+            Route::Passage(sea) => {
+                let (from, to) = (
+                    self.items[m].at,
+                    self.move_to(m).unwrap_or(self.items[m].at),
+                );
+                !self.denied(sea, from, to, self.items[m].power)
+            }
+            Route::Convoy => {
+                if self.d[m].paradox {
+                    return false;
+                }
+                let (from, to) = (
+                    self.items[m].at,
+                    self.move_to(m).unwrap_or(self.items[m].at),
+                );
+                let mut seas = ProvinceSet::EMPTY;
+                for k in 0..self.convoys.len() {
+                    let c = self.convoys[k];
+                    let convoys = self.items[c].act == Act::Convoy { from, to };
+                    if convoys && self.d[c].matched && self.resolve(c) {
+                        seas.insert(self.items[c].at);
+                    }
+                }
+                // Resolving the convoys may have run into the paradox rule for this very move.
+                !self.d[m].paradox && self.chain_over(from, to, seas)
+            }
+        }
+    }
+
+    /// Whether the passage `from`-`to` across `sea` is denied to `power`: a fleet of a power
+    /// under another command (R6.2: a major and the minors it controls are one command) orders
+    /// the denial and is not dislodged.
+    fn denied(
+        &mut self,
+        sea: ProvinceId,
+        from: ProvinceId,
+        to: ProvinceId,
+        power: PowerId,
+    ) -> bool {
+        let deniers: Vec<usize> = self
+            .items_at(sea)
+            .filter(|&d| match self.items[d].act {
+                Act::Deny { a, b } => {
+                    ((a == from && b == to) || (a == to && b == from))
+                        && self.commander(self.items[d].power) != self.commander(power)
+                }
+                _ => false,
+            })
+            .collect();
+        let mut any = false;
+        for d in deniers {
+            any |= self.resolve(d);
+        }
+        any
+    }
+
+    /// Who commands `power`'s units: its controller for a controlled minor, else itself (R7.9).
+    fn commander(&self, power: PowerId) -> PowerId {
+        self.position.ledgers.controller(power).unwrap_or(power)
+    }
+
+    /// Whether a support given across a direct passage is denied: the denial blocks every
+    /// crossing, supports included (R6.1, R6.2).
+    fn support_denied(&mut self, s: usize) -> bool {
+        let it = self.items[s];
+        let into = match it.act {
+            Act::SupportHold { target } | Act::SupportMerge { target } => target,
+            Act::SupportMove { to, .. } => to,
+            _ => return false,
+        };
+        if it.fleets > 0 || self.variant.army_adjacent(it.at, into) || !self.variant.rules.passages
+        {
+            return false;
+        }
+        match self.variant.passage(it.at, into) {
+            Some(p) => {
+                let sea = p.sea;
+                self.denied(sea, it.at, into, it.power)
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the force staying in `p` is dislodged: a move of another power into it succeeds.
+    fn dislodged(&mut self, p: ProvinceId) -> bool {
+        let owner = self.position.force(p).map(|f| f.power);
+        let mut any = false;
+        for k in self.into.range(p) {
+            let m = self.into.get(k);
+            if Some(self.items[m].power) != owner {
+                any |= self.resolve(m);
+            }
+        }
+        any
+    }
+
+    /// The strength of the supports of the move `from`-`to`, leaving out `except`'s supports and
+    /// those given from `not_from` (a blockaded centre, R5.3).
+    pub(super) fn move_support(
+        &mut self,
+        from: ProvinceId,
+        to: ProvinceId,
+        except: Option<PowerId>,
+        not_from: Option<ProvinceId>,
+    ) -> u32 {
+        let mut total = 0;
+        for k in self.supports.range(to) {
+            let s = self.supports.get(k);
+            let it = self.items[s];
+            let matches = matches!(it.act, Act::SupportMove { from: f, .. } if f == from);
+            let counts = Some(it.power) != except && Some(it.at) != not_from;
+            if matches && counts && self.d[s].matched && self.resolve(s) {
+                total += self.weight(s, to);
+            }
+        }
+        total
+    }
+
+    /// How strongly the space `p` is held against a move into it.
+    pub(super) fn hold_strength(&mut self, p: ProvinceId) -> u32 {
+        let mut total = 0;
+        let mut staying = false;
+        let mut holder = None;
+        for k in self.at.range(p) {
+            let j = self.at.get(k);
+            if self.items[j].carrier.is_some() {
+                continue;
+            }
+            if self.leaves(j) {
+                if !self.resolve(j) {
+                    total += self.weight(j, p);
+                    holder = Some(self.items[j].power);
+                }
+            } else {
+                staying = true;
+                holder = Some(self.items[j].power);
+                total += self.weight(j, p);
+            }
+        }
+        if staying {
+            for k in self.supports.range(p) {
+                let s = self.supports.get(k);
+                if self.d[s].matched
+                    && self.items[s].act == (Act::SupportHold { target: p })
+                    && self.resolve(s)
+                {
+                    total += self.weight(s, p);
+                }
+            }
+        }
+        // A merge into a space its power still holds defends it with all its strength (R2.3).
+        if let Some(power) = holder {
+            for g in 0..self.groups.len() {
+                if self.groups[g].target == p && self.groups[g].power == power {
+                    total += self.merge_strength(g, None, None);
+                }
+            }
+        }
+        total
+    }
+
+    /// A merge's strength (R2.2): its moving participants that have a path, plus (in the first
+    /// phase) the supports of their moves and the `S MERGE` supports, leaving out `except`'s and
+    /// any participant or support from `not_from` (a blockaded centre, R5.3).
+    pub(super) fn merge_strength(
+        &mut self,
+        g: usize,
+        except: Option<PowerId>,
+        not_from: Option<ProvinceId>,
+    ) -> u32 {
+        let target = self.groups[g].target;
+        let mut total = 0;
+        for k in self.into.range(target) {
+            let m = self.into.get(k);
+            let from = self.items[m].at;
+            if self.items[m].group == Some(g) && Some(from) != not_from && self.path(m) {
+                total += self.weight(m, target);
+                if !self.second {
+                    total += self.move_support(from, target, except, not_from);
+                }
+            }
+        }
+        if !self.second {
+            for k in self.supports.range(target) {
+                let s = self.supports.get(k);
+                let it = self.items[s];
+                let merge = it.act == Act::SupportMerge { target };
+                let counts = Some(it.power) != except && Some(it.at) != not_from;
+                if merge && counts && self.d[s].matched && self.resolve(s) {
+                    total += self.weight(s, target);
+                }
+            }
+        }
+        total
+    }
+
+    /// Whether a unit of the merge's power stays in its target (there and not leaving, or failing
+    /// to leave): then the merge reinforces it, and defends the space with its strength (R2.3).
+    fn own_remains(&mut self, g: usize) -> bool {
+        let Group { power, target } = self.groups[g];
+        for k in self.at.range(target) {
+            let j = self.at.get(k);
+            let it = self.items[j];
+            if it.carrier.is_none() && it.power == power && (!self.leaves(j) || !self.resolve(j)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the move `n`, out of merge `g`'s target, meets a participant head to head (R2.7);
+    /// a denied passage is no battle (R6.2).
+    fn meets_merge(&mut self, g: usize, n: usize) -> bool {
+        let Some(m) = self.d[n].h2h else { return false };
+        self.items[m].group == Some(g) && self.path(m) && self.path(n)
+    }
+
+    /// The move out of merge `g`'s target that beat it head to head (R2.7), if any.
+    pub(super) fn merge_beaten_by(&mut self, g: usize) -> Option<usize> {
+        let target = self.groups[g].target;
+        for k in self.into.range(target) {
+            let m = self.into.get(k);
+            let Some(n) = self.d[m].h2h else { continue };
+            if self.items[m].group == Some(g) && self.path(m) && self.path(n) && self.resolve(n) {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    /// Whether a merge goes in: reinforcing its own force, when no other power takes the space;
+    /// into an empty, vacated or foreign space, as one attack of its whole strength, which meets
+    /// a move out of the target into a participant's space head to head (R2.3, R2.7).
+    fn merge_succeeds(&mut self, g: usize) -> bool {
+        let target = self.groups[g].target;
+        if self.own_remains(g) {
+            return !self.dislodged(target);
+        }
+        let mut vacated = true;
+        let mut occupant = None;
+        // The strongest move out of the target met head to head, and whether anything else is there.
+        let mut defend = None;
+        let mut others = false;
+        for k in self.at.range(target) {
+            let j = self.at.get(k);
+            if self.items[j].carrier.is_some() {
+                continue;
+            }
+            occupant = Some(self.items[j].power);
+            if self.meets_merge(g, j) {
+                vacated = false;
+                let d = self.defend_strength(j);
+                defend = Some(defend.map_or(d, |x: u32| x.max(d)));
+            } else {
+                others = true;
+                vacated &= self.leaves(j) && self.resolve(j);
+            }
+        }
+        let attack = match occupant {
+            Some(owner) if !vacated => {
+                let attack = self.merge_strength(g, Some(owner), None);
+                let held = match defend {
+                    Some(d) if others => d.max(self.hold_strength(target)),
+                    Some(d) => d,
+                    None => self.hold_strength(target),
+                };
+                if attack <= held {
+                    return false;
+                }
+                attack
+            }
+            _ => self.merge_strength(g, None, None),
+        };
+        if attack == 0 {
+            return false;
+        }
+        for k in self.into.range(target) {
+            let o = self.into.get(k);
+            if self.items[o].group != Some(g) && attack <= self.prevent_strength(o) {
+                return false;
+            }
+        }
+        true
+    }
+
+    pub(super) fn attack_strength(&mut self, m: usize) -> u32 {
+        if !self.path(m) {
+            return 0;
+        }
+        let (from, power) = (self.items[m].at, self.items[m].power);
+        let Some(to) = self.move_to(m) else { return 0 };
+        let mut vacated = true;
+        let mut occupant = None;
+        for k in self.at.range(to) {
+            let j = self.at.get(k);
+            if self.items[j].carrier.is_some() {
+                continue;
+            }
+            occupant = Some(self.items[j].power);
+            vacated &= self.leaves(j) && self.d[m].h2h != Some(j) && self.resolve(j);
+        }
+        let base = self.weight(m, to);
+        match occupant {
+            Some(owner) if !vacated => {
+                if owner == power {
+                    0
+                } else {
+                    base + self.move_support(from, to, Some(owner), None)
+                }
+            }
+            _ => base + self.move_support(from, to, None, None),
+        }
+    }
+
+    /// A move's strength in a head-to-head battle: a merge's participant has the merge's (R2.7).
+    fn defend_strength(&mut self, m: usize) -> u32 {
+        if let Some(g) = self.items[m].group {
+            return self.merge_strength(g, None, None);
+        }
+        let from = self.items[m].at;
+        let to = self.move_to(m).unwrap_or(from);
+        self.weight(m, to) + self.move_support(from, to, None, None)
+    }
+
+    pub(super) fn prevent_strength(&mut self, m: usize) -> u32 {
+        if !self.path(m) {
+            return 0;
+        }
+        if let Some(g) = self.items[m].group {
+            // Where its power stays, the merge defends the space (hold strength) instead; a merge
+            // beaten head to head prevents nothing (DATC 6.E).
+            if self.own_remains(g) || self.merge_beaten_by(g).is_some() {
+                return 0;
+            }
+            return self.merge_strength(g, None, None);
+        }
+        if let Some(n) = self.d[m].h2h {
+            if self.resolve(n) {
+                return 0;
+            }
+        }
+        self.defend_strength(m)
+    }
+
+    fn move_succeeds(&mut self, m: usize) -> bool {
+        let attack = self.attack_strength(m);
+        if attack == 0 {
+            return false;
+        }
+        let Some(to) = self.move_to(m) else {
+            return false;
+        };
+        let opposite = self.d[m].h2h;
+        let h2h = match opposite {
+            // A move whose passage is denied is no head-to-head battle (R6.2).
+            Some(n) if self.path(n) => Some(n),
+            _ => None,
+        };
+        let held = match h2h {
+            Some(n) => {
+                let others_stay = self.standing_at(to).any(|j| j != n);
+                let defend = self.defend_strength(n);
+                if others_stay {
+                    defend.max(self.hold_strength(to))
+                } else {
+                    defend
+                }
+            }
+            None => self.hold_strength(to),
+        };
+        if attack <= held {
+            return false;
+        }
+        for k in self.into.range(to) {
+            let o = self.into.get(k);
+            if o != m && attack <= self.prevent_strength(o) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether an army finds a fleet of its power in the sea, with room for it, once the first
+    /// moves are over (R3.2): fleets there that stay and are not dislodged, or that arrive.
+    fn embark_succeeds(&mut self, i: usize) -> bool {
+        let Act::Embark { sea } = self.items[i].act else {
+            return false;
+        };
+        if self.dislodged(self.items[i].at) {
+            return false;
+        }
+        let power = self.items[i].power;
+        let (mut fleets, mut armies) = (0u32, 0u32);
+        if !self.dislodged(sea) {
+            let here: Vec<usize> = self.standing_at(sea).collect();
+            for j in here {
+                let it = self.items[j];
+                if it.power == power && (!self.leaves(j) || !self.resolve(j)) {
+                    fleets += u32::from(it.fleets);
+                    armies += u32::from(it.armies);
+                }
+            }
+        }
+        let arriving: Vec<usize> = self
+            .moves_into(sea)
+            .filter(|&m| self.items[m].power == power)
+            .collect();
+        let mut from_seas: Vec<ProvinceId> = Vec::new();
+        for m in arriving {
+            if self.resolve(m) {
+                fleets += u32::from(self.items[m].fleets);
+                armies += u32::from(self.items[m].armies);
+                from_seas.push(self.items[m].at);
+            }
+        }
+        // Armies whose landing failed stay aboard and may sail on with these fleets (R3.3): they
+        // were aboard first, so they take the room first.
+        from_seas.sort();
+        from_seas.dedup();
+        for from in from_seas {
+            armies += self.stranded(from, power);
+        }
+        // All the armies boarding there at once must fit, or none boards (R1.2).
+        let boarding: u32 = self
+            .items
+            .iter()
+            .filter(|e| e.power == power && e.act == Act::Embark { sea })
+            .map(|e| u32::from(e.armies))
+            .sum();
+        fleets > 0 && armies + boarding <= fleets
+    }
+
+    /// The armies of `power` whose landing from `sea` failed and that the fleets staying there
+    /// have no room for: they sail on with the fleets leaving for other seas (R3.3, R3.4).
+    fn stranded(&mut self, sea: ProvinceId, power: PowerId) -> u32 {
+        if self.variant.province(sea).kind != SpaceKind::Sea {
+            return 0;
+        }
+        let here: Vec<usize> = self
+            .standing_at(sea)
+            .filter(|&j| self.items[j].power == power)
+            .collect();
+        let (mut landing, mut fleets, mut armies) = (0u32, 0u32, 0u32);
+        for j in here {
+            let it = self.items[j];
+            if it.lands {
+                if !self.resolve(j) {
+                    landing += u32::from(it.armies);
+                }
+            } else if !self.leaves(j) || !self.resolve(j) {
+                fleets += u32::from(it.fleets);
+                armies += u32::from(it.armies);
+            }
+        }
+        landing.saturating_sub(fleets.saturating_sub(armies))
+    }
+
+    /// Whether support item `s` is cut: attacked by another power from anywhere but the space the
+    /// support goes into, or dislodged.
+    fn support_cut(&mut self, s: usize) -> bool {
+        let it = self.items[s];
+        let into = match it.act {
+            Act::SupportHold { target } | Act::SupportMerge { target } => target,
+            Act::SupportMove { to, .. } => to,
+            _ => return false,
+        };
+        for k in self.into.range(it.at) {
+            let m = self.into.get(k);
+            let am = self.items[m];
+            if am.power != it.power && am.at != into && self.path(m) {
+                return true;
+            }
+        }
+        // An attack from the supported space still cuts when it dislodges the supporter.
+        for k in self.into.range(it.at) {
+            let m = self.into.get(k);
+            let am = self.items[m];
+            if am.at == into && am.power != it.power && self.resolve(m) {
+                return true;
+            }
+        }
+        false
+    }
+}

@@ -1,0 +1,377 @@
+//! A movement phase: the one adjudication core.
+//!
+//! Every order becomes one or more [`Item`]s: a number of components of one force doing one thing
+//! (on the standard map every force is one unit and every item the whole force). Components that
+//! no order names hold. Each item has one yes/no decision (a move succeeds; a support is given; a
+//! staying force is not dislodged; an embarkation finds its fleet), decided as the DATC chapter 5
+//! describes, with strengths counted in components (R1.5).
+//!
+//! Decisions depend on each other. They are put in a dependency graph (petgraph), whose strongly
+//! connected components are decided in dependency order. Inside a component that is a real cycle
+//! the decisions are made by Kruijswijk's guess-and-check, and a cycle with no single consistent
+//! answer is settled by DATC 5.B.9: circular movement succeeds; a cycle through a convoy order is
+//! a paradox and the Szykman rule makes the convoyed moves fail.
+//!
+//! The Napoleonic rules are switches on the same core: merges (one decision for a group of
+//! moves, R2), armies aboard fleets (embarking, landing, ferried armies staying aboard, R3),
+//! blockades (R5) and denied passages (R6).
+//!
+//! The phase goes in three stages, one file each: `items.rs` reads the orders into items and
+//! settles what is known before any decision (routes, matching supports and convoys);
+//! `decide.rs` makes the decisions; `after.rs` reads them into the outcomes, the blockades'
+//! results and the next position. This file holds the public API, the types the stages share
+//! and the queries each reads.
+
+mod after;
+mod decide;
+mod items;
+
+use super::outcome::{Outcome, Refusal, Void};
+use crate::order::Order;
+use crate::position::{Blockade, Position};
+use crate::variant::{Coast, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
+use items::Index;
+
+/// What an item does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Act {
+    Hold,
+    Move {
+        to: Region,
+        via_convoy: bool,
+    },
+    SupportHold {
+        target: ProvinceId,
+    },
+    SupportMove {
+        from: ProvinceId,
+        to: ProvinceId,
+        coast: Option<Coast>,
+    },
+    SupportMerge {
+        target: ProvinceId,
+    },
+    Convoy {
+        from: ProvinceId,
+        to: ProvinceId,
+    },
+    Blockade {
+        centre: ProvinceId,
+    },
+    Deny {
+        a: ProvinceId,
+        b: ProvinceId,
+    },
+    Embark {
+        sea: ProvinceId,
+    },
+}
+
+/// Components of one force doing one thing.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    power: PowerId,
+    at: ProvinceId,
+    armies: u8,
+    fleets: u8,
+    act: Act,
+    /// The order it carries out; `None` for the components no order named.
+    order: Option<usize>,
+    /// A second order it carries out: an army's `E F(BOT)-ION` rides on the fleet's move.
+    also: Option<usize>,
+    /// Of its armies, those boarding from the coast with `E F(..)-..` this phase (R3.6: they
+    /// bring no seasons at sea).
+    boarded: u8,
+    /// The merge it takes part in (R2).
+    group: Option<usize>,
+    /// An army landing from the sea (R3.3): its armies count, though it starts at sea.
+    lands: bool,
+    /// For an army landing from a sea it only reaches this phase (`A(Tun) E F(BOT)-ION`, then
+    /// `A(ION) D Bkn`): the move that carries it there, which must succeed first.
+    carrier: Option<usize>,
+}
+
+/// A merge: one power's moves into one space (R2.2). Its decision is a node of its own, after
+/// the items' (`items.len() + g`): no participant leads it, each goes with it when its own path
+/// holds (R2.6).
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    power: PowerId,
+    target: ProvinceId,
+}
+
+/// How a move travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Route {
+    /// Not a move.
+    NotMove,
+    /// Straight to an adjacent space.
+    Direct,
+    /// Across a direct passage over this sea (R6).
+    Passage(ProvinceId),
+    /// By convoy.
+    Convoy,
+    /// A convoy was needed and none was ordered (fleets that could have convoyed were there).
+    NoConvoy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Unresolved,
+    /// Guessed, the guess being the resolver's n-th: a decision guessed later was guessed while
+    /// this one's guess stood.
+    Guessing(usize),
+    Resolved,
+}
+
+/// What is known and decided of one item.
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    route: Route,
+    /// The move going the other way between the same two spaces, both over land.
+    h2h: Option<usize>,
+    /// A support or convoy that matches an order of the unit it names.
+    matched: bool,
+    /// A convoyed move the Szykman rule has made fail.
+    paradox: bool,
+    /// Found void once all orders are known (DATC 4.E.1), with the reason.
+    void: Option<Void>,
+    state: State,
+    result: bool,
+}
+
+/// The adjudication of one movement phase.
+struct Resolver<'a> {
+    variant: &'a Variant,
+    position: &'a Position,
+    items: Vec<Item>,
+    groups: Vec<Group>,
+    /// Items by the space they stand in.
+    at: Index,
+    /// Moves by the space they go to.
+    into: Index,
+    /// Supports by the space they support into (the supported unit's space, for a hold).
+    supports: Index,
+    /// The convoy orders (there are seldom any).
+    convoys: Vec<usize>,
+    /// What is known and decided of each item.
+    d: Vec<Decision>,
+    /// The seas holding a fleet at the start: what makes a convoy possible at all.
+    fleet_seas: ProvinceSet,
+    /// The fleets' second movement phase: merges count their fleets only (R2.5).
+    second: bool,
+    /// Orders void with no item of their own to carry the reason (an embarkation whose fleet
+    /// was given another move).
+    void_orders: Vec<(usize, Void)>,
+    /// Orders that fail whatever the decisions (an embarkation onto fleets carrying their limit).
+    refused: Vec<(usize, Refusal)>,
+    /// Kruijswijk's list of decisions that depend on a guess.
+    cycle: Vec<usize>,
+    /// How many guesses have been made: numbers each guess (see [`State::Guessing`]).
+    guesses: usize,
+}
+
+/// The result of a movement phase.
+pub struct MovementResult {
+    /// One outcome per order, in order.
+    pub outcomes: Vec<Outcome>,
+    /// The position after the phase (dislodged forces waiting to retreat).
+    pub position: Position,
+    /// Every blockade of the phase, ordered or carried over.
+    pub blockades: Vec<Blockade>,
+    /// Every merge participant that set out for the target, with its own result (R2.6): the
+    /// second phase's orders need it fleet by fleet (R4.3).
+    pub merged: Vec<MergeMove>,
+}
+
+/// A merge participant's move and whether it went in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergeMove {
+    /// Where it came from.
+    pub from: ProvinceId,
+    /// The merge's target.
+    pub to: ProvinceId,
+    /// How many fleets it moved.
+    pub fleets: u8,
+    /// Whether it arrived.
+    pub arrived: bool,
+}
+
+/// Adjudicates a movement phase: `orders` are validated orders of this phase, each naming
+/// components of a force in `position` (second-phase orders are given here as plain orders when
+/// `position` is in its second movement phase).
+pub fn adjudicate(
+    variant: &Variant,
+    position: &Position,
+    orders: &[Order<Region>],
+) -> MovementResult {
+    adjudicate_by(variant, position, orders, &[])
+}
+
+/// As [`adjudicate`], knowing the power that gave each order (`powers[i]` gave `orders[i]`): a
+/// landing from a sea its army only reaches this phase is then carried there only by a move of
+/// that power (R3.3), whatever the order of writing.
+pub fn adjudicate_by(
+    variant: &Variant,
+    position: &Position,
+    orders: &[Order<Region>],
+    powers: &[PowerId],
+) -> MovementResult {
+    let mut r = Resolver::new(variant, position, orders, powers);
+    r.resolve_all();
+    // The item that carries each order out. A one-line merge's outcome is the merge's (R2.6): a
+    // participant that went in, else one that had a path, else one that tried to move; among
+    // equals the first on the board, so that the order of writing changes nothing.
+    let rank = |r: &mut Resolver, i: usize| {
+        let moves = r.is_move(i);
+        (moves && r.d[i].result, moves && r.path(i), moves)
+    };
+    let mut carrier: Vec<Option<usize>> = vec![None; orders.len()];
+    for i in 0..r.items.len() {
+        let mine = rank(&mut r, i);
+        let it = r.items[i];
+        for o in [it.order, it.also].into_iter().flatten() {
+            let better = carrier[o].is_none_or(|c| {
+                let theirs = rank(&mut r, c);
+                mine > theirs || (mine == theirs && it.at < r.items[c].at)
+            });
+            if better {
+                carrier[o] = Some(i);
+            }
+        }
+    }
+    let outcomes = (0..orders.len())
+        .map(|o| r.outcome_of(o, carrier[o]))
+        .collect();
+    let blockades = r.blockade_results();
+    let merged = (0..r.items.len())
+        .filter(|&i| r.items[i].group.is_some())
+        .filter_map(|i| {
+            Some(MergeMove {
+                from: r.items[i].at,
+                to: r.move_to(i)?,
+                fleets: r.items[i].fleets,
+                arrived: r.d[i].result,
+            })
+        })
+        .collect();
+    let position = r.next_position(position);
+    MovementResult {
+        outcomes,
+        position,
+        blockades,
+        merged,
+    }
+}
+
+/// The queries every stage reads.
+impl<'a> Resolver<'a> {
+    /// The decision of merge `g`: whether it goes in (R2.6: no participant leads it).
+    fn group_node(&self, g: usize) -> usize {
+        self.items.len() + g
+    }
+
+    fn overland(&self, m: usize) -> bool {
+        matches!(self.d[m].route, Route::Direct | Route::Passage(_))
+            && self.items[m].carrier.is_none()
+    }
+
+    fn items_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
+        self.at.iter(p)
+    }
+
+    /// The items really standing in `p` (not an army that only reaches it aboard a carrier).
+    fn standing_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
+        self.items_at(p)
+            .filter(|&i| self.items[i].carrier.is_none())
+    }
+
+    fn moves_into(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
+        self.into.iter(p)
+    }
+
+    fn convoys_for(
+        &self,
+        from: ProvinceId,
+        to: ProvinceId,
+    ) -> impl Iterator<Item = usize> + Clone + '_ {
+        self.convoys
+            .iter()
+            .copied()
+            .filter(move |&i| self.d[i].matched && self.items[i].act == Act::Convoy { from, to })
+    }
+
+    fn is_move(&self, i: usize) -> bool {
+        matches!(self.items[i].act, Act::Move { .. })
+    }
+
+    /// Whether the item tries to leave its space during the first moves: a move. An army
+    /// embarking with `E SEA` stands in its space until the fleets' first moves are over (R3.2).
+    fn leaves(&self, i: usize) -> bool {
+        matches!(self.items[i].act, Act::Move { .. })
+    }
+
+    fn move_to(&self, i: usize) -> Option<ProvinceId> {
+        match self.items[i].act {
+            Act::Move { to, .. } => Some(to.province),
+            _ => None,
+        }
+    }
+
+    /// Whether the seas in `fleets` form a chain of adjacent seas from `from` to `to`, no longer
+    /// than the variant allows.
+    fn chain_over(&self, from: ProvinceId, to: ProvinceId, fleets: ProvinceSet) -> bool {
+        let reach = |p: ProvinceId| self.variant.fleet_reach[p.index()];
+        let mut seen = ProvinceSet::EMPTY;
+        let mut frontier = ProvinceSet(reach(from).0 & fleets.0);
+        let mut length = 0;
+        while !frontier.is_empty() && length < self.variant.rules.convoy_chain_limit() {
+            length += 1;
+            seen.0 |= frontier.0;
+            let mut next = ProvinceSet::EMPTY;
+            for s in frontier.iter() {
+                if reach(s).contains(to) {
+                    return true;
+                }
+                next.0 |= reach(s).0;
+            }
+            frontier = ProvinceSet(next.0 & fleets.0 & !seen.0);
+        }
+        false
+    }
+
+    /// The seas of the legal convoy orders for `from`-`to` that pass `usable`.
+    fn convoy_seas(
+        &self,
+        from: ProvinceId,
+        to: ProvinceId,
+        mut usable: impl FnMut(usize) -> bool,
+    ) -> ProvinceSet {
+        let mut seas = ProvinceSet::EMPTY;
+        for c in self.convoys_for(from, to) {
+            if usable(c) {
+                seas.insert(self.items[c].at);
+            }
+        }
+        seas
+    }
+
+    /// The components of an item that count in or into `dest` (R1.5): at sea only fleets act
+    /// (a landing army counts itself); into a sea only fleets count; into an inland space only
+    /// armies.
+    fn weight(&self, i: usize, dest: ProvinceId) -> u32 {
+        let it = &self.items[i];
+        let (a, f) = (u32::from(it.armies), u32::from(it.fleets));
+        if it.lands {
+            return a;
+        }
+        if self.variant.province(it.at).kind == SpaceKind::Sea {
+            return f;
+        }
+        match self.variant.province(dest).kind {
+            SpaceKind::Sea => f,
+            SpaceKind::Land => a,
+            SpaceKind::Coast => a + f,
+        }
+    }
+}
