@@ -288,6 +288,21 @@ pub fn acknowledge(
 }
 
 /// The variant called `name`, loaded once per judge.
+/// The write transaction a command on game `name` runs in, with the game's current phase and its
+/// board.
+fn begin<'a>(
+    store: &'a mut Store,
+    cache: &'a mut HashMap<String, Variant>,
+    name: &str,
+) -> Result<(rusqlite::Transaction<'a>, Current, &'a Variant), GameError> {
+    let tx = store
+        .conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let cur = Judge::current(&tx, name)?;
+    let v = variant(cache, &cur.game.variant)?;
+    Ok((tx, cur, v))
+}
+
 fn variant<'a>(
     cache: &'a mut HashMap<String, Variant>,
     name: &str,
@@ -514,12 +529,7 @@ impl Judge {
         by: &str,
     ) -> Result<Vec<OrderCheck>, GameError> {
         let now = self.clock.now();
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let cur = Judge::current(&tx, name)?;
-        let v = variant(&mut self.variants, &cur.game.variant)?;
+        let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
         let p = Judge::major(v, power)?;
         let owe = turn::owing(v, &cur.phase.position);
         if !owe.contains(&p) {
@@ -621,12 +631,7 @@ impl Judge {
     /// stores nothing.
     pub fn process(&mut self, name: &str, preview: bool) -> Result<Processed, GameError> {
         let now = self.clock.now();
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let cur = Judge::current(&tx, name)?;
-        let v = variant(&mut self.variants, &cur.game.variant)?;
+        let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
         let processed = Judge::play(&tx, v, &cur, now, preview)?;
         if preview {
             // Dropping the transaction rolls it back: a preview leaves no trace.
@@ -789,12 +794,7 @@ impl Judge {
     /// phase is processed. The engine checks it now against the current position.
     pub fn control(&mut self, name: &str, minor: &str, major: &str) -> Result<String, GameError> {
         let now = self.clock.now();
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let cur = Judge::current(&tx, name)?;
-        let v = variant(&mut self.variants, &cur.game.variant)?;
+        let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
         let m = v
             .power_by_name(minor)
             .filter(|&p| v.power(p).kind == PowerKind::Minor)
