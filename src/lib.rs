@@ -29,6 +29,7 @@
 
 pub mod adjudicate;
 pub mod case;
+pub mod mila;
 pub mod order;
 pub mod position;
 pub mod turn;

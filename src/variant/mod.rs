@@ -401,6 +401,10 @@ pub struct Rules {
     pub army_builds_anywhere: bool,
     /// Optional rule 12: a major may adopt a controlled minor as its major power (R7.11).
     pub adoption: bool,
+    /// The `webdiplomacy` edition: rule the three places where webDiplomacy's judge departs from
+    /// the DATC's preferences as it does (civil-disorder removals, `via convoy` with no convoy, a
+    /// land move with an own convoy), so that its recorded games replay exactly.
+    pub webdiplomacy: bool,
 }
 
 /// One on/off rule switch: how `rules` lines, case `OPTIONS` and `variant show` name it, and the
@@ -491,6 +495,12 @@ pub const SWITCHES: &[Switch] = &[
         aliases: &["rule12"],
         description: "a major may adopt a controlled minor as its major power (optional rule 12)",
         field: |r| &mut r.adoption,
+    },
+    Switch {
+        name: "webdiplomacy",
+        aliases: &["edition-webdiplomacy"],
+        description: "rule as webDiplomacy's judge does, not by the DATC's preferences (edition)",
+        field: |r| &mut r.webdiplomacy,
     },
 ];
 

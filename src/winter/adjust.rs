@@ -2,7 +2,8 @@
 //! adjustment phase): builds, removals, waives, and removals for a power that did not order
 //! enough of them (civil disorder, the DATC's 2023 rule: the unit farthest from the power's owned
 //! centres goes first, counting moves over land and sea alike; fleets before armies at equal
-//! distance; then by the space's full name).
+//! distance; then by the space's full name). The webdiplomacy edition counts from the power's
+//! home centres instead of its owned ones.
 
 use super::event::Event;
 use super::supply;
@@ -304,15 +305,21 @@ fn civil_disorder_pick(
         })
 }
 
-/// Moves needed from each space to the nearest centre `power` owns, over land and sea alike.
+/// Moves needed from each space to the nearest centre `power` owns (in the webdiplomacy edition,
+/// its nearest home centre), over land and sea alike.
 fn distances_to_owned(variant: &Variant, position: &Position, power: PowerId) -> Vec<u32> {
     let n = variant.provinces.len();
     let mut dist = vec![u32::MAX; n];
-    let mut frontier: Vec<ProvinceId> = variant
-        .centres()
-        .iter()
-        .filter(|p| position.owners[p.index()] == Some(power))
-        .collect();
+    // The webdiplomacy edition counts from the power's home centres instead.
+    let mut frontier: Vec<ProvinceId> = if variant.rules.webdiplomacy {
+        position.ledgers.homes(variant, power).iter().collect()
+    } else {
+        variant
+            .centres()
+            .iter()
+            .filter(|p| position.owners[p.index()] == Some(power))
+            .collect()
+    };
     for p in &frontier {
         dist[p.index()] = 0;
     }

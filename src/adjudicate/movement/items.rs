@@ -539,7 +539,8 @@ impl<'a> Resolver<'a> {
     }
 
     /// How each move travels (DATC 4.A.3: an army that could go by land goes by convoy only when
-    /// written `via convoy` or when a fleet of its own power is ordered to convoy it).
+    /// written `via convoy` or when a fleet of its own power is ordered to convoy it; the
+    /// webdiplomacy edition: only when written `via convoy` and some fleet is ordered to).
     fn find_routes(&mut self) {
         for m in 0..self.items.len() {
             let Act::Move { to, via_convoy } = self.items[m].act else {
@@ -586,8 +587,15 @@ impl<'a> Resolver<'a> {
                     to.province,
                     self.convoy_seas(from, to.province, |_| true),
                 );
+                // The webdiplomacy edition goes over land unless written `via convoy`, and then
+                // too when no fleet is ordered to convoy it.
+                let by_convoy = if rules.webdiplomacy {
+                    via_convoy && self.convoys_for(from, to.province).next().is_some()
+                } else {
+                    via_convoy || own
+                };
                 match overland {
-                    Some(land) if !(via_convoy || own) => land,
+                    Some(land) if !by_convoy => land,
                     Some(_) => Route::Convoy,
                     None if chain => Route::Convoy,
                     None => Route::NoConvoy,
