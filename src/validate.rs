@@ -468,7 +468,8 @@ impl<'a> Checker<'a> {
                     let at_sea = v.province(unit.at.province).kind == SpaceKind::Sea;
                     if at_sea && unit.armies > unit.fleets {
                         return Err(ValidationError::Illegal(
-                            "at sea the fleets moving must carry the armies moving with them:                              name as many fleets as armies (R1.2)"
+                            "at sea the fleets moving must carry the armies moving with them: \
+                             name as many fleets as armies (R1.2)"
                                 .into(),
                         ));
                     }
