@@ -601,33 +601,27 @@ pub fn add_orders(
 
 /// The latest order text of each power in a phase, by power name.
 pub fn latest_orders(c: &Connection, phase: i64) -> Result<Vec<OrderText>, StoreError> {
-    let mut st = c.prepare_cached(
+    order_texts(
+        c,
         "SELECT power, text, received, by FROM orders o
          WHERE phase = ?1 AND id = (SELECT MAX(id) FROM orders WHERE phase = ?1 AND power = o.power)
          ORDER BY power",
-    )?;
-    let raw: Vec<(String, String, String, String)> = st
-        .query_map([phase], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-        })?
-        .collect::<Result<_, _>>()?;
-    raw.into_iter()
-        .map(|(power, text, received, by)| {
-            Ok(OrderText {
-                power,
-                text,
-                received: read_time(&received)?,
-                by,
-            })
-        })
-        .collect()
+        phase,
+    )
 }
 
 /// Every order text of a phase, oldest first.
 pub fn all_orders(c: &Connection, phase: i64) -> Result<Vec<OrderText>, StoreError> {
-    let mut st = c.prepare_cached(
+    order_texts(
+        c,
         "SELECT power, text, received, by FROM orders WHERE phase = ?1 ORDER BY id",
-    )?;
+        phase,
+    )
+}
+
+/// The order texts `sql` selects (power, text, received, by) for `phase`.
+fn order_texts(c: &Connection, sql: &str, phase: i64) -> Result<Vec<OrderText>, StoreError> {
+    let mut st = c.prepare_cached(sql)?;
     let raw: Vec<(String, String, String, String)> = st
         .query_map([phase], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
