@@ -2,25 +2,18 @@
 //! position and orders, adjudicate, store the report and the next position, render and queue
 //! every result mail, commit), and a `tick` over 1,000 idle games.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use napjudge::clock::{parse_time, Clock};
-use napjudge::game::{Judge, NewGame};
+use napjudge::game::Judge;
 use napjudge::position::Position;
-use napjudge::store::{self, Game, GameState, Periods, Store};
+use napjudge::store::{self, Game, GameState, Store};
 use napjudge::variant::load_named;
 use std::path::{Path, PathBuf};
 
 const NOW: &str = "2026-07-01T12:00:00Z";
-
-fn periods() -> Periods {
-    Periods {
-        movement: 86_400,
-        retreat: 86_400,
-        winter: 86_400,
-        grace: 3_600,
-        remind: 3_600,
-    }
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join("napjudge-bench");
@@ -36,20 +29,9 @@ fn scratch(name: &str) -> PathBuf {
 fn spring_1801(db: &Path) {
     let clock = Clock::fixed(parse_time(NOW).expect("time"));
     let mut j = Judge::new(Store::open(db).expect("db"), clock);
-    j.create(&NewGame {
-        name: "g".into(),
-        variant: "napoleonic".into(),
-        gm: "gm@example.org".into(),
-        timezone: "Europe/Paris".into(),
-        periods: periods(),
-        wait: false,
-    })
-    .expect("create");
-    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
-        let addr = format!("{}@example.org", p.to_lowercase());
-        j.assign("g", p, &addr, Some("pw")).expect("assign");
-    }
-    j.start("g").expect("start");
+    common::start_five_players(&mut j, "g", "Europe/Paris", common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
     j.process("g", false).expect("Winter 1800");
     for (p, o) in [
         ("France", "A(Par)-Bur\nF(Bre)-MAO\nF(Mar)-GOL\nA(Bor) H\n"),
@@ -80,7 +62,7 @@ fn idle_games(db: &Path) {
             variant: "napoleonic".into(),
             gm: "gm@example.org".into(),
             timezone: "UTC".into(),
-            periods: periods(),
+            periods: common::day_periods(),
             wait: false,
             state: GameState::Running,
         };

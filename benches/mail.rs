@@ -2,11 +2,14 @@
 //! parsed, signed on, validated through `game orders`' service, rendered, queued, committed),
 //! with the database on disk. The sign-on's argon2 check is part of it, and measured alone too.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use napjudge::clock::{parse_time, Clock};
-use napjudge::game::{verify_password, Judge, NewGame};
+use napjudge::game::{verify_password, Judge};
 use napjudge::mail::{self, Handled, MailConfig};
-use napjudge::store::{self, Periods, Store};
+use napjudge::store::{self, Store};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join("napjudge-bench");
@@ -22,26 +25,9 @@ fn bench(c: &mut Criterion) {
     let db = scratch("mail.db");
     let clock = Clock::fixed(parse_time("2026-07-01T12:00:00Z").expect("time"));
     let mut j = Judge::new(Store::open(&db).expect("db"), clock);
-    j.create(&NewGame {
-        name: "g".into(),
-        variant: "napoleonic".into(),
-        gm: "gm@example.org".into(),
-        timezone: "UTC".into(),
-        periods: Periods {
-            movement: 86_400,
-            retreat: 86_400,
-            winter: 86_400,
-            grace: 3_600,
-            remind: 3_600,
-        },
-        wait: false,
-    })
-    .expect("create");
-    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
-        let addr = format!("{}@example.org", p.to_lowercase());
-        j.assign("g", p, &addr, Some("pw")).expect("assign");
-    }
-    j.start("g").expect("start");
+    common::start_five_players(&mut j, "g", "UTC", common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
     j.process("g", false).expect("Winter 1800");
     let cfg = MailConfig {
         judge: "judge@napjudge.invalid".into(),

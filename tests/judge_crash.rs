@@ -2,9 +2,11 @@
 //! time the reopened file holds the game either before the phase or after it, never between, and
 //! no result mail is queued twice or lost.
 
+mod common;
+
 use napjudge::clock::{parse_time, Clock};
-use napjudge::game::{Judge, NewGame};
-use napjudge::store::{self, Periods, Store};
+use napjudge::game::Judge;
+use napjudge::store::{self, Store};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -15,26 +17,9 @@ fn prepare(db: &Path) {
     let _ = std::fs::remove_file(db);
     let clock = Clock::fixed(parse_time(NOW).expect("time"));
     let mut j = Judge::new(Store::open(db).expect("db"), clock);
-    j.create(&NewGame {
-        name: "g".into(),
-        variant: "napoleonic".into(),
-        gm: "gm@example.org".into(),
-        timezone: "UTC".into(),
-        periods: Periods {
-            movement: 86_400,
-            retreat: 86_400,
-            winter: 86_400,
-            grace: 3_600,
-            remind: 3_600,
-        },
-        wait: false,
-    })
-    .expect("create");
-    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
-        let addr = format!("{}@example.org", p.to_lowercase());
-        j.assign("g", p, &addr, Some("pw")).expect("assign");
-    }
-    j.start("g").expect("start");
+    common::start_five_players(&mut j, "g", "UTC", common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
     j.process("g", false).expect("Winter 1800");
     for (p, o) in [
         ("France", "A(Par)-Bur\nF(Bre)-MAO\nF(Mar)-GOL\nA(Bor) H\n"),

@@ -4,10 +4,12 @@
 //! arrive once it is up; the retry limit gives a mail up and mails the GM; a send killed while
 //! the server takes a mail sends it again later with the same Message-ID.
 
+mod common;
+
 use mailin_embedded::{response, AuthMechanism, Handler, Response, Server, SslConfig};
 use napjudge::clock::{parse_time, Clock};
-use napjudge::game::{Judge, NewGame};
-use napjudge::store::{self, Mail, Periods, Store};
+use napjudge::game::Judge;
+use napjudge::store::{self, Mail, Store};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -167,30 +169,13 @@ impl Judged {
         let db = dir.join("judge.db");
         let clock = Clock::fixed(parse_time(T0).expect("time"));
         let mut j = Judge::new(Store::open(&db).expect("db"), clock);
-        j.create(&NewGame {
-            name: "g".into(),
-            variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
-            timezone: "UTC".into(),
-            periods: Periods {
-                movement: 86_400,
-                retreat: 86_400,
-                winter: 86_400,
-                grace: 3_600,
-                remind: 3_600,
-            },
-            wait: false,
-        })
-        .expect("create");
-        for p in ["Austria", "England", "France", "Prussia", "Russia"] {
-            let addr = if p == "France" {
+        common::start_five_players(&mut j, "g", "UTC", common::day_periods(), |p| {
+            if p == "France" {
                 france.to_string()
             } else {
                 format!("{}@example.org", p.to_lowercase())
-            };
-            j.assign("g", p, &addr, Some("pw")).expect("assign");
-        }
-        j.start("g").expect("start");
+            }
+        });
         j.process("g", false).expect("Winter 1800");
         Judged { dir, db }
     }

@@ -1,0 +1,41 @@
+//! What the judge's tests and benches share: a Napoleonic game with its five major powers
+//! assigned and started.
+
+use napjudge::game::{Judge, NewGame};
+use napjudge::store::Periods;
+
+/// A day for every phase, an hour's grace, a reminder an hour before the deadline.
+pub fn day_periods() -> Periods {
+    Periods {
+        movement: 86_400,
+        retreat: 86_400,
+        winter: 86_400,
+        grace: 3_600,
+        remind: 3_600,
+    }
+}
+
+/// Creates game `name` on the napoleonic board (GM `gm@example.org`, deadlines shown in
+/// `timezone`), assigns each major power to `address(power)` with the password `pw`, and starts it
+/// (Winter 1800 bids).
+pub fn start_five_players(
+    j: &mut Judge,
+    name: &str,
+    timezone: &str,
+    periods: Periods,
+    address: impl Fn(&str) -> String,
+) {
+    j.create(&NewGame {
+        name: name.into(),
+        variant: "napoleonic".into(),
+        gm: "gm@example.org".into(),
+        timezone: timezone.into(),
+        periods,
+        wait: false,
+    })
+    .expect("create");
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        j.assign(name, p, &address(p), Some("pw")).expect("assign");
+    }
+    j.start(name).expect("start");
+}
