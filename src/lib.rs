@@ -31,6 +31,7 @@ pub mod adjudicate;
 pub mod case;
 pub mod mila;
 pub mod order;
+pub mod picture;
 pub mod position;
 pub mod turn;
 pub mod validate;
