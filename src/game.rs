@@ -4,6 +4,7 @@
 
 use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::clock::{self, Clock, ClockError};
+use crate::picture;
 use crate::position::Position;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{self, Game, GameState, NewMail, Periods, PhaseRow, Store, StoreError};
@@ -107,6 +108,9 @@ pub enum GameError {
     /// A mail can't be rendered.
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// A picture of the board can't be made.
+    #[error(transparent)]
+    Picture(#[from] picture::PictureError),
     /// Hashing a password failed.
     #[error("password: {0}")]
     Password(String),
@@ -1004,6 +1008,60 @@ impl Judge {
             ));
         }
         Ok(out)
+    }
+
+    /// `map GAME [PHASE]`: a picture of the game's current position, or with `phase` (a played
+    /// phase, the latest of that name not rolled back) of the position after it with its
+    /// orders; a game that is over is drawn after its last phase. On `board` when given, else
+    /// on the variant's built-in shapes.
+    pub fn picture(
+        &mut self,
+        name: &str,
+        phase: Option<&str>,
+        board: Option<&picture::Board>,
+        format: picture::Format,
+    ) -> Result<Vec<u8>, GameError> {
+        let c = &self.store.conn;
+        let game = Judge::game(c, name)?;
+        let v = variant(&mut self.variants, &game.variant)?;
+        let live: Vec<PhaseRow> = store::phases(&self.store.conn, game.id)?
+            .into_iter()
+            .filter(|p| !p.superseded)
+            .collect();
+        let unknown = || GameError::UnknownPhase {
+            game: game.name.clone(),
+            phase: phase.unwrap_or_default().to_string(),
+            phases: live
+                .iter()
+                .map(|p| format!("'{}'", v.phase_name(p.position.phase)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let row = match phase {
+            Some(text) => {
+                let wanted = v.parse_phase(text).ok_or_else(unknown)?;
+                live.iter()
+                    .rev()
+                    .find(|p| p.position.phase == wanted)
+                    .ok_or_else(unknown)?
+            }
+            None => live
+                .last()
+                .ok_or_else(|| GameError::NotStarted(game.name.clone()))?,
+        };
+        let owned;
+        let board = match board {
+            Some(b) => b,
+            None => {
+                owned = picture::board_for(v)?;
+                &owned
+            }
+        };
+        let drawn = match &row.report {
+            Some(r) => picture::picture(v, board, &r.next, Some(r), picture::View::After, format),
+            None => picture::picture(v, board, &row.position, None, picture::View::Before, format),
+        };
+        Ok(drawn?)
     }
 
     /// `game list`: each game with its state, phase and deadline.

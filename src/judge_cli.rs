@@ -7,6 +7,7 @@ use napjudge::config::{self, Config, Smtp};
 use napjudge::game::{Judge, NewGame};
 use napjudge::mail;
 use napjudge::outbox::{self, Retry, Sent, Target};
+use napjudge::picture;
 use napjudge::store::{self, Periods, Store};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -528,4 +529,51 @@ pub fn mail(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The picture format `output`'s extension asks for, and the shapes file to draw with when one
+/// is given (else the variant's built-in shapes are used).
+pub fn picture_target(
+    shapes: Option<&Path>,
+    output: &Path,
+) -> Result<(picture::Format, Option<picture::Board>), String> {
+    let format = picture::Format::of_path(output).ok_or_else(|| {
+        format!(
+            "{}: write the picture to a .png or a .svg file",
+            output.display()
+        )
+    })?;
+    let board = match shapes {
+        Some(path) => {
+            let text = napjudge::variant::read_text(path)?;
+            let board =
+                picture::shapes::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(board)
+        }
+        None => None,
+    };
+    Ok((format, board))
+}
+
+/// Writes a picture file.
+pub fn write_picture(output: &Path, bytes: &[u8]) -> Result<ExitCode, String> {
+    std::fs::write(output, bytes).map_err(|e| format!("{}: {e}", output.display()))?;
+    println!("wrote {}", output.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `map GAME [PHASE]`.
+pub fn map(
+    db: &Path,
+    game: &str,
+    phase: Option<&str>,
+    shapes: Option<&Path>,
+    output: &Path,
+) -> Result<ExitCode, String> {
+    let (format, board) = picture_target(shapes, output)?;
+    let mut j = judge(db, None)?;
+    let bytes = j
+        .picture(game, phase, board.as_ref(), format)
+        .map_err(|e| e.to_string())?;
+    write_picture(output, &bytes)
 }
