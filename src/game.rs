@@ -407,6 +407,7 @@ impl Judge {
             periods: g.periods,
             wait: g.wait,
             state: GameState::Forming,
+            pictures: true,
         };
         game.id = store::insert_game(&tx, &game, now)?;
         store::add_gm_action(
@@ -717,6 +718,22 @@ impl Judge {
                 now,
             )?;
         }
+        if game.pictures {
+            // A board without shapes (a variant of one's own) has no picture: the results go
+            // out without one rather than not at all.
+            if let Ok(png) = picture::board_for(v).and_then(|board| {
+                picture::picture(
+                    v,
+                    &board,
+                    &report.next,
+                    Some(&report),
+                    picture::View::After,
+                    picture::Format::Png,
+                )
+            }) {
+                store::attach_picture(c, phase.id, &png)?;
+            }
+        }
         Ok(Processed {
             phase: phase_name,
             next,
@@ -910,6 +927,25 @@ impl Judge {
         Ok(())
     }
 
+    /// `game set NAME pictures on|off`: whether result mails carry a picture of the board.
+    pub fn set_pictures(&mut self, name: &str, on: bool) -> Result<(), GameError> {
+        let now = self.clock.now();
+        let tx = self.store.conn.transaction()?;
+        let game = Judge::game(&tx, name)?;
+        store::set_pictures(&tx, game.id, on)?;
+        let word = if on { "on" } else { "off" };
+        store::add_gm_action(
+            &tx,
+            game.id,
+            None,
+            &format!("pictures in result mails {word}"),
+            None,
+            now,
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// `game show`: the phase, its deadline, who has ordered, centres and ledgers.
     pub fn show(&mut self, name: &str) -> Result<String, GameError> {
         let c = &self.store.conn;
@@ -930,6 +966,9 @@ impl Judge {
             clock::show_period(game.periods.remind),
             if game.wait { "; waits for the deadline" } else { "" },
         );
+        if !game.pictures {
+            out.push_str("Result mails: without pictures\n");
+        }
         out.push_str("Players:\n");
         for p in store::players(c, game.id)? {
             out.push_str(&format!("  {:<10} {}\n", p.power, p.address));

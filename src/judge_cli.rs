@@ -47,6 +47,9 @@ pub enum GameCommand {
         /// Wait for the deadline even when every power has ordered.
         #[arg(long)]
         wait: bool,
+        /// Result mails without a picture of the board (`game set NAME pictures on` undoes it).
+        #[arg(long)]
+        no_pictures: bool,
     },
     /// Gives a power to a player (a generated password is mailed when --password is absent).
     Assign {
@@ -123,6 +126,16 @@ pub enum GameCommand {
     Resume {
         /// The game.
         name: String,
+    },
+    /// Changes a setting of the game: `pictures on|off` (a picture of the board in each result
+    /// mail; on by default).
+    Set {
+        /// The game.
+        name: String,
+        /// The setting: pictures.
+        setting: String,
+        /// Its value: on or off.
+        value: String,
     },
     /// Lists the games.
     List,
@@ -204,6 +217,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             grace,
             remind,
             wait,
+            no_pictures,
         } => {
             let g = NewGame {
                 name,
@@ -220,6 +234,9 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 wait,
             };
             let game = j.create(&g).map_err(e)?;
+            if no_pictures {
+                j.set_pictures(&game.name, false).map_err(e)?;
+            }
             println!(
                 "created {} ({}); assign the powers, then `napjudge game start {}`",
                 game.name, game.variant, game.name
@@ -319,6 +336,27 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 "{name}: resumed{}",
                 d.map(|d| format!(", deadline {}", d.to_rfc3339()))
                     .unwrap_or_default()
+            );
+        }
+        GameCommand::Set {
+            name,
+            setting,
+            value,
+        } => {
+            if !setting.eq_ignore_ascii_case("pictures") {
+                return Err(format!(
+                    "'{setting}' is not a setting of `game set`: the one there is is pictures"
+                ));
+            }
+            let on = match value.to_ascii_lowercase().as_str() {
+                "on" => true,
+                "off" => false,
+                _ => return Err(format!("pictures {value}: write on or off")),
+            };
+            j.set_pictures(&name, on).map_err(e)?;
+            println!(
+                "{name}: pictures in result mails {}",
+                if on { "on" } else { "off" }
             );
         }
         GameCommand::List => {

@@ -670,6 +670,23 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
                 vec![format!("Grace: {}.", clock::show_period(secs))]
             })
         }
+        Command::SetPictures(word) if gm => {
+            let on = match word.to_ascii_lowercase().as_str() {
+                "on" => Some(true),
+                "off" => Some(false),
+                _ => None,
+            };
+            match on {
+                Some(on) => service(head, j.set_pictures(&name, on), |()| {
+                    let word = if on { "with" } else { "without" };
+                    vec![format!("Result mails go {word} a picture of the board.")]
+                }),
+                None => Block::with(
+                    head,
+                    "ERROR: write SET PICTURES ON or SET PICTURES OFF. Nothing was done.",
+                ),
+            }
+        }
         Command::Control(minor, major) if gm => {
             service(head, j.control(&name, minor, major), |c| {
                 vec![format!("{c} (carried out when the phase is processed).")]
@@ -697,6 +714,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
         | Command::Rollback(_)
         | Command::SetDeadline(_)
         | Command::SetGrace(_)
+        | Command::SetPictures(_)
         | Command::Control(..)
         | Command::Pause
         | Command::Resume => gm_only(head),

@@ -48,6 +48,8 @@ pub enum Command {
     SetDeadline(String),
     /// The GM's `SET GRACE PERIOD`.
     SetGrace(String),
+    /// The GM's `SET PICTURES ON|OFF`: a picture of the board in each result mail.
+    SetPictures(String),
     /// The GM's `CONTROL MINOR POWER`.
     Control(String, String),
     /// The GM's `PAUSE`.
@@ -150,6 +152,7 @@ pub fn read(body: &str) -> Vec<Line> {
             ("SET", "ADDRESS") => Command::SetAddress(rest(2)),
             ("SET", "DEADLINE") => Command::SetDeadline(rest(2)),
             ("SET", "GRACE") => Command::SetGrace(rest(2)),
+            ("SET", "PICTURES") => Command::SetPictures(rest(2)),
             ("PRESS", "TO") => {
                 let to = w[2..].iter().map(|s| s.to_string()).collect();
                 press = Some((number, t.to_string(), to, Vec::new()));

@@ -135,6 +135,8 @@ pub struct Game {
     pub wait: bool,
     /// Its state.
     pub state: GameState,
+    /// Whether result mails carry a picture of the board (the GM's switch).
+    pub pictures: bool,
 }
 
 /// A player of a power.
@@ -211,6 +213,8 @@ pub struct Mail {
     pub message_id: Option<String>,
     /// Not tried again before this (back-off after a failure).
     pub next_try: Option<DateTime<Utc>>,
+    /// The picture it carries (a phase's, see [`picture`]).
+    pub picture: Option<i64>,
 }
 
 /// A new mail for [`queue_mail`].
@@ -254,7 +258,7 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &'static str, s: &str) -> Res
 }
 
 const GAME_COLUMNS: &str = "id, name, variant, gm, timezone, movement, retreat, winter, grace, \
-                            remind, wait, state";
+                            remind, wait, state, pictures";
 
 fn game_row(r: &Row) -> rusqlite::Result<Game> {
     Ok(Game {
@@ -272,6 +276,7 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
         },
         wait: r.get(10)?,
         state: GameState::parse(&r.get::<_, String>(11)?),
+        pictures: r.get(12)?,
     })
 }
 
@@ -279,8 +284,8 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
 pub fn insert_game(c: &Connection, g: &Game, now: DateTime<Utc>) -> Result<i64, StoreError> {
     c.execute(
         "INSERT INTO games (name, variant, gm, timezone, movement, retreat, winter, grace, remind,
-                            wait, state, created)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                            wait, state, created, pictures)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         params![
             g.name,
             g.variant,
@@ -293,7 +298,8 @@ pub fn insert_game(c: &Connection, g: &Game, now: DateTime<Utc>) -> Result<i64, 
             g.periods.remind,
             g.wait,
             g.state.word(),
-            time(now)
+            time(now),
+            g.pictures
         ],
     )?;
     Ok(c.last_insert_rowid())
@@ -490,8 +496,10 @@ pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
     let columns = GAME_COLUMNS
         .split(", ")
         .map(|col| format!("g.{col}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+        .collect::<Vec<_>>();
+    // The phase's columns follow the game's.
+    let n = columns.len();
+    let columns = columns.join(", ");
     let mut st = c.prepare_cached(&format!(
         "SELECT {columns}, p.id, p.deadline, p.reminded, p.owe,
                 (SELECT json_group_array(DISTINCT power) FROM orders o WHERE o.phase = p.id)
@@ -503,11 +511,11 @@ pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
         .query_map([], |r| {
             Ok((
                 game_row(r)?,
-                r.get(12)?,
-                r.get(13)?,
-                r.get(14)?,
-                r.get(15)?,
-                r.get(16)?,
+                r.get(n)?,
+                r.get(n + 1)?,
+                r.get(n + 2)?,
+                r.get(n + 3)?,
+                r.get(n + 4)?,
             ))
         })?
         .collect::<Result<_, _>>()?;
@@ -700,6 +708,38 @@ pub fn queue_mail(c: &Connection, m: &NewMail, now: DateTime<Utc>) -> Result<(),
     Ok(())
 }
 
+/// Stores `png` as the picture of `phase` and attaches it to the phase's result mails.
+pub fn attach_picture(c: &Connection, phase: i64, png: &[u8]) -> Result<(), StoreError> {
+    c.execute(
+        "INSERT OR REPLACE INTO pictures (phase, png) VALUES (?1, ?2)",
+        params![phase, png],
+    )?;
+    c.execute(
+        "UPDATE outbox SET picture = ?1 WHERE phase = ?1 AND kind = 'results'",
+        params![phase],
+    )?;
+    Ok(())
+}
+
+/// The picture of `phase`, when one was stored.
+pub fn picture(c: &Connection, phase: i64) -> Result<Option<Vec<u8>>, StoreError> {
+    Ok(
+        c.query_row("SELECT png FROM pictures WHERE phase = ?1", [phase], |r| {
+            r.get(0)
+        })
+        .optional()?,
+    )
+}
+
+/// Turns the pictures in a game's result mails on or off.
+pub fn set_pictures(c: &Connection, game: i64, on: bool) -> Result<(), StoreError> {
+    c.execute(
+        "UPDATE games SET pictures = ?2 WHERE id = ?1",
+        params![game, on],
+    )?;
+    Ok(())
+}
+
 fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
     Ok((
         Mail {
@@ -715,6 +755,7 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
             created: DateTime::<Utc>::MIN_UTC,
             message_id: r.get(10)?,
             next_try: None,
+            picture: r.get(12)?,
         },
         r.get(9)?,
         r.get(11)?,
@@ -725,7 +766,7 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
 pub fn mails(c: &Connection, state: Option<&str>) -> Result<Vec<Mail>, StoreError> {
     let mut st = c.prepare_cached(
         "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
-                o.tries, o.created, o.message_id, o.next_try
+                o.tries, o.created, o.message_id, o.next_try, o.picture
          FROM outbox o LEFT JOIN games g ON g.id = o.game
          WHERE ?1 IS NULL OR o.state = ?1 ORDER BY o.id",
     )?;
@@ -748,7 +789,7 @@ fn read_mails(raw: Vec<(Mail, String, Option<String>)>) -> Result<Vec<Mail>, Sto
 pub fn mails_due(c: &Connection, now: DateTime<Utc>) -> Result<Vec<Mail>, StoreError> {
     let mut st = c.prepare_cached(
         "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
-                o.tries, o.created, o.message_id, o.next_try
+                o.tries, o.created, o.message_id, o.next_try, o.picture
          FROM outbox o LEFT JOIN games g ON g.id = o.game
          WHERE o.state IN ('queued', 'failed') AND (o.next_try IS NULL OR o.next_try <= ?1)
          ORDER BY o.id",

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 3;
+pub const VERSION: i64 = 5;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -139,6 +139,20 @@ CREATE INDEX outbox_state ON outbox (state);
 -- waits until next_try (back-off); state 'undeliverable' once it was given up.
 ALTER TABLE outbox ADD COLUMN message_id TEXT;
 ALTER TABLE outbox ADD COLUMN next_try TEXT;
+"#,
+    // Version 4: game options, from another branch (issue 11); stitched in here when merged.
+    "",
+    // Version 5 (pictures of the board, issue 12).
+    r#"
+-- The GM can turn the picture in result mails off (game set NAME pictures off).
+ALTER TABLE games ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1;
+-- A processed phase's picture (PNG), stored once in the transaction that queues its result
+-- mails; each of those mails names it, so a retry after a crash carries the same bytes.
+CREATE TABLE pictures (
+    phase INTEGER PRIMARY KEY REFERENCES phases(id),
+    png   BLOB NOT NULL
+);
+ALTER TABLE outbox ADD COLUMN picture INTEGER REFERENCES pictures(phase);
 "#,
 ];
 
