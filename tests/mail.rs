@@ -312,13 +312,7 @@ fn a_stored_but_unanswered_mail_is_answered_by_the_next_tick_in_time() {
     drop(new_game(&db));
     leave_stored(&db, "06-bids-france.eml", "06.bids-france@example.org");
     // Three days on: past Winter 1800's deadline (48 h) and grace (24 h).
-    let o = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .args(["--now", "2026-07-04T11:00:00Z", "--db"])
-        .arg(&db)
-        .arg("tick")
-        .output()
-        .expect("napjudge runs");
-    assert!(o.status.success(), "{o:?}");
+    let o = tick(&db, "2026-07-04T11:00:00Z");
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(stdout.contains("answered 1 stored message"), "{stdout}");
     let st = Store::open(&db).expect("db");
@@ -346,6 +340,18 @@ fn a_stored_but_unanswered_mail_is_answered_by_the_next_tick_in_time() {
             .any(|m| m.kind == "reply" && m.to == "france@example.org"),
         "France is answered"
     );
+}
+
+/// `napjudge tick` on `db` at `now`, which must succeed.
+fn tick(db: &Path, now: &str) -> std::process::Output {
+    let o = Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .args(["--now", now, "--db"])
+        .arg(db)
+        .arg("tick")
+        .output()
+        .expect("napjudge runs");
+    assert!(o.status.success(), "{o:?}");
+    o
 }
 
 /// The row a `mail receive` killed between storing and answering leaves: the message stored, in
@@ -384,13 +390,7 @@ fn a_stored_gm_mail_is_not_run_again_and_the_gm_is_told() {
     let db = dir.join("judge.db");
     drop(new_game(&db));
     leave_stored(&db, "13-gm-process.eml", "13.gm-process@example.org");
-    let o = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .args(["--now", "2026-07-01T12:00:00Z", "--db"])
-        .arg(&db)
-        .arg("tick")
-        .output()
-        .expect("napjudge runs");
-    assert!(o.status.success(), "{o:?}");
+    tick(&db, "2026-07-01T12:00:00Z");
     let st = Store::open(&db).expect("db");
     let game = store::game(&st.conn, "g").expect("read").expect("game");
     let winter = &store::phases(&st.conn, game.id).expect("phases")[0];
