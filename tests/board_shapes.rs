@@ -4,7 +4,7 @@
 //! shown to catch a broken file on a tiny board of the tests' own (`tests/picture/tiny.*`).
 
 use napjudge::picture::shapes::{self, Problem};
-use napjudge::variant::{load_file, Variant};
+use napjudge::variant::{load_file, load_named, Variant};
 use std::path::Path;
 
 const TINY: &str = include_str!("picture/tiny.svg");
@@ -127,4 +127,14 @@ fn check_3_catches_points_outside_their_shape() {
             what: "no data-coast-sc for its south coast".into()
         }]
     );
+}
+
+/// Issue 12: the standard board's shapes fit `variant/standard.variant`.
+#[test]
+fn the_standard_board_fits_its_variant() {
+    let v = load_named("standard").expect("the standard board loads");
+    let board = shapes::builtin("standard")
+        .expect("the standard board has shapes")
+        .expect("its shapes file reads");
+    assert_eq!(board.problems(&v), Vec::new());
 }

@@ -149,6 +149,7 @@ fn repeatable(c: &Command) -> bool {
         | Command::Rollback(_)
         | Command::SetDeadline(_)
         | Command::SetGrace(_)
+        | Command::SetPictures(_)
         | Command::Control(..)
         | Command::Pause
         | Command::Resume => false,

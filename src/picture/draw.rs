@@ -93,6 +93,13 @@ fn tint(hex: &str, amount: f32) -> String {
     format!("#{:02x}{:02x}{:02x}", m(r), m(g), m(b))
 }
 
+/// `hex` mixed with black: `amount` 0 is the colour, 1 black.
+fn shade(hex: &str, amount: f32) -> String {
+    let (r, g, b) = rgb(hex);
+    let m = |c: f32| (c * (1.0 - amount)).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", m(r), m(g), m(b))
+}
+
 /// Black or white, whichever reads on `hex`.
 fn ink(hex: &str) -> &'static str {
     let (r, g, b) = rgb(hex);
@@ -183,13 +190,29 @@ impl Canvas<'_> {
     }
 
     /// Where a force in `r` is drawn.
+    /// Where a force in `r` is drawn: its unit (or coast) point, moved off the space's name
+    /// where a unit there would cover it.
     fn point(&self, r: Region) -> Point {
         let s = self.shape(r.province);
-        r.coast.map_or(s.unit, |c| s.coast_point(c))
+        let at = r.coast.map_or(s.unit, |c| s.coast_point(c));
+        let half_w = text_width(&self.v.province(r.province).code, LABEL_SIZE) / 2.0 + 4.0;
+        // A typical token: three characters wide.
+        let token_w = text_width("2A/", UNIT_SIZE) / 2.0 + 3.0;
+        let (dx, dy) = (at.x - s.label.x, at.y - s.label.y);
+        let gap_y = TOKEN_H / 2.0 + LABEL_SIZE * 0.6;
+        if dx.abs() >= half_w + token_w || dy.abs() >= gap_y {
+            return at;
+        }
+        let away = if dy < 0.0 { -1.0 } else { 1.0 };
+        Point {
+            x: at.x,
+            y: s.label.y + away * (gap_y + 0.5),
+        }
     }
 
-    fn unit_point<P: Copy>(&self, u: &UnitSpec<P>, known: impl Fn(P) -> Region) -> Point {
-        self.point(known(u.at))
+    /// Where the units an order names are drawn.
+    fn at(&self, u: &UnitSpec<Region>) -> Point {
+        self.point(u.at)
     }
 
     fn colour(&self, power: PowerId) -> &'static str {
@@ -224,10 +247,12 @@ impl Canvas<'_> {
             Line::Convoy => (1.5, " stroke-dasharray=\"1.2 2\""),
             Line::Embark => (1.8, " stroke-dasharray=\"7 2 2 2\""),
         };
+        // Lines in a darker shade than the land they cross is tinted with.
+        let dark = shade(colour, 0.25);
         let (colour, opacity) = match result {
-            Result::Done => (colour, 1.0),
-            Result::Failed => (colour, 0.55),
-            Result::Void => ("#8a8a8a", 0.6),
+            Result::Done => (dark.as_str(), 1.0),
+            Result::Failed => (dark.as_str(), 0.8),
+            Result::Void => ("#707070", 0.7),
         };
         // The arrowhead's base: the line stops there so its end doesn't poke through the tip.
         let head_len = 6.0;
@@ -274,8 +299,13 @@ impl Canvas<'_> {
             }
         }
         self.lines.push_str("</g>\n");
+        // The mark halfway, where it hides neither the arrowhead nor the units.
         if result != Result::Done {
-            self.cross(q, result);
+            let m = Point {
+                x: (p.x + base.x) / 2.0,
+                y: (p.y + base.y) / 2.0,
+            };
+            self.cross(m, result);
         }
     }
 
@@ -333,7 +363,6 @@ impl Canvas<'_> {
     fn order(&mut self, power: PowerId, order: &Order<Region>, result: Result) {
         use OrderKind::*;
         let c = self.colour(power);
-        let id = |r: Region| r;
         let mid = |a: Point, b: Point| Point {
             x: (a.x + b.x) / 2.0,
             y: (a.y + b.y) / 2.0,
@@ -348,12 +377,12 @@ impl Canvas<'_> {
             | Bid { .. } => {}
             // The chain's second leg is drawn from the report's second-phase orders.
             Move { unit, to, .. } => {
-                let a = self.unit_point(unit, id);
+                let a = self.at(unit);
                 self.arrow(a, self.point(*to), c, Line::Move, Head::Arrow, result);
             }
             SupportHold { unit, supported } => {
-                let a = self.unit_point(unit, id);
-                let b = self.unit_point(supported, id);
+                let a = self.at(unit);
+                let b = self.at(supported);
                 self.arrow(a, b, c, Line::Support, Head::Bar, result);
             }
             SupportMove {
@@ -361,50 +390,50 @@ impl Canvas<'_> {
                 supported,
                 to,
             } => {
-                let a = self.unit_point(unit, id);
-                let m = mid(self.unit_point(supported, id), self.point(*to));
+                let a = self.at(unit);
+                let m = mid(self.at(supported), self.point(*to));
                 self.arrow(a, m, c, Line::Support, Head::Dot, result);
             }
             SupportMerge { unit, target } => {
-                let a = self.unit_point(unit, id);
+                let a = self.at(unit);
                 self.arrow(a, self.point(*target), c, Line::Support, Head::Dot, result);
             }
             Convoy { unit, army, to } => {
-                let a = self.unit_point(unit, id);
-                let m = mid(self.unit_point(army, id), self.point(*to));
+                let a = self.at(unit);
+                let m = mid(self.at(army), self.point(*to));
                 self.arrow(a, m, c, Line::Convoy, Head::Dot, result);
             }
             Merge { units, target, .. } => {
                 let t = self.point(*target);
                 for u in units {
-                    let a = self.unit_point(u, id);
+                    let a = self.at(u);
                     self.arrow(a, t, c, Line::Move, Head::Arrow, result);
                 }
             }
             Embark { unit, sea } => {
-                let a = self.unit_point(unit, id);
+                let a = self.at(unit);
                 self.arrow(a, self.point(*sea), c, Line::Embark, Head::Arrow, result);
             }
             EmbarkWith {
                 unit, fleet, to, ..
             } => {
-                let a = self.unit_point(unit, id);
-                let f = self.unit_point(fleet, id);
+                let a = self.at(unit);
+                let f = self.at(fleet);
                 self.arrow(a, f, c, Line::Embark, Head::Arrow, result);
                 self.arrow(f, self.point(*to), c, Line::Move, Head::Arrow, result);
             }
             Disembark { unit, to } => {
-                let a = self.unit_point(unit, id);
+                let a = self.at(unit);
                 self.arrow(a, self.point(*to), c, Line::Embark, Head::Arrow, result);
             }
             Blockade { unit, centre } => {
-                let a = self.unit_point(unit, id);
-                let b = self.shape(centre.province).unit;
+                let a = self.at(unit);
+                let b = self.point(Region::of(centre.province));
                 self.arrow(a, b, c, Line::Move, Head::Bar, result);
             }
             Deny { unit, from, to } => {
                 let m = mid(self.point(*from), self.point(*to));
-                let a = self.unit_point(unit, id);
+                let a = self.at(unit);
                 // The passage itself, thin, with the fleet's bar across it.
                 let _ = writeln!(
                     self.lines,
@@ -417,7 +446,7 @@ impl Canvas<'_> {
                 self.arrow(a, m, c, Line::Convoy, Head::Bar, result);
             }
             Retreat { unit, to } => {
-                let a = self.unit_point(unit, id);
+                let a = self.at(unit);
                 let a = Point {
                     x: a.x + DISLODGED_OFFSET.x,
                     y: a.y + DISLODGED_OFFSET.y,
@@ -425,7 +454,7 @@ impl Canvas<'_> {
                 self.arrow(a, self.point(*to), c, Line::Move, Head::Arrow, result);
             }
             Disband { unit } => {
-                let a = self.unit_point(unit, id);
+                let a = self.at(unit);
                 let at = Point {
                     x: a.x + DISLODGED_OFFSET.x,
                     y: a.y + DISLODGED_OFFSET.y,
@@ -433,7 +462,7 @@ impl Canvas<'_> {
                 self.cross(at, Result::Void);
             }
             Build { unit } => {
-                let at = self.unit_point(unit, id);
+                let at = self.at(unit);
                 if result == Result::Done {
                     self.ring(at, TOKEN_H, c, false);
                 } else {
@@ -442,7 +471,7 @@ impl Canvas<'_> {
                 }
             }
             Remove { unit } => {
-                let at = self.unit_point(unit, id);
+                let at = self.at(unit);
                 self.ring(at, TOKEN_H, c, true);
                 self.cross(
                     at,
@@ -504,7 +533,7 @@ pub fn draw(
         marks: String::new(),
     };
     let legend_rows = v.powers.len().div_ceil(legend_columns(board.width));
-    let legend_h = 22.0 + legend_rows as f32 * 15.0 + 16.0;
+    let legend_h = 22.0 + legend_rows as f32 * 15.0 + 26.0;
     let (w, h) = (board.width, board.height + legend_h);
     let mut out = String::with_capacity(256 * 1024);
     let _ = writeln!(
@@ -688,14 +717,23 @@ fn event(cv: &mut Canvas, e: &Event) {
                 .iter()
                 .filter(|p| p.sea == *sea && (p.a == *from || p.b == *from))
             {
-                let a = cv.shape(pass.a).unit;
-                let b = cv.shape(pass.b).unit;
+                let a = cv.point(Region::of(pass.a));
+                let b = cv.point(Region::of(pass.b));
                 let m = Point {
                     x: (a.x + b.x) / 2.0,
                     y: (a.y + b.y) / 2.0,
                 };
                 cv.cross(m, Result::Failed);
             }
+        }
+        // Units disbanded for want of a retreat: crossed where their dislodged force stood.
+        Event::Disbanded { at, .. } => {
+            let p = cv.point(Region::of(*at));
+            let p = Point {
+                x: p.x + DISLODGED_OFFSET.x,
+                y: p.y + DISLODGED_OFFSET.y,
+            };
+            cv.cross(p, Result::Void);
         }
         Event::Starved { .. } | Event::Winter(_) => {}
     }
@@ -758,11 +796,17 @@ fn legend(
         );
     }
     let key_y = top + 22.0 + v.powers.len().div_ceil(cols) as f32 * 15.0 + 8.0;
-    let _ = writeln!(
-        out,
-        "<text x=\"8\" y=\"{}\" font-size=\"8\" fill=\"#404040\">centre count beside each power (its controller in brackets); \
-         solid arrow: move; dashed: support; dotted: convoy, denial; dash-dot: embark, disembark; \
-         \u{2715}: failed (red) or void; red dashed box: dislodged; B: blockaded</text>",
-        n(key_y)
-    );
+    let key = [
+        "Beside each power: its centres (a minor's controller in brackets). Arrows: solid, move; \
+         dashed, support; dotted, convoy or denial; dash-dot, embark or disembark.",
+        "\u{2715}: failed (red) or void (black); red dashed box: dislodged; ring: built; \
+         B: blockaded centre.",
+    ];
+    for (i, line) in key.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text x=\"8\" y=\"{}\" font-size=\"8\" fill=\"#404040\">{line}</text>",
+            n(key_y + i as f32 * 10.0)
+        );
+    }
 }
