@@ -153,12 +153,15 @@ enum Result {
     Done,
     Failed,
     Void,
+    /// A second-phase order not played yet (a retreat phase comes first, R4.1).
+    Pending,
 }
 
 impl Result {
     fn of(outcome: &Outcome) -> Result {
         match outcome {
-            Outcome::Succeeds | Outcome::SecondPhase => Result::Done,
+            Outcome::Succeeds => Result::Done,
+            Outcome::SecondPhase => Result::Pending,
             Outcome::Fails(_) => Result::Failed,
             Outcome::Void(_) => Result::Void,
         }
@@ -182,6 +185,8 @@ struct Canvas<'a> {
     lines: String,
     /// Marks drawn over everything (failed orders, builds, removals, blockades).
     marks: String,
+    /// Whether the report holds the fleets' second phase (else its orders are still to come).
+    second_played: bool,
 }
 
 impl Canvas<'_> {
@@ -253,6 +258,7 @@ impl Canvas<'_> {
             Result::Done => (dark.as_str(), 1.0),
             Result::Failed => (dark.as_str(), 0.8),
             Result::Void => ("#707070", 0.7),
+            Result::Pending => (dark.as_str(), 0.45),
         };
         // The arrowhead's base: the line stops there so its end doesn't poke through the tip.
         let head_len = 6.0;
@@ -300,7 +306,7 @@ impl Canvas<'_> {
         }
         self.lines.push_str("</g>\n");
         // The mark halfway, where it hides neither the arrowhead nor the units.
-        if result != Result::Done {
+        if matches!(result, Result::Failed | Result::Void) {
             let m = Point {
                 x: (p.x + base.x) / 2.0,
                 y: (p.y + base.y) / 2.0,
@@ -375,10 +381,22 @@ impl Canvas<'_> {
             | Renew { .. }
             | Convert { .. }
             | Bid { .. } => {}
-            // The chain's second leg is drawn from the report's second-phase orders.
-            Move { unit, to, .. } => {
+            Move { unit, to, then, .. } => {
                 let a = self.at(unit);
                 self.arrow(a, self.point(*to), c, Line::Move, Head::Arrow, result);
+                // A chain's second leg: from the report's second-phase orders once played, else
+                // here, waiting, when the first move went.
+                if let (Some(next), false, Result::Done) = (then, self.second_played, result) {
+                    let b = self.point(*to);
+                    self.arrow(
+                        b,
+                        self.point(*next),
+                        c,
+                        Line::Move,
+                        Head::Arrow,
+                        Result::Pending,
+                    );
+                }
             }
             SupportHold { unit, supported } => {
                 let a = self.at(unit);
@@ -531,6 +549,7 @@ pub fn draw(
         colours,
         lines: String::new(),
         marks: String::new(),
+        second_played: report.is_some_and(|r| !r.second.is_empty()),
     };
     let legend_rows = v.powers.len().div_ceil(legend_columns(board.width));
     let legend_h = 22.0 + legend_rows as f32 * 15.0 + 26.0;
@@ -613,8 +632,8 @@ pub fn draw(
                 let Some((order, result)) = drawable(o) else {
                     continue;
                 };
-                // A second-phase order is drawn with its outcome from the second phase below.
-                if order.stage == Stage::Second && r.second.iter().any(|s| s.order == order) {
+                // Once played, second-phase orders are drawn with their outcomes below.
+                if order.stage == Stage::Second && cv.second_played {
                     continue;
                 }
                 cv.order(po.power, &order, result);
