@@ -195,24 +195,29 @@ impl Canvas<'_> {
     }
 
     /// Where a force in `r` is drawn.
-    /// Where a force in `r` is drawn: its unit (or coast) point, moved off the space's name
-    /// where a unit there would cover it.
+    /// Where a force in `r` is drawn: its unit (or coast) point, moved up or down off any
+    /// space's name a unit there would cover.
     fn point(&self, r: Region) -> Point {
         let s = self.shape(r.province);
-        let at = r.coast.map_or(s.unit, |c| s.coast_point(c));
-        let half_w = text_width(&self.v.province(r.province).code, LABEL_SIZE) / 2.0 + 4.0;
-        // A typical token: three characters wide.
-        let token_w = text_width("2A/", UNIT_SIZE) / 2.0 + 3.0;
-        let (dx, dy) = (at.x - s.label.x, at.y - s.label.y);
+        let mut at = r.coast.map_or(s.unit, |c| s.coast_point(c));
+        // A typical token: two characters wide.
+        let token_w = text_width("2A", UNIT_SIZE) / 2.0 + 2.5;
         let gap_y = TOKEN_H / 2.0 + LABEL_SIZE * 0.6;
-        if dx.abs() >= half_w + token_w || dy.abs() >= gap_y {
-            return at;
+        // A few rounds: a move off one name may land on another.
+        for _ in 0..3 {
+            let covered = self.v.province_ids().find(|&p| {
+                let label = self.shape(p).label;
+                let half_w = text_width(&self.v.province(p).code, LABEL_SIZE) / 2.0 + 1.0;
+                (at.x - label.x).abs() < half_w + token_w && (at.y - label.y).abs() < gap_y
+            });
+            let Some(p) = covered else {
+                break;
+            };
+            let label = self.shape(p).label;
+            let away = if at.y < label.y { -1.0 } else { 1.0 };
+            at.y = label.y + away * (gap_y + 0.5);
         }
-        let away = if dy < 0.0 { -1.0 } else { 1.0 };
-        Point {
-            x: at.x,
-            y: s.label.y + away * (gap_y + 0.5),
-        }
+        at
     }
 
     /// Where the units an order names are drawn.
