@@ -195,29 +195,68 @@ impl Canvas<'_> {
     }
 
     /// Where a force in `r` is drawn.
-    /// Where a force in `r` is drawn: its unit (or coast) point, moved up or down off any
-    /// space's name a unit there would cover.
+    /// Where a force in `r` is drawn: its unit (or coast) point, or, when a unit there would
+    /// cover a space's name, the nearest spot beside that name (above, below, left, right) that
+    /// covers none, stays in the space and keeps clear of the other spaces' units (none: the
+    /// unit point).
     fn point(&self, r: Region) -> Point {
         let s = self.shape(r.province);
-        let mut at = r.coast.map_or(s.unit, |c| s.coast_point(c));
+        let at = r.coast.map_or(s.unit, |c| s.coast_point(c));
         // A typical token: two characters wide.
         let token_w = text_width("2A", UNIT_SIZE) / 2.0 + 2.5;
         let gap_y = TOKEN_H / 2.0 + LABEL_SIZE * 0.6;
-        // A few rounds: a move off one name may land on another.
-        for _ in 0..3 {
-            let covered = self.v.province_ids().find(|&p| {
+        // A name's extent left and right of its point (a centre's dot stands before it).
+        let extent = |p: ProvinceId| {
+            let half = text_width(&self.v.province(p).code, LABEL_SIZE) / 2.0 + 1.0;
+            let dot = if self.v.province(p).centre { 6.0 } else { 0.0 };
+            (half + dot, half)
+        };
+        let covers = |pt: Point| {
+            self.v.province_ids().find(|&p| {
                 let label = self.shape(p).label;
-                let half_w = text_width(&self.v.province(p).code, LABEL_SIZE) / 2.0 + 1.0;
-                (at.x - label.x).abs() < half_w + token_w && (at.y - label.y).abs() < gap_y
-            });
-            let Some(p) = covered else {
-                break;
-            };
-            let label = self.shape(p).label;
-            let away = if at.y < label.y { -1.0 } else { 1.0 };
-            at.y = label.y + away * (gap_y + 0.5);
-        }
-        at
+                let (left, right) = extent(p);
+                pt.x > label.x - left - token_w
+                    && pt.x < label.x + right + token_w
+                    && (pt.y - label.y).abs() < gap_y
+            })
+        };
+        let Some(p) = covers(at) else {
+            return at;
+        };
+        let label = self.shape(p).label;
+        let (left, right) = extent(p);
+        let candidates = [
+            Point {
+                x: at.x,
+                y: label.y - gap_y - 0.5,
+            },
+            Point {
+                x: at.x,
+                y: label.y + gap_y + 0.5,
+            },
+            Point {
+                x: label.x - left - token_w - 0.5,
+                y: at.y,
+            },
+            Point {
+                x: label.x + right + token_w + 0.5,
+                y: at.y,
+            },
+        ];
+        let clear = |pt: Point| {
+            self.v.province_ids().filter(|&q| q != r.province).all(|q| {
+                let u = self.shape(q).unit;
+                (pt.x - u.x).abs() >= 2.0 * token_w || (pt.y - u.y).abs() >= TOKEN_H + 1.0
+            })
+        };
+        let distance = |pt: &Point| (pt.x - at.x).powi(2) + (pt.y - at.y).powi(2);
+        let mut fits: Vec<Point> = candidates
+            .into_iter()
+            .filter(|&pt| s.contains(pt) && covers(pt).is_none())
+            .collect();
+        fits.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+        // Where no spot is clear, the name is covered rather than another space's units.
+        fits.into_iter().find(|&pt| clear(pt)).unwrap_or(at)
     }
 
     /// Where the units an order names are drawn.
