@@ -219,4 +219,32 @@ mod tests {
             .expect("the inbox table");
         assert_eq!(inbox, 0);
     }
+
+    /// Issue 12: a version 3 file (issue 10) migrates to version 5: its games send pictures
+    /// (on by default) and its mails carry none.
+    #[test]
+    fn a_version_3_file_gains_the_pictures() {
+        let mut conn = Connection::open_in_memory().expect("sqlite");
+        for sql in &MIGRATIONS[..3] {
+            conn.execute_batch(sql).expect("versions 1 to 3");
+        }
+        conn.pragma_update(None, "user_version", 3)
+            .expect("version");
+        conn.execute_batch(
+            "INSERT INTO games VALUES (1, 'g', 'napoleonic', 'gm@example.org', 'UTC', 1, 1, 1,
+                                       1, 1, 0, 'running', '2026-07-01T10:00:00Z');
+             INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
+             VALUES (1, 'results', 'a@example.org', 's', 'b', 'sent', '2026-07-01T10:00:00Z');",
+        )
+        .expect("version 3 rows");
+        migrate(&mut conn, ":memory:").expect("migrates");
+        let pictures: bool = conn
+            .query_row("SELECT pictures FROM games", [], |r| r.get(0))
+            .expect("the switch");
+        assert!(pictures);
+        let picture: Option<i64> = conn
+            .query_row("SELECT picture FROM outbox", [], |r| r.get(0))
+            .expect("the mail");
+        assert_eq!(picture, None);
+    }
 }
