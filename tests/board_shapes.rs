@@ -138,3 +138,13 @@ fn the_standard_board_fits_its_variant() {
         .expect("its shapes file reads");
     assert_eq!(board.problems(&v), Vec::new());
 }
+
+/// Issue 12: the Napoleonic board's shapes fit `variant/napoleonic.variant`.
+#[test]
+fn the_napoleonic_board_fits_its_variant() {
+    let v = load_named("napoleonic").expect("the Napoleonic board loads");
+    let board = shapes::builtin("napoleonic")
+        .expect("the Napoleonic board has shapes")
+        .expect("its shapes file reads");
+    assert_eq!(board.problems(&v), Vec::new());
+}

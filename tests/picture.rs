@@ -81,6 +81,62 @@ fn datc_6_c_3_on_the_standard_board() {
     insta::assert_snapshot!("datc_6_c_3", svg);
 }
 
+/// Issue 12: the Napoleonic board's starting position (Winter 1800 Bids): 5 majors' and 9
+/// minors' units, no orders.
+#[test]
+fn the_napoleonic_starting_position() {
+    let v = napjudge::variant::load_named("napoleonic").expect("the board loads");
+    let board = picture::board_for(&v).expect("the board has shapes");
+    let start = napjudge::position::Position::initial(&v);
+    let svg = picture::draw(&v, &board, &start, None, View::Before).expect("draws");
+    let png = picture::picture(&v, &board, &start, None, View::Before, Format::Png).expect("PNG");
+    assert_eq!(png_size(&png), expected_size(&svg));
+    // One box per starting force, each with its counts.
+    assert_eq!(svg.matches("rx=\"2.5\"").count(), start.forces().count());
+    insta::assert_snapshot!("napoleonic_start", svg);
+}
+
+/// Issue 12: a crowded Autumn (`tests/picture/crowded.case`, worked out by hand and checked
+/// here): before its orders (stacks, the blockade's bar, the denial across Den-Swe, the chain's
+/// faint second leg, the failed moves crossed) and after its first phase (the dislodged Russian
+/// army beside War in a red dashed box); after the season the held blockade's badge on Brest.
+#[test]
+fn a_crowded_napoleonic_autumn() {
+    let mut variants = run::Variants::default();
+    let cases = file::read_file(Path::new("tests/picture/crowded.case")).expect("reads");
+    let checked = run::check(&cases[0], &mut variants);
+    assert!(checked.failures.is_empty(), "{:?}", checked.failures);
+    let (v, steps) = case("tests/picture/crowded.case", "picture-crowded");
+    let before = draw(&v, &steps, View::Before);
+    // Failed: A(Den)-Swe (denied), A(Sax)-Sil and A(Boh)-Sil (bounced); and the denied passage.
+    assert_eq!(
+        before
+            .matches("stroke=\"#d00000\" stroke-width=\"2\"")
+            .count(),
+        4
+    );
+    insta::assert_snapshot!("crowded_before", before);
+    let after = draw(&v, &steps, View::After);
+    assert_eq!(
+        after
+            .matches("stroke=\"#d00000\" stroke-width=\"1.6\"")
+            .count(),
+        1
+    );
+    insta::assert_snapshot!("crowded_after_first_phase", after);
+    let last = steps.last().expect("the retreat and second phase");
+    let board = picture::board_for(&v).expect("shapes");
+    let end = picture::draw(
+        &v,
+        &board,
+        &last.report.next,
+        Some(&last.report),
+        View::After,
+    )
+    .expect("draws");
+    assert!(end.contains(">B</text>"), "the held blockade's badge");
+}
+
 /// `napjudge map`: the two forms' errors name what to fix.
 #[test]
 fn map_errors_say_what_to_fix() {

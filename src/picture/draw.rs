@@ -6,7 +6,7 @@ use crate::adjudicate::{Event, Outcome};
 use crate::order::{spec_text, Order, OrderKind, Place, Stage, UnitSpec};
 use crate::position::{Force, Position};
 use crate::turn::PhaseReport;
-use crate::variant::{PowerId, PowerKind, ProvinceId, Region, Variant};
+use crate::variant::{PowerId, PowerKind, ProvinceId, ProvinceSet, Region, Variant};
 use std::fmt::Write;
 
 /// What the picture shows.
@@ -187,6 +187,8 @@ struct Canvas<'a> {
     marks: String,
     /// Whether the report holds the fleets' second phase (else its orders are still to come).
     second_played: bool,
+    /// The spaces with units drawn.
+    occupied: ProvinceSet,
 }
 
 impl Canvas<'_> {
@@ -197,8 +199,8 @@ impl Canvas<'_> {
     /// Where a force in `r` is drawn.
     /// Where a force in `r` is drawn: its unit (or coast) point, or, when a unit there would
     /// cover a space's name, the nearest spot beside that name (above, below, left, right) that
-    /// covers none, stays in the space and keeps clear of the other spaces' units (none: the
-    /// unit point).
+    /// covers none, stays in the space and keeps clear of the units drawn in other spaces (none:
+    /// the unit point).
     fn point(&self, r: Region) -> Point {
         let s = self.shape(r.province);
         let at = r.coast.map_or(s.unit, |c| s.coast_point(c));
@@ -244,7 +246,7 @@ impl Canvas<'_> {
             },
         ];
         let clear = |pt: Point| {
-            self.v.province_ids().filter(|&q| q != r.province).all(|q| {
+            self.occupied.iter().filter(|&q| q != r.province).all(|q| {
                 let u = self.shape(q).unit;
                 (pt.x - u.x).abs() >= 2.0 * token_w || (pt.y - u.y).abs() >= TOKEN_H + 1.0
             })
@@ -594,6 +596,14 @@ pub fn draw(
         lines: String::new(),
         marks: String::new(),
         second_played: report.is_some_and(|r| !r.second.is_empty()),
+        occupied: position
+            .forces()
+            .map(|(p, _)| p)
+            .chain(position.dislodged.iter().map(|d| d.province))
+            .fold(ProvinceSet::EMPTY, |mut set, p| {
+                set.insert(p);
+                set
+            }),
     };
     let legend_rows = v.powers.len().div_ceil(legend_columns(board.width));
     let legend_h = 22.0 + legend_rows as f32 * 15.0 + 26.0;

@@ -490,7 +490,10 @@ impl Board {
 }
 
 /// The shapes shipped for the built-in variants, by variant name.
-const BOARDS: &[(&str, &str)] = &[("standard", include_str!("../../variant/standard.svg"))];
+const BOARDS: &[(&str, &str)] = &[
+    ("napoleonic", include_str!("../../variant/napoleonic.svg")),
+    ("standard", include_str!("../../variant/standard.svg")),
+];
 
 /// The shapes of a built-in variant (`napoleonic`, `standard`), read from the file embedded at
 /// build time; `None` for a variant that has none.
