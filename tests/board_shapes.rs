@@ -129,22 +129,23 @@ fn check_3_catches_points_outside_their_shape() {
     );
 }
 
+/// The built-in shapes of `name` fit its variant.
+fn builtin_fits(name: &str) {
+    let v = load_named(name).expect("the board loads");
+    let board = shapes::builtin(name)
+        .expect("the board has shapes")
+        .expect("its shapes file reads");
+    assert_eq!(board.problems(&v), Vec::new());
+}
+
 /// Issue 12: the standard board's shapes fit `variant/standard.variant`.
 #[test]
 fn the_standard_board_fits_its_variant() {
-    let v = load_named("standard").expect("the standard board loads");
-    let board = shapes::builtin("standard")
-        .expect("the standard board has shapes")
-        .expect("its shapes file reads");
-    assert_eq!(board.problems(&v), Vec::new());
+    builtin_fits("standard");
 }
 
 /// Issue 12: the Napoleonic board's shapes fit `variant/napoleonic.variant`.
 #[test]
 fn the_napoleonic_board_fits_its_variant() {
-    let v = load_named("napoleonic").expect("the Napoleonic board loads");
-    let board = shapes::builtin("napoleonic")
-        .expect("the Napoleonic board has shapes")
-        .expect("its shapes file reads");
-    assert_eq!(board.problems(&v), Vec::new());
+    builtin_fits("napoleonic");
 }

@@ -109,20 +109,15 @@ fn a_crowded_napoleonic_autumn() {
     let (v, steps) = case("tests/picture/crowded.case", "picture-crowded");
     let before = draw(&v, &steps, View::Before);
     // Failed: A(Den)-Swe (denied), A(Sax)-Sil and A(Boh)-Sil (bounced); and the denied passage.
-    assert_eq!(
-        before
-            .matches("stroke=\"#d00000\" stroke-width=\"2\"")
-            .count(),
-        4
-    );
+    let red = |svg: &str, width: &str| {
+        svg.matches(&format!("stroke=\"#d00000\" stroke-width=\"{width}\""))
+            .count()
+    };
+    assert_eq!(red(&before, "2"), 4);
     insta::assert_snapshot!("crowded_before", before);
+    // The dislodged Russian army's box.
     let after = draw(&v, &steps, View::After);
-    assert_eq!(
-        after
-            .matches("stroke=\"#d00000\" stroke-width=\"1.6\"")
-            .count(),
-        1
-    );
+    assert_eq!(red(&after, "1.6"), 1);
     insta::assert_snapshot!("crowded_after_first_phase", after);
     let last = steps.last().expect("the retreat and second phase");
     let board = picture::board_for(&v).expect("shapes");

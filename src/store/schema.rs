@@ -182,11 +182,14 @@ mod tests {
     /// Issue 10: a file written by issue 9's napjudge (version 1) opens and migrates forward
     /// through every version: its outbox is kept, replies without a game can then be queued, and
     /// its mails have no Message-ID yet (fixed at their first try, version 3).
-    #[test]
-    fn an_issue_9_file_migrates_to_the_current_version() {
-        let mut conn = Connection::open_in_memory().expect("sqlite");
-        conn.execute_batch(MIGRATIONS[0]).expect("version 1");
-        conn.pragma_update(None, "user_version", 1)
+    /// A file at `version` (1 to 3: the games table is the first version's) holding a game and
+    /// one result mail sent.
+    fn old_file(version: usize) -> Connection {
+        let conn = Connection::open_in_memory().expect("sqlite");
+        for sql in &MIGRATIONS[..version] {
+            conn.execute_batch(sql).expect("an old version");
+        }
+        conn.pragma_update(None, "user_version", version as i64)
             .expect("version");
         conn.execute_batch(
             "INSERT INTO games VALUES (1, 'g', 'napoleonic', 'gm@example.org', 'UTC', 1, 1, 1,
@@ -194,7 +197,13 @@ mod tests {
              INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
              VALUES (1, 'results', 'a@example.org', 's', 'b', 'sent', '2026-07-01T10:00:00Z');",
         )
-        .expect("issue 9 rows");
+        .expect("the old rows");
+        conn
+    }
+
+    #[test]
+    fn an_issue_9_file_migrates_to_the_current_version() {
+        let mut conn = old_file(1);
         migrate(&mut conn, ":memory:").expect("migrates");
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -224,19 +233,7 @@ mod tests {
     /// (on by default) and its mails carry none.
     #[test]
     fn a_version_3_file_gains_the_pictures() {
-        let mut conn = Connection::open_in_memory().expect("sqlite");
-        for sql in &MIGRATIONS[..3] {
-            conn.execute_batch(sql).expect("versions 1 to 3");
-        }
-        conn.pragma_update(None, "user_version", 3)
-            .expect("version");
-        conn.execute_batch(
-            "INSERT INTO games VALUES (1, 'g', 'napoleonic', 'gm@example.org', 'UTC', 1, 1, 1,
-                                       1, 1, 0, 'running', '2026-07-01T10:00:00Z');
-             INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
-             VALUES (1, 'results', 'a@example.org', 's', 'b', 'sent', '2026-07-01T10:00:00Z');",
-        )
-        .expect("version 3 rows");
+        let mut conn = old_file(3);
         migrate(&mut conn, ":memory:").expect("migrates");
         let pictures: bool = conn
             .query_row("SELECT pictures FROM games", [], |r| r.get(0))
