@@ -132,6 +132,53 @@ fn a_crowded_napoleonic_autumn() {
     assert!(end.contains(">B</text>"), "the held blockade's badge");
 }
 
+/// Issue 12 ("draws any case's position before and after its orders"): every fixture case's
+/// first phase is drawn before and after, each force and dislodged force as one box.
+#[test]
+fn every_fixture_case_draws_before_and_after() {
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from("fixtures")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a fixtures folder") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "case") {
+                files.push(path);
+            }
+        }
+    }
+    let mut variants = run::Variants::default();
+    let mut boards = std::collections::HashMap::new();
+    let mut drawn = 0;
+    for path in files {
+        for case in file::read_file(&path).expect("the case file reads") {
+            let v = run::with_options(variants.get(&case.variant).expect("variant"), &case)
+                .expect("options");
+            let board = boards
+                .entry(v.name.clone())
+                .or_insert_with(|| picture::board_for(&v).expect("shapes"));
+            let Ok(steps) = run::play(&case, &v) else {
+                continue;
+            };
+            let Some(step) = steps.first() else {
+                continue;
+            };
+            for (pos, view) in [
+                (&step.before, View::Before),
+                (&step.report.next, View::After),
+            ] {
+                let svg = picture::draw(&v, board, pos, Some(&step.report), view)
+                    .unwrap_or_else(|e| panic!("{} {}: {e}", case.file, case.id));
+                let boxes = pos.forces().count() + pos.dislodged.len();
+                assert_eq!(svg.matches("rx=\"2.5\"").count(), boxes, "{}", case.id);
+                drawn += 1;
+            }
+        }
+    }
+    assert!(drawn > 900, "{drawn} pictures");
+}
+
 /// `napjudge map`: the two forms' errors name what to fix.
 #[test]
 fn map_errors_say_what_to_fix() {
