@@ -46,6 +46,10 @@ pub enum GameCommand {
         /// Wait for the deadline even when every power has ordered.
         #[arg(long)]
         wait: bool,
+        /// A rule switch for the game, NAME or NAME=on|off (repeatable): `--option webdiplomacy`
+        /// rules as webDiplomacy's judge does (see docs/rules.md).
+        #[arg(long = "option", value_name = "NAME[=on|off]")]
+        options: Vec<String>,
     },
     /// Gives a power to a player (a generated password is mailed when --password is absent).
     Assign {
@@ -203,6 +207,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             grace,
             remind,
             wait,
+            options,
         } => {
             let g = NewGame {
                 name,
@@ -217,6 +222,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                     remind: period("remind", &remind)?,
                 },
                 wait,
+                options,
             };
             let game = j.create(&g).map_err(e)?;
             println!(

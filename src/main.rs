@@ -221,7 +221,7 @@ fn orders_check(
     let mut v: Variant = variant::load_named(&name).map_err(|e| e.to_string())?;
     let pos = match &case {
         Some(c) => {
-            v = run::with_options(&v, c)?;
+            v = run::with_options(&v, &c.options)?;
             Some(run::initial_position(c, &v)?)
         }
         None => None,
@@ -279,7 +279,7 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
                 case.file, case.line
             ));
         }
-        let v = &run::with_options(variants.get(&case.variant)?, case)?;
+        let v = &run::with_options(variants.get(&case.variant)?, &case.options)?;
         println!("{}", format!("CASE {} {}", case.id, case.title).trim_end());
         for step in run::play(case, v)? {
             let report = &step.report;

@@ -45,6 +45,7 @@ fn new_game(db: &Path) -> Judge {
             remind: 12 * 3600,
         },
         wait: false,
+        options: Vec::new(),
     })
     .expect("create");
     for p in ["France", "England", "Austria", "Prussia", "Russia"] {

@@ -205,18 +205,23 @@ pub struct CaseReport {
     pub failures: Vec<String>,
 }
 
-/// The variant with the case's `OPTIONS` applied: each names a rule switch, `on` or `off`
-/// (`starvation=off`, `rule12=on`).
-pub fn with_options(variant: &Variant, case: &Case) -> Result<Variant, String> {
+/// The variant with rule switches set: each `(NAME, VALUE)` names a switch of
+/// [`variant::SWITCHES`] and turns it `on` or `off` (`starvation=off`, `rule12=on`). A case's
+/// `OPTIONS` and a game's options (`game create --option`) both go through here.
+pub fn with_options(variant: &Variant, options: &[(String, String)]) -> Result<Variant, String> {
     let mut v = variant.clone();
-    for (key, value) in &case.options {
+    for (key, value) in options {
         let on = match value.to_ascii_lowercase().as_str() {
             "on" | "yes" | "true" => true,
             "off" | "no" | "false" => false,
             other => return Err(format!("option {key}: '{other}' is not on or off")),
         };
         let switch = v.rules.switch(key).ok_or_else(|| {
-            format!("unknown option '{key}' (a rule switch: starvation, rule12, ...)")
+            let names: Vec<&str> = variant::SWITCHES.iter().map(|s| s.name).collect();
+            format!(
+                "unknown option '{key}': the rule switches are {}",
+                names.join(", ")
+            )
         })?;
         *switch = on;
     }
@@ -244,7 +249,7 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
             return report;
         }
     };
-    let variant = match with_options(variant, case) {
+    let variant = match with_options(variant, &case.options) {
         Ok(v) => v,
         Err(e) => {
             report.failures.push(e);

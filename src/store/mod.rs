@@ -135,6 +135,8 @@ pub struct Game {
     pub wait: bool,
     /// Its state.
     pub state: GameState,
+    /// The rule switches it is played with, `NAME=on|off` (`webdiplomacy=on`).
+    pub options: Vec<String>,
 }
 
 /// A player of a power.
@@ -254,7 +256,7 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &'static str, s: &str) -> Res
 }
 
 const GAME_COLUMNS: &str = "id, name, variant, gm, timezone, movement, retreat, winter, grace, \
-                            remind, wait, state";
+                            remind, wait, state, options";
 
 fn game_row(r: &Row) -> rusqlite::Result<Game> {
     Ok(Game {
@@ -272,6 +274,9 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
         },
         wait: r.get(10)?,
         state: GameState::parse(&r.get::<_, String>(11)?),
+        options: serde_json::from_str(&r.get::<_, String>(12)?).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(12, rusqlite::types::Type::Text, Box::new(e))
+        })?,
     })
 }
 
@@ -279,8 +284,8 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
 pub fn insert_game(c: &Connection, g: &Game, now: DateTime<Utc>) -> Result<i64, StoreError> {
     c.execute(
         "INSERT INTO games (name, variant, gm, timezone, movement, retreat, winter, grace, remind,
-                            wait, state, created)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                            wait, state, created, options)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         params![
             g.name,
             g.variant,
@@ -293,7 +298,8 @@ pub fn insert_game(c: &Connection, g: &Game, now: DateTime<Utc>) -> Result<i64, 
             g.periods.remind,
             g.wait,
             g.state.word(),
-            time(now)
+            time(now),
+            json(&g.options)
         ],
     )?;
     Ok(c.last_insert_rowid())
@@ -503,11 +509,11 @@ pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
         .query_map([], |r| {
             Ok((
                 game_row(r)?,
-                r.get(12)?,
                 r.get(13)?,
                 r.get(14)?,
                 r.get(15)?,
                 r.get(16)?,
+                r.get(17)?,
             ))
         })?
         .collect::<Result<_, _>>()?;

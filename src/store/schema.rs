@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 3;
+pub const VERSION: i64 = 4;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -140,6 +140,11 @@ CREATE INDEX outbox_state ON outbox (state);
 ALTER TABLE outbox ADD COLUMN message_id TEXT;
 ALTER TABLE outbox ADD COLUMN next_try TEXT;
 "#,
+    // Version 4 (game options): the rule switches a game is played with, as a JSON list of
+    // `NAME=on|off` (`["webdiplomacy=on"]`); a game of an older file has none.
+    r#"
+ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '[]';
+"#,
 ];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
@@ -204,5 +209,27 @@ mod tests {
             .query_row("SELECT COUNT(*) FROM inbox", [], |r| r.get(0))
             .expect("the inbox table");
         assert_eq!(inbox, 0);
+    }
+
+    /// Issue 11: a version 3 file opens and its games gain an empty list of options (rule
+    /// switches), so they keep the variant's own rules.
+    #[test]
+    fn a_version_3_file_gains_game_options() {
+        let mut conn = Connection::open_in_memory().expect("sqlite");
+        for sql in &MIGRATIONS[..3] {
+            conn.execute_batch(sql).expect("versions 1 to 3");
+        }
+        conn.pragma_update(None, "user_version", 3)
+            .expect("version");
+        conn.execute_batch(
+            "INSERT INTO games VALUES (1, 'g', 'standard', 'gm@example.org', 'UTC', 1, 1, 1,
+                                       1, 1, 0, 'running', '2026-07-01T10:00:00Z');",
+        )
+        .expect("a version 3 game");
+        migrate(&mut conn, ":memory:").expect("migrates");
+        let options: String = conn
+            .query_row("SELECT options FROM games WHERE id = 1", [], |r| r.get(0))
+            .expect("the options column");
+        assert_eq!(options, "[]");
     }
 }
