@@ -333,7 +333,7 @@ fn begin<'a>(
 }
 
 /// A game's options as `(NAME, VALUE)` pairs: `NAME` alone is `NAME=on`.
-fn option_pairs(options: &[String]) -> Vec<(String, String)> {
+pub fn option_pairs(options: &[String]) -> Vec<(String, String)> {
     options
         .iter()
         .map(|o| match o.split_once('=') {
