@@ -86,6 +86,8 @@ struct Checker<'a> {
     next: usize,
     /// Processed phases checked so far.
     checked: usize,
+    /// The `seq` of the first phase not yet seen processed.
+    seq: i64,
     differences: Vec<String>,
 }
 
@@ -146,13 +148,16 @@ struct Run<'a> {
 impl Run<'_> {
     /// Checks every phase processed since the last call.
     fn check_new(&mut self) -> Result<(), ReplayError> {
-        let rows = store::phases(&self.j.store.conn, self.game.id)?;
-        let processed: Vec<_> = rows
-            .into_iter()
-            .filter(|r| !r.superseded)
-            .filter_map(|r| r.report.map(|rep| (r.position, rep)))
-            .skip(self.checker.checked)
-            .collect();
+        let rows = store::phases_from(&self.j.store.conn, self.game.id, self.checker.seq)?;
+        let mut processed = Vec::new();
+        for r in rows {
+            // The replay doesn't roll back: phases are processed in `seq` order.
+            let Some(report) = r.report.filter(|_| !r.superseded) else {
+                break;
+            };
+            self.checker.seq = r.seq + 1;
+            processed.push((r.position, report));
+        }
         let checker = &mut self.checker;
         self.j.with_variant(&self.game, |v, _| {
             for (before, report) in processed {
@@ -298,6 +303,7 @@ pub fn replay_game(
             sections: &folder.record,
             next: 0,
             checked: 0,
+            seq: 0,
             differences: Vec::new(),
         },
     };
@@ -306,19 +312,20 @@ pub fn replay_game(
         run.advance(Some(m.date))?;
         let now = run.j.clock.now().max(m.date);
         run.j.clock = Clock::fixed(now);
-        let phase = run.phase_now()?;
         let refused = run.receive(&m.raw)?;
-        match (refused, m.refused) {
-            (Some(why), false) => run.checker.differences.push(format!(
-                "{name} {phase}: mail {}: expected accepted, got refused: {why}",
-                m.name
-            )),
-            (None, true) => run.checker.differences.push(format!(
-                "{name} {phase}: mail {}: expected refused ({}), got accepted",
-                m.name,
+        let difference = match (refused, m.refused) {
+            (Some(why), false) => Some(format!("expected accepted, got refused: {why}")),
+            (None, true) => Some(format!(
+                "expected refused ({}), got accepted",
                 folder::EXPECT_HEADER
             )),
-            _ => {}
+            _ => None,
+        };
+        if let Some(d) = difference {
+            let phase = run.phase_now()?;
+            run.checker
+                .differences
+                .push(format!("{name} {phase}: mail {}: {d}", m.name));
         }
         run.settle()?;
         progress(run.checker.next);

@@ -533,10 +533,18 @@ pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
 
 /// Every phase of the game, history included, oldest first.
 pub fn phases(c: &Connection, game: i64) -> Result<Vec<PhaseRow>, StoreError> {
+    phases_from(c, game, 0)
+}
+
+/// The phases of the game from `seq` on, history included, oldest first (a replay reads each
+/// processed phase once).
+pub fn phases_from(c: &Connection, game: i64, seq: i64) -> Result<Vec<PhaseRow>, StoreError> {
     let mut st = c.prepare_cached(&format!(
-        "SELECT {PHASE_COLUMNS} FROM phases WHERE game = ?1 ORDER BY seq"
+        "SELECT {PHASE_COLUMNS} FROM phases WHERE game = ?1 AND seq >= ?2 ORDER BY seq"
     ))?;
-    let raw: Vec<RawPhase> = st.query_map([game], phase_row)?.collect::<Result<_, _>>()?;
+    let raw: Vec<RawPhase> = st
+        .query_map(params![game, seq], phase_row)?
+        .collect::<Result<_, _>>()?;
     raw.into_iter().map(RawPhase::read).collect()
 }
 
