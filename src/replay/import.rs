@@ -13,11 +13,12 @@
 //! (nobody had anything to order), are found by playing the recorded orders through the engine
 //! as the judge will; the expected results come from the record alone.
 
+use crate::case::write::{force_lines, owner_lines};
 use crate::game::option_pairs;
 use crate::mila::{self, MilaError, RecordedGame, RecordedUnit};
 use crate::position::{Force, Position};
 use crate::turn::{self, Sheets, TurnError};
-use crate::variant::{self, LoadError, Phase, PhaseKind, PowerId, Variant};
+use crate::variant::{self, LoadError, Phase, PhaseKind, PowerId, ProvinceId, Variant};
 use chrono::{DateTime, Duration, Utc};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -381,34 +382,19 @@ fn section(
             continue;
         }
         out.push_str("POSTSTATE\n");
-        units(v, out, &next.state.units);
+        out.push_str(&force_lines(v, &forces(&next.state.units)));
         out.push_str("POSTDISLODGED\n");
-        units(v, out, &next.state.dislodged);
+        out.push_str(&force_lines(v, &forces(&next.state.dislodged)));
         // Centres change hands after the Autumn: the record's owners are compared once a
         // Winter is reached or played.
         let winter = |ph: Option<Phase>| ph.is_some_and(|ph| ph.kind == PhaseKind::Adjustment);
         if winter(next.phase) || winter(now) || p.phase.kind == PhaseKind::Adjustment {
-            out.push_str("POSTOWNERS\n");
-            let owners = v.power_ids().map(Some).chain(std::iter::once(None));
-            for owner in owners {
-                let centres: Vec<&str> = v
-                    .centres()
-                    .iter()
-                    .filter(|c| {
-                        next.state
-                            .centres
-                            .iter()
-                            .find(|(_, x)| x == c)
-                            .map(|(o, _)| *o)
-                            == owner
-                    })
-                    .map(|c| v.province(c).code.as_str())
-                    .collect();
-                if !centres.is_empty() {
-                    let who = owner.map_or("none", |o| v.power(o).name.as_str());
-                    let _ = writeln!(out, "  {who}: {}", centres.join(", "));
-                }
+            let mut owners = vec![None; v.provinces.len()];
+            for &(power, c) in &next.state.centres {
+                owners[c.index()] = Some(power);
             }
+            out.push_str("POSTOWNERS\n");
+            out.push_str(&owner_lines(v, &owners));
         }
         if let Some(ph) = next.phase {
             let _ = writeln!(out, "POSTPHASE {}", v.phase_name(ph));
@@ -417,18 +403,16 @@ fn section(
     }
 }
 
-/// `  England: F(NTH), A(Yor)` lines, one a power.
-fn units(v: &Variant, out: &mut String, list: &[RecordedUnit]) {
-    for power in v.power_ids() {
-        let names: Vec<String> = list
-            .iter()
-            .filter(|u| u.power == power)
-            .map(|u| Force::single(power, u.unit, u.region.coast).name(v, u.region.province))
-            .collect();
-        if !names.is_empty() {
-            let _ = writeln!(out, "  {}: {}", v.power(power).name, names.join(", "));
-        }
-    }
+/// The recorded units as forces (one unit each: the standard board has no stacks).
+fn forces(list: &[RecordedUnit]) -> Vec<(ProvinceId, Force)> {
+    list.iter()
+        .map(|u| {
+            (
+                u.region.province,
+                Force::single(u.power, u.unit, u.region.coast),
+            )
+        })
+        .collect()
 }
 
 /// A TOML string: JSON's escapes are TOML's.
