@@ -6,14 +6,20 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use napjudge::replay::{self, folder};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// An empty scratch folder (emptied outside the timing: deleting the last run's files is no part
-/// of a replay).
+/// A new scratch folder for each run: files created where many were just deleted cost ext4 far
+/// more (its search for an inode not recently freed), which a first replay never pays.
 fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join("napjudge-bench-replay");
-    let _ = std::fs::remove_dir_all(&dir);
+    static RUN: AtomicUsize = AtomicUsize::new(0);
+    let n = RUN.fetch_add(1, Ordering::Relaxed);
+    let dir = base().join(format!("run{n}"));
     std::fs::create_dir_all(&dir).expect("scratch");
     dir
+}
+
+fn base() -> PathBuf {
+    std::env::temp_dir().join("napjudge-bench-replay")
 }
 
 /// Replays `games` into fresh stores under `dir`; the phases played.
@@ -42,6 +48,7 @@ fn bench(c: &mut Criterion) {
         .map(|d| folder::read(d).expect("a game folder"))
         .collect();
     assert_eq!(games.len(), 20);
+    let _ = std::fs::remove_dir_all(base());
     c.bench_function("replay/20_webdiplomacy_games", |b| {
         b.iter_batched(
             scratch,
@@ -57,6 +64,7 @@ fn bench(c: &mut Criterion) {
             BatchSize::PerIteration,
         )
     });
+    let _ = std::fs::remove_dir_all(base());
 }
 
 criterion_group! {
