@@ -259,3 +259,38 @@ fn game_options_are_stored_shown_and_checked() {
     let off = create("i", "webdiplomacy=maybe");
     assert!(String::from_utf8_lossy(&off.stderr).contains("'maybe' is not on or off"));
 }
+
+/// A mail marked `X-Napjudge-Expect: refused` (an intended mistake) that the judge refuses is no
+/// difference; the same mistake unmarked is one, naming the mail and the judge's reason.
+#[test]
+fn refused_mails_are_differences_unless_marked() {
+    let work = temp("refused");
+    let game = work.join("wd448105");
+    copy_dir(&root().join("fixtures/games/wd448105"), &game);
+    let mail = |expect: &str, n: &str| {
+        format!(
+            "From: france@wd448105.example.org\r\nTo: judge@wd448105.example.org\r\n\
+             Date: Sun, 9 Oct 2022 18:30:00 +0000\r\nMessage-ID: <{n}@example.org>\r\n\
+             Subject: orders\r\n{expect}Content-Type: text/plain; charset=utf-8\r\n\r\n\
+             SIGNON France wd448105 guessed\r\nA PAR - BUR\r\n"
+        )
+    };
+    let marked = mail("X-Napjudge-Expect: refused\r\n", "a");
+    std::fs::write(game.join("mail/0000-france-marked.eml"), marked).expect("a mail");
+    std::fs::write(game.join("mail/0000-france-unmarked.eml"), mail("", "b")).expect("a mail");
+    let f = folder::read(&game).expect("the folder");
+    assert!(
+        f.mails[0].refused && !f.mails[1].refused,
+        "read in name order"
+    );
+    let r =
+        replay::replay_game(&f, &work.join("r.db"), &work.join("out"), &|_| {}).expect("replays");
+    assert_eq!(
+        r.differences,
+        vec![
+            "wd448105 Spring 1901 Movement: mail 0000-france-unmarked.eml: expected accepted, \
+             got refused: Wrong password for France in game 'wd448105'. Nothing was done."
+                .to_string()
+        ]
+    );
+}

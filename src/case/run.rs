@@ -590,21 +590,8 @@ fn compare(
 
 /// Forces as case-file text: `England: F(NTH), A(Yor); France: A(Par)`.
 pub fn forces_text(variant: &Variant, forces: &[(ProvinceId, Force)]) -> String {
-    let mut parts = Vec::new();
-    for power in variant.power_ids() {
-        let mine: Vec<String> = forces
-            .iter()
-            .filter(|(_, f)| f.power == power)
-            .map(|(p, f)| f.name(variant, *p))
-            .collect();
-        if !mine.is_empty() {
-            parts.push(format!(
-                "{}: {}",
-                variant.power(power).name,
-                mine.join(", ")
-            ));
-        }
-    }
+    let lines = super::write::force_lines(variant, forces);
+    let parts: Vec<&str> = lines.lines().map(str::trim).collect();
     if parts.is_empty() {
         "(none)".into()
     } else {

@@ -58,9 +58,6 @@ pub struct GameSettings {
     pub options: Vec<String>,
     /// The GM's address.
     pub gm: String,
-    /// The GM's password, when the folder has mails from the GM.
-    #[serde(default)]
-    pub gm_password: Option<String>,
     /// The judge's own address (the mails' `To:`).
     #[serde(default = "default_judge")]
     pub judge: String,
@@ -116,7 +113,8 @@ pub struct PowerSettings {
 pub struct Settings {
     /// The game.
     pub game: GameSettings,
-    /// Each power's player, by power name.
+    /// Each power's player, by power name; `[powers.GM]` gives the GM's password when the
+    /// folder has mails from the GM.
     pub powers: BTreeMap<String, PowerSettings>,
 }
 

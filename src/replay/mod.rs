@@ -15,7 +15,7 @@ use crate::case::file::Section;
 use crate::case::run::{check_step, PlayedStep};
 use crate::clock::{self, Clock};
 use crate::config;
-use crate::game::{GameError, Judge, NewGame, PasswordCost, GM};
+use crate::game::{GameError, Judge, NewGame, PasswordCost};
 use crate::mail::{self, Handled, MailConfig, MailError};
 use crate::outbox::{self, OutboxError, Retry, Target};
 use crate::position::Position;
@@ -286,11 +286,9 @@ pub fn replay_game(
         wait: s.game.wait,
         options: s.game.options.clone(),
     })?;
+    // `GM` among them sets the password the GM signs on with, as `game assign NAME GM` does.
     for (power, p) in &s.powers {
         j.assign(&name, power, &p.address, Some(&p.password))?;
-    }
-    if let Some(pw) = &s.game.gm_password {
-        j.assign(&name, GM, &s.game.gm, Some(pw))?;
     }
     j.start(&name)?;
     let game =
