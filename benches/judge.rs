@@ -66,6 +66,7 @@ fn idle_games(db: &Path) {
             wait: false,
             state: GameState::Running,
             pictures: true,
+            options: Vec::new(),
         };
         let id = store::insert_game(&tx, &g, now).expect("game");
         for p in ["Austria", "England", "France", "Prussia", "Russia"] {

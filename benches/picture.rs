@@ -18,8 +18,8 @@ fn crowded() -> (Variant, PhaseReport) {
     let cases = file::read_file(Path::new("tests/picture/crowded.case")).expect("the case reads");
     let case = cases.first().expect("one case");
     let mut variants = run::Variants::default();
-    let v =
-        run::with_options(variants.get(&case.variant).expect("variant"), case).expect("options");
+    let v = run::with_options(variants.get(&case.variant).expect("variant"), &case.options)
+        .expect("options");
     let steps = run::play(case, &v).expect("plays");
     let report = steps.into_iter().next().expect("a phase").report;
     (v, report)

@@ -8,6 +8,7 @@ use napjudge::game::{Judge, NewGame};
 use napjudge::mail;
 use napjudge::outbox::{self, Retry, Sent, Target};
 use napjudge::picture;
+use napjudge::replay::{self, folder};
 use napjudge::store::{self, Periods, Store};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -50,6 +51,10 @@ pub enum GameCommand {
         /// Result mails without a picture of the board (`game set NAME pictures on` undoes it).
         #[arg(long)]
         no_pictures: bool,
+        /// A rule switch for the game, NAME or NAME=on|off (repeatable): `--option webdiplomacy`
+        /// rules as webDiplomacy's judge does (see docs/rules.md).
+        #[arg(long = "option", value_name = "NAME[=on|off]")]
+        options: Vec<String>,
     },
     /// Gives a power to a player (a generated password is mailed when --password is absent).
     Assign {
@@ -139,6 +144,25 @@ pub enum GameCommand {
     },
     /// Lists the games.
     List,
+    /// Turns a recorded game (MILA JSON, as webDiplomacy's published games) into a game folder
+    /// for `napjudge replay` (docs/games.md); no database is opened.
+    Import {
+        /// The record.
+        file: PathBuf,
+        /// A rule switch to play it with, NAME or NAME=on|off (repeatable): webdiplomacy rules
+        /// as the judge that recorded webDiplomacy's games.
+        #[arg(long = "edition", value_name = "NAME[=on|off]")]
+        editions: Vec<String>,
+        /// The folder to write (default fixtures/games/NAME).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// The game's name (default: wd and the number of a game_NNN file, else the record's id).
+        #[arg(long)]
+        name: Option<String>,
+        /// Replace a folder that has files.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// `napjudge outbox ...`
@@ -201,8 +225,43 @@ fn period(flag: &str, text: &str) -> Result<i64, String> {
     clock::parse_period(text).map_err(|e| format!("--{flag}: {e}"))
 }
 
+/// `game import`: the folder is written whole, or nothing is.
+fn import(
+    file: &Path,
+    editions: &[String],
+    out: Option<PathBuf>,
+    name: Option<&str>,
+    force: bool,
+) -> Result<ExitCode, String> {
+    let imported = replay::import::import_file(file, editions, name).map_err(|e| e.to_string())?;
+    let out = out.unwrap_or_else(|| Path::new("fixtures/games").join(&imported.name));
+    replay::import::write(&imported, &out, force).map_err(|e| e.to_string())?;
+    let mails = imported
+        .files
+        .keys()
+        .filter(|p| p.starts_with("mail"))
+        .count();
+    println!(
+        "{}: wrote {} ({mails} mails); replay it with `napjudge replay {}`",
+        imported.name,
+        out.display(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs a `game` command.
 pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCode, String> {
+    if let GameCommand::Import {
+        file,
+        editions,
+        out,
+        name,
+        force,
+    } = command
+    {
+        return import(&file, &editions, out, name.as_deref(), force);
+    }
     let mut j = judge(db, now)?;
     let e = |e: napjudge::game::GameError| e.to_string();
     match command {
@@ -218,6 +277,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             remind,
             wait,
             no_pictures,
+            options,
         } => {
             let g = NewGame {
                 name,
@@ -232,11 +292,10 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                     remind: period("remind", &remind)?,
                 },
                 wait,
+                options,
+                pictures: !no_pictures,
             };
             let game = j.create(&g).map_err(e)?;
-            if no_pictures {
-                j.set_pictures(&game.name, false).map_err(e)?;
-            }
             println!(
                 "created {} ({}); assign the powers, then `napjudge game start {}`",
                 game.name, game.variant, game.name
@@ -364,6 +423,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 println!("{line}");
             }
         }
+        GameCommand::Import { .. } => return Err("game import needs no database".into()),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -624,4 +684,107 @@ pub fn map(
         .picture(game, phase, board.as_ref(), format)
         .map_err(|e| e.to_string())?;
     write_picture(output, &bytes)
+}
+
+/// A folder for this run's databases, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir, String> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir =
+            std::env::temp_dir().join(format!("napjudge-replay-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `napjudge replay PATH`: every game folder at PATH replayed through the judge (docs/games.md);
+/// exit 1 when any differs from its record. `db`: one store for every game instead of a fresh
+/// one each; `outbox`: where each game's mails go (`DIR/NAME`, else target/replay/NAME/outbox).
+pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<ExitCode, String> {
+    use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let started = std::time::Instant::now();
+    let dirs = folder::find(path).map_err(|e| e.to_string())?;
+    if dirs.is_empty() {
+        return Err(format!(
+            "{}: no game folder here (a folder with a game.toml, or folders of them)",
+            path.display()
+        ));
+    }
+    let temp = TempDir::new()?;
+    // Drawn on stderr, and only when it is a terminal.
+    let bars = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+    let style = |template: &str| {
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
+    };
+    let overall = bars.add(ProgressBar::new(dirs.len() as u64));
+    overall.set_style(style("games  [{bar:30}] {pos}/{len} {elapsed}"));
+    let mut total = replay::Replayed::default();
+    let mut games = 0;
+    let mut outboxes = Vec::new();
+    for dir in &dirs {
+        let f = folder::read(dir).map_err(|e| e.to_string())?;
+        let name = f.settings.game.name.clone();
+        let bar = bars.add(ProgressBar::new(f.record.len() as u64));
+        bar.set_style(style("{msg:>10} [{bar:30}] {pos}/{len} phases"));
+        bar.set_message(name.clone());
+        let store = match db {
+            Some(file) => file.to_path_buf(),
+            None => temp.0.join(format!("{name}.db")),
+        };
+        let out = match outbox {
+            Some(d) => d.join(&name),
+            None => Path::new("target/replay").join(&name).join("outbox"),
+        };
+        let r = replay::replay_game(&f, &store, &out, &|n| bar.set_position(n as u64))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        bar.finish_and_clear();
+        overall.inc(1);
+        for d in &r.differences {
+            bars.suspend(|| println!("{d}"));
+        }
+        games += 1;
+        total.phases += r.phases;
+        total.mails_in += r.mails_in;
+        total.mails_out += r.mails_out;
+        total.press += r.press;
+        total.differences.extend(r.differences);
+        outboxes.push(r.outbox);
+    }
+    overall.finish_and_clear();
+    let where_ = match (outbox, outboxes.as_slice()) {
+        (_, [one]) => one.display().to_string(),
+        (Some(d), _) => format!("{}/GAME/", d.display()),
+        (None, _) => "target/replay/GAME/outbox/".to_string(),
+    };
+    println!(
+        "replayed {games} game{}: {} phases, {} mails in, {} mails out ({} press delivered), {} \
+         difference{}, in {:.1} s; the judge's mails are in {where_}",
+        if games == 1 { "" } else { "s" },
+        total.phases,
+        total.mails_in,
+        total.mails_out,
+        total.press,
+        total.differences.len(),
+        if total.differences.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        started.elapsed().as_secs_f64()
+    );
+    Ok(if total.differences.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

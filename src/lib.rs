@@ -45,4 +45,5 @@ pub mod game;
 pub mod mail;
 pub mod outbox;
 pub mod render;
+pub mod replay;
 pub mod store;

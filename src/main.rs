@@ -1,6 +1,6 @@
 //! The `napjudge` command line.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use napjudge::adjudicate::Describe;
 use napjudge::case::{self, run};
 use napjudge::picture;
@@ -110,6 +110,15 @@ enum Command {
         #[command(subcommand)]
         command: judge_cli::OutboxCommand,
     },
+    /// Plays game folders through the judge (mails in, deadlines, results out) and compares
+    /// every phase with the folder's record; exit 1 on any difference (docs/games.md).
+    Replay {
+        /// A game folder, or a folder of game folders (fixtures/games/).
+        path: PathBuf,
+        /// Where each game's result mails go, as DIR/GAME/ (default target/replay/GAME/outbox/).
+        #[arg(long)]
+        outbox: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -141,8 +150,20 @@ enum OrdersCommand {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    // The replay keeps its store in a temporary folder unless --db is on its command line (not
+    // from $NAPJUDGE_DB: a replay never writes into the live judge's file by accident).
+    let db_given = matches.value_source("db") == Some(clap::parser::ValueSource::CommandLine);
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
+        Command::Replay { path, outbox } => judge_cli::replay(
+            &path,
+            db_given.then_some(cli.db.as_path()),
+            outbox.as_deref(),
+        ),
         Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
         Command::Tick { to_dir, smtp } => judge_cli::tick(
             &cli.db,
@@ -217,6 +238,7 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
         Command::Game { .. }
         | Command::Tick { .. }
         | Command::Outbox { .. }
+        | Command::Replay { .. }
         | Command::Mail { .. } => Err("the judge's commands are run by main".into()),
     }
 }
@@ -266,7 +288,7 @@ fn orders_check(
     let mut v: Variant = variant::load_named(&name).map_err(|e| e.to_string())?;
     let pos = match &case {
         Some(c) => {
-            v = run::with_options(&v, c)?;
+            v = run::with_options(&v, &c.options)?;
             Some(run::initial_position(c, &v)?)
         }
         None => None,
@@ -336,7 +358,7 @@ fn map_case(
         ));
     }
     let mut variants = run::Variants::default();
-    let v = &run::with_options(variants.get(&case.variant)?, case)?;
+    let v = &run::with_options(variants.get(&case.variant)?, &case.options)?;
     let (format, board) = judge_cli::picture_target(shapes, output)?;
     let board = match board {
         Some(b) => b,
@@ -387,7 +409,7 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
                 case.file, case.line
             ));
         }
-        let v = &run::with_options(variants.get(&case.variant)?, case)?;
+        let v = &run::with_options(variants.get(&case.variant)?, &case.options)?;
         println!("{}", format!("CASE {} {}", case.id, case.title).trim_end());
         for step in run::play(case, v)? {
             let report = &step.report;

@@ -45,6 +45,8 @@ fn new_game(db: &Path) -> Judge {
             remind: 12 * 3600,
         },
         wait: false,
+        options: Vec::new(),
+        pictures: true,
     })
     .expect("create");
     for p in ["France", "England", "Austria", "Prussia", "Russia"] {

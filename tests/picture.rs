@@ -23,8 +23,8 @@ fn case(path: &str, id: &str) -> (Variant, Vec<run::PlayedStep>) {
         .find(|c| c.id == id)
         .expect("the case is in the file");
     let mut variants = run::Variants::default();
-    let v =
-        run::with_options(variants.get(&case.variant).expect("variant"), case).expect("options");
+    let v = run::with_options(variants.get(&case.variant).expect("variant"), &case.options)
+        .expect("options");
     let steps = run::play(case, &v).expect("the case plays");
     (v, steps)
 }
@@ -153,7 +153,7 @@ fn every_fixture_case_draws_before_and_after() {
     let mut drawn = 0;
     for path in files {
         for case in file::read_file(&path).expect("the case file reads") {
-            let v = run::with_options(variants.get(&case.variant).expect("variant"), &case)
+            let v = run::with_options(variants.get(&case.variant).expect("variant"), &case.options)
                 .expect("options");
             let board = boards
                 .entry(v.name.clone())
@@ -289,6 +289,8 @@ fn played(dir: &Path, pictures: bool) -> Judge {
             remind: 3_600,
         },
         wait: false,
+        options: Vec::new(),
+        pictures: true,
     })
     .expect("create");
     if !pictures {

@@ -1426,7 +1426,7 @@ fn fixture_cases_keep_rulings_section_0() {
             let Ok(loaded) = variants.get(&c.variant) else {
                 continue;
             };
-            let Ok(v) = run::with_options(loaded, c) else {
+            let Ok(v) = run::with_options(loaded, &c.options) else {
                 continue;
             };
             let Ok(base) = play_case(&v, c, false) else {

@@ -496,7 +496,7 @@ fn signon(
     let name = if power.eq_ignore_ascii_case(GM) {
         GM.to_string()
     } else {
-        let known = j.with_variant(&g.variant, |v, _| {
+        let known = j.with_variant(&g, |v, _| {
             v.power_by_name(power)
                 .filter(|&p| v.power(p).kind == PowerKind::Major)
                 .map(|p| v.power(p).name.clone())
@@ -708,7 +708,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
         },
         Command::Summary => {
             let phases = store::phases(&j.store.conn, s.game.id)?;
-            let lines = j.with_variant(&s.game.variant, |v, _| summary(v, &phases))?;
+            let lines = j.with_variant(&s.game, |v, _| summary(v, &phases))?;
             Block { head, lines }
         }
         Command::SetPassword(pw) if !gm => {
@@ -982,7 +982,7 @@ fn order_set(j: &mut Judge, s: &Signed) -> Result<Option<Block>, MailError> {
         .find(|t| t.power == s.power)
         .map(|t| t.text);
     let gm = store::gm_commands(c, phase.id)?;
-    let lines = j.with_variant(&s.game.variant, |v, _| {
+    let lines = j.with_variant(&s.game, |v, _| {
         let name = v.phase_name(phase.position.phase);
         let head = format!("Your orders for {name} now");
         let Some(p) = v.power_by_name(&s.power) else {

@@ -137,6 +137,8 @@ pub struct Game {
     pub state: GameState,
     /// Whether result mails carry a picture of the board (the GM's switch).
     pub pictures: bool,
+    /// The rule switches it is played with, `NAME=on|off` (`webdiplomacy=on`).
+    pub options: Vec<String>,
 }
 
 /// A player of a power.
@@ -258,7 +260,7 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &'static str, s: &str) -> Res
 }
 
 const GAME_COLUMNS: &str = "id, name, variant, gm, timezone, movement, retreat, winter, grace, \
-                            remind, wait, state, pictures";
+                            remind, wait, state, pictures, options";
 
 fn game_row(r: &Row) -> rusqlite::Result<Game> {
     Ok(Game {
@@ -277,6 +279,9 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
         wait: r.get(10)?,
         state: GameState::parse(&r.get::<_, String>(11)?),
         pictures: r.get(12)?,
+        options: serde_json::from_str(&r.get::<_, String>(13)?).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(13, rusqlite::types::Type::Text, Box::new(e))
+        })?,
     })
 }
 
@@ -284,8 +289,8 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
 pub fn insert_game(c: &Connection, g: &Game, now: DateTime<Utc>) -> Result<i64, StoreError> {
     c.execute(
         "INSERT INTO games (name, variant, gm, timezone, movement, retreat, winter, grace, remind,
-                            wait, state, created, pictures)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                            wait, state, created, pictures, options)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             g.name,
             g.variant,
@@ -299,7 +304,8 @@ pub fn insert_game(c: &Connection, g: &Game, now: DateTime<Utc>) -> Result<i64, 
             g.wait,
             g.state.word(),
             time(now),
-            g.pictures
+            g.pictures,
+            json(&g.options)
         ],
     )?;
     Ok(c.last_insert_rowid())
@@ -535,10 +541,18 @@ pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
 
 /// Every phase of the game, history included, oldest first.
 pub fn phases(c: &Connection, game: i64) -> Result<Vec<PhaseRow>, StoreError> {
+    phases_from(c, game, 0)
+}
+
+/// The phases of the game from `seq` on, history included, oldest first (a replay reads each
+/// processed phase once).
+pub fn phases_from(c: &Connection, game: i64, seq: i64) -> Result<Vec<PhaseRow>, StoreError> {
     let mut st = c.prepare_cached(&format!(
-        "SELECT {PHASE_COLUMNS} FROM phases WHERE game = ?1 ORDER BY seq"
+        "SELECT {PHASE_COLUMNS} FROM phases WHERE game = ?1 AND seq >= ?2 ORDER BY seq"
     ))?;
-    let raw: Vec<RawPhase> = st.query_map([game], phase_row)?.collect::<Result<_, _>>()?;
+    let raw: Vec<RawPhase> = st
+        .query_map(params![game, seq], phase_row)?
+        .collect::<Result<_, _>>()?;
     raw.into_iter().map(RawPhase::read).collect()
 }
 

@@ -140,8 +140,11 @@ CREATE INDEX outbox_state ON outbox (state);
 ALTER TABLE outbox ADD COLUMN message_id TEXT;
 ALTER TABLE outbox ADD COLUMN next_try TEXT;
 "#,
-    // Version 4: game options, from another branch (issue 11); stitched in here when merged.
-    "",
+    // Version 4 (game options): the rule switches a game is played with, as a JSON list of
+    // `NAME=on|off` (`["webdiplomacy=on"]`); a game of an older file has none.
+    r#"
+ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '[]';
+"#,
     // Version 5 (pictures of the board, issue 12).
     r#"
 -- The GM can turn the picture in result mails off (game set NAME pictures off).
@@ -229,15 +232,21 @@ mod tests {
         assert_eq!(inbox, 0);
     }
 
-    /// Issue 12: a version 3 file (issue 10) migrates to version 5: its games send pictures
-    /// (on by default) and its mails carry none.
+    /// Issues 11 and 12: a version 3 file (issue 10) migrates to version 5: its games gain an
+    /// empty list of options (rule switches), so they keep the variant's own rules, and send
+    /// pictures (on by default); its mails carry none.
     #[test]
-    fn a_version_3_file_gains_the_pictures() {
+    fn a_version_3_file_gains_game_options_and_pictures() {
         let mut conn = old_file(3);
         migrate(&mut conn, ":memory:").expect("migrates");
-        let pictures: bool = conn
-            .query_row("SELECT pictures FROM games", [], |r| r.get(0))
-            .expect("the switch");
+        let (options, pictures): (String, bool) = conn
+            .query_row(
+                "SELECT options, pictures FROM games WHERE id = 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .expect("the game");
+        assert_eq!(options, "[]");
         assert!(pictures);
         let picture: Option<i64> = conn
             .query_row("SELECT picture FROM outbox", [], |r| r.get(0))
