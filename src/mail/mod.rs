@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser};
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
-use text::{Command, Line};
+use text::{Command, GmCommand, Line};
 
 /// The default size limit of a message (bytes).
 pub const MAX_SIZE: usize = 1 << 20;
@@ -143,16 +143,7 @@ struct Earlier {
 fn repeatable(c: &Command) -> bool {
     match c {
         Command::Signon { power, .. } => !power.eq_ignore_ascii_case(GM),
-        Command::Press { .. }
-        | Command::Process
-        | Command::Preview
-        | Command::Rollback(_)
-        | Command::SetDeadline(_)
-        | Command::SetGrace(_)
-        | Command::SetPictures(_)
-        | Command::Control(..)
-        | Command::Pause
-        | Command::Resume => false,
+        Command::Press { .. } | Command::Gm(_) => false,
         Command::BadSignon
         | Command::Help
         | Command::List
@@ -741,7 +732,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
             }
         }
         Command::Press { to, body } => press(j, s, to, body, head, now)?,
-        Command::Process if gm => service(head, j.process(&name, false), |p| {
+        Command::Gm(GmCommand::Process) if gm => service(head, j.process(&name, false), |p| {
             vec![format!(
                 "Processed {}; next {}; {} mails queued.",
                 p.phase,
@@ -749,13 +740,15 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
                 p.mails
             )]
         }),
-        Command::Preview if gm => service(head, j.process(&name, true), |p| {
+        Command::Gm(GmCommand::Preview) if gm => service(head, j.process(&name, true), |p| {
             p.results.lines().map(str::to_string).collect()
         }),
-        Command::Rollback(phase) if gm => service(head, j.rollback(&name, phase), |p| {
-            vec![format!("The game is back at the start of {p}.")]
-        }),
-        Command::SetDeadline(t) if gm => {
+        Command::Gm(GmCommand::Rollback(phase)) if gm => {
+            service(head, j.rollback(&name, phase), |p| {
+                vec![format!("The game is back at the start of {p}.")]
+            })
+        }
+        Command::Gm(GmCommand::SetDeadline(t)) if gm => {
             let r = clock::parse_time(t)
                 .map_err(GameError::from)
                 .and_then(|at| j.set_deadline(&name, at).map(|()| at));
@@ -764,7 +757,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
                 vec![format!("Deadline: {}.", clock::show_in(at, &zone))]
             })
         }
-        Command::SetGrace(p) if gm => {
+        Command::Gm(GmCommand::SetGrace(p)) if gm => {
             let r = clock::parse_period(p)
                 .map_err(GameError::from)
                 .and_then(|secs| j.set_grace(&name, secs).map(|()| secs));
@@ -772,7 +765,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
                 vec![format!("Grace: {}.", clock::show_period(secs))]
             })
         }
-        Command::SetPictures(word) if gm => {
+        Command::Gm(GmCommand::SetPictures(word)) if gm => {
             let on = match word.to_ascii_lowercase().as_str() {
                 "on" => Some(true),
                 "off" => Some(false),
@@ -789,15 +782,15 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
                 ),
             }
         }
-        Command::Control(minor, major) if gm => {
+        Command::Gm(GmCommand::Control(minor, major)) if gm => {
             service(head, j.control(&name, minor, major), |c| {
                 vec![format!("{c} (carried out when the phase is processed).")]
             })
         }
-        Command::Pause if gm => service(head, j.pause(&name, true), |_| {
+        Command::Gm(GmCommand::Pause) if gm => service(head, j.pause(&name, true), |_| {
             vec!["The game is paused.".into()]
         }),
-        Command::Resume if gm => {
+        Command::Gm(GmCommand::Resume) if gm => {
             let zone = s.game.timezone.clone();
             service(head, j.pause(&name, false), |d| {
                 vec![format!(
@@ -811,15 +804,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
             head,
             "The GM has no orders, password or address of a power to change by mail.",
         ),
-        Command::Process
-        | Command::Preview
-        | Command::Rollback(_)
-        | Command::SetDeadline(_)
-        | Command::SetGrace(_)
-        | Command::SetPictures(_)
-        | Command::Control(..)
-        | Command::Pause
-        | Command::Resume => gm_only(head),
+        Command::Gm(_) => gm_only(head),
         // Handled by the caller.
         Command::Help
         | Command::Signon { .. }
