@@ -535,6 +535,7 @@ impl Judge {
                     to: address,
                     subject: &format!("{}: your password for {power}", game.name),
                     body: &body,
+                    in_reply_to: None,
                 },
                 now,
             )?;
@@ -768,6 +769,7 @@ impl Judge {
                     to: addr,
                     subject: &subject,
                     body: &results,
+                    in_reply_to: None,
                 },
                 now,
             )?;
@@ -1269,6 +1271,7 @@ impl Judge {
                         to: &player.address,
                         subject: &format!("{}: {phase_name}: orders due", game.name),
                         body: &body,
+                        in_reply_to: None,
                     },
                     now,
                 )?;

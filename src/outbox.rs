@@ -227,13 +227,18 @@ pub fn message(
         .to
         .parse()
         .map_err(|e| format!("recipient '{}': {e}", mail.to))?;
-    let builder = Message::builder()
+    let mut builder = Message::builder()
         .from(from)
         .to(to)
         .subject(mail.subject.clone())
         .date(mail.created.into())
         .message_id(Some(message_id.to_string()))
         .header(auto_submitted(&mail.kind));
+    if let Some(id) = &mail.in_reply_to {
+        builder = builder
+            .in_reply_to(format!("<{id}>"))
+            .references(format!("<{id}>"));
+    }
     match picture {
         None => builder
             .header(ContentType::TEXT_PLAIN)
@@ -350,6 +355,7 @@ fn failed(
                         to: &game.gm,
                         subject: &format!("{}: a mail to {} was not delivered", mail.game, mail.to),
                         body: &body,
+                        in_reply_to: None,
                     },
                     now,
                 )?;

@@ -272,6 +272,16 @@ fn receive_and_poll_with_the_binary() {
     let o = run(&["outbox", "send", "--to-dir", &out], b"");
     assert!(o.status.success(), "{o:?}");
     assert_eq!(std::fs::read_dir(&out).expect("out").count(), 5);
+    // Each reply names the mail it answers, so mail programs thread them (RFC 5322 3.6.4).
+    let threaded = std::fs::read_dir(&out)
+        .expect("out")
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+        .filter(|eml| {
+            eml.contains("In-Reply-To: <06.bids-france@example.org>")
+                && eml.contains("References: <06.bids-france@example.org>")
+        })
+        .count();
+    assert_eq!(threaded, 1, "the reply to France's bids names them");
 }
 
 /// Issue 10: the guide shows an example of every order form; each one must read on the

@@ -361,6 +361,7 @@ fn reply(
             to: &h.sender,
             subject: &subject,
             body: &body,
+            in_reply_to: h.message_id.as_deref(),
         },
         now,
     )?;
@@ -1075,6 +1076,7 @@ fn press(
                     to: &p.address,
                     subject: &subject,
                     body: &mail,
+                    in_reply_to: None,
                 },
                 now,
             )?;

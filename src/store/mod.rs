@@ -217,6 +217,8 @@ pub struct Mail {
     pub next_try: Option<DateTime<Utc>>,
     /// The picture it carries (a phase's, see [`picture`]).
     pub picture: Option<i64>,
+    /// The Message-ID (without brackets) of the mail it answers.
+    pub in_reply_to: Option<String>,
 }
 
 /// A new mail for [`queue_mail`].
@@ -233,6 +235,8 @@ pub struct NewMail<'a> {
     pub subject: &'a str,
     /// The body.
     pub body: &'a str,
+    /// The Message-ID (without brackets) of the mail it answers, for a reply.
+    pub in_reply_to: Option<&'a str>,
 }
 
 fn time(t: DateTime<Utc>) -> String {
@@ -715,9 +719,19 @@ pub fn add_press(
 /// Queues a mail.
 pub fn queue_mail(c: &Connection, m: &NewMail, now: DateTime<Utc>) -> Result<(), StoreError> {
     c.execute(
-        "INSERT INTO outbox (game, phase, kind, recipient, subject, body, state, tries, created)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', 0, ?7)",
-        params![m.game, m.phase, m.kind, m.to, m.subject, m.body, time(now)],
+        "INSERT INTO outbox (game, phase, kind, recipient, subject, body, state, tries, created,
+                             in_reply_to)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', 0, ?7, ?8)",
+        params![
+            m.game,
+            m.phase,
+            m.kind,
+            m.to,
+            m.subject,
+            m.body,
+            time(now),
+            m.in_reply_to
+        ],
     )?;
     Ok(())
 }
@@ -770,6 +784,7 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
             message_id: r.get(10)?,
             next_try: None,
             picture: r.get(12)?,
+            in_reply_to: r.get(13)?,
         },
         r.get(9)?,
         r.get(11)?,
@@ -780,7 +795,7 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
 pub fn mails(c: &Connection, state: Option<&str>) -> Result<Vec<Mail>, StoreError> {
     let mut st = c.prepare_cached(
         "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
-                o.tries, o.created, o.message_id, o.next_try, o.picture
+                o.tries, o.created, o.message_id, o.next_try, o.picture, o.in_reply_to
          FROM outbox o LEFT JOIN games g ON g.id = o.game
          WHERE ?1 IS NULL OR o.state = ?1 ORDER BY o.id",
     )?;
@@ -803,7 +818,7 @@ fn read_mails(raw: Vec<(Mail, String, Option<String>)>) -> Result<Vec<Mail>, Sto
 pub fn mails_due(c: &Connection, now: DateTime<Utc>) -> Result<Vec<Mail>, StoreError> {
     let mut st = c.prepare_cached(
         "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
-                o.tries, o.created, o.message_id, o.next_try, o.picture
+                o.tries, o.created, o.message_id, o.next_try, o.picture, o.in_reply_to
          FROM outbox o LEFT JOIN games g ON g.id = o.game
          WHERE o.state IN ('queued', 'failed') AND (o.next_try IS NULL OR o.next_try <= ?1)
          ORDER BY o.id",

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 5;
+pub const VERSION: i64 = 6;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -157,6 +157,10 @@ CREATE TABLE pictures (
 );
 ALTER TABLE outbox ADD COLUMN picture INTEGER REFERENCES pictures(phase);
 "#,
+    // Version 6: a reply names the message it answers (In-Reply-To), so mail programs thread it.
+    r#"
+ALTER TABLE outbox ADD COLUMN in_reply_to TEXT;
+"#,
 ];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
@@ -232,9 +236,9 @@ mod tests {
         assert_eq!(inbox, 0);
     }
 
-    /// Issues 11 and 12: a version 3 file (issue 10) migrates to version 5: its games gain an
-    /// empty list of options (rule switches), so they keep the variant's own rules, and send
-    /// pictures (on by default); its mails carry none.
+    /// Issues 11 and 12: a version 3 file (issue 10) migrates to the current version: its games
+    /// gain an empty list of options (rule switches), so they keep the variant's own rules, and
+    /// send pictures (on by default); its mails carry none, and answer no mail.
     #[test]
     fn a_version_3_file_gains_game_options_and_pictures() {
         let mut conn = old_file(3);
@@ -248,9 +252,11 @@ mod tests {
             .expect("the game");
         assert_eq!(options, "[]");
         assert!(pictures);
-        let picture: Option<i64> = conn
-            .query_row("SELECT picture FROM outbox", [], |r| r.get(0))
+        let (picture, in_reply_to): (Option<i64>, Option<String>) = conn
+            .query_row("SELECT picture, in_reply_to FROM outbox", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .expect("the mail");
-        assert_eq!(picture, None);
+        assert_eq!((picture, in_reply_to), (None, None));
     }
 }
