@@ -65,6 +65,8 @@ fn idle_games(db: &Path) {
             periods: common::day_periods(),
             wait: false,
             state: GameState::Running,
+            pictures: true,
+            options: Vec::new(),
         };
         let id = store::insert_game(&tx, &g, now).expect("game");
         for p in ["Austria", "England", "France", "Prussia", "Russia"] {

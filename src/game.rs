@@ -4,6 +4,7 @@
 
 use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::clock::{self, Clock, ClockError};
+use crate::picture;
 use crate::position::Position;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{self, Game, GameState, NewMail, Periods, PhaseRow, Store, StoreError};
@@ -107,9 +108,15 @@ pub enum GameError {
     /// A mail can't be rendered.
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// A picture of the board can't be made.
+    #[error(transparent)]
+    Picture(#[from] picture::PictureError),
     /// Hashing a password failed.
     #[error("password: {0}")]
     Password(String),
+    /// A game option that is not a rule switch, or not on or off.
+    #[error("{0}")]
+    Option(String),
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
@@ -130,6 +137,10 @@ pub struct NewGame {
     pub periods: Periods,
     /// Wait for the deadline even when everyone has ordered.
     pub wait: bool,
+    /// Rule switches, `NAME` (on) or `NAME=on|off` (`webdiplomacy`).
+    pub options: Vec<String>,
+    /// Result mails carry a picture of the board.
+    pub pictures: bool,
 }
 
 /// One line of a power's orders as `game orders` understood it.
@@ -173,6 +184,8 @@ pub struct Judge {
     pub store: Store,
     /// The clock.
     pub clock: Clock,
+    /// The cost of the passwords `assign` hashes (a replay makes it light).
+    pub password_cost: PasswordCost,
     variants: HashMap<String, Variant>,
 }
 
@@ -220,9 +233,31 @@ fn new_password() -> Result<String, GameError> {
         .collect())
 }
 
-/// The argon2 PHC string of a password.
+/// How costly the argon2 hash of a password `game assign` sets is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PasswordCost {
+    /// argon2's default parameters: what a real judge uses.
+    #[default]
+    Full,
+    /// The least memory and time argon2 allows, for the public passwords of a replayed game
+    /// folder: thousands of sign-ons verify in well under a second. The PHC string carries its
+    /// parameters, so [`verify_password`] needs no switch.
+    Light,
+}
+
+/// The argon2 PHC string of a password, at full cost.
 pub fn hash_password(password: &str) -> Result<String, GameError> {
-    argon2::Argon2::default()
+    hash_password_at(password, PasswordCost::Full)
+}
+
+/// The argon2 PHC string of a password, at the cost given.
+pub fn hash_password_at(password: &str, cost: PasswordCost) -> Result<String, GameError> {
+    let params = match cost {
+        PasswordCost::Full => argon2::Params::default(),
+        PasswordCost::Light => argon2::Params::new(argon2::Params::MIN_M_COST, 1, 1, None)
+            .map_err(|e| GameError::Password(e.to_string()))?,
+    };
+    argon2::Argon2::from(params)
         .hash_password(password.as_bytes())
         .map(|h| h.to_string())
         .map_err(|e| GameError::Password(e.to_string()))
@@ -299,21 +334,37 @@ fn begin<'a>(
         .conn
         .transaction_with_behavior(TransactionBehavior::Immediate)?;
     let cur = Judge::current(&tx, name)?;
-    let v = variant(cache, &cur.game.variant)?;
+    let v = variant(cache, &cur.game)?;
     Ok((tx, cur, v))
 }
 
+/// A game's options as `(NAME, VALUE)` pairs: `NAME` alone is `NAME=on`.
+pub fn option_pairs(options: &[String]) -> Vec<(String, String)> {
+    options
+        .iter()
+        .map(|o| match o.split_once('=') {
+            Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+            None => (o.trim().to_string(), "on".to_string()),
+        })
+        .collect()
+}
+
+/// The game's board with the game's options applied: the one place a game's variant comes from
+/// (loaded once per judge for each variant and set of options).
 fn variant<'a>(
     cache: &'a mut HashMap<String, Variant>,
-    name: &str,
+    game: &Game,
 ) -> Result<&'a Variant, GameError> {
-    if !cache.contains_key(name) {
-        let v = variant::load_named(name)?;
-        cache.insert(name.to_string(), v);
+    let key = format!("{} {}", game.variant, game.options.join(" "));
+    if !cache.contains_key(&key) {
+        let base = variant::load_named(&game.variant)?;
+        let v = crate::case::run::with_options(&base, &option_pairs(&game.options))
+            .map_err(GameError::Option)?;
+        cache.insert(key.clone(), v);
     }
     cache
-        .get(name)
-        .ok_or_else(|| GameError::Variant(LoadError::UnknownVariant(name.to_string())))
+        .get(&key)
+        .ok_or_else(|| GameError::Variant(LoadError::UnknownVariant(game.variant.clone())))
 }
 
 /// Everything about a game's current phase the commands need.
@@ -328,6 +379,7 @@ impl Judge {
         Judge {
             store,
             clock,
+            password_cost: PasswordCost::Full,
             variants: HashMap::new(),
         }
     }
@@ -363,20 +415,20 @@ impl Judge {
             })
     }
 
-    /// Runs `f` with the game's variant and the store (a mail's reply needs both at once).
+    /// Runs `f` with the game's variant, its options applied, and the store (a mail's reply
+    /// needs both at once).
     pub fn with_variant<R>(
         &mut self,
-        name: &str,
+        game: &Game,
         f: impl FnOnce(&Variant, &Store) -> R,
     ) -> Result<R, GameError> {
-        let v = variant(&mut self.variants, name)?;
+        let v = variant(&mut self.variants, game)?;
         Ok(f(v, &self.store))
     }
 
     /// `game create`.
     pub fn create(&mut self, g: &NewGame) -> Result<Game, GameError> {
         let now = self.clock.now();
-        variant(&mut self.variants, &g.variant)?;
         clock::parse_zone(&g.timezone)?;
         if !valid_address(&g.gm) {
             return Err(GameError::Address(g.gm.clone()));
@@ -390,10 +442,6 @@ impl Judge {
                 return Err(GameError::ZeroPeriod(what));
             }
         }
-        let tx = self.store.conn.transaction()?;
-        if store::game(&tx, &g.name)?.is_some() {
-            return Err(GameError::GameExists(g.name.clone()));
-        }
         let mut game = Game {
             id: 0,
             name: g.name.clone(),
@@ -403,7 +451,18 @@ impl Judge {
             periods: g.periods,
             wait: g.wait,
             state: GameState::Forming,
+            pictures: g.pictures,
+            options: option_pairs(&g.options)
+                .into_iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
         };
+        // The variant loads and every option names a switch, before anything is stored.
+        variant(&mut self.variants, &game)?;
+        let tx = self.store.conn.transaction()?;
+        if store::game(&tx, &g.name)?.is_some() {
+            return Err(GameError::GameExists(g.name.clone()));
+        }
         game.id = store::insert_game(&tx, &game, now)?;
         store::add_gm_action(
             &tx,
@@ -431,7 +490,7 @@ impl Judge {
             return Err(GameError::Address(address.to_string()));
         }
         let game = Judge::game(&self.store.conn, name)?;
-        let v = variant(&mut self.variants, &game.variant)?;
+        let v = variant(&mut self.variants, &game)?;
         // `GM` sets the password the GM signs on with by mail (kept as a player row).
         let power = if power.eq_ignore_ascii_case(GM) {
             GM.to_string()
@@ -443,7 +502,7 @@ impl Judge {
             None => (new_password()?, true),
         };
         // Hash outside the transaction: it takes a while on purpose.
-        let hash = hash_password(&password)?;
+        let hash = hash_password_at(&password, self.password_cost)?;
         let tx = self
             .store
             .conn
@@ -476,6 +535,7 @@ impl Judge {
                     to: address,
                     subject: &format!("{}: your password for {power}", game.name),
                     body: &body,
+                    in_reply_to: None,
                 },
                 now,
             )?;
@@ -495,7 +555,7 @@ impl Judge {
         if game.state != GameState::Forming {
             return Err(GameError::Started(game.name));
         }
-        let v = variant(&mut self.variants, &game.variant)?;
+        let v = variant(&mut self.variants, &game)?;
         let players = store::players(&tx, game.id)?;
         let missing: Vec<String> = v
             .power_ids()
@@ -709,9 +769,26 @@ impl Judge {
                     to: addr,
                     subject: &subject,
                     body: &results,
+                    in_reply_to: None,
                 },
                 now,
             )?;
+        }
+        if game.pictures {
+            // A board without shapes (a variant of one's own) has no picture: the results go
+            // out without one rather than not at all.
+            if let Ok(png) = picture::board_for(v).and_then(|board| {
+                picture::picture(
+                    v,
+                    &board,
+                    &report.next,
+                    Some(&report),
+                    picture::View::After,
+                    picture::Format::Png,
+                )
+            }) {
+                store::attach_picture(c, phase.id, &png)?;
+            }
         }
         Ok(Processed {
             phase: phase_name,
@@ -735,7 +812,7 @@ impl Judge {
         if game.state == GameState::Forming {
             return Err(GameError::NotStarted(game.name));
         }
-        let v = variant(&mut self.variants, &game.variant)?;
+        let v = variant(&mut self.variants, &game)?;
         let live: Vec<PhaseRow> = store::phases(&tx, game.id)?
             .into_iter()
             .filter(|p| !p.superseded)
@@ -906,11 +983,30 @@ impl Judge {
         Ok(())
     }
 
+    /// `game set NAME pictures on|off`: whether result mails carry a picture of the board.
+    pub fn set_pictures(&mut self, name: &str, on: bool) -> Result<(), GameError> {
+        let now = self.clock.now();
+        let tx = self.store.conn.transaction()?;
+        let game = Judge::game(&tx, name)?;
+        store::set_pictures(&tx, game.id, on)?;
+        let word = if on { "on" } else { "off" };
+        store::add_gm_action(
+            &tx,
+            game.id,
+            None,
+            &format!("pictures in result mails {word}"),
+            None,
+            now,
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// `game show`: the phase, its deadline, who has ordered, centres and ledgers.
     pub fn show(&mut self, name: &str) -> Result<String, GameError> {
         let c = &self.store.conn;
         let game = Judge::game(c, name)?;
-        let v = variant(&mut self.variants, &game.variant)?;
+        let v = variant(&mut self.variants, &game)?;
         let c = &self.store.conn;
         let mut out = format!(
             "Game {} ({}), {}; GM {}; zone {}\nPeriods: movement {}, retreat {}, winter {}, grace {}, reminder {} before{}\n",
@@ -926,6 +1022,12 @@ impl Judge {
             clock::show_period(game.periods.remind),
             if game.wait { "; waits for the deadline" } else { "" },
         );
+        if !game.pictures {
+            out.push_str("Result mails: without pictures\n");
+        }
+        if !game.options.is_empty() {
+            out.push_str(&format!("Options: {}\n", game.options.join(", ")));
+        }
         out.push_str("Players:\n");
         for p in store::players(c, game.id)? {
             out.push_str(&format!("  {:<10} {}\n", p.power, p.address));
@@ -1006,12 +1108,66 @@ impl Judge {
         Ok(out)
     }
 
+    /// `map GAME [PHASE]`: a picture of the game's current position, or with `phase` (a played
+    /// phase, the latest of that name not rolled back) of the position after it with its
+    /// orders; a game that is over is drawn after its last phase. On `board` when given, else
+    /// on the variant's built-in shapes.
+    pub fn picture(
+        &mut self,
+        name: &str,
+        phase: Option<&str>,
+        board: Option<&picture::Board>,
+        format: picture::Format,
+    ) -> Result<Vec<u8>, GameError> {
+        let c = &self.store.conn;
+        let game = Judge::game(c, name)?;
+        let v = variant(&mut self.variants, &game)?;
+        let live: Vec<PhaseRow> = store::phases(&self.store.conn, game.id)?
+            .into_iter()
+            .filter(|p| !p.superseded)
+            .collect();
+        let unknown = || GameError::UnknownPhase {
+            game: game.name.clone(),
+            phase: phase.unwrap_or_default().to_string(),
+            phases: live
+                .iter()
+                .map(|p| format!("'{}'", v.phase_name(p.position.phase)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let row = match phase {
+            Some(text) => {
+                let wanted = v.parse_phase(text).ok_or_else(unknown)?;
+                live.iter()
+                    .rev()
+                    .find(|p| p.position.phase == wanted)
+                    .ok_or_else(unknown)?
+            }
+            None => live
+                .last()
+                .ok_or_else(|| GameError::NotStarted(game.name.clone()))?,
+        };
+        let owned;
+        let board = match board {
+            Some(b) => b,
+            None => {
+                owned = picture::board_for(v)?;
+                &owned
+            }
+        };
+        let drawn = match &row.report {
+            Some(r) => picture::picture(v, board, &r.next, Some(r), picture::View::After, format),
+            None => picture::picture(v, board, &row.position, None, picture::View::Before, format),
+        };
+        Ok(drawn?)
+    }
+
     /// `game list`: each game with its state, phase and deadline.
     pub fn list(&mut self) -> Result<Vec<String>, GameError> {
         let games = store::games(&self.store.conn)?;
         let mut out = Vec::new();
         for g in games {
-            let v = variant(&mut self.variants, &g.variant)?;
+            let v = variant(&mut self.variants, &g)?;
             let phase = store::current_phase(&self.store.conn, g.id)?;
             let (phase, deadline) = match phase {
                 Some(p) => (
@@ -1060,7 +1216,7 @@ impl Judge {
             if !process && !remind {
                 continue;
             }
-            let v = variant(&mut self.variants, &due.game.variant)?;
+            let v = variant(&mut self.variants, &due.game)?;
             let tx = self
                 .store
                 .conn
@@ -1115,6 +1271,7 @@ impl Judge {
                         to: &player.address,
                         subject: &format!("{}: {phase_name}: orders due", game.name),
                         body: &body,
+                        in_reply_to: None,
                     },
                     now,
                 )?;

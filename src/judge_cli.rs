@@ -7,6 +7,8 @@ use napjudge::config::{self, Config, Smtp};
 use napjudge::game::{Judge, NewGame};
 use napjudge::mail;
 use napjudge::outbox::{self, Retry, Sent, Target};
+use napjudge::picture;
+use napjudge::replay::{self, folder};
 use napjudge::store::{self, Periods, Store};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -46,6 +48,13 @@ pub enum GameCommand {
         /// Wait for the deadline even when every power has ordered.
         #[arg(long)]
         wait: bool,
+        /// Result mails without a picture of the board (`game set NAME pictures on` undoes it).
+        #[arg(long)]
+        no_pictures: bool,
+        /// A rule switch for the game, NAME or NAME=on|off (repeatable): `--option webdiplomacy`
+        /// rules as webDiplomacy's judge does (see docs/rules.md).
+        #[arg(long = "option", value_name = "NAME[=on|off]")]
+        options: Vec<String>,
     },
     /// Gives a power to a player (a generated password is mailed when --password is absent).
     Assign {
@@ -123,8 +132,37 @@ pub enum GameCommand {
         /// The game.
         name: String,
     },
+    /// Changes a setting of the game: `pictures on|off` (a picture of the board in each result
+    /// mail; on by default).
+    Set {
+        /// The game.
+        name: String,
+        /// The setting: pictures.
+        setting: String,
+        /// Its value: on or off.
+        value: String,
+    },
     /// Lists the games.
     List,
+    /// Turns a recorded game (MILA JSON, as webDiplomacy's published games) into a game folder
+    /// for `napjudge replay` (docs/games.md); no database is opened.
+    Import {
+        /// The record.
+        file: PathBuf,
+        /// A rule switch to play it with, NAME or NAME=on|off (repeatable): webdiplomacy rules
+        /// as the judge that recorded webDiplomacy's games.
+        #[arg(long = "edition", value_name = "NAME[=on|off]")]
+        editions: Vec<String>,
+        /// The folder to write (default fixtures/games/NAME).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// The game's name (default: wd and the number of a game_NNN file, else the record's id).
+        #[arg(long)]
+        name: Option<String>,
+        /// Replace a folder that has files.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// `napjudge outbox ...`
@@ -187,8 +225,43 @@ fn period(flag: &str, text: &str) -> Result<i64, String> {
     clock::parse_period(text).map_err(|e| format!("--{flag}: {e}"))
 }
 
+/// `game import`: the folder is written whole, or nothing is.
+fn import(
+    file: &Path,
+    editions: &[String],
+    out: Option<PathBuf>,
+    name: Option<&str>,
+    force: bool,
+) -> Result<ExitCode, String> {
+    let imported = replay::import::import_file(file, editions, name).map_err(|e| e.to_string())?;
+    let out = out.unwrap_or_else(|| Path::new("fixtures/games").join(&imported.name));
+    replay::import::write(&imported, &out, force).map_err(|e| e.to_string())?;
+    let mails = imported
+        .files
+        .keys()
+        .filter(|p| p.starts_with("mail"))
+        .count();
+    println!(
+        "{}: wrote {} ({mails} mails); replay it with `napjudge replay {}`",
+        imported.name,
+        out.display(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs a `game` command.
 pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCode, String> {
+    if let GameCommand::Import {
+        file,
+        editions,
+        out,
+        name,
+        force,
+    } = command
+    {
+        return import(&file, &editions, out, name.as_deref(), force);
+    }
     let mut j = judge(db, now)?;
     let e = |e: napjudge::game::GameError| e.to_string();
     match command {
@@ -203,6 +276,8 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             grace,
             remind,
             wait,
+            no_pictures,
+            options,
         } => {
             let g = NewGame {
                 name,
@@ -217,6 +292,8 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                     remind: period("remind", &remind)?,
                 },
                 wait,
+                options,
+                pictures: !no_pictures,
             };
             let game = j.create(&g).map_err(e)?;
             println!(
@@ -320,11 +397,33 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                     .unwrap_or_default()
             );
         }
+        GameCommand::Set {
+            name,
+            setting,
+            value,
+        } => {
+            if !setting.eq_ignore_ascii_case("pictures") {
+                return Err(format!(
+                    "'{setting}' is not a setting of `game set`: the one there is is pictures"
+                ));
+            }
+            let on = match value.to_ascii_lowercase().as_str() {
+                "on" => true,
+                "off" => false,
+                _ => return Err(format!("pictures {value}: write on or off")),
+            };
+            j.set_pictures(&name, on).map_err(e)?;
+            println!(
+                "{name}: pictures in result mails {}",
+                if on { "on" } else { "off" }
+            );
+        }
         GameCommand::List => {
             for line in j.list().map_err(e)? {
                 println!("{line}");
             }
         }
+        GameCommand::Import { .. } => return Err("game import needs no database".into()),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -386,6 +485,16 @@ pub fn tick(
 ) -> Result<ExitCode, String> {
     let config = config::load(config_file).map_err(|e| e.to_string())?;
     let mut j = judge(db, now)?;
+    // Mail stored but never answered is answered first, so its orders count before any phase is
+    // processed.
+    let cfg = mail::MailConfig {
+        judge: config.judge.address.clone(),
+        max_size: mail::MAX_SIZE,
+    };
+    let answered = mail::answer_pending(&mut j, &cfg).map_err(|e| e.to_string())?;
+    if answered > 0 {
+        println!("mail: answered {answered} stored message(s) left unanswered");
+    }
     let report = j.tick().map_err(|e| e.to_string())?;
     for line in &report.done {
         println!("{line}");
@@ -528,4 +637,154 @@ pub fn mail(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The picture format `output`'s extension asks for, and the shapes file to draw with when one
+/// is given (else the variant's built-in shapes are used).
+pub fn picture_target(
+    shapes: Option<&Path>,
+    output: &Path,
+) -> Result<(picture::Format, Option<picture::Board>), String> {
+    let format = picture::Format::of_path(output).ok_or_else(|| {
+        format!(
+            "{}: write the picture to a .png or a .svg file",
+            output.display()
+        )
+    })?;
+    let board = match shapes {
+        Some(path) => {
+            let text = napjudge::variant::read_text(path)?;
+            let board =
+                picture::shapes::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(board)
+        }
+        None => None,
+    };
+    Ok((format, board))
+}
+
+/// Writes a picture file.
+pub fn write_picture(output: &Path, bytes: &[u8]) -> Result<ExitCode, String> {
+    std::fs::write(output, bytes).map_err(|e| format!("{}: {e}", output.display()))?;
+    println!("wrote {}", output.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `map GAME [PHASE]`.
+pub fn map(
+    db: &Path,
+    game: &str,
+    phase: Option<&str>,
+    shapes: Option<&Path>,
+    output: &Path,
+) -> Result<ExitCode, String> {
+    let (format, board) = picture_target(shapes, output)?;
+    let mut j = judge(db, None)?;
+    let bytes = j
+        .picture(game, phase, board.as_ref(), format)
+        .map_err(|e| e.to_string())?;
+    write_picture(output, &bytes)
+}
+
+/// A folder for this run's databases, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir, String> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir =
+            std::env::temp_dir().join(format!("napjudge-replay-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `napjudge replay PATH`: every game folder at PATH replayed through the judge (docs/games.md);
+/// exit 1 when any differs from its record. `db`: one store for every game instead of a fresh
+/// one each; `outbox`: where each game's mails go (`DIR/NAME`, else target/replay/NAME/outbox).
+pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<ExitCode, String> {
+    use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let started = std::time::Instant::now();
+    let dirs = folder::find(path).map_err(|e| e.to_string())?;
+    if dirs.is_empty() {
+        return Err(format!(
+            "{}: no game folder here (a folder with a game.toml, or folders of them)",
+            path.display()
+        ));
+    }
+    let temp = TempDir::new()?;
+    // Drawn on stderr, and only when it is a terminal.
+    let bars = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+    let style = |template: &str| {
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
+    };
+    let overall = bars.add(ProgressBar::new(dirs.len() as u64));
+    overall.set_style(style("games  [{bar:30}] {pos}/{len} {elapsed}"));
+    let mut total = replay::Replayed::default();
+    let mut games = 0;
+    let mut outboxes = Vec::new();
+    for dir in &dirs {
+        let f = folder::read(dir).map_err(|e| e.to_string())?;
+        let name = f.settings.game.name.clone();
+        let bar = bars.add(ProgressBar::new(f.record.len() as u64));
+        bar.set_style(style("{msg:>10} [{bar:30}] {pos}/{len} phases"));
+        bar.set_message(name.clone());
+        let store = match db {
+            Some(file) => file.to_path_buf(),
+            None => temp.0.join(format!("{name}.db")),
+        };
+        let out = match outbox {
+            Some(d) => d.join(&name),
+            None => Path::new("target/replay").join(&name).join("outbox"),
+        };
+        let r = replay::replay_game(&f, &store, &out, &|n| bar.set_position(n as u64))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        bar.finish_and_clear();
+        overall.inc(1);
+        for d in &r.differences {
+            bars.suspend(|| println!("{d}"));
+        }
+        games += 1;
+        total.phases += r.phases;
+        total.mails_in += r.mails_in;
+        total.mails_out += r.mails_out;
+        total.press += r.press;
+        total.differences.extend(r.differences);
+        outboxes.push(r.outbox);
+    }
+    overall.finish_and_clear();
+    let where_ = match (outbox, outboxes.as_slice()) {
+        (_, [one]) => one.display().to_string(),
+        (Some(d), _) => format!("{}/GAME/", d.display()),
+        (None, _) => "target/replay/GAME/outbox/".to_string(),
+    };
+    println!(
+        "replayed {games} game{}: {} phases, {} mails in, {} mails out ({} press delivered), {} \
+         difference{}, in {:.1} s; the judge's mails are in {where_}",
+        if games == 1 { "" } else { "s" },
+        total.phases,
+        total.mails_in,
+        total.mails_out,
+        total.press,
+        total.differences.len(),
+        if total.differences.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        started.elapsed().as_secs_f64()
+    );
+    Ok(if total.differences.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

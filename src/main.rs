@@ -1,8 +1,9 @@
 //! The `napjudge` command line.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use napjudge::adjudicate::Describe;
 use napjudge::case::{self, run};
+use napjudge::picture;
 use napjudge::turn::{self, OrderError};
 use napjudge::variant::{self, Variant};
 use std::path::{Path, PathBuf};
@@ -78,10 +79,45 @@ enum Command {
         #[command(subcommand)]
         command: judge_cli::MailCommand,
     },
+    /// Draws a board: `map --case FILE [--after] -o FILE.png` (a case's position before its
+    /// orders, or after them with the orders drawn) or `map GAME [PHASE] -o FILE.png` (a game's
+    /// current position, or a played phase's result with its orders). PNG or SVG by extension.
+    Map {
+        /// The game (its current position), unless --case is given.
+        #[arg(required_unless_present = "case", conflicts_with = "case")]
+        game: Option<String>,
+        /// A played phase of the game ("Autumn 1801 Movement"): the position after it, with its
+        /// orders.
+        phase: Option<String>,
+        /// A case file: its first case (or --case-id's) is drawn.
+        #[arg(long)]
+        case: Option<PathBuf>,
+        /// The case to draw, by its id (default: the file's first).
+        #[arg(long, requires = "case")]
+        case_id: Option<String>,
+        /// Draw the case's position after its orders (default: before them).
+        #[arg(long, requires = "case")]
+        after: bool,
+        /// A board-shapes SVG to draw with (default: the variant's built-in shapes).
+        #[arg(long)]
+        shapes: Option<PathBuf>,
+        /// The file to write: .png or .svg.
+        #[arg(short = 'o', long)]
+        output: PathBuf,
+    },
     /// The mails the judge queued.
     Outbox {
         #[command(subcommand)]
         command: judge_cli::OutboxCommand,
+    },
+    /// Plays game folders through the judge (mails in, deadlines, results out) and compares
+    /// every phase with the folder's record; exit 1 on any difference (docs/games.md).
+    Replay {
+        /// A game folder, or a folder of game folders (fixtures/games/).
+        path: PathBuf,
+        /// Where each game's result mails go, as DIR/GAME/ (default target/replay/GAME/outbox/).
+        #[arg(long)]
+        outbox: Option<PathBuf>,
     },
 }
 
@@ -114,8 +150,20 @@ enum OrdersCommand {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    // The replay keeps its store in a temporary folder unless --db is on its command line (not
+    // from $NAPJUDGE_DB: a replay never writes into the live judge's file by accident).
+    let db_given = matches.value_source("db") == Some(clap::parser::ValueSource::CommandLine);
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
+        Command::Replay { path, outbox } => judge_cli::replay(
+            &path,
+            db_given.then_some(cli.db.as_path()),
+            outbox.as_deref(),
+        ),
         Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
         Command::Tick { to_dir, smtp } => judge_cli::tick(
             &cli.db,
@@ -130,6 +178,13 @@ fn main() -> ExitCode {
         Command::Mail { command } => {
             judge_cli::mail(&cli.db, cli.now.as_deref(), cli.config.as_deref(), command)
         }
+        Command::Map {
+            game: Some(game),
+            phase,
+            shapes,
+            output,
+            ..
+        } => judge_cli::map(&cli.db, &game, phase.as_deref(), shapes.as_deref(), &output),
         command => run_command(command),
     };
     match result {
@@ -169,9 +224,21 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
             })
         }
         Command::Adjudicate { file } => adjudicate(&file),
+        Command::Map {
+            case,
+            case_id,
+            after,
+            shapes,
+            output,
+            ..
+        } => match case {
+            Some(file) => map_case(&file, case_id.as_deref(), after, shapes.as_deref(), &output),
+            None => Err("give a GAME or --case FILE".into()),
+        },
         Command::Game { .. }
         | Command::Tick { .. }
         | Command::Outbox { .. }
+        | Command::Replay { .. }
         | Command::Mail { .. } => Err("the judge's commands are run by main".into()),
     }
 }
@@ -221,7 +288,7 @@ fn orders_check(
     let mut v: Variant = variant::load_named(&name).map_err(|e| e.to_string())?;
     let pos = match &case {
         Some(c) => {
-            v = run::with_options(&v, c)?;
+            v = run::with_options(&v, &c.options)?;
             Some(run::initial_position(c, &v)?)
         }
         None => None,
@@ -263,6 +330,69 @@ fn orders_check(
     })
 }
 
+fn map_case(
+    file: &Path,
+    id: Option<&str>,
+    after: bool,
+    shapes: Option<&Path>,
+    output: &Path,
+) -> Result<ExitCode, String> {
+    let cases = case::file::read_file(file).map_err(|e| e.to_string())?;
+    let case = match id {
+        Some(id) => cases.iter().find(|c| c.id == id).ok_or_else(|| {
+            let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+            format!(
+                "{}: no case '{id}'; its cases are {}",
+                file.display(),
+                ids.join(", ")
+            )
+        })?,
+        None => cases
+            .first()
+            .ok_or_else(|| format!("{}: no case in it to draw", file.display()))?,
+    };
+    if case.variant.is_empty() {
+        return Err(format!(
+            "{}:{}: the case has no VARIANT line (VARIANT standard, or napoleonic)",
+            case.file, case.line
+        ));
+    }
+    let mut variants = run::Variants::default();
+    let v = &run::with_options(variants.get(&case.variant)?, &case.options)?;
+    let (format, board) = judge_cli::picture_target(shapes, output)?;
+    let board = match board {
+        Some(b) => b,
+        None => picture::board_for(v).map_err(|e| e.to_string())?,
+    };
+    let steps = run::play(case, v)?;
+    // Before: the first phase's position with its orders; after: the last phase's result.
+    let step = if after { steps.last() } else { steps.first() };
+    let bytes = match step {
+        Some(s) if after => picture::picture(
+            v,
+            &board,
+            &s.report.next,
+            Some(&s.report),
+            picture::View::After,
+            format,
+        ),
+        Some(s) => picture::picture(
+            v,
+            &board,
+            &s.before,
+            Some(&s.report),
+            picture::View::Before,
+            format,
+        ),
+        None => {
+            let pos = run::initial_position(case, v)?;
+            picture::picture(v, &board, &pos, None, picture::View::Before, format)
+        }
+    }
+    .map_err(|e| e.to_string())?;
+    judge_cli::write_picture(output, &bytes)
+}
+
 fn adjudicate(file: &Path) -> Result<ExitCode, String> {
     let cases = case::file::read_file(file).map_err(|e| e.to_string())?;
     if cases.is_empty() {
@@ -279,7 +409,7 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
                 case.file, case.line
             ));
         }
-        let v = &run::with_options(variants.get(&case.variant)?, case)?;
+        let v = &run::with_options(variants.get(&case.variant)?, &case.options)?;
         println!("{}", format!("CASE {} {}", case.id, case.title).trim_end());
         for step in run::play(case, v)? {
             let report = &step.report;

@@ -13,7 +13,7 @@ use crate::store::{self, Mail, NewMail, Store, StoreError};
 use askama::Template;
 use chrono::{DateTime, Duration, Utc};
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
-use lettre::message::Mailbox;
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SmtpTransport, Transport};
@@ -214,23 +214,52 @@ fn new_message_id(mail: &Mail, from: &str, now: DateTime<Utc>) -> String {
     )
 }
 
-/// The message of a mail from `from`, with its Message-ID.
-pub fn message(mail: &Mail, from: &str, message_id: &str) -> Result<Message, String> {
+/// The message of a mail from `from`, with its Message-ID: plain text, or with a picture of the
+/// board, the same text followed by the PNG as an attachment (multipart/mixed).
+pub fn message(
+    mail: &Mail,
+    from: &str,
+    message_id: &str,
+    picture: Option<&[u8]>,
+) -> Result<Message, String> {
     let from: Mailbox = from.parse().map_err(|e| format!("sender '{from}': {e}"))?;
     let to: Mailbox = mail
         .to
         .parse()
         .map_err(|e| format!("recipient '{}': {e}", mail.to))?;
-    Message::builder()
+    let mut builder = Message::builder()
         .from(from)
         .to(to)
         .subject(mail.subject.clone())
         .date(mail.created.into())
         .message_id(Some(message_id.to_string()))
-        .header(auto_submitted(&mail.kind))
-        .header(ContentType::TEXT_PLAIN)
-        .body(mail.body.clone())
-        .map_err(|e| e.to_string())
+        .header(auto_submitted(&mail.kind));
+    if let Some(id) = &mail.in_reply_to {
+        builder = builder
+            .in_reply_to(format!("<{id}>"))
+            .references(format!("<{id}>"));
+    }
+    match picture {
+        None => builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(mail.body.clone()),
+        Some(png) => {
+            let png_type = ContentType::parse("image/png").map_err(|e| e.to_string())?;
+            let name: String = mail
+                .game
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            builder.multipart(
+                MultiPart::mixed()
+                    .singlepart(SinglePart::plain(mail.body.clone()))
+                    .singlepart(
+                        Attachment::new(format!("{name}-board.png")).body(png.to_vec(), png_type),
+                    ),
+            )
+        }
+    }
+    .map_err(|e| e.to_string())
 }
 
 fn deliver(target: &Target, mail: &Mail, m: &Message) -> Result<(), Failure> {
@@ -326,6 +355,7 @@ fn failed(
                         to: &game.gm,
                         subject: &format!("{}: a mail to {} was not delivered", mail.game, mail.to),
                         body: &body,
+                        in_reply_to: None,
                     },
                     now,
                 )?;
@@ -362,7 +392,11 @@ pub fn send(
             continue; // another sender took it
         }
         let message_id = mail.message_id.clone().unwrap_or(fresh);
-        let result = match (&down, message(&mail, from, &message_id)) {
+        let picture = match mail.picture {
+            Some(phase) => store::picture(&store.conn, phase)?,
+            None => None,
+        };
+        let result = match (&down, message(&mail, from, &message_id, picture.as_deref())) {
             (_, Err(e)) => Err(Failure::Invalid(e)),
             (Some(e), Ok(_)) => Err(Failure::Unreachable(format!("not tried: {e}"))),
             (None, Ok(m)) => deliver(target, &mail, &m),

@@ -248,24 +248,24 @@ impl Position {
         self.units[p.index()].as_ref()
     }
 
-    /// Adds one unit to the force of `power` in `region` (creating the force).
+    /// Adds one unit to the force of `power` in `region` (creating the force), as
+    /// [`Position::add_force`] adds a force: a fleet's coast is kept only where the force has none.
     ///
     /// The caller makes sure no other power's force is there.
     pub fn add_unit(&mut self, power: PowerId, unit: UnitType, region: Region) {
-        let slot = &mut self.units[region.province.index()];
-        let force = slot.get_or_insert(Force {
-            power,
-            armies: 0,
-            fleets: 0,
-            coast: None,
-        });
-        match unit {
-            UnitType::Army => force.armies = force.armies.saturating_add(1),
-            UnitType::Fleet => {
-                force.fleets = force.fleets.saturating_add(1);
-                force.coast = region.coast.or(force.coast);
-            }
-        }
+        let (armies, fleets, coast) = match unit {
+            UnitType::Army => (1, 0, None),
+            UnitType::Fleet => (0, 1, region.coast),
+        };
+        self.add_force(
+            region.province,
+            Force {
+                power,
+                armies,
+                fleets,
+                coast,
+            },
+        );
     }
 
     /// Adds `force`'s components to its power's force in `p`, creating that force on an empty

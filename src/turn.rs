@@ -85,13 +85,10 @@ pub fn check(
         .map(|r| {
             let (line, parsed, checked) = match r {
                 Ok(p) => {
-                    let checked = match valid.next() {
-                        Some(c) => c.map_err(OrderError::Invalid),
-                        // check_mail gives one result per order; this can't be reached.
-                        None => Err(OrderError::Invalid(ValidationError::Illegal(
-                            "not checked".into(),
-                        ))),
-                    };
+                    let checked = valid
+                        .next()
+                        .expect("check_mail gives one result per order")
+                        .map_err(OrderError::Invalid);
                     (p.line, Some(p.order), checked)
                 }
                 Err(e) => (e.line, None, Err(OrderError::Parse(e))),

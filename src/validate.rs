@@ -7,12 +7,105 @@
 //! makes the move void; the coast written for the ordered unit itself, and any coast written for
 //! an army or in a support, are ignored.
 
-use crate::adjudicate::Describe;
+use crate::adjudicate::{Describe, Refusal, Void};
 use crate::order::{spec_text, Order, OrderKind, Place, Stage, UnitSpec};
 use crate::position::Position;
 use crate::variant::{
     PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, UnitType, Variant,
 };
+
+/// An order the rules forbid whatever the position: one fixed reason each.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize,
+)]
+pub enum Forbidden {
+    /// A move or retreat to the space the unit is in.
+    #[error("a unit can't move to the space it is in")]
+    SameSpace,
+    /// Armies at sea moving with fewer fleets than armies (R1.2).
+    #[error("at sea the fleets moving must carry the armies moving with them: name as many fleets as armies (R1.2)")]
+    SeaArmiesNeedFleets,
+    /// An A/F moving as a whole where one of its kinds can't go.
+    #[error("an A/F at sea can't enter a coastal space as a whole (land the army with D), and armies and fleets in a coastal space move together only where each could go")]
+    MixedMoveAshore,
+    /// A unit supporting itself to hold.
+    #[error("a unit can't support itself to hold")]
+    SupportSelf,
+    /// A support of a move into the supporter's own space.
+    #[error("a unit can't support a move into its own space")]
+    SupportOwnSpace,
+    /// A convoy by a fleet that is not at sea.
+    #[error("only a fleet at sea can convoy")]
+    ConvoyNotAtSea,
+    /// A convoy of a fleet.
+    #[error("only armies can be convoyed")]
+    ConvoyFleet,
+    /// A convoy by fleets that carry an army (R3.4).
+    #[error("fleets carrying an army can't convoy another (R3.4)")]
+    ConvoyCarrying,
+    /// A chained second move for a force without fleets (R4).
+    #[error("only fleets make a second move")]
+    SecondMoveArmy,
+    /// An embarkation by something other than armies on a coast.
+    #[error("only armies in a coastal space can embark")]
+    EmbarkNotArmyAshore,
+    /// An embarkation onto something other than fleets at sea.
+    #[error("an army embarks on a fleet at sea")]
+    EmbarkNotAtSea,
+    /// An embarkation onto another power's fleet, or onto fleets that aren't there.
+    #[error("an army embarks only on a fleet of its own power")]
+    EmbarkOtherPower,
+    /// A fleet carrying an army sent into a coastal space (R3.4).
+    #[error("a fleet carrying an army may not enter a coastal space (R3.4)")]
+    CarrierToCoast,
+    /// A disembarkation by something other than armies at sea.
+    #[error("only an army aboard a fleet at sea can disembark")]
+    DisembarkNotAboard,
+    /// A blockade outside Autumn (R5.1).
+    #[error("blockades are ordered in Autumn only (R5.1)")]
+    BlockadeNotAutumn,
+    /// A blockade by something other than fleets at sea.
+    #[error("only fleets at sea can blockade")]
+    BlockadeNotFleetsAtSea,
+    /// A blockade of something other than another power's coastal home centre.
+    #[error("a blockade is of another power's coastal home centre")]
+    BlockadeNotHome,
+    /// A blockade by fleets that carry an army (R5.1).
+    #[error("fleets carrying an army can't blockade (R5.1)")]
+    CarrierBlockade,
+    /// A passage denial by armies.
+    #[error("only fleets deny a passage")]
+    DenyNotFleets,
+    /// A denial of a passage that doesn't cross the fleet's sea (R6).
+    #[error("there is no direct passage between those spaces across this sea")]
+    NoPassage,
+    /// A merge of several powers' forces (R2.2).
+    #[error("only one power's forces merge (R2.2)")]
+    MergeTwoPowers,
+    /// An army ordered in the second phase (R4.4).
+    #[error("armies never act in the second phase (R4.4)")]
+    SecondPhaseArmy,
+    /// A second move that doesn't end at sea (R4.3).
+    #[error("a second move must end in a sea space (R4.3)")]
+    SecondMoveNotSea,
+    /// A second-phase support by or of armies.
+    #[error("only fleets support, and only fleets' moves, in the second phase")]
+    SecondSupportNotFleets,
+    /// A second-phase merge of armies or onto land (R2.5).
+    #[error("a second-phase merge is of fleets, into a sea space (R2.5)")]
+    SecondMergeNotFleets,
+    /// A second-phase order of a kind the second phase doesn't take (R4.3).
+    #[error(
+        "only moves, supports of second-phase moves and merges are second-phase orders (R4.3)"
+    )]
+    SecondPhaseKind,
+    /// A build of armies and fleets in one order.
+    #[error("build one type of unit at a time")]
+    BuildMixed,
+    /// A loan to the lender itself.
+    #[error("a power can't lend to itself")]
+    LendToSelf,
+}
 
 /// Why an order can't be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
@@ -178,9 +271,64 @@ pub enum ValidationError {
         /// The embarkation: `line 3`.
         other: String,
     },
-    /// Anything else that makes the order illegal, said plainly.
-    #[error("{0}")]
-    Illegal(String),
+    /// A rule that forbids the order whatever the position.
+    #[error(transparent)]
+    Forbidden(#[from] Forbidden),
+    /// A retreat or disband where no unit was dislodged.
+    #[error("no unit was dislodged in {place}")]
+    NotDislodged {
+        /// The space.
+        place: String,
+    },
+    /// A retreat into a space the unit may not retreat to (R1.9).
+    #[error(
+        "{unit} can't retreat to {place}: {why} (R1.9); retreat elsewhere or write {unit} DISBAND"
+    )]
+    RetreatBarred {
+        /// The unit as written.
+        unit: String,
+        /// The destination.
+        place: String,
+        /// The reason, as adjudication gives it.
+        reason: Void,
+        /// Its words.
+        why: String,
+    },
+    /// A fleet built in a multi-coast province without its coast.
+    #[error("say which coast the fleet is built on ({place})")]
+    BuildCoastNeeded {
+        /// The province.
+        place: String,
+    },
+    /// A unit built where its kind can't stand.
+    #[error("{unit} can't be built there ({place})")]
+    CantStand {
+        /// `a fleet` or `an army`.
+        unit: String,
+        /// The space.
+        place: String,
+    },
+    /// A Winter order the rules refuse, for the reason adjudication would give (R7).
+    #[error("{why}")]
+    Refused {
+        /// The reason.
+        reason: Refusal,
+        /// Its words.
+        why: String,
+    },
+    /// A loan to a power that is not a major (R7.5).
+    #[error("{power} is not a major power: loans are only between majors")]
+    LoanNotMajor {
+        /// The power named.
+        power: String,
+    },
+    /// A disembarkation from a sea where the power has no army aboard and none is carried there
+    /// this phase (R3.3).
+    #[error("no army of yours is aboard a fleet in {sea}, nor carried there this phase")]
+    NotAboard {
+        /// The sea.
+        sea: String,
+    },
 }
 
 /// What validation knows: the board, and optionally the phase, the position and who is ordering.
@@ -391,9 +539,7 @@ impl<'a> Checker<'a> {
         match &mut order.kind {
             Move { unit, to, .. } | Retreat { unit, to } => {
                 if to.province == unit.at.province {
-                    return Err(ValidationError::Illegal(
-                        "a unit can't move to the space it is in".into(),
-                    ));
+                    return Err(ValidationError::from(Forbidden::SameSpace));
                 }
                 if let Some(t) = unit.unit_type() {
                     self.check_reach(t, unit.at, to, true)?;
@@ -451,9 +597,7 @@ impl<'a> Checker<'a> {
         match &mut order.kind {
             Move { unit, to, .. } => {
                 if to.province == unit.at.province {
-                    return Err(ValidationError::Illegal(
-                        "a unit can't move to the space it is in".into(),
-                    ));
+                    return Err(ValidationError::from(Forbidden::SameSpace));
                 }
                 if unit.unit_type() == Some(UnitType::Army) && unit.fleets == 0 {
                     to.coast = None;
@@ -467,11 +611,7 @@ impl<'a> Checker<'a> {
                     let v = self.variant;
                     let at_sea = v.province(unit.at.province).kind == SpaceKind::Sea;
                     if at_sea && unit.armies > unit.fleets {
-                        return Err(ValidationError::Illegal(
-                            "at sea the fleets moving must carry the armies moving with them: \
-                             name as many fleets as armies (R1.2)"
-                                .into(),
-                        ));
+                        return Err(ValidationError::from(Forbidden::SeaArmiesNeedFleets));
                     }
                     let ok = if at_sea {
                         v.province(to.province).kind == SpaceKind::Sea
@@ -479,44 +619,29 @@ impl<'a> Checker<'a> {
                         v.army_adjacent(unit.at.province, to.province)
                     };
                     if !ok {
-                        return Err(ValidationError::Illegal(
-                            "an A/F at sea can't enter a coastal space as a whole (land the army \
-                             with D), and armies and fleets in a coastal space move together only \
-                             where each could go"
-                                .into(),
-                        ));
+                        return Err(ValidationError::from(Forbidden::MixedMoveAshore));
                     }
                 }
             }
             SupportHold { unit, supported } if supported.at.province == unit.at.province => {
-                return Err(ValidationError::Illegal(
-                    "a unit can't support itself to hold".into(),
-                ));
+                return Err(ValidationError::from(Forbidden::SupportSelf));
             }
             SupportMove { unit, to, .. } if to.province == unit.at.province => {
-                return Err(ValidationError::Illegal(
-                    "a unit can't support a move into its own space".into(),
-                ));
+                return Err(ValidationError::from(Forbidden::SupportOwnSpace));
             }
             Convoy { unit, army, .. } => {
                 if self.variant.province(unit.at.province).kind != SpaceKind::Sea {
-                    return Err(ValidationError::Illegal(
-                        "only a fleet at sea can convoy".into(),
-                    ));
+                    return Err(ValidationError::from(Forbidden::ConvoyNotAtSea));
                 }
                 if army.unit_type() == Some(UnitType::Fleet) {
-                    return Err(ValidationError::Illegal(
-                        "only armies can be convoyed".into(),
-                    ));
+                    return Err(ValidationError::from(Forbidden::ConvoyFleet));
                 }
                 // Fleets carrying an army have no room for another: an A/F may not ferry (R3.4).
                 let force = self.position.and_then(|p| p.force(unit.at.province));
                 let carrying =
                     force.is_some_and(|f| f.fleets - unit.fleets.min(f.fleets) < f.armies);
                 if unit.armies > 0 || carrying {
-                    return Err(ValidationError::Illegal(
-                        "fleets carrying an army can't convoy another (R3.4)".into(),
-                    ));
+                    return Err(ValidationError::from(Forbidden::ConvoyCarrying));
                 }
             }
             _ => {}
@@ -559,7 +684,6 @@ impl<'a> Checker<'a> {
         use OrderKind::*;
         let v = self.variant;
         let kind_of = |p: ProvinceId| v.province(p).kind;
-        let illegal = |why: &str| Err(ValidationError::Illegal(why.to_string()));
         let army_only = |u: &UnitSpec<Region>| u.armies > 0 && u.fleets == 0;
         let fleets_only = |u: &UnitSpec<Region>| u.fleets > 0 && u.armies == 0;
         match &order.kind {
@@ -571,13 +695,13 @@ impl<'a> Checker<'a> {
                 // The second leg itself is checked after the first phase: if it is illegal only
                 // it is void, and the first move stands (R4.3).
                 if unit.fleets == 0 {
-                    return illegal("only fleets make a second move");
+                    return Err(Forbidden::SecondMoveArmy.into());
                 }
                 Ok(())
             }
             Embark { unit, sea } => {
                 if !army_only(unit) || kind_of(unit.at.province) != SpaceKind::Coast {
-                    return illegal("only armies in a coastal space can embark");
+                    return Err(Forbidden::EmbarkNotArmyAshore.into());
                 }
                 if kind_of(sea.province) != SpaceKind::Sea
                     || !v.fleet_reach[sea.province.index()].contains(unit.at.province)
@@ -590,10 +714,10 @@ impl<'a> Checker<'a> {
                 unit, fleet, to, ..
             } => {
                 if !army_only(unit) || kind_of(unit.at.province) != SpaceKind::Coast {
-                    return illegal("only armies in a coastal space can embark");
+                    return Err(Forbidden::EmbarkNotArmyAshore.into());
                 }
                 if !fleets_only(fleet) || kind_of(fleet.at.province) != SpaceKind::Sea {
-                    return illegal("an army embarks on a fleet at sea");
+                    return Err(Forbidden::EmbarkNotAtSea.into());
                 }
                 if !v.fleet_reach[fleet.at.province.index()].contains(unit.at.province) {
                     return Err(self.unreachable(unit, fleet.at));
@@ -604,13 +728,11 @@ impl<'a> Checker<'a> {
                     if carrier.map(|f| f.power) != own
                         || carrier.is_none_or(|f| f.fleets < fleet.fleets)
                     {
-                        return illegal("an army embarks only on a fleet of its own power");
+                        return Err(Forbidden::EmbarkOtherPower.into());
                     }
                 }
                 if kind_of(to.province) != SpaceKind::Sea {
-                    return illegal(
-                        "a fleet carrying an army may not enter a coastal space (R3.4)",
-                    );
+                    return Err(Forbidden::CarrierToCoast.into());
                 }
                 if !v
                     .fleet_moves(Region::of(fleet.at.province))
@@ -622,7 +744,7 @@ impl<'a> Checker<'a> {
             }
             Disembark { unit, to } => {
                 if !army_only(unit) || kind_of(unit.at.province) != SpaceKind::Sea {
-                    return illegal("only an army aboard a fleet at sea can disembark");
+                    return Err(Forbidden::DisembarkNotAboard.into());
                 }
                 if kind_of(to.province) != SpaceKind::Coast
                     || !v.fleet_reach[unit.at.province.index()].contains(to.province)
@@ -640,32 +762,32 @@ impl<'a> Checker<'a> {
                 let c = v.province(centre.province);
                 let season = self.position.map(|p| p.phase.season);
                 if season.is_some_and(|s| s != crate::variant::Season::Autumn) {
-                    return illegal("blockades are ordered in Autumn only (R5.1)");
+                    return Err(Forbidden::BlockadeNotAutumn.into());
                 }
                 if !fleets_only(unit) || kind_of(unit.at.province) != SpaceKind::Sea {
-                    return illegal("only fleets at sea can blockade");
+                    return Err(Forbidden::BlockadeNotFleetsAtSea.into());
                 }
                 let force = self.position.and_then(|p| p.force(unit.at.province));
                 let owner = force.map(|f| f.power);
                 let home = c.home.filter(|h| Some(*h) != owner && c.centre);
                 if home.is_none() || c.kind != SpaceKind::Coast {
-                    return illegal("a blockade is of another power's coastal home centre");
+                    return Err(Forbidden::BlockadeNotHome.into());
                 }
                 if !v.fleet_reach[unit.at.province.index()].contains(centre.province) {
                     return Err(self.unreachable(unit, *centre));
                 }
                 if force.is_some_and(|f| f.fleets - unit.fleets.min(f.fleets) < f.armies) {
-                    return illegal("fleets carrying an army can't blockade (R5.1)");
+                    return Err(Forbidden::CarrierBlockade.into());
                 }
                 Ok(())
             }
             Deny { unit, from, to } => {
                 if !fleets_only(unit) {
-                    return illegal("only fleets deny a passage");
+                    return Err(Forbidden::DenyNotFleets.into());
                 }
                 match v.passage(from.province, to.province) {
                     Some(p) if p.sea == unit.at.province => Ok(()),
-                    _ => illegal("there is no direct passage between those spaces across this sea"),
+                    _ => Err(Forbidden::NoPassage.into()),
                 }
             }
             Merge { units, .. } => {
@@ -680,7 +802,7 @@ impl<'a> Checker<'a> {
                     })
                     .collect();
                 if powers.windows(2).any(|w| w[0] != w[1]) {
-                    return illegal("only one power's forces merge (R2.2)");
+                    return Err(Forbidden::MergeTwoPowers.into());
                 }
                 Ok(())
             }
@@ -699,7 +821,6 @@ impl<'a> Checker<'a> {
         use OrderKind::*;
         let v = self.variant;
         let sea = |p: ProvinceId| v.province(p).kind == SpaceKind::Sea;
-        let illegal = |why: &str| Err(ValidationError::Illegal(why.to_string()));
         match &order.kind {
             Move {
                 unit,
@@ -708,34 +829,34 @@ impl<'a> Checker<'a> {
                 via_convoy: false,
             } => {
                 if unit.fleets == 0 {
-                    return illegal("armies never act in the second phase (R4.4)");
+                    return Err(Forbidden::SecondPhaseArmy.into());
                 }
                 if !sea(to.province) {
-                    return illegal("a second move must end in a sea space (R4.3)");
+                    return Err(Forbidden::SecondMoveNotSea.into());
                 }
                 if !v.fleet_moves(unit.at).any(|r| r.province == to.province) {
                     return Err(self.unreachable(unit, *to));
                 }
             }
-            SupportMove { unit, supported, to } => {
+            SupportMove {
+                unit,
+                supported,
+                to,
+            } => {
                 if unit.fleets == 0 || supported.armies > 0 && supported.fleets == 0 {
-                    return illegal("only fleets support, and only fleets' moves, in the second phase");
+                    return Err(Forbidden::SecondSupportNotFleets.into());
                 }
                 if !sea(to.province) {
-                    return illegal("a second move must end in a sea space (R4.3)");
+                    return Err(Forbidden::SecondMoveNotSea.into());
                 }
                 self.check_support_reach(UnitType::Fleet, unit.at, to.province)?;
             }
             Merge { units, target, .. } => {
                 if units.iter().any(|u| u.fleets == 0) || !sea(target.province) {
-                    return illegal("a second-phase merge is of fleets, into a sea space (R2.5)");
+                    return Err(Forbidden::SecondMergeNotFleets.into());
                 }
             }
-            _ => {
-                return illegal(
-                    "only moves, supports of second-phase moves and merges are second-phase orders (R4.3)",
-                )
-            }
+            _ => return Err(Forbidden::SecondPhaseKind.into()),
         }
         Ok(order.clone())
     }
@@ -764,11 +885,8 @@ impl<'a> Checker<'a> {
                 .dislodged
                 .iter()
                 .find(|d| d.province == unit.at.province)
-                .ok_or_else(|| {
-                    ValidationError::Illegal(format!(
-                        "no unit was dislodged in {}",
-                        self.variant.province(unit.at.province).name
-                    ))
+                .ok_or_else(|| ValidationError::NotDislodged {
+                    place: self.variant.province(unit.at.province).name.clone(),
                 })?;
             self.check_owner(d.force.power, unit.at.province)?;
         }
@@ -801,14 +919,13 @@ impl<'a> Checker<'a> {
                     .map(|d| (pos, d))
             });
             if let Some((pos, d)) = dislodged {
-                if let Some(why) = crate::adjudicate::retreat::barred(pos, d, to.province) {
-                    return Err(ValidationError::Illegal(format!(
-                        "{} can't retreat to {}: {} (R1.9); retreat elsewhere or write {} DISBAND",
-                        unit_name(self.variant, unit),
-                        self.variant.province(to.province).name,
-                        why.shown(self.variant),
-                        unit_name(self.variant, unit),
-                    )));
+                if let Some(reason) = crate::adjudicate::retreat::barred(pos, d, to.province) {
+                    return Err(ValidationError::RetreatBarred {
+                        unit: unit_name(self.variant, unit),
+                        place: self.variant.province(to.province).name.clone(),
+                        why: reason.shown(self.variant).to_string(),
+                        reason,
+                    });
                 }
             }
         }
@@ -827,23 +944,25 @@ impl<'a> Checker<'a> {
             return Err(self.wrong_phase(order));
         }
         if let Build { unit } = &kind {
-            let t = unit.unit_type().ok_or_else(|| {
-                ValidationError::Illegal("build one type of unit at a time".into())
-            })?;
+            let t = unit
+                .unit_type()
+                .ok_or_else(|| ValidationError::from(Forbidden::BuildMixed))?;
             if !self.variant.can_stand(t, unit.at) {
-                let why = match (t, unit.at.coast) {
-                    (UnitType::Fleet, None)
-                        if !self.variant.province(unit.at.province).coasts.is_empty() =>
+                let place = self.variant.region_name(unit.at);
+                let unit = match t {
+                    UnitType::Fleet
+                        if unit.at.coast.is_none()
+                            && !self.variant.province(unit.at.province).coasts.is_empty() =>
                     {
-                        "say which coast the fleet is built on"
+                        return Err(ValidationError::BuildCoastNeeded { place })
                     }
-                    (UnitType::Fleet, _) => "a fleet can't be built there",
-                    (UnitType::Army, _) => "an army can't be built there",
+                    UnitType::Fleet => "a fleet",
+                    UnitType::Army => "an army",
                 };
-                return Err(ValidationError::Illegal(format!(
-                    "{why} ({})",
-                    self.variant.region_name(unit.at)
-                )));
+                return Err(ValidationError::CantStand {
+                    unit: unit.into(),
+                    place,
+                });
             }
         }
         if let (Build { unit }, Some(pos), Some(giver)) = (&kind, self.position, self.power) {
@@ -859,7 +978,7 @@ impl<'a> Checker<'a> {
                     t,
                     unit.at.province,
                 )
-                .map_err(|why| ValidationError::Illegal(why.shown(self.variant).to_string()))?;
+                .map_err(|reason| self.refused(reason))?;
             }
         }
         if let Remove { unit } = &kind {
@@ -886,15 +1005,12 @@ impl<'a> Checker<'a> {
         match *kind {
             OrderKind::Loan { to, .. } | OrderKind::Renew { to } => {
                 if !major(to) {
-                    return Err(ValidationError::Illegal(format!(
-                        "{} is not a major power: loans are only between majors",
-                        v.power(to).name
-                    )));
+                    return Err(ValidationError::LoanNotMajor {
+                        power: v.power(to).name.clone(),
+                    });
                 }
                 if self.power == Some(to) {
-                    return Err(ValidationError::Illegal(
-                        "a power can't lend to itself".into(),
-                    ));
+                    return Err(ValidationError::from(Forbidden::LendToSelf));
                 }
             }
             OrderKind::Bid {
@@ -902,7 +1018,7 @@ impl<'a> Checker<'a> {
             } => {
                 if let (Some(pos), Some(bidder)) = (self.position, self.power) {
                     crate::winter::influence::check_bid(v, &pos.ledgers, bidder, minor, on_behalf)
-                        .map_err(|e| ValidationError::Illegal(e.to_string()))?;
+                        .map_err(|reason| self.refused(reason))?;
                 }
             }
             _ => {}
@@ -1146,6 +1262,14 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A refusal in adjudication's own words, so the acknowledgement says what the result will.
+    fn refused(&self, reason: Refusal) -> ValidationError {
+        ValidationError::Refused {
+            why: reason.shown(self.variant).to_string(),
+            reason,
+        }
+    }
+
     fn wrong_phase(&self, order: &Order<Region>) -> ValidationError {
         ValidationError::WrongPhase {
             what: kind_name(&order.kind).into(),
@@ -1318,10 +1442,9 @@ fn check_numbered<'o>(
                 let sea = unit.at.province;
                 let aboard = pos.force(sea).is_some_and(|f| f.armies > 0);
                 if !aboard && !carried.contains(&sea) {
-                    return Err(ValidationError::Illegal(format!(
-                        "no army of yours is aboard a fleet in {}, nor carried there this phase",
-                        checker.variant.province(sea).name
-                    )));
+                    return Err(ValidationError::NotAboard {
+                        sea: checker.variant.province(sea).name.clone(),
+                    });
                 }
             }
             // `used` holds only the counted orders' forces (none without a position).

@@ -46,6 +46,8 @@ fn every_template_renders_a_real_game() {
             remind: 12 * 3_600,
         },
         wait: false,
+        options: Vec::new(),
+        pictures: true,
     })
     .expect("create");
     for p in ["Austria", "England", "France", "Prussia", "Russia"] {

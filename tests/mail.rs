@@ -45,6 +45,8 @@ fn new_game(db: &Path) -> Judge {
             remind: 12 * 3600,
         },
         wait: false,
+        options: Vec::new(),
+        pictures: true,
     })
     .expect("create");
     for p in ["France", "England", "Austria", "Prussia", "Russia"] {
@@ -270,6 +272,16 @@ fn receive_and_poll_with_the_binary() {
     let o = run(&["outbox", "send", "--to-dir", &out], b"");
     assert!(o.status.success(), "{o:?}");
     assert_eq!(std::fs::read_dir(&out).expect("out").count(), 5);
+    // Each reply names the mail it answers, so mail programs thread them (RFC 5322 3.6.4).
+    let threaded = std::fs::read_dir(&out)
+        .expect("out")
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+        .filter(|eml| {
+            eml.contains("In-Reply-To: <06.bids-france@example.org>")
+                && eml.contains("References: <06.bids-france@example.org>")
+        })
+        .count();
+    assert_eq!(threaded, 1, "the reply to France's bids names them");
 }
 
 /// Issue 10: the guide shows an example of every order form; each one must read on the
@@ -299,4 +311,111 @@ fn every_example_order_in_help_reads() {
             c.checked
         );
     }
+}
+
+/// "Impossible to lose an order in": a judge killed after storing a message and before answering
+/// it leaves the row `stored` (what `receive` commits first, on its own). The next `tick` answers
+/// it as of the time it came, before it processes any phase: France's bid, received before the
+/// deadline, counts in Winter 1800 even though the tick runs after the deadline and the grace.
+#[test]
+fn a_stored_but_unanswered_mail_is_answered_by_the_next_tick_in_time() {
+    let dir = scratch("mail-pending");
+    let db = dir.join("judge.db");
+    drop(new_game(&db));
+    leave_stored(&db, "06-bids-france.eml", "06.bids-france@example.org");
+    // Three days on: past Winter 1800's deadline (48 h) and grace (24 h).
+    let o = tick(&db, "2026-07-04T11:00:00Z");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("answered 1 stored message"), "{stdout}");
+    let st = Store::open(&db).expect("db");
+    let state: String = st
+        .conn
+        .query_row("SELECT state FROM inbox", [], |r| r.get(0))
+        .expect("the row");
+    assert_eq!(state, "answered");
+    let game = store::game(&st.conn, "g").expect("read").expect("game");
+    let winter = &store::phases(&st.conn, game.id).expect("phases")[0];
+    assert!(winter.report.is_some(), "Winter 1800 was processed");
+    let orders = store::latest_orders(&st.conn, winter.id).expect("orders");
+    let france: Vec<_> = orders.iter().filter(|o| o.power == "France").collect();
+    assert_eq!(france.len(), 1, "{orders:?}");
+    assert!(france[0].text.contains("BID 6 Denmark"), "{france:?}");
+    assert_eq!(
+        france[0].received,
+        parse_time("2026-07-01T11:00:00Z").expect("time"),
+        "the bid counts as of when it came, not when the tick ran"
+    );
+    let replies = store::mails(&st.conn, None).expect("outbox");
+    assert!(
+        replies
+            .iter()
+            .any(|m| m.kind == "reply" && m.to == "france@example.org"),
+        "France is answered"
+    );
+}
+
+/// `napjudge tick` on `db` at `now`, which must succeed.
+fn tick(db: &Path, now: &str) -> std::process::Output {
+    let o = Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .args(["--now", now, "--db"])
+        .arg(db)
+        .arg("tick")
+        .output()
+        .expect("napjudge runs");
+    assert!(o.status.success(), "{o:?}");
+    o
+}
+
+/// The row a `mail receive` killed between storing and answering leaves: the message stored, in
+/// state `stored`, received an hour after the game started.
+fn leave_stored(db: &Path, file: &str, message_id: &str) {
+    use sha2::{Digest, Sha256};
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/game");
+    let raw = std::fs::read(golden.join(file)).expect("mail");
+    let digest: String = Sha256::digest(&raw)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let sender = mail_parser::MessageParser::default()
+        .parse(&raw)
+        .and_then(|m| {
+            m.from()
+                .and_then(|a| a.first())
+                .and_then(|a| a.address().map(str::to_string))
+        })
+        .expect("a sender");
+    let st = Store::open(db).expect("db");
+    st.conn
+        .execute(
+            "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state)
+             VALUES (?1, ?2, ?3, ?4, ?5, '2026-07-01T11:00:00Z', 'stored')",
+            rusqlite::params![message_id, digest, sender, raw.len() as i64, raw],
+        )
+        .expect("the row a killed receive leaves");
+}
+
+/// A GM's mail left unanswered is not run again by `tick` (a PROCESS run twice would process two
+/// phases): the GM is told to check and resend, and nothing is processed.
+#[test]
+fn a_stored_gm_mail_is_not_run_again_and_the_gm_is_told() {
+    let dir = scratch("mail-pending-gm");
+    let db = dir.join("judge.db");
+    drop(new_game(&db));
+    leave_stored(&db, "13-gm-process.eml", "13.gm-process@example.org");
+    tick(&db, "2026-07-01T12:00:00Z");
+    let st = Store::open(&db).expect("db");
+    let game = store::game(&st.conn, "g").expect("read").expect("game");
+    let winter = &store::phases(&st.conn, game.id).expect("phases")[0];
+    assert!(winter.report.is_none(), "the PROCESS was not run");
+    let replies: Vec<_> = store::mails(&st.conn, None)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.kind == "reply" && m.to == "gm@example.org")
+        .collect();
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert!(
+        replies[0].body.contains("It was not run again"),
+        "{}",
+        replies[0].body
+    );
 }

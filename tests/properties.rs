@@ -6,7 +6,7 @@
 
 use napjudge::adjudicate::{Event, Outcome, Reason};
 use napjudge::case::{self, file, run};
-use napjudge::position::{Dislodged, Position};
+use napjudge::position::Position;
 use napjudge::turn::{self, Sheets};
 use napjudge::variant::{
     self, PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, Variant,
@@ -28,8 +28,6 @@ struct Played {
     orders: Vec<(PowerId, Result<Outcome, String>)>,
     /// The second-phase orders as reported (`2:` canonical text), with their outcomes.
     second: Vec<(PowerId, String, Outcome)>,
-    /// Forces dislodged by the first phase and disbanded by the unordered retreat phase.
-    disbanded: Vec<Dislodged>,
     /// The events the phase reported (starvation among them), the retreat phase's included.
     events: Vec<Event>,
     /// The position after everything the block led to.
@@ -59,7 +57,6 @@ fn play_case(
                 .map(|o| (o.power, o.text, o.result.unwrap_or(Outcome::SecondPhase)))
                 .collect(),
             before: step.before,
-            disbanded: Vec::new(),
             events: step.report.events,
             after: step.report.next,
         });
@@ -68,7 +65,6 @@ fn play_case(
         if last.after.phase.kind == PhaseKind::Retreat {
             let r =
                 turn::play(variant, &last.after, &Sheets::default()).map_err(|e| e.to_string())?;
-            last.disbanded = last.after.dislodged.clone();
             last.second.extend(
                 r.second
                     .iter()
@@ -90,18 +86,24 @@ fn play_phase(variant: &Variant, text: &str) -> Result<Played, String> {
         .ok_or_else(|| "no phase played".to_string())
 }
 
-/// The units each power may lose in a played phase, as (armies, fleets): the forces disbanded in
-/// the unordered retreat phase, and the armies the report says starved at sea (R3.6).
+/// The units each power may lose in a played phase, as (armies, fleets): what the report says
+/// was lost, the units disbanded for want of a retreat and the armies starved at sea (R3.6).
 fn allowed_losses(variant: &Variant, played: &Played) -> Vec<(u32, u32)> {
     let mut out = vec![(0, 0); variant.powers.len()];
-    for d in &played.disbanded {
-        let l = &mut out[d.force.power.index()];
-        l.0 += u32::from(d.force.armies);
-        l.1 += u32::from(d.force.fleets);
-    }
     for e in &played.events {
-        if let Event::Starved { power, armies, .. } = e {
-            out[power.index()].0 += u32::from(*armies);
+        match e {
+            Event::Disbanded {
+                power,
+                armies,
+                fleets,
+                ..
+            } => {
+                let l = &mut out[power.index()];
+                l.0 += u32::from(*armies);
+                l.1 += u32::from(*fleets);
+            }
+            Event::Starved { power, armies, .. } => out[power.index()].0 += u32::from(*armies),
+            _ => {}
         }
     }
     out
@@ -1424,7 +1426,7 @@ fn fixture_cases_keep_rulings_section_0() {
             let Ok(loaded) = variants.get(&c.variant) else {
                 continue;
             };
-            let Ok(v) = run::with_options(loaded, c) else {
+            let Ok(v) = run::with_options(loaded, &c.options) else {
                 continue;
             };
             let Ok(base) = play_case(&v, c, false) else {

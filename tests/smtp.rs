@@ -176,6 +176,10 @@ impl Judged {
                 format!("{}@example.org", p.to_lowercase())
             }
         });
+        // Plain-text result mails: the killed send must be killed after the sender has written a
+        // whole message (a picture makes one half a megabyte); the pictures' mails are tested in
+        // tests/picture.rs.
+        j.set_pictures("g", false).expect("pictures off");
         j.process("g", false).expect("Winter 1800");
         Judged { dir, db }
     }

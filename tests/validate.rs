@@ -3,7 +3,7 @@
 
 use napjudge::order::{parse_line, Order, Place};
 use napjudge::position::Position;
-use napjudge::validate::{check_set, Checker, ValidationError};
+use napjudge::validate::{check_set, Checker, Forbidden, ValidationError};
 use napjudge::variant::{load_named, PhaseKind, Season, Variant};
 
 fn board(name: &str) -> Variant {
@@ -165,7 +165,11 @@ fn datc_4_b_1_a_fleet_that_could_reach_both_coasts_must_name_one() {
 fn datc_6_a_4_a_move_to_the_own_space_is_illegal() {
     let (v, p) = standard_1901();
     let r = check(&v, Some(&p), "Germany", &["F(Kie)-Kie"]);
-    assert!(matches!(r[0], Err(ValidationError::Illegal(_))), "{r:?}");
+    assert_eq!(
+        r[0],
+        Err(ValidationError::Forbidden(Forbidden::SameSpace)),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -199,14 +203,22 @@ fn r5_1_b_no_blockade_in_spring() {
     p.phase.season = Season::Spring;
     p.phase.kind = PhaseKind::Movement;
     let r = check(&v, Some(&p), "France", &["F(Bre) B Lon"]);
-    assert!(matches!(r[0], Err(ValidationError::Illegal(_))), "{r:?}");
+    assert_eq!(
+        r[0],
+        Err(ValidationError::Forbidden(Forbidden::BlockadeNotAutumn)),
+        "{r:?}"
+    );
 }
 
 #[test]
 fn r6_2_only_a_fleet_in_the_sea_crossed_may_deny() {
     let v = board("napoleonic");
     let r = check(&v, None, "England", &["F(NTH) X Den-Swe"]);
-    assert!(matches!(r[0], Err(ValidationError::Illegal(_))), "{r:?}");
+    assert_eq!(
+        r[0],
+        Err(ValidationError::Forbidden(Forbidden::NoPassage)),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -216,7 +228,11 @@ fn r4_3_armies_never_act_in_the_second_phase() {
     p.phase.season = Season::Spring;
     p.phase.kind = PhaseKind::Movement;
     let r = check(&v, Some(&p), "France", &["2: A(Par)-Bur"]);
-    assert!(matches!(r[0], Err(ValidationError::Illegal(_))), "{r:?}");
+    assert_eq!(
+        r[0],
+        Err(ValidationError::Forbidden(Forbidden::SecondPhaseArmy)),
+        "{r:?}"
+    );
 }
 
 /// The napoleonic board in Spring 1801 with one fleet of Hanover's on Hanover's east coast.

@@ -38,6 +38,7 @@ pub fn adjudicate(
     orders: &[(PowerId, Order<Region>)],
 ) -> Adjudication {
     let plain = || orders.iter().map(|(_, o)| o.clone()).collect::<Vec<_>>();
+    let mut events: Vec<Event> = Vec::new();
     let (outcomes, mut next) = match position.phase.kind {
         PhaseKind::Movement => season::first_phase(variant, position, orders),
         PhaseKind::SecondMovement => {
@@ -45,23 +46,26 @@ pub fn adjudicate(
             (r.outcomes, r.position)
         }
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {
-            retreat::adjudicate(variant, position, &plain())
+            let (outcomes, next, disbanded) = retreat::adjudicate(variant, position, &plain());
+            events = disbanded;
+            (outcomes, next)
         }
         PhaseKind::Adjustment | PhaseKind::Bids => {
             crate::winter::adjudicate(variant, position, orders)
         }
     };
-    let mut events: Vec<Event> = orders
-        .iter()
-        .zip(&outcomes)
-        .filter_map(|((_, order), outcome)| match outcome {
-            Outcome::Fails(Reason::PassageDenied(sea)) => Some(Event::PassageDenied {
-                from: order.kind.unit()?.at.province,
-                sea: *sea,
+    events.extend(
+        orders
+            .iter()
+            .zip(&outcomes)
+            .filter_map(|((_, order), outcome)| match outcome {
+                Outcome::Fails(Reason::PassageDenied(sea)) => Some(Event::PassageDenied {
+                    from: order.kind.unit()?.at.province,
+                    sea: *sea,
+                }),
+                _ => None,
             }),
-            _ => None,
-        })
-        .collect();
+    );
     let second = advance(variant, &mut next, &mut events);
     // The Winter's and the control of the minors' events (R7.8 can happen in any phase).
     events.extend(

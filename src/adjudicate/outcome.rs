@@ -406,6 +406,19 @@ pub enum Event {
         /// How many armies were lost.
         armies: u8,
     },
+    /// Dislodged units that did not retreat were disbanded: no retreat was ordered for them, or
+    /// it failed (DATC 4.D.5's civil disorder in a retreat phase; a disband ordered is an order's
+    /// outcome, not an event).
+    Disbanded {
+        /// Their power.
+        power: PowerId,
+        /// Where they were dislodged.
+        at: ProvinceId,
+        /// Armies disbanded.
+        armies: u8,
+        /// Fleets disbanded.
+        fleets: u8,
+    },
     /// A Winter or control event (bids, control gained or lost, the GM's decision, adoption,
     /// civil disorder, victory).
     Winter(crate::winter::Event),
@@ -419,14 +432,21 @@ impl Event {
             Event::BlockadeCut { .. } => "blockade-cut",
             Event::PassageDenied { .. } => "passage-denied",
             Event::Starved { .. } => "starved",
+            Event::Disbanded { .. } => "disbanded",
             Event::Winter(e) => e.kind(),
         }
     }
 
     /// Every kind, for messages.
-    pub const KINDS: [&'static str; 4 + crate::winter::Event::KINDS.len()] = {
-        let mut all = [""; 4 + crate::winter::Event::KINDS.len()];
-        let own = ["blockade-held", "blockade-cut", "passage-denied", "starved"];
+    pub const KINDS: [&'static str; 5 + crate::winter::Event::KINDS.len()] = {
+        let mut all = [""; 5 + crate::winter::Event::KINDS.len()];
+        let own = [
+            "blockade-held",
+            "blockade-cut",
+            "passage-denied",
+            "starved",
+            "disbanded",
+        ];
         let mut i = 0;
         while i < all.len() {
             all[i] = if i < own.len() {
@@ -488,6 +508,18 @@ impl Describe for Event {
                     code(v, *sea)
                 )
             }
+            Event::Disbanded {
+                power: p,
+                at,
+                armies,
+                fleets,
+            } => write!(
+                f,
+                "{}'s {}({}) did not retreat and was disbanded",
+                power(v, *p),
+                crate::order::spec_text(*armies, *fleets),
+                code(v, *at)
+            ),
             Event::Winter(e) => f.write_str(&e.describe(v)),
         }
     }

@@ -5,7 +5,7 @@
 //! the same space are all disbanded, except that with Multiplicity (R1.9) one power's retreats
 //! there merge and only retreats of different powers clash.
 
-use super::outcome::{Outcome, Reason, Void};
+use super::outcome::{Event, Outcome, Reason, Void};
 use crate::order::{Order, OrderKind};
 use crate::position::{Dislodged, Force, Position, SeaTime};
 use crate::variant::{PowerId, ProvinceId, Region, SpaceKind, Variant};
@@ -22,12 +22,13 @@ struct Move {
 }
 
 /// Adjudicates a retreat phase: `orders` are validated retreats and disbands. Returns the
-/// outcomes and the position with every dislodged force retreated or disbanded.
+/// outcomes, the position with every dislodged force retreated or disbanded, and an event for
+/// each force whose units were disbanded without a disband order.
 pub fn adjudicate(
     variant: &Variant,
     position: &Position,
     orders: &[Order<Region>],
-) -> (Vec<Outcome>, Position) {
+) -> (Vec<Outcome>, Position, Vec<Event>) {
     let mut outcomes = vec![Outcome::Void(Void::NoDislodgedUnit); orders.len()];
     let mut moves: Vec<Move> = Vec::new();
     for (i, order) in orders.iter().enumerate() {
@@ -90,7 +91,46 @@ pub fn adjudicate(
             next.sea_time[m.to.province.index()].add(time);
         }
     }
-    (outcomes, next)
+    let events = unordered_disbands(position, orders, &outcomes, &moves);
+    (outcomes, next, events)
+}
+
+/// The units of each dislodged force that neither retreated nor were ordered to disband.
+fn unordered_disbands(
+    position: &Position,
+    orders: &[Order<Region>],
+    outcomes: &[Outcome],
+    moves: &[Move],
+) -> Vec<Event> {
+    position
+        .dislodged
+        .iter()
+        .enumerate()
+        .filter_map(|(from, d)| {
+            let (mut armies, mut fleets) = (d.force.armies, d.force.fleets);
+            for m in moves
+                .iter()
+                .filter(|m| m.from == from && outcomes[m.order] == Outcome::Succeeds)
+            {
+                armies = armies.saturating_sub(m.armies);
+                fleets = fleets.saturating_sub(m.fleets);
+            }
+            for o in orders {
+                if let OrderKind::Disband { unit } = &o.kind {
+                    if unit.at.province == d.province {
+                        armies = armies.saturating_sub(unit.armies);
+                        fleets = fleets.saturating_sub(unit.fleets);
+                    }
+                }
+            }
+            (armies + fleets > 0).then_some(Event::Disbanded {
+                power: d.force.power,
+                at: d.province,
+                armies,
+                fleets,
+            })
+        })
+        .collect()
 }
 
 /// Why a retreat of `d` to `p` is illegal, if it is (DATC 6.H.5, 6.H.6, 6.H.10): the space is

@@ -133,8 +133,67 @@ pub fn read_file(path: &Path) -> Result<Vec<Case>, CaseFileError> {
     parse(&file, &text)
 }
 
+/// One section of a game folder's `record.txt` (docs/games.md): the phase played, and what must
+/// come out of it, in a case's expectation blocks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// The `AFTER PHASE` line: the phase the judge plays.
+    pub after: Line,
+    /// The expectations (no orders: they come by mail).
+    pub step: Step,
+}
+
+/// Reads a game folder's record: `AFTER PHASE` sections of expectation blocks, each closed by
+/// `END`, read by the same code as a case's blocks.
+pub fn parse_record(file: &str, text: &str) -> Result<Vec<Section>, CaseFileError> {
+    Ok(parse_mode(file, text, true)?
+        .into_iter()
+        .filter_map(|c| {
+            let after = c.phase?;
+            let step = c.steps.into_iter().next()?;
+            Some(Section { after, step })
+        })
+        .collect())
+}
+
 /// Reads every case in a text; `file` names it in messages.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
+    parse_mode(file, text, false)
+}
+
+/// The keywords a record's section takes: its expectation blocks.
+const RECORD_KEYWORDS: &[&str] = &[
+    "END",
+    "RESULTS",
+    "POSTSTATE",
+    "POSTDISLODGED",
+    "POSTOWNERS",
+    "POSTLEDGER",
+    "EVENTS",
+    "POSTWINNERS",
+    "POSTPHASE",
+];
+
+/// The keywords of a case that a record's section doesn't take (its position and orders come
+/// from the game and its mails).
+const CASE_KEYWORDS: &[&str] = &[
+    "CASE",
+    "VARIANT",
+    "PHASE",
+    "OPTIONS",
+    "CHOICE",
+    "STATE",
+    "OWNERS",
+    "DISLODGED",
+    "STANDOFFS",
+    "LEDGER",
+    "BLOCKADED",
+    "ORDERS",
+];
+
+/// Reads cases, or with `record` a record's sections (each a case of one step, its `AFTER`
+/// line kept as the case's phase).
+fn parse_mode(file: &str, text: &str, record: bool) -> Result<Vec<Case>, CaseFileError> {
     let err = |line: usize, message: String| CaseFileError::Syntax {
         file: file.to_string(),
         line,
@@ -155,6 +214,43 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
             None => (content, ""),
         };
         let keyword = word.trim_end_matches(':');
+        if record && keyword == "AFTER" {
+            if current.is_some() {
+                return Err(err(
+                    number,
+                    "AFTER inside a section: END the previous one".into(),
+                ));
+            }
+            if rest.is_empty() {
+                return Err(err(
+                    number,
+                    "AFTER needs the phase played (AFTER Spring 1901 Movement)".into(),
+                ));
+            }
+            current = Some(Case {
+                file: file.to_string(),
+                line: number,
+                id: "AFTER".into(),
+                phase: Some(Line {
+                    file: shared.clone(),
+                    number,
+                    text: rest.to_string(),
+                }),
+                steps: vec![Step::default()],
+                ..Case::default()
+            });
+            block = Block::None;
+            continue;
+        }
+        if record && CASE_KEYWORDS.contains(&keyword) {
+            return Err(err(
+                number,
+                format!(
+                    "{keyword} is not part of a record: a section is AFTER PHASE, then any of {}",
+                    RECORD_KEYWORDS.join(", ")
+                ),
+            ));
+        }
         if keyword == "CASE" {
             if current.is_some() {
                 return Err(err(
@@ -177,10 +273,12 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
             continue;
         }
         let Some(case) = current.as_mut() else {
-            return Err(err(
-                number,
-                format!("'{content}' outside a case (start with CASE)"),
-            ));
+            let start = if record {
+                "a section (start with AFTER PHASE)"
+            } else {
+                "a case (start with CASE)"
+            };
+            return Err(err(number, format!("'{content}' outside {start}")));
         };
         let line = |text: &str| Line {
             file: shared.clone(),
@@ -300,7 +398,15 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Case>, CaseFileError> {
         }
     }
     if let Some(c) = current {
-        return Err(err(c.line, format!("case {} has no END", c.id)));
+        let what = if record {
+            format!(
+                "the section AFTER {} has no END",
+                c.phase.map(|l| l.text).unwrap_or_default()
+            )
+        } else {
+            format!("case {} has no END", c.id)
+        };
+        return Err(err(c.line, what));
     }
     Ok(cases)
 }
@@ -357,6 +463,25 @@ mod tests {
         let text = "CASE 1\nSTANDOFFS: Bur, Pic\nORDERS\nEND\n";
         let cases = parse("t", text).expect("parses");
         assert_eq!(cases[0].standoffs[0].text, "Bur, Pic");
+    }
+
+    /// Issue 11: a record's sections are read with the case's blocks; a bare `AFTER` section
+    /// expects nothing but that the phase was played; a case keyword is refused in a record.
+    #[test]
+    fn record_sections_are_read_with_the_case_blocks() {
+        let text = "# a note\nAFTER Spring 1901 Movement\nPOSTSTATE\n  England: F(NTH)\nPOSTPHASE Fall 1901 Movement\nEND\nAFTER Fall 1901 Retreat\nEND\n";
+        let sections = parse_record("r", text).expect("parses");
+        assert_eq!(sections.len(), 2);
+        assert_eq!(sections[0].after.text, "Spring 1901 Movement");
+        assert_eq!(sections[0].step.poststate.as_ref().map(Vec::len), Some(1));
+        assert!(sections[0].step.postphase.is_some());
+        assert_eq!(sections[1].step, Step::default());
+        let e = parse_record("r", "AFTER Spring 1901 Movement\nSTATE\nEND\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("r:2: STATE is not part of a record"),
+            "{e}"
+        );
     }
 
     /// RULINGS §7: LEDGER, BLOCKADED (R5.4), GM lines (R7.8), POSTLEDGER, POSTWINNERS (R7.10).

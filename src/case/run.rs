@@ -1,7 +1,7 @@
 //! Playing a case against its variant: building the position, validating and adjudicating each
 //! `ORDERS` block, and comparing what came out with what the case expects.
 
-use super::file::{Case, Line};
+use super::file::{Case, Line, Step};
 use crate::adjudicate::{Describe, Event, Outcome};
 use crate::order::{parse_line, parse_place, parse_unit, Order, ParseError, Place};
 use crate::position::{Dislodged, Force, Position, SeaTime};
@@ -79,6 +79,47 @@ pub struct PlayedStep {
     pub second: Vec<PlayedOrder>,
     /// What the engine reported; `report.next` is the position after the phase.
     pub report: PhaseReport,
+}
+
+impl PlayedStep {
+    /// A phase the judge played (its stored report and the position it was played from), for
+    /// checking against a game folder's record: the orders in the report's order; lines that
+    /// did not parse are left out (no `RESULTS` line can name them).
+    pub fn from_report(before: Position, report: PhaseReport) -> PlayedStep {
+        let orders = report
+            .powers
+            .iter()
+            .flat_map(|p| p.orders.iter().map(move |o| (p.power, o)))
+            .filter_map(|(power, o)| {
+                Some(PlayedOrder {
+                    power,
+                    parsed: o.order.parsed.clone()?,
+                    text: o.canonical.clone().unwrap_or_default(),
+                    result: o.result.clone(),
+                })
+            })
+            .collect();
+        PlayedStep {
+            before,
+            orders,
+            second: second_orders(&report),
+            report,
+        }
+    }
+}
+
+/// The second-phase orders of a report (R4) as played orders.
+fn second_orders(report: &PhaseReport) -> Vec<PlayedOrder> {
+    report
+        .second
+        .iter()
+        .map(|s| PlayedOrder {
+            power: s.power,
+            parsed: s.order.map(&|r: &Region| Place::Known(*r)),
+            text: s.canonical.clone(),
+            result: Ok(s.outcome.clone()),
+        })
+        .collect()
 }
 
 /// For each power, the case line of each line of its sheet.
@@ -174,16 +215,7 @@ pub fn play(case: &Case, variant: &Variant) -> Result<Vec<PlayedStep>, String> {
             }
         }
         by_line.sort_by_key(|(n, _)| *n);
-        let second = report
-            .second
-            .iter()
-            .map(|s| PlayedOrder {
-                power: s.power,
-                parsed: s.order.map(&|r: &Region| Place::Known(*r)),
-                text: s.canonical.clone(),
-                result: Ok(s.outcome.clone()),
-            })
-            .collect();
+        let second = second_orders(&report);
         let before = std::mem::replace(&mut position, report.next.clone());
         steps.push(PlayedStep {
             before,
@@ -205,18 +237,23 @@ pub struct CaseReport {
     pub failures: Vec<String>,
 }
 
-/// The variant with the case's `OPTIONS` applied: each names a rule switch, `on` or `off`
-/// (`starvation=off`, `rule12=on`).
-pub fn with_options(variant: &Variant, case: &Case) -> Result<Variant, String> {
+/// The variant with rule switches set: each `(NAME, VALUE)` names a switch of
+/// [`variant::SWITCHES`] and turns it `on` or `off` (`starvation=off`, `rule12=on`). A case's
+/// `OPTIONS` and a game's options (`game create --option`) both go through here.
+pub fn with_options(variant: &Variant, options: &[(String, String)]) -> Result<Variant, String> {
     let mut v = variant.clone();
-    for (key, value) in &case.options {
+    for (key, value) in options {
         let on = match value.to_ascii_lowercase().as_str() {
             "on" | "yes" | "true" => true,
             "off" | "no" | "false" => false,
             other => return Err(format!("option {key}: '{other}' is not on or off")),
         };
         let switch = v.rules.switch(key).ok_or_else(|| {
-            format!("unknown option '{key}' (a rule switch: starvation, rule12, ...)")
+            let names: Vec<&str> = variant::SWITCHES.iter().map(|s| s.name).collect();
+            format!(
+                "unknown option '{key}': the rule switches are {}",
+                names.join(", ")
+            )
         })?;
         *switch = on;
     }
@@ -244,7 +281,7 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
             return report;
         }
     };
-    let variant = match with_options(variant, case) {
+    let variant = match with_options(variant, &case.options) {
         Ok(v) => v,
         Err(e) => {
             report.failures.push(e);
@@ -260,129 +297,139 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
         }
     };
     for (n, (step, played)) in case.steps.iter().zip(&steps).enumerate() {
-        let f = &mut report.failures;
         let label = format!(
             "phase {} ({})",
             n + 1,
             variant.phase_name(played.before.phase)
         );
-        if let Err(e) = check_results(variant, &step.results, played, &label, f) {
-            f.push(e);
-        }
-        if let Some(lines) = &step.events {
-            check_events(variant, lines, &played.report.events, &label, f);
-        }
-        let pos = &played.report.next;
-        if let Some(lines) = &step.poststate {
-            match read_forces(variant, lines) {
-                Ok(expected) => {
-                    let actual: Vec<(ProvinceId, Force)> =
-                        pos.forces().map(|(p, f)| (p, *f)).collect();
-                    let forces: Vec<(ProvinceId, Force)> =
-                        expected.iter().map(|&(p, f, _)| (p, f)).collect();
-                    compare(variant, f, &label, "POSTSTATE", &forces, &actual);
-                    // Seasons at sea are checked where written (R3.6).
-                    for &(p, _, time) in &expected {
-                        if time.is_some_and(|t| t != pos.sea_time[p.index()]) {
-                            f.push(format!(
-                                "{label}: POSTSTATE: the seasons at sea in {} differ",
-                                variant.province(p).code
-                            ));
-                        }
-                    }
-                }
-                Err(e) => f.push(e),
-            }
-        }
-        if let Some(lines) = &step.postdislodged {
-            match read_dislodged(variant, lines) {
-                Ok(expected) => {
-                    let strip = |d: &Dislodged| (d.province, d.force);
-                    let exp: Vec<(ProvinceId, Force)> = expected.iter().map(strip).collect();
-                    let act: Vec<(ProvinceId, Force)> = pos.dislodged.iter().map(strip).collect();
-                    compare(variant, f, &label, "POSTDISLODGED", &exp, &act);
-                    for d in expected.iter().filter(|d| !d.attacker_from.is_empty()) {
-                        let same = pos.dislodged.iter().any(|a| {
-                            a.province == d.province && a.attacker_from == d.attacker_from
-                        });
-                        if !same {
-                            let from: Vec<&str> = d
-                                .attacker_from
-                                .iter()
-                                .map(|p| variant.province(p).code.as_str())
-                                .collect();
-                            f.push(format!(
-                                "{label}: POSTDISLODGED: {} was not dislodged by the attack from {}",
-                                d.force.name(variant, d.province),
-                                from.join(" & ")
-                            ));
-                        }
-                    }
-                }
-                Err(e) => f.push(e),
-            }
-        }
-        if let Some(lines) = &step.postowners {
-            match read_owners(variant, lines) {
-                Ok(owners) => {
-                    for (p, owner) in owners {
-                        let actual = pos.owners[p.index()];
-                        if actual != owner {
-                            let name = |o: Option<PowerId>| {
-                                o.map_or("nobody".to_string(), |o| variant.power(o).name.clone())
-                            };
-                            f.push(format!(
-                                "{label}: POSTOWNERS: {} expected {}, got {}",
-                                variant.province(p).code,
-                                name(owner),
-                                name(actual)
-                            ));
-                        }
-                    }
-                }
-                Err(e) => f.push(e),
-            }
-        }
-        if let Some(lines) = &step.postledger {
-            if let Err(e) = check_ledger(variant, lines, pos, &label, f) {
-                f.push(e);
-            }
-        }
-        if let Some(l) = &step.postwinners {
-            match read_powers(variant, l) {
-                Ok(expected) if expected == pos.ledgers.winners => {}
-                Ok(_) => {
-                    let names = |ps: &[PowerId]| {
-                        let v: Vec<&str> =
-                            ps.iter().map(|p| variant.power(*p).name.as_str()).collect();
-                        if v.is_empty() {
-                            "none".to_string()
-                        } else {
-                            v.join(", ")
-                        }
-                    };
-                    f.push(format!(
-                        "{label}: POSTWINNERS expected {}, got {}",
-                        l.text,
-                        names(&pos.ledgers.winners)
-                    ));
-                }
-                Err(e) => f.push(e),
-            }
-        }
-        if let Some(l) = &step.postphase {
-            match variant.parse_phase(&l.text) {
-                Some(ph) if ph == pos.phase => {}
-                Some(_) => f.push(format!(
-                    "{label}: POSTPHASE expected {}, got {}",
-                    l.text,
-                    variant.phase_name(pos.phase)
-                )),
-                None => f.push(at(l, format!("'{}' is not a phase", l.text))),
-            }
-        }
+        report
+            .failures
+            .extend(check_step(variant, step, played, &label));
     }
     report
+}
+
+/// Every difference between what `step` expects (its `RESULTS`, `EVENTS` and `POST...` blocks;
+/// blocks not written are not checked) and the phase as played, each starting with `label`. The
+/// case runner and the replay of a game folder both check through here.
+pub fn check_step(variant: &Variant, step: &Step, played: &PlayedStep, label: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    let f = &mut failures;
+    if let Err(e) = check_results(variant, &step.results, played, label, f) {
+        f.push(e);
+    }
+    if let Some(lines) = &step.events {
+        check_events(variant, lines, &played.report.events, label, f);
+    }
+    let pos = &played.report.next;
+    if let Some(lines) = &step.poststate {
+        match read_forces(variant, lines) {
+            Ok(expected) => {
+                let actual: Vec<(ProvinceId, Force)> = pos.forces().map(|(p, f)| (p, *f)).collect();
+                let forces: Vec<(ProvinceId, Force)> =
+                    expected.iter().map(|&(p, f, _)| (p, f)).collect();
+                compare(variant, f, label, "POSTSTATE", &forces, &actual);
+                // Seasons at sea are checked where written (R3.6).
+                for &(p, _, time) in &expected {
+                    if time.is_some_and(|t| t != pos.sea_time[p.index()]) {
+                        f.push(format!(
+                            "{label}: POSTSTATE: the seasons at sea in {} differ",
+                            variant.province(p).code
+                        ));
+                    }
+                }
+            }
+            Err(e) => f.push(e),
+        }
+    }
+    if let Some(lines) = &step.postdislodged {
+        match read_dislodged(variant, lines) {
+            Ok(expected) => {
+                let strip = |d: &Dislodged| (d.province, d.force);
+                let exp: Vec<(ProvinceId, Force)> = expected.iter().map(strip).collect();
+                let act: Vec<(ProvinceId, Force)> = pos.dislodged.iter().map(strip).collect();
+                compare(variant, f, label, "POSTDISLODGED", &exp, &act);
+                for d in expected.iter().filter(|d| !d.attacker_from.is_empty()) {
+                    let same = pos
+                        .dislodged
+                        .iter()
+                        .any(|a| a.province == d.province && a.attacker_from == d.attacker_from);
+                    if !same {
+                        let from: Vec<&str> = d
+                            .attacker_from
+                            .iter()
+                            .map(|p| variant.province(p).code.as_str())
+                            .collect();
+                        f.push(format!(
+                            "{label}: POSTDISLODGED: {} was not dislodged by the attack from {}",
+                            d.force.name(variant, d.province),
+                            from.join(" & ")
+                        ));
+                    }
+                }
+            }
+            Err(e) => f.push(e),
+        }
+    }
+    if let Some(lines) = &step.postowners {
+        match read_owners(variant, lines) {
+            Ok(owners) => {
+                for (p, owner) in owners {
+                    let actual = pos.owners[p.index()];
+                    if actual != owner {
+                        let name = |o: Option<PowerId>| {
+                            o.map_or("nobody".to_string(), |o| variant.power(o).name.clone())
+                        };
+                        f.push(format!(
+                            "{label}: POSTOWNERS: {} expected {}, got {}",
+                            variant.province(p).code,
+                            name(owner),
+                            name(actual)
+                        ));
+                    }
+                }
+            }
+            Err(e) => f.push(e),
+        }
+    }
+    if let Some(lines) = &step.postledger {
+        if let Err(e) = check_ledger(variant, lines, pos, label, f) {
+            f.push(e);
+        }
+    }
+    if let Some(l) = &step.postwinners {
+        match read_powers(variant, l) {
+            Ok(expected) if expected == pos.ledgers.winners => {}
+            Ok(_) => {
+                let names = |ps: &[PowerId]| {
+                    let v: Vec<&str> = ps.iter().map(|p| variant.power(*p).name.as_str()).collect();
+                    if v.is_empty() {
+                        "none".to_string()
+                    } else {
+                        v.join(", ")
+                    }
+                };
+                f.push(format!(
+                    "{label}: POSTWINNERS expected {}, got {}",
+                    l.text,
+                    names(&pos.ledgers.winners)
+                ));
+            }
+            Err(e) => f.push(e),
+        }
+    }
+    if let Some(l) = &step.postphase {
+        match variant.parse_phase(&l.text) {
+            Some(ph) if ph == pos.phase => {}
+            Some(_) => f.push(format!(
+                "{label}: POSTPHASE expected {}, got {}",
+                l.text,
+                variant.phase_name(pos.phase)
+            )),
+            None => f.push(at(l, format!("'{}' is not a phase", l.text))),
+        }
+    }
+    failures
 }
 
 fn check_results(
@@ -543,21 +590,8 @@ fn compare(
 
 /// Forces as case-file text: `England: F(NTH), A(Yor); France: A(Par)`.
 pub fn forces_text(variant: &Variant, forces: &[(ProvinceId, Force)]) -> String {
-    let mut parts = Vec::new();
-    for power in variant.power_ids() {
-        let mine: Vec<String> = forces
-            .iter()
-            .filter(|(_, f)| f.power == power)
-            .map(|(p, f)| f.name(variant, *p))
-            .collect();
-        if !mine.is_empty() {
-            parts.push(format!(
-                "{}: {}",
-                variant.power(power).name,
-                mine.join(", ")
-            ));
-        }
-    }
+    let lines = super::write::force_lines(variant, forces);
+    let parts: Vec<&str> = lines.lines().map(str::trim).collect();
     if parts.is_empty() {
         "(none)".into()
     } else {

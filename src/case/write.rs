@@ -1,9 +1,9 @@
 //! A position written as a case's state blocks (`docs/case-format.md`), so that what
 //! `napjudge adjudicate` prints after a phase can be fed back as the next case's position.
 
-use crate::position::Position;
+use crate::position::{Force, Position};
 use crate::turn::Retreats;
-use crate::variant::Variant;
+use crate::variant::{PowerId, ProvinceId, Variant};
 use crate::winter::Item;
 use std::fmt::Write;
 
@@ -14,16 +14,8 @@ pub fn state_blocks(variant: &Variant, position: &Position, retreats: &[Retreats
     let _ = writeln!(out, "VARIANT {}", variant.name);
     let _ = writeln!(out, "PHASE {}", variant.phase_name(position.phase));
     out.push_str("STATE\n");
-    for power in variant.power_ids() {
-        let units: Vec<String> = position
-            .forces()
-            .filter(|(_, f)| f.power == power)
-            .map(|(p, f)| f.name(variant, p))
-            .collect();
-        if !units.is_empty() {
-            let _ = writeln!(out, "  {}: {}", variant.power(power).name, units.join(", "));
-        }
-    }
+    let forces: Vec<(ProvinceId, Force)> = position.forces().map(|(p, f)| (p, *f)).collect();
+    out.push_str(&force_lines(variant, &forces));
     if !position.dislodged.is_empty() {
         out.push_str("DISLODGED\n");
         for d in &position.dislodged {
@@ -71,19 +63,7 @@ pub fn state_blocks(variant: &Variant, position: &Position, retreats: &[Retreats
         let _ = writeln!(out, "BLOCKADED: {}", codes(position.blockaded));
     }
     out.push_str("OWNERS\n");
-    let owners = variant.power_ids().map(Some).chain(std::iter::once(None));
-    for owner in owners {
-        let centres: Vec<&str> = variant
-            .centres()
-            .iter()
-            .filter(|p| position.owners[p.index()] == owner)
-            .map(|p| variant.province(p).code.as_str())
-            .collect();
-        if !centres.is_empty() {
-            let name = owner.map_or("none", |o| variant.power(o).name.as_str());
-            let _ = writeln!(out, "  {name}: {}", centres.join(", "));
-        }
-    }
+    out.push_str(&owner_lines(variant, &position.owners));
     let mut ledger = String::new();
     for power in variant.power_ids() {
         // What a `LEDGER` block takes: banks, loans, control; nothing that is the default.
@@ -111,6 +91,43 @@ pub fn state_blocks(variant: &Variant, position: &Position, retreats: &[Retreats
     if !ledger.is_empty() {
         out.push_str("LEDGER\n");
         out.push_str(&ledger);
+    }
+    out
+}
+
+/// `  England: F(NTH), A(Yor)` lines, one a power with forces, in the variant's power order (a
+/// `STATE` block's, or a game record's `POSTSTATE`).
+pub fn force_lines(variant: &Variant, forces: &[(ProvinceId, Force)]) -> String {
+    let mut out = String::new();
+    for power in variant.power_ids() {
+        let units: Vec<String> = forces
+            .iter()
+            .filter(|(_, f)| f.power == power)
+            .map(|(p, f)| f.name(variant, *p))
+            .collect();
+        if !units.is_empty() {
+            let _ = writeln!(out, "  {}: {}", variant.power(power).name, units.join(", "));
+        }
+    }
+    out
+}
+
+/// `  France: Bre, Mar` lines for every centre, by owner (`none:` for the unowned), from the
+/// owners indexed by province (an `OWNERS` block's, or a game record's `POSTOWNERS`).
+pub fn owner_lines(variant: &Variant, owners: &[Option<PowerId>]) -> String {
+    let mut out = String::new();
+    let all = variant.power_ids().map(Some).chain(std::iter::once(None));
+    for owner in all {
+        let centres: Vec<&str> = variant
+            .centres()
+            .iter()
+            .filter(|p| owners.get(p.index()).copied().flatten() == owner)
+            .map(|p| variant.province(p).code.as_str())
+            .collect();
+        if !centres.is_empty() {
+            let name = owner.map_or("none", |o| variant.power(o).name.as_str());
+            let _ = writeln!(out, "  {name}: {}", centres.join(", "));
+        }
     }
     out
 }

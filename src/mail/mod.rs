@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser};
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
-use text::{Command, Line};
+use text::{Command, GmCommand, Line};
 
 /// The default size limit of a message (bytes).
 pub const MAX_SIZE: usize = 1 << 20;
@@ -70,6 +70,7 @@ pub enum Handled {
 }
 
 /// The headers intake looks at.
+#[derive(Default)]
 struct Head {
     message_id: Option<String>,
     sender: String,
@@ -101,6 +102,18 @@ fn head(m: &Message) -> Head {
     }
 }
 
+/// A message as intake reads it: whole, or only its headers when it is over the size limit.
+fn parse<'a>(cfg: &MailConfig, raw: &'a [u8]) -> (Option<Message<'a>>, Head) {
+    let parser = MessageParser::default();
+    let parsed = if raw.len() > cfg.max_size {
+        parser.parse_headers(header_part(raw))
+    } else {
+        parser.parse(raw)
+    };
+    let h = parsed.as_ref().map(head).unwrap_or_default();
+    (parsed, h)
+}
+
 /// The header part of a message too large to read whole.
 fn header_part(raw: &[u8]) -> &[u8] {
     let limit = raw.len().min(64 * 1024);
@@ -124,6 +137,34 @@ struct Earlier {
     answered_twice: bool,
 }
 
+/// Whether running a command a second time does no harm: orders and player settings are
+/// replaced by the same again; press would be sent twice, and a GM's command could process or
+/// roll back a phase twice.
+fn repeatable(c: &Command) -> bool {
+    match c {
+        Command::Signon { power, .. } => !power.eq_ignore_ascii_case(GM),
+        Command::Press { .. } | Command::Gm(_) => false,
+        Command::BadSignon
+        | Command::Help
+        | Command::List
+        | Command::History
+        | Command::Summary
+        | Command::Clear
+        | Command::Signoff
+        | Command::SetPassword(_)
+        | Command::SetAddress(_)
+        | Command::Order(_) => true,
+    }
+}
+
+/// The SHA-256 of a raw message, hex: how a message without a Message-ID is recognised again.
+fn digest_of(raw: &[u8]) -> String {
+    Sha256::digest(raw)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Stores the raw message in its own transaction; its row id and, if it was seen before (same
 /// Message-ID, else same digest), when.
 fn store_raw(
@@ -132,30 +173,8 @@ fn store_raw(
     h: &Head,
     now: DateTime<Utc>,
 ) -> Result<(i64, Option<Earlier>), MailError> {
-    let digest: String = Sha256::digest(raw)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let digest = digest_of(raw);
     let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let (key, value) = match &h.message_id {
-        Some(id) => ("message_id = ?1", id.as_str()),
-        None => ("message_id IS NULL AND digest = ?1", digest.as_str()),
-    };
-    let earlier = tx
-        .query_row(
-            &format!(
-                "SELECT MIN(received), SUM(state = 'duplicate') FROM inbox WHERE {key}
-                 HAVING COUNT(*) > 0"
-            ),
-            [value],
-            |r| {
-                Ok(Earlier {
-                    at: r.get(0)?,
-                    answered_twice: r.get::<_, i64>(1)? > 0,
-                })
-            },
-        )
-        .optional()?;
     tx.execute(
         "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'stored')",
@@ -169,8 +188,84 @@ fn store_raw(
         ],
     )?;
     let id = tx.last_insert_rowid();
+    let earlier = earlier(&tx, h, &digest, id)?;
     tx.commit()?;
     Ok((id, earlier))
+}
+
+/// When the message stored as `id` came before it (the same Message-ID, else the same digest).
+fn earlier(c: &Connection, h: &Head, digest: &str, id: i64) -> Result<Option<Earlier>, MailError> {
+    let (key, value) = match &h.message_id {
+        Some(id) => ("message_id = ?1", id.as_str()),
+        None => ("message_id IS NULL AND digest = ?1", digest),
+    };
+    Ok(c.query_row(
+        &format!(
+            "SELECT MIN(received), SUM(state = 'duplicate') FROM inbox WHERE {key} AND id < ?2
+             HAVING COUNT(*) > 0"
+        ),
+        params![value, id],
+        |r| {
+            Ok(Earlier {
+                at: r.get(0)?,
+                answered_twice: r.get::<_, i64>(1)? > 0,
+            })
+        },
+    )
+    .optional()?)
+}
+
+/// How long a stored message waits before `tick` answers it in place of the `mail receive`
+/// that stored it: long enough that a receive still at work keeps its own message.
+pub const PENDING_AFTER: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
+
+/// Answers the messages stored but never answered (the judge killed between storing and
+/// answering, or an answer that failed), oldest first, each as of the time it was received, so
+/// that its orders count for the phase they came in and no order stored is ever lost. `tick` runs
+/// it before it processes any phase. The replies say nothing of the delay; the number answered
+/// is returned.
+pub fn answer_pending(j: &mut Judge, cfg: &MailConfig) -> Result<usize, MailError> {
+    let before = now_text(j.clock.now() - PENDING_AFTER);
+    let pending: Vec<(i64, Vec<u8>, String)> = {
+        let mut stmt = j.store.conn.prepare(
+            "SELECT id, raw, received FROM inbox WHERE state = 'stored' AND received <= ?1
+             ORDER BY id",
+        )?;
+        let rows = stmt.query_map([before], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let clock = j.clock;
+    let mut answered = 0;
+    for (id, raw, received) in pending {
+        let Ok(at) = chrono::DateTime::parse_from_rfc3339(&received) else {
+            continue;
+        };
+        let (parsed, h) = parse(cfg, &raw);
+        let digest = digest_of(&raw);
+        let earlier = earlier(&j.store.conn, &h, &digest, id)?;
+        j.clock = clock::Clock::fixed(at.with_timezone(&Utc));
+        let lines = parsed
+            .as_ref()
+            .and_then(|m| m.body_text(0))
+            .map(|b| text::read(&b))
+            .unwrap_or_default();
+        let done = if lines.iter().all(|l| repeatable(&l.command)) {
+            answer(j, cfg, &raw, parsed.as_ref(), &h, id, earlier)
+        } else {
+            let intro = format!(
+                "The judge stored your mail of {received} but was stopped before it answered, \
+                 and may have carried out part of it. It was not run again, because a GM \
+                 command or press run twice could do harm: check the game with LIST and send \
+                 again what is missing."
+            );
+            reply(j, &h, id, None, &intro, &[], "answered").map(|()| Handled::Answered)
+        };
+        j.clock = clock;
+        if done.is_ok() {
+            answered += 1;
+        }
+    }
+    Ok(answered)
 }
 
 fn set_state(c: &Connection, id: i64, state: &str, note: Option<&str>) -> Result<(), MailError> {
@@ -227,24 +322,55 @@ pub struct HelpMail<'a> {
 /// Receives one message: stores it, then answers it (or not: mail from the judge itself and
 /// automatic mail are stored and never answered).
 pub fn receive(j: &mut Judge, cfg: &MailConfig, raw: &[u8]) -> Result<Handled, MailError> {
-    let now = j.clock.now();
-    let too_big = raw.len() > cfg.max_size;
-    let parser = MessageParser::default();
-    let parsed = if too_big {
-        parser.parse_headers(header_part(raw))
-    } else {
-        parser.parse(raw)
-    };
-    let h = parsed.as_ref().map(head).unwrap_or(Head {
-        message_id: None,
-        sender: String::new(),
-        subject: String::new(),
-        auto: false,
-    });
-    let (id, earlier) = store_raw(&mut j.store.conn, raw, &h, now)?;
+    let (parsed, h) = parse(cfg, raw);
+    let (id, earlier) = store_raw(&mut j.store.conn, raw, &h, j.clock.now())?;
     // Stored: whatever goes wrong now is the judge's to report, not the mail server's to retry.
     Ok(answer(j, cfg, raw, parsed.as_ref(), &h, id, earlier)
         .unwrap_or_else(|e| Handled::Unanswered(e.to_string())))
+}
+
+/// Queues the reply to the stored message `id` and marks the message `state`, in one
+/// transaction.
+fn reply(
+    j: &mut Judge,
+    h: &Head,
+    id: i64,
+    game: Option<i64>,
+    intro: &str,
+    blocks: &[Block],
+    state: &str,
+) -> Result<(), MailError> {
+    let now = j.clock.now();
+    let clean: String = h.subject.chars().filter(|c| !c.is_control()).collect();
+    let clean = clean.trim();
+    let subject = if clean.is_empty() {
+        "your mail to the judge".to_string()
+    } else if clean.to_ascii_lowercase().starts_with("re:") {
+        clean.to_string()
+    } else {
+        format!("Re: {clean}")
+    };
+    let body = render::render("reply", &ReplyMail { intro, blocks })?;
+    let tx = j.store.conn.transaction()?;
+    store::queue_mail(
+        &tx,
+        &NewMail {
+            game,
+            phase: None,
+            kind: "reply",
+            to: &h.sender,
+            subject: &subject,
+            body: &body,
+            in_reply_to: h.message_id.as_deref(),
+        },
+        now,
+    )?;
+    tx.execute(
+        "UPDATE inbox SET state = ?2, game = ?3 WHERE id = ?1",
+        params![id, state, game],
+    )?;
+    tx.commit()?;
+    Ok(())
 }
 
 /// Answers a stored message (or marks it ignored).
@@ -257,7 +383,6 @@ fn answer(
     id: i64,
     earlier: Option<Earlier>,
 ) -> Result<Handled, MailError> {
-    let now = j.clock.now();
     let too_big = raw.len() > cfg.max_size;
     let c = &j.store.conn;
     if h.sender.is_empty() || !h.sender.contains('@') {
@@ -277,37 +402,6 @@ fn answer(
         )?;
         return Ok(Handled::Ignored("automatic mail".into()));
     }
-    let clean: String = h.subject.chars().filter(|c| !c.is_control()).collect();
-    let clean = clean.trim();
-    let subject = if clean.is_empty() {
-        "your mail to the judge".to_string()
-    } else if clean.to_ascii_lowercase().starts_with("re:") {
-        clean.to_string()
-    } else {
-        format!("Re: {clean}")
-    };
-    let reply = |j: &mut Judge, game: Option<i64>, intro: &str, blocks: &[Block], state: &str| {
-        let body = render::render("reply", &ReplyMail { intro, blocks })?;
-        let tx = j.store.conn.transaction()?;
-        store::queue_mail(
-            &tx,
-            &NewMail {
-                game,
-                phase: None,
-                kind: "reply",
-                to: &h.sender,
-                subject: &subject,
-                body: &body,
-            },
-            now,
-        )?;
-        tx.execute(
-            "UPDATE inbox SET state = ?2, game = ?3 WHERE id = ?1",
-            params![id, state, game],
-        )?;
-        tx.commit()?;
-        Ok::<(), MailError>(())
-    };
     if let Some(Earlier {
         answered_twice: true,
         ..
@@ -322,7 +416,7 @@ fn answer(
             "This message (the same Message-ID, or the same text) reached the judge before, at {at}. \
              It was answered then; nothing was done this time."
         );
-        reply(j, None, &intro, &[], "duplicate")?;
+        reply(j, h, id, None, &intro, &[], "duplicate")?;
         return Ok(Handled::Duplicate);
     }
     if too_big {
@@ -332,7 +426,7 @@ fn answer(
             raw.len(),
             cfg.max_size
         );
-        reply(j, None, &intro, &[], "answered")?;
+        reply(j, h, id, None, &intro, &[], "answered")?;
         return Ok(Handled::Answered);
     }
     let body = parsed.and_then(|m| m.body_text(0));
@@ -341,11 +435,11 @@ fn answer(
         let intro = "The judge found no text it could read in your mail (no plain text or HTML \
                      body, or only quoted lines). Nothing was done. Write your commands as plain \
                      text, starting with SIGNON POWER GAME PASSWORD; send HELP for the guide.";
-        reply(j, None, intro, &[], "answered")?;
+        reply(j, h, id, None, intro, &[], "answered")?;
         return Ok(Handled::Answered);
     }
     let (game, intro, blocks) = run(j, cfg, &h.sender, &lines)?;
-    reply(j, game, &intro, &blocks, "answered")?;
+    reply(j, h, id, game, &intro, &blocks, "answered")?;
     Ok(Handled::Answered)
 }
 
@@ -394,7 +488,7 @@ fn signon(
     let name = if power.eq_ignore_ascii_case(GM) {
         GM.to_string()
     } else {
-        let known = j.with_variant(&g.variant, |v, _| {
+        let known = j.with_variant(&g, |v, _| {
             v.power_by_name(power)
                 .filter(|&p| v.power(p).kind == PowerKind::Major)
                 .map(|p| v.power(p).name.clone())
@@ -606,7 +700,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
         },
         Command::Summary => {
             let phases = store::phases(&j.store.conn, s.game.id)?;
-            let lines = j.with_variant(&s.game.variant, |v, _| summary(v, &phases))?;
+            let lines = j.with_variant(&s.game, |v, _| summary(v, &phases))?;
             Block { head, lines }
         }
         Command::SetPassword(pw) if !gm => {
@@ -639,7 +733,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
             }
         }
         Command::Press { to, body } => press(j, s, to, body, head, now)?,
-        Command::Process if gm => service(head, j.process(&name, false), |p| {
+        Command::Gm(GmCommand::Process) if gm => service(head, j.process(&name, false), |p| {
             vec![format!(
                 "Processed {}; next {}; {} mails queued.",
                 p.phase,
@@ -647,13 +741,15 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
                 p.mails
             )]
         }),
-        Command::Preview if gm => service(head, j.process(&name, true), |p| {
+        Command::Gm(GmCommand::Preview) if gm => service(head, j.process(&name, true), |p| {
             p.results.lines().map(str::to_string).collect()
         }),
-        Command::Rollback(phase) if gm => service(head, j.rollback(&name, phase), |p| {
-            vec![format!("The game is back at the start of {p}.")]
-        }),
-        Command::SetDeadline(t) if gm => {
+        Command::Gm(GmCommand::Rollback(phase)) if gm => {
+            service(head, j.rollback(&name, phase), |p| {
+                vec![format!("The game is back at the start of {p}.")]
+            })
+        }
+        Command::Gm(GmCommand::SetDeadline(t)) if gm => {
             let r = clock::parse_time(t)
                 .map_err(GameError::from)
                 .and_then(|at| j.set_deadline(&name, at).map(|()| at));
@@ -662,7 +758,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
                 vec![format!("Deadline: {}.", clock::show_in(at, &zone))]
             })
         }
-        Command::SetGrace(p) if gm => {
+        Command::Gm(GmCommand::SetGrace(p)) if gm => {
             let r = clock::parse_period(p)
                 .map_err(GameError::from)
                 .and_then(|secs| j.set_grace(&name, secs).map(|()| secs));
@@ -670,15 +766,32 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
                 vec![format!("Grace: {}.", clock::show_period(secs))]
             })
         }
-        Command::Control(minor, major) if gm => {
+        Command::Gm(GmCommand::SetPictures(word)) if gm => {
+            let on = match word.to_ascii_lowercase().as_str() {
+                "on" => Some(true),
+                "off" => Some(false),
+                _ => None,
+            };
+            match on {
+                Some(on) => service(head, j.set_pictures(&name, on), |()| {
+                    let word = if on { "with" } else { "without" };
+                    vec![format!("Result mails go {word} a picture of the board.")]
+                }),
+                None => Block::with(
+                    head,
+                    "ERROR: write SET PICTURES ON or SET PICTURES OFF. Nothing was done.",
+                ),
+            }
+        }
+        Command::Gm(GmCommand::Control(minor, major)) if gm => {
             service(head, j.control(&name, minor, major), |c| {
                 vec![format!("{c} (carried out when the phase is processed).")]
             })
         }
-        Command::Pause if gm => service(head, j.pause(&name, true), |_| {
+        Command::Gm(GmCommand::Pause) if gm => service(head, j.pause(&name, true), |_| {
             vec!["The game is paused.".into()]
         }),
-        Command::Resume if gm => {
+        Command::Gm(GmCommand::Resume) if gm => {
             let zone = s.game.timezone.clone();
             service(head, j.pause(&name, false), |d| {
                 vec![format!(
@@ -692,14 +805,7 @@ fn command(j: &mut Judge, s: &Signed, c: &Command, head: String) -> Result<Block
             head,
             "The GM has no orders, password or address of a power to change by mail.",
         ),
-        Command::Process
-        | Command::Preview
-        | Command::Rollback(_)
-        | Command::SetDeadline(_)
-        | Command::SetGrace(_)
-        | Command::Control(..)
-        | Command::Pause
-        | Command::Resume => gm_only(head),
+        Command::Gm(_) => gm_only(head),
         // Handled by the caller.
         Command::Help
         | Command::Signon { .. }
@@ -862,7 +968,7 @@ fn order_set(j: &mut Judge, s: &Signed) -> Result<Option<Block>, MailError> {
         .find(|t| t.power == s.power)
         .map(|t| t.text);
     let gm = store::gm_commands(c, phase.id)?;
-    let lines = j.with_variant(&s.game.variant, |v, _| {
+    let lines = j.with_variant(&s.game, |v, _| {
         let name = v.phase_name(phase.position.phase);
         let head = format!("Your orders for {name} now");
         let Some(p) = v.power_by_name(&s.power) else {
@@ -970,6 +1076,7 @@ fn press(
                     to: &p.address,
                     subject: &subject,
                     body: &mail,
+                    in_reply_to: None,
                 },
                 now,
             )?;

@@ -38,24 +38,33 @@ pub enum Command {
         /// The text.
         body: String,
     },
-    /// The GM's `PROCESS`.
-    Process,
-    /// The GM's `PREVIEW`.
-    Preview,
-    /// The GM's `ROLLBACK PHASE`.
-    Rollback(String),
-    /// The GM's `SET DEADLINE TIME`.
-    SetDeadline(String),
-    /// The GM's `SET GRACE PERIOD`.
-    SetGrace(String),
-    /// The GM's `CONTROL MINOR POWER`.
-    Control(String, String),
-    /// The GM's `PAUSE`.
-    Pause,
-    /// The GM's `RESUME`.
-    Resume,
+    /// One of the GM's commands.
+    Gm(GmCommand),
     /// Anything else: an order line.
     Order(String),
+}
+
+/// A command only the GM may give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GmCommand {
+    /// `PROCESS`.
+    Process,
+    /// `PREVIEW`.
+    Preview,
+    /// `ROLLBACK PHASE`.
+    Rollback(String),
+    /// `SET DEADLINE TIME`.
+    SetDeadline(String),
+    /// `SET GRACE PERIOD`.
+    SetGrace(String),
+    /// `SET PICTURES ON|OFF`: a picture of the board in each result mail.
+    SetPictures(String),
+    /// `CONTROL MINOR POWER`.
+    Control(String, String),
+    /// `PAUSE`.
+    Pause,
+    /// `RESUME`.
+    Resume,
 }
 
 /// A command and the 1-based body line it starts on.
@@ -140,16 +149,19 @@ pub fn read(body: &str) -> Vec<Line> {
             ("SUMMARY", _) => Command::Summary,
             ("CLEAR", _) => Command::Clear,
             ("SIGNOFF", _) => Command::Signoff,
-            ("PROCESS", _) => Command::Process,
-            ("PREVIEW", _) => Command::Preview,
-            ("PAUSE", _) => Command::Pause,
-            ("RESUME", _) => Command::Resume,
-            ("ROLLBACK", _) => Command::Rollback(rest(1)),
-            ("CONTROL", _) if w.len() == 3 => Command::Control(w[1].to_string(), w[2].to_string()),
+            ("PROCESS", _) => Command::Gm(GmCommand::Process),
+            ("PREVIEW", _) => Command::Gm(GmCommand::Preview),
+            ("PAUSE", _) => Command::Gm(GmCommand::Pause),
+            ("RESUME", _) => Command::Gm(GmCommand::Resume),
+            ("ROLLBACK", _) => Command::Gm(GmCommand::Rollback(rest(1))),
+            ("CONTROL", _) if w.len() == 3 => {
+                Command::Gm(GmCommand::Control(w[1].to_string(), w[2].to_string()))
+            }
             ("SET", "PASSWORD") => Command::SetPassword(rest(2)),
             ("SET", "ADDRESS") => Command::SetAddress(rest(2)),
-            ("SET", "DEADLINE") => Command::SetDeadline(rest(2)),
-            ("SET", "GRACE") => Command::SetGrace(rest(2)),
+            ("SET", "DEADLINE") => Command::Gm(GmCommand::SetDeadline(rest(2))),
+            ("SET", "GRACE") => Command::Gm(GmCommand::SetGrace(rest(2))),
+            ("SET", "PICTURES") => Command::Gm(GmCommand::SetPictures(rest(2))),
             ("PRESS", "TO") => {
                 let to = w[2..].iter().map(|s| s.to_string()).collect();
                 press = Some((number, t.to_string(), to, Vec::new()));

@@ -135,6 +135,10 @@ pub struct Game {
     pub wait: bool,
     /// Its state.
     pub state: GameState,
+    /// Whether result mails carry a picture of the board (the GM's switch).
+    pub pictures: bool,
+    /// The rule switches it is played with, `NAME=on|off` (`webdiplomacy=on`).
+    pub options: Vec<String>,
 }
 
 /// A player of a power.
@@ -211,6 +215,10 @@ pub struct Mail {
     pub message_id: Option<String>,
     /// Not tried again before this (back-off after a failure).
     pub next_try: Option<DateTime<Utc>>,
+    /// The picture it carries (a phase's, see [`picture`]).
+    pub picture: Option<i64>,
+    /// The Message-ID (without brackets) of the mail it answers.
+    pub in_reply_to: Option<String>,
 }
 
 /// A new mail for [`queue_mail`].
@@ -227,6 +235,8 @@ pub struct NewMail<'a> {
     pub subject: &'a str,
     /// The body.
     pub body: &'a str,
+    /// The Message-ID (without brackets) of the mail it answers, for a reply.
+    pub in_reply_to: Option<&'a str>,
 }
 
 fn time(t: DateTime<Utc>) -> String {
@@ -254,7 +264,7 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &'static str, s: &str) -> Res
 }
 
 const GAME_COLUMNS: &str = "id, name, variant, gm, timezone, movement, retreat, winter, grace, \
-                            remind, wait, state";
+                            remind, wait, state, pictures, options";
 
 fn game_row(r: &Row) -> rusqlite::Result<Game> {
     Ok(Game {
@@ -272,6 +282,10 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
         },
         wait: r.get(10)?,
         state: GameState::parse(&r.get::<_, String>(11)?),
+        pictures: r.get(12)?,
+        options: serde_json::from_str(&r.get::<_, String>(13)?).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(13, rusqlite::types::Type::Text, Box::new(e))
+        })?,
     })
 }
 
@@ -279,8 +293,8 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
 pub fn insert_game(c: &Connection, g: &Game, now: DateTime<Utc>) -> Result<i64, StoreError> {
     c.execute(
         "INSERT INTO games (name, variant, gm, timezone, movement, retreat, winter, grace, remind,
-                            wait, state, created)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                            wait, state, created, pictures, options)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             g.name,
             g.variant,
@@ -293,7 +307,9 @@ pub fn insert_game(c: &Connection, g: &Game, now: DateTime<Utc>) -> Result<i64, 
             g.periods.remind,
             g.wait,
             g.state.word(),
-            time(now)
+            time(now),
+            g.pictures,
+            json(&g.options)
         ],
     )?;
     Ok(c.last_insert_rowid())
@@ -490,8 +506,10 @@ pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
     let columns = GAME_COLUMNS
         .split(", ")
         .map(|col| format!("g.{col}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+        .collect::<Vec<_>>();
+    // The phase's columns follow the game's.
+    let n = columns.len();
+    let columns = columns.join(", ");
     let mut st = c.prepare_cached(&format!(
         "SELECT {columns}, p.id, p.deadline, p.reminded, p.owe,
                 (SELECT json_group_array(DISTINCT power) FROM orders o WHERE o.phase = p.id)
@@ -503,11 +521,11 @@ pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
         .query_map([], |r| {
             Ok((
                 game_row(r)?,
-                r.get(12)?,
-                r.get(13)?,
-                r.get(14)?,
-                r.get(15)?,
-                r.get(16)?,
+                r.get(n)?,
+                r.get(n + 1)?,
+                r.get(n + 2)?,
+                r.get(n + 3)?,
+                r.get(n + 4)?,
             ))
         })?
         .collect::<Result<_, _>>()?;
@@ -527,10 +545,18 @@ pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
 
 /// Every phase of the game, history included, oldest first.
 pub fn phases(c: &Connection, game: i64) -> Result<Vec<PhaseRow>, StoreError> {
+    phases_from(c, game, 0)
+}
+
+/// The phases of the game from `seq` on, history included, oldest first (a replay reads each
+/// processed phase once).
+pub fn phases_from(c: &Connection, game: i64, seq: i64) -> Result<Vec<PhaseRow>, StoreError> {
     let mut st = c.prepare_cached(&format!(
-        "SELECT {PHASE_COLUMNS} FROM phases WHERE game = ?1 ORDER BY seq"
+        "SELECT {PHASE_COLUMNS} FROM phases WHERE game = ?1 AND seq >= ?2 ORDER BY seq"
     ))?;
-    let raw: Vec<RawPhase> = st.query_map([game], phase_row)?.collect::<Result<_, _>>()?;
+    let raw: Vec<RawPhase> = st
+        .query_map(params![game, seq], phase_row)?
+        .collect::<Result<_, _>>()?;
     raw.into_iter().map(RawPhase::read).collect()
 }
 
@@ -693,9 +719,51 @@ pub fn add_press(
 /// Queues a mail.
 pub fn queue_mail(c: &Connection, m: &NewMail, now: DateTime<Utc>) -> Result<(), StoreError> {
     c.execute(
-        "INSERT INTO outbox (game, phase, kind, recipient, subject, body, state, tries, created)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', 0, ?7)",
-        params![m.game, m.phase, m.kind, m.to, m.subject, m.body, time(now)],
+        "INSERT INTO outbox (game, phase, kind, recipient, subject, body, state, tries, created,
+                             in_reply_to)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', 0, ?7, ?8)",
+        params![
+            m.game,
+            m.phase,
+            m.kind,
+            m.to,
+            m.subject,
+            m.body,
+            time(now),
+            m.in_reply_to
+        ],
+    )?;
+    Ok(())
+}
+
+/// Stores `png` as the picture of `phase` and attaches it to the phase's result mails.
+pub fn attach_picture(c: &Connection, phase: i64, png: &[u8]) -> Result<(), StoreError> {
+    c.execute(
+        "INSERT OR REPLACE INTO pictures (phase, png) VALUES (?1, ?2)",
+        params![phase, png],
+    )?;
+    c.execute(
+        "UPDATE outbox SET picture = ?1 WHERE phase = ?1 AND kind = 'results'",
+        params![phase],
+    )?;
+    Ok(())
+}
+
+/// The picture of `phase`, when one was stored.
+pub fn picture(c: &Connection, phase: i64) -> Result<Option<Vec<u8>>, StoreError> {
+    Ok(
+        c.query_row("SELECT png FROM pictures WHERE phase = ?1", [phase], |r| {
+            r.get(0)
+        })
+        .optional()?,
+    )
+}
+
+/// Turns the pictures in a game's result mails on or off.
+pub fn set_pictures(c: &Connection, game: i64, on: bool) -> Result<(), StoreError> {
+    c.execute(
+        "UPDATE games SET pictures = ?2 WHERE id = ?1",
+        params![game, on],
     )?;
     Ok(())
 }
@@ -715,6 +783,8 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
             created: DateTime::<Utc>::MIN_UTC,
             message_id: r.get(10)?,
             next_try: None,
+            picture: r.get(12)?,
+            in_reply_to: r.get(13)?,
         },
         r.get(9)?,
         r.get(11)?,
@@ -725,7 +795,7 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
 pub fn mails(c: &Connection, state: Option<&str>) -> Result<Vec<Mail>, StoreError> {
     let mut st = c.prepare_cached(
         "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
-                o.tries, o.created, o.message_id, o.next_try
+                o.tries, o.created, o.message_id, o.next_try, o.picture, o.in_reply_to
          FROM outbox o LEFT JOIN games g ON g.id = o.game
          WHERE ?1 IS NULL OR o.state = ?1 ORDER BY o.id",
     )?;
@@ -748,7 +818,7 @@ fn read_mails(raw: Vec<(Mail, String, Option<String>)>) -> Result<Vec<Mail>, Sto
 pub fn mails_due(c: &Connection, now: DateTime<Utc>) -> Result<Vec<Mail>, StoreError> {
     let mut st = c.prepare_cached(
         "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
-                o.tries, o.created, o.message_id, o.next_try
+                o.tries, o.created, o.message_id, o.next_try, o.picture, o.in_reply_to
          FROM outbox o LEFT JOIN games g ON g.id = o.game
          WHERE o.state IN ('queued', 'failed') AND (o.next_try IS NULL OR o.next_try <= ?1)
          ORDER BY o.id",

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 3;
+pub const VERSION: i64 = 6;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -140,6 +140,27 @@ CREATE INDEX outbox_state ON outbox (state);
 ALTER TABLE outbox ADD COLUMN message_id TEXT;
 ALTER TABLE outbox ADD COLUMN next_try TEXT;
 "#,
+    // Version 4 (game options): the rule switches a game is played with, as a JSON list of
+    // `NAME=on|off` (`["webdiplomacy=on"]`); a game of an older file has none.
+    r#"
+ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '[]';
+"#,
+    // Version 5 (pictures of the board, issue 12).
+    r#"
+-- The GM can turn the picture in result mails off (game set NAME pictures off).
+ALTER TABLE games ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1;
+-- A processed phase's picture (PNG), stored once in the transaction that queues its result
+-- mails; each of those mails names it, so a retry after a crash carries the same bytes.
+CREATE TABLE pictures (
+    phase INTEGER PRIMARY KEY REFERENCES phases(id),
+    png   BLOB NOT NULL
+);
+ALTER TABLE outbox ADD COLUMN picture INTEGER REFERENCES pictures(phase);
+"#,
+    // Version 6: a reply names the message it answers (In-Reply-To), so mail programs thread it.
+    r#"
+ALTER TABLE outbox ADD COLUMN in_reply_to TEXT;
+"#,
 ];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
@@ -168,11 +189,14 @@ mod tests {
     /// Issue 10: a file written by issue 9's napjudge (version 1) opens and migrates forward
     /// through every version: its outbox is kept, replies without a game can then be queued, and
     /// its mails have no Message-ID yet (fixed at their first try, version 3).
-    #[test]
-    fn an_issue_9_file_migrates_to_the_current_version() {
-        let mut conn = Connection::open_in_memory().expect("sqlite");
-        conn.execute_batch(MIGRATIONS[0]).expect("version 1");
-        conn.pragma_update(None, "user_version", 1)
+    /// A file at `version` (1 to 3: the games table is the first version's) holding a game and
+    /// one result mail sent.
+    fn old_file(version: usize) -> Connection {
+        let conn = Connection::open_in_memory().expect("sqlite");
+        for sql in &MIGRATIONS[..version] {
+            conn.execute_batch(sql).expect("an old version");
+        }
+        conn.pragma_update(None, "user_version", version as i64)
             .expect("version");
         conn.execute_batch(
             "INSERT INTO games VALUES (1, 'g', 'napoleonic', 'gm@example.org', 'UTC', 1, 1, 1,
@@ -180,7 +204,13 @@ mod tests {
              INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
              VALUES (1, 'results', 'a@example.org', 's', 'b', 'sent', '2026-07-01T10:00:00Z');",
         )
-        .expect("issue 9 rows");
+        .expect("the old rows");
+        conn
+    }
+
+    #[test]
+    fn an_issue_9_file_migrates_to_the_current_version() {
+        let mut conn = old_file(1);
         migrate(&mut conn, ":memory:").expect("migrates");
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -204,5 +234,29 @@ mod tests {
             .query_row("SELECT COUNT(*) FROM inbox", [], |r| r.get(0))
             .expect("the inbox table");
         assert_eq!(inbox, 0);
+    }
+
+    /// Issues 11 and 12: a version 3 file (issue 10) migrates to the current version: its games
+    /// gain an empty list of options (rule switches), so they keep the variant's own rules, and
+    /// send pictures (on by default); its mails carry none, and answer no mail.
+    #[test]
+    fn a_version_3_file_gains_game_options_and_pictures() {
+        let mut conn = old_file(3);
+        migrate(&mut conn, ":memory:").expect("migrates");
+        let (options, pictures): (String, bool) = conn
+            .query_row(
+                "SELECT options, pictures FROM games WHERE id = 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .expect("the game");
+        assert_eq!(options, "[]");
+        assert!(pictures);
+        let (picture, in_reply_to): (Option<i64>, Option<String>) = conn
+            .query_row("SELECT picture, in_reply_to FROM outbox", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .expect("the mail");
+        assert_eq!((picture, in_reply_to), (None, None));
     }
 }

@@ -2,7 +2,7 @@
 //! change of control of each minor.
 
 use super::event::Event;
-use super::ledger::{Bid, Influence, LedgerError, Ledgers};
+use super::ledger::{Bid, Influence, Ledgers};
 use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::order::{Order, OrderKind};
 use crate::position::Position;
@@ -23,20 +23,16 @@ pub fn check_bid(
     bidder: PowerId,
     minor: PowerId,
     on_behalf: Option<PowerId>,
-) -> Result<(), LedgerError> {
-    let name = |p: PowerId| variant.power(p).name.clone();
+) -> Result<(), Refusal> {
     if ledgers.is_major(variant, minor) {
-        return Err(LedgerError::NotMinor(name(minor)));
+        return Err(Refusal::NotAMinor(minor));
     }
     let beneficiary = on_behalf.unwrap_or(bidder);
     if !ledgers.is_major(variant, beneficiary) {
-        return Err(LedgerError::NotMajor(name(beneficiary)));
+        return Err(Refusal::NotAMajor(beneficiary));
     }
     if ledgers.barred(minor, beneficiary) {
-        return Err(LedgerError::Barred {
-            major: name(beneficiary),
-            minor: name(minor),
-        });
+        return Err(Refusal::Barred(minor, beneficiary));
     }
     Ok(())
 }
@@ -96,13 +92,7 @@ fn take_bids(
         };
         let ledgers = &mut next.ledgers;
         if let Err(e) = check_bid(variant, ledgers, *power, minor, on_behalf) {
-            let beneficiary = on_behalf.unwrap_or(*power);
-            let why = match e {
-                LedgerError::NotMajor(_) => Refusal::NotAMajor(beneficiary),
-                LedgerError::Barred { .. } => Refusal::Barred(minor, beneficiary),
-                _ => Refusal::NotAMinor(minor),
-            };
-            outcomes[i] = Outcome::Fails(Reason::Refused(why));
+            outcomes[i] = Outcome::Fails(Reason::Refused(e));
             continue;
         }
         let Some(ip) = ledgers.influence.get_mut(power) else {

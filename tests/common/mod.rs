@@ -32,6 +32,8 @@ pub fn start_five_players(
         timezone: timezone.into(),
         periods,
         wait: false,
+        options: Vec::new(),
+        pictures: true,
     })
     .expect("create");
     for p in ["Austria", "England", "France", "Prussia", "Russia"] {

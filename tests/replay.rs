@@ -1,0 +1,296 @@
+//! Issue 11: game folders replayed through the judge (docs/games.md), `napjudge game import`,
+//! and game options. Real SQLite files in a temporary folder, real .eml files.
+
+use napjudge::replay::{self, folder, import};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh folder for one test.
+fn temp(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("replay-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
+fn napjudge(args: &[&str], cwd: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("NAPJUDGE_DB")
+        .env_remove("NAPJUDGE_CONFIG")
+        .output()
+        .expect("napjudge runs")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder");
+    for e in std::fs::read_dir(from).expect("a folder") {
+        let path = e.expect("an entry").path();
+        let target = to.join(path.file_name().expect("a name"));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("a copy");
+        }
+    }
+}
+
+/// Every file under `dir`, by path inside it, with its bytes.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("a folder") {
+            let path = e.expect("an entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).expect("inside").to_path_buf();
+                out.push((rel, std::fs::read(&path).expect("a file")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Issue 11 "done when": every game folder under fixtures/games/ replays through the real
+/// pipeline with zero differences; the 20 webDiplomacy games are 722 phases and 6,070 mails, and
+/// every mail the judge sent is an .eml file in the game's outbox folder.
+#[test]
+fn every_game_folder_replays_with_zero_differences() {
+    let dirs = folder::find(&root().join("fixtures/games")).expect("the game folders");
+    assert!(dirs.len() >= 20, "the 20 webDiplomacy games at least");
+    let work = temp("all");
+    // Two at a time: the machine running the tests has two cores or more.
+    let halves: Vec<&[PathBuf]> = dirs.chunks(dirs.len().div_ceil(2)).collect();
+    let results: Vec<replay::Replayed> = std::thread::scope(|s| {
+        let handles: Vec<_> = halves
+            .iter()
+            .map(|part| {
+                let work = &work;
+                s.spawn(move || {
+                    part.iter()
+                        .map(|dir| {
+                            let f = folder::read(dir).expect("a game folder reads");
+                            let name = &f.settings.game.name;
+                            let db = work.join(format!("{name}.db"));
+                            let out = work.join(name).join("outbox");
+                            replay::replay_game(&f, &db, &out, &|_| {}).expect("replays")
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a replay thread"))
+            .collect()
+    });
+    let mut differences = Vec::new();
+    for r in &results {
+        differences.extend(r.differences.iter().cloned());
+        let written = std::fs::read_dir(&r.outbox).expect("the outbox").count();
+        assert_eq!(written, r.mails_out, "{}: .eml files written", r.name);
+        assert!(r.press > 0, "{}: press delivered", r.name);
+    }
+    assert!(
+        differences.is_empty(),
+        "{} differences:\n{}",
+        differences.len(),
+        differences.join("\n")
+    );
+    let wd: Vec<&replay::Replayed> = results
+        .iter()
+        .filter(|r| r.name.starts_with("wd"))
+        .collect();
+    assert_eq!(wd.len(), 20);
+    assert_eq!(wd.iter().map(|r| r.phases).sum::<usize>(), 722, "phases");
+    assert_eq!(
+        wd.iter().map(|r| r.mails_in).sum::<usize>(),
+        6070,
+        "mails in"
+    );
+}
+
+/// Issue 11: a record changed by one unit makes `napjudge replay` print that difference, naming
+/// the game and phase, and exit non-zero.
+#[test]
+fn a_corrupted_record_is_reported_and_fails_the_replay() {
+    let work = temp("corrupt");
+    let game = work.join("wd448105");
+    copy_dir(&root().join("fixtures/games/wd448105"), &game);
+    let record = std::fs::read_to_string(game.join("record.txt")).expect("the record");
+    let want = "  England: A(Edi), F(NTH), F(NWG)\n";
+    assert!(record.contains(want), "the first phase's English units");
+    std::fs::write(
+        game.join("record.txt"),
+        record.replacen(want, "  England: A(Yor), F(NTH), F(NWG)\n", 1),
+    )
+    .expect("the changed record");
+    let out = napjudge(&["replay", "wd448105", "--outbox", "outbox"], &work);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout
+            .contains("wd448105 Spring 1901 Movement: POSTSTATE differs\n    expected: Austria: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("England: F(NTH), F(NWG), A(Yor);"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("England: A(Edi), F(NTH), F(NWG)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 difference,"), "{stdout}");
+}
+
+/// Issue 11: a record with a phase the import can't express is refused with the phase named,
+/// and no folder is written.
+#[test]
+fn an_unreadable_phase_is_named_and_nothing_is_written() {
+    let work = temp("unreadable");
+    let json = std::fs::read_to_string(
+        root().join("fixtures/records/webdiplomacy/game_448105_ENGLAND_AG.json"),
+    )
+    .expect("a record");
+    let broken = json.replacen("\"A PAR - GAS\"", "\"A PAR Z GAS\"", 1);
+    assert_ne!(broken, json, "an order changed");
+    std::fs::write(work.join("game_448105_ENGLAND_AG.json"), broken).expect("the record");
+    let out = napjudge(
+        &[
+            "game",
+            "import",
+            "game_448105_ENGLAND_AG.json",
+            "--out",
+            "games/wd448105",
+        ],
+        &work,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("phase S1901M: can't read FRANCE's order 'A PAR Z GAS'"),
+        "{stderr}"
+    );
+    assert!(!work.join("games").exists(), "nothing written");
+}
+
+/// Issue 11: importing a record twice gives byte-identical folders, identical to the one in
+/// fixtures/games/ (which is therefore what the import makes today); a folder with files is
+/// not overwritten without --force.
+#[test]
+fn import_is_deterministic_and_matches_the_fixture() {
+    let work = temp("determinism");
+    let record = root().join("fixtures/records/webdiplomacy/game_439643_ENGLAND_T.json");
+    let record = record.to_str().expect("a path");
+    for out in ["a", "b"] {
+        let o = napjudge(
+            &[
+                "game",
+                "import",
+                record,
+                "--edition",
+                "webdiplomacy",
+                "--out",
+                out,
+            ],
+            &work,
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let a = tree(&work.join("a"));
+    assert_eq!(a, tree(&work.join("b")));
+    assert_eq!(a, tree(&root().join("fixtures/games/wd439643")));
+    let again = napjudge(&["game", "import", record, "--out", "a"], &work);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    let imported =
+        import::import_file(Path::new(record), &["webdiplomacy".into()], None).expect("imports");
+    assert_eq!(imported.name, "wd439643");
+}
+
+/// Issue 11: a game option is stored with the game and shown; an unknown one is refused with the
+/// list of rule switches.
+#[test]
+fn game_options_are_stored_shown_and_checked() {
+    let work = temp("options");
+    let create = |name: &str, option: &str| {
+        napjudge(
+            &[
+                "--db",
+                "judge.db",
+                "game",
+                "create",
+                name,
+                "--variant",
+                "standard",
+                "--gm",
+                "gm@example.org",
+                "--option",
+                option,
+            ],
+            &work,
+        )
+    };
+    let ok = create("g", "webdiplomacy");
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let show = napjudge(&["--db", "judge.db", "game", "show", "g"], &work);
+    assert!(String::from_utf8_lossy(&show.stdout).contains("Options: webdiplomacy=on\n"));
+    let bad = create("h", "no-such-rule");
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success());
+    assert!(
+        stderr.contains("unknown option 'no-such-rule': the rule switches are second-moves,"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("webdiplomacy"), "{stderr}");
+    let off = create("i", "webdiplomacy=maybe");
+    assert!(String::from_utf8_lossy(&off.stderr).contains("'maybe' is not on or off"));
+}
+
+/// A mail marked `X-Napjudge-Expect: refused` (an intended mistake) that the judge refuses is no
+/// difference; the same mistake unmarked is one, naming the mail and the judge's reason.
+#[test]
+fn refused_mails_are_differences_unless_marked() {
+    let work = temp("refused");
+    let game = work.join("wd448105");
+    copy_dir(&root().join("fixtures/games/wd448105"), &game);
+    let mail = |expect: &str, n: &str| {
+        format!(
+            "From: france@wd448105.example.org\r\nTo: judge@wd448105.example.org\r\n\
+             Date: Sun, 9 Oct 2022 18:30:00 +0000\r\nMessage-ID: <{n}@example.org>\r\n\
+             Subject: orders\r\n{expect}Content-Type: text/plain; charset=utf-8\r\n\r\n\
+             SIGNON France wd448105 guessed\r\nA PAR - BUR\r\n"
+        )
+    };
+    let marked = mail("X-Napjudge-Expect: refused\r\n", "a");
+    std::fs::write(game.join("mail/0000-france-marked.eml"), marked).expect("a mail");
+    std::fs::write(game.join("mail/0000-france-unmarked.eml"), mail("", "b")).expect("a mail");
+    let f = folder::read(&game).expect("the folder");
+    assert!(
+        f.mails[0].refused && !f.mails[1].refused,
+        "read in name order"
+    );
+    let r =
+        replay::replay_game(&f, &work.join("r.db"), &work.join("out"), &|_| {}).expect("replays");
+    assert_eq!(
+        r.differences,
+        vec![
+            "wd448105 Spring 1901 Movement: mail 0000-france-unmarked.eml: expected accepted, \
+             got refused: Wrong password for France in game 'wd448105'. Nothing was done."
+                .to_string()
+        ]
+    );
+}
