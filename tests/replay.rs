@@ -294,3 +294,30 @@ fn refused_mails_are_differences_unless_marked() {
         ]
     );
 }
+
+/// R5.3: a blockade is decided after the fleets' second phase. In the hand-worked game's Autumn
+/// 1801, England's second move cuts France's blockade of Naples while England's of Brest holds:
+/// each results mail gives each blockade its final outcome once, on the line as ordered, and not
+/// again among the second-phase orders (a "succeeds" then a "fails" for one order misleads).
+#[test]
+fn a_blockade_is_reported_once_with_its_outcome_after_the_second_phase() {
+    let work = temp("blockade");
+    let f = folder::read(&root().join("fixtures/games/napoleonic-1800")).expect("the game");
+    let r =
+        replay::replay_game(&f, &work.join("r.db"), &work.join("out"), &|_| {}).expect("replays");
+    assert!(r.differences.is_empty(), "{:?}", r.differences);
+    let results = std::fs::read_dir(&r.outbox)
+        .expect("the outbox")
+        .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+        .find(|eml| eml.contains("Subject: nap1800: results of Autumn 1801 Movement"))
+        .expect("the Autumn 1801 results mail");
+    // The text part is plain 7-bit here (quoted-printable would only fold long lines).
+    let text = results.replace("=\r\n", "").replace("=\n", "");
+    assert!(
+        text.contains("F(TYS) B Nap: fails: the blockade was cut or the fleets dislodged"),
+        "{text}"
+    );
+    assert!(text.contains("F(ENG) B Bre: succeeds"), "{text}");
+    assert_eq!(text.matches(" B Nap:").count(), 1, "{text}");
+    assert_eq!(text.matches(" B Bre:").count(), 1, "{text}");
+}

@@ -5,6 +5,7 @@
 //! the templates print, they never decide an outcome.
 
 use crate::adjudicate::Describe;
+use crate::order::OrderKind;
 use crate::position::Position;
 use crate::turn::PhaseReport;
 use crate::variant::{PhaseKind, PowerId, PowerKind, Variant};
@@ -160,6 +161,15 @@ impl PhaseView {
     /// The view of `report`.
     pub fn new(v: &Variant, report: &PhaseReport, cx: &Context) -> PhaseView {
         let next = &report.next;
+        // A blockade is decided only after the second phase (R5.3): its line shows that final
+        // outcome, once, rather than the first phase's and then the second's.
+        let blockade = |power: PowerId, canonical: &str| {
+            report.second.iter().find(|s| {
+                s.power == power
+                    && matches!(s.order.kind, OrderKind::Blockade { .. })
+                    && s.canonical == canonical
+            })
+        };
         let mut powers: Vec<PowerLines> = report
             .powers
             .iter()
@@ -168,12 +178,14 @@ impl PhaseView {
                 lines: p
                     .orders
                     .iter()
-                    .map(|o| OrderLine {
-                        order: o.canonical.clone().unwrap_or_else(|| o.order.text.clone()),
-                        outcome: match &o.result {
-                            Ok(outcome) => outcome.describe(v),
-                            Err(e) => format!("void: {e}"),
-                        },
+                    .map(|o| {
+                        let order = o.canonical.clone().unwrap_or_else(|| o.order.text.clone());
+                        let outcome = match (&o.result, blockade(p.power, &order)) {
+                            (Ok(_), Some(last)) => last.outcome.describe(v),
+                            (Ok(outcome), None) => outcome.describe(v),
+                            (Err(e), _) => format!("void: {e}"),
+                        };
+                        OrderLine { order, outcome }
                     })
                     .collect(),
                 note: String::new(),
@@ -315,6 +327,7 @@ impl PhaseView {
             second: report
                 .second
                 .iter()
+                .filter(|s| !matches!(s.order.kind, OrderKind::Blockade { .. }))
                 .map(|s| OrderLine {
                     order: format!("{}: {}", name(v, s.power), s.canonical),
                     outcome: s.outcome.describe(v),
