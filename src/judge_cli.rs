@@ -485,17 +485,14 @@ pub fn tick(
 ) -> Result<ExitCode, String> {
     let config = config::load(config_file).map_err(|e| e.to_string())?;
     let mut j = judge(db, now)?;
-    // Mail stored but never answered is answered first, so its orders count before any phase is
-    // processed.
     let cfg = mail::MailConfig {
         judge: config.judge.address.clone(),
         max_size: mail::MAX_SIZE,
     };
-    let answered = mail::answer_pending(&mut j, &cfg).map_err(|e| e.to_string())?;
+    let (answered, report) = mail::tick(&mut j, &cfg).map_err(|e| e.to_string())?;
     if answered > 0 {
         println!("mail: answered {answered} stored message(s) left unanswered");
     }
-    let report = j.tick().map_err(|e| e.to_string())?;
     for line in &report.done {
         println!("{line}");
     }

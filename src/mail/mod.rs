@@ -137,6 +137,14 @@ struct Earlier {
     answered_twice: bool,
 }
 
+/// The judge's tick by mail: the messages stored but never answered are answered first (so their
+/// orders count before any phase is processed), then the games' tick. The number of messages
+/// answered, and what the games' tick did.
+pub fn tick(j: &mut Judge, cfg: &MailConfig) -> Result<(usize, game::TickReport), MailError> {
+    let answered = answer_pending(j, cfg)?;
+    Ok((answered, j.tick()?))
+}
+
 /// Whether running a command a second time does no harm: orders and player settings are
 /// replaced by the same again; press would be sent twice, and a GM's command could process or
 /// roll back a phase twice.
@@ -224,7 +232,7 @@ pub const PENDING_AFTER: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
 /// that its orders count for the phase they came in and no order stored is ever lost. `tick` runs
 /// it before it processes any phase. The replies say nothing of the delay; the number answered
 /// is returned.
-pub fn answer_pending(j: &mut Judge, cfg: &MailConfig) -> Result<usize, MailError> {
+fn answer_pending(j: &mut Judge, cfg: &MailConfig) -> Result<usize, MailError> {
     let before = now_text(j.clock.now() - PENDING_AFTER);
     let pending: Vec<(i64, Vec<u8>, String)> = {
         let mut stmt = j.store.conn.prepare(

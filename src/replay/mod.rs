@@ -172,7 +172,8 @@ impl Run<'_> {
     /// in is processed by the tick after the one that made it).
     fn settle(&mut self) -> Result<(), ReplayError> {
         for _ in 0..100 {
-            if self.j.tick()?.done.is_empty() {
+            // The same tick as `napjudge tick`'s.
+            if mail::tick(&mut self.j, &self.cfg)?.1.done.is_empty() {
                 break;
             }
             self.check_new()?;
