@@ -80,30 +80,42 @@ fn idle_games(db: &Path) {
 }
 
 fn bench(c: &mut Criterion) {
-    let template = scratch("phase-template.db");
-    spring_1801(&template);
+    let with_picture = scratch("phase-template.db");
+    spring_1801(&with_picture);
+    // The store round trip alone (issue 9's aim), and with the result mails' picture (issue 12).
+    let plain = scratch("phase-template-plain.db");
+    std::fs::copy(&with_picture, &plain).expect("copy");
+    let clock = Clock::fixed(parse_time(NOW).expect("time"));
+    Judge::new(Store::open(&plain).expect("db"), clock)
+        .set_pictures("g", false)
+        .expect("pictures off");
     let db = scratch("phase.db");
-    c.bench_function("judge/phase_from_store_and_back", |b| {
-        b.iter_batched(
-            || {
-                for ext in ["-wal", "-shm"] {
-                    let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
-                }
-                std::fs::copy(&template, &db).expect("copy");
-                let clock = Clock::fixed(parse_time(NOW).expect("time"));
-                let mut j = Judge::new(Store::open(&db).expect("db"), clock);
-                // Loading the board is once per process, not per phase: outside the timing.
-                j.show("g").expect("show");
-                j
-            },
-            |mut j| {
-                let p = j.process("g", false).expect("Spring 1801");
-                assert_eq!(p.mails, 6);
-                j
-            },
-            BatchSize::PerIteration,
-        )
-    });
+    for (name, template) in [
+        ("judge/phase_from_store_and_back", &plain),
+        ("judge/phase_with_picture", &with_picture),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    for ext in ["-wal", "-shm"] {
+                        let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
+                    }
+                    std::fs::copy(template, &db).expect("copy");
+                    let clock = Clock::fixed(parse_time(NOW).expect("time"));
+                    let mut j = Judge::new(Store::open(&db).expect("db"), clock);
+                    // Loading the board is once per process, not per phase: outside the timing.
+                    j.show("g").expect("show");
+                    j
+                },
+                |mut j| {
+                    let p = j.process("g", false).expect("Spring 1801");
+                    assert_eq!(p.mails, 6);
+                    j
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
 
     let idle = scratch("idle.db");
     idle_games(&idle);
