@@ -154,6 +154,8 @@ pub struct OrderCheck {
     pub order: String,
     /// The error, when it failed.
     pub error: Option<String>,
+    /// What validation changed in a line it kept (a merge's participants left out).
+    pub note: Option<String>,
 }
 
 /// What `process` did.
@@ -273,6 +275,17 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
     })
 }
 
+impl OrderCheck {
+    /// A kept line as the acknowledgement gives it: the canonical order, and what validation
+    /// changed in it.
+    pub fn kept(&self) -> String {
+        match &self.note {
+            None => self.order.clone(),
+            Some(n) => format!("{} (note: {n})", self.order),
+        }
+    }
+}
+
 /// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): each line
 /// through `turn::check`; in a Winter with influence, the valid lines are also played alone with
 /// `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with the engine's
@@ -296,6 +309,18 @@ pub fn acknowledge(
                 Ok(_) => None,
                 Err(OrderError::Parse(e)) => Some(e.to_string()),
                 Err(e) => Some(e.to_string()),
+            },
+            note: match c.dropped_participants() {
+                0 => None,
+                1 => Some(
+                    "one participant named is not there: it takes no part, and the others merge \
+                     (R2.4)"
+                        .into(),
+                ),
+                n => Some(format!(
+                    "{n} participants named are not there: they take no part, and the others \
+                     merge (R2.4)"
+                )),
             },
         })
         .collect();

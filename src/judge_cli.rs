@@ -343,7 +343,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             let mut failed = false;
             for l in &lines {
                 match &l.error {
-                    None => println!("line {}: {}", l.line, l.order),
+                    None => println!("line {}: {}", l.line, l.kept()),
                     Some(err) => {
                         failed = true;
                         println!("line {}: {}: {err}", l.line, l.order);

@@ -48,6 +48,20 @@ pub struct CheckedOrder {
 }
 
 impl CheckedOrder {
+    /// How many participants of a one-line merge validation left out (a unit that isn't there,
+    /// or a name no meaning settles): they take no part and the others merge (R2.4, R2.6).
+    pub fn dropped_participants(&self) -> usize {
+        match (&self.parsed, &self.checked) {
+            (Some(p), Ok(c)) => match (&p.kind, &c.kind) {
+                (OrderKind::Merge { units: written, .. }, OrderKind::Merge { units: kept, .. }) => {
+                    written.len().saturating_sub(kept.len())
+                }
+                _ => 0,
+            },
+            _ => 0,
+        }
+    }
+
     /// The canonical form: of the checked order, else of the order as parsed.
     pub fn canonical(&self, variant: &Variant) -> Option<String> {
         match (&self.checked, &self.parsed) {

@@ -527,3 +527,38 @@ fn control_and_pause_are_gm_actions_of_the_current_phase() {
     // Nobody ordered: all five are named as missing.
     assert_eq!(ps[0].missing.len(), 5);
 }
+
+/// R2.4 in the acknowledgement: a one-line merge naming a unit that isn't there keeps its other
+/// participants, and the reply says that one was left out (before, the line came back shorter
+/// with no word why).
+#[test]
+fn a_merge_participant_left_out_is_said_in_the_acknowledgement() {
+    let s = Shell::new("judge-merge-note");
+    let at = "2026-07-01T10:00:00Z";
+    s.ok(at, &["game", "create", "g", "--gm", "gm@example.org"], "");
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        s.ok(
+            at,
+            &["game", "assign", "g", p, "p@example.org", "--password", "x"],
+            "",
+        );
+    }
+    s.ok(at, &["game", "start", "g"], "");
+    s.ok(at, &["game", "process", "g"], "");
+    // Spring 1801: Silesia is empty, so only A(Kol) takes part in the merge into Saxony.
+    let out = s.orders(at, "Prussia", "A(Kol) & A(Sil) MERGE Sax\n");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("line 1: "))
+        .unwrap_or_default();
+    assert!(line.starts_with("line 1: A(Kol) "), "{out}");
+    assert!(!line.contains("Sil"), "{out}");
+    assert!(
+        line.ends_with(
+            "(note: one participant named is not there: it takes no part, and the others merge \
+             (R2.4))"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("1 of 1 orders kept for Prussia"), "{out}");
+}

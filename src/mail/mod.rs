@@ -938,7 +938,7 @@ fn take_orders(j: &mut Judge, s: &Signed, lines: &[&Line]) -> Result<Vec<Block>,
                 let mut lines: Vec<String> = checks
                     .iter()
                     .map(|c| match &c.error {
-                        None => format!("line {}: {}", c.line, c.order),
+                        None => format!("line {}: {}", c.line, c.kept()),
                         Some(e) => format!("line {}: {}: ERROR: {e}", c.line, c.text),
                     })
                     .collect();
