@@ -73,7 +73,7 @@ fn game_state(j: &Judge) -> String {
         "SELECT id, phase, power, text, by FROM orders ORDER BY id",
         "SELECT power, address, password_hash FROM players ORDER BY power",
         "SELECT id, action FROM gm_actions ORDER BY id",
-        "SELECT state, grace FROM games",
+        "SELECT state, grace, pictures, options FROM games",
     ] {
         let mut st = j.store.conn.prepare(sql).expect("query");
         let n = st.column_count();
@@ -418,4 +418,44 @@ fn a_stored_gm_mail_is_not_run_again_and_the_gm_is_told() {
         "{}",
         replies[0].body
     );
+}
+
+/// Issue 12's GM switch by mail: `SET PICTURES` with a word other than ON or OFF gets an ERROR
+/// line saying what to write, and changes nothing stored; `SET PICTURES OFF` turns the pictures
+/// off.
+#[test]
+fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
+    let dir = scratch("mail-set-pictures");
+    let mut j = new_game(&dir.join("judge.db"));
+    let cfg = MailConfig {
+        judge: JUDGE.into(),
+        max_size: mail::MAX_SIZE,
+    };
+    let gm_mail = |id: &str, word: &str| {
+        format!(
+            "From: gm@example.org\r\nTo: {JUDGE}\r\nSubject: pictures\r\nMessage-ID: <{id}@example.org>\r\n\
+             \r\nSIGNON GM g gm-pw\r\nSET PICTURES {word}\r\n"
+        )
+    };
+    let before = game_state(&j);
+    let h = mail::receive(&mut j, &cfg, gm_mail("p1", "MAYBE").as_bytes()).expect("stored");
+    assert_eq!(h, Handled::Answered);
+    assert_eq!(game_state(&j), before, "a bad SET PICTURES changes nothing");
+    let reply = store::mails(&j.store.conn, None)
+        .expect("outbox")
+        .into_iter()
+        .rfind(|m| m.kind == "reply")
+        .expect("a reply");
+    assert!(
+        reply
+            .body
+            .contains("ERROR: write SET PICTURES ON or SET PICTURES OFF. Nothing was done."),
+        "{}",
+        reply.body
+    );
+    mail::receive(&mut j, &cfg, gm_mail("p2", "OFF").as_bytes()).expect("stored");
+    let game = store::game(&j.store.conn, "g")
+        .expect("read")
+        .expect("game");
+    assert!(!game.pictures, "SET PICTURES OFF turns them off");
 }
