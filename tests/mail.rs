@@ -24,6 +24,14 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The judge's mail settings in every scenario.
+fn config() -> MailConfig {
+    MailConfig {
+        judge: JUDGE.into(),
+        max_size: mail::MAX_SIZE,
+    }
+}
+
 fn at(hours: i64) -> Clock {
     let start = parse_time("2026-07-01T10:00:00Z").expect("time");
     Clock::fixed(start + chrono::Duration::hours(hours))
@@ -135,10 +143,7 @@ fn show(m: &store::Mail) -> String {
 fn a_game_by_mail_from_creation_through_a_full_year() {
     let dir = scratch("mail-golden");
     let mut j = new_game(&dir.join("judge.db"));
-    let cfg = MailConfig {
-        judge: JUDGE.into(),
-        max_size: mail::MAX_SIZE,
-    };
+    let cfg = config();
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/game");
     let mut steps: Vec<PathBuf> = std::fs::read_dir(&golden)
         .expect("tests/mail/game")
@@ -427,10 +432,7 @@ fn a_stored_gm_mail_is_not_run_again_and_the_gm_is_told() {
 fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
     let dir = scratch("mail-set-pictures");
     let mut j = new_game(&dir.join("judge.db"));
-    let cfg = MailConfig {
-        judge: JUDGE.into(),
-        max_size: mail::MAX_SIZE,
-    };
+    let cfg = config();
     let gm_mail = |id: &str, word: &str| {
         format!(
             "From: gm@example.org\r\nTo: {JUDGE}\r\nSubject: pictures\r\nMessage-ID: <{id}@example.org>\r\n\
