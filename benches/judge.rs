@@ -6,11 +6,11 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use napjudge::clock::{parse_time, Clock};
-use napjudge::game::Judge;
-use napjudge::position::Position;
-use napjudge::store::{self, Game, GameState, Store};
-use napjudge::variant::load_named;
+use napjudge_engine::position::Position;
+use napjudge_engine::variant::load_named;
+use napjudge_judge::clock::{parse_time, Clock};
+use napjudge_judge::game::Judge;
+use napjudge_judge::store::{self, Game, GameState, Store};
 use std::path::{Path, PathBuf};
 
 const NOW: &str = "2026-07-01T12:00:00Z";
@@ -72,7 +72,7 @@ fn idle_games(db: &Path) {
         for p in ["Austria", "England", "France", "Prussia", "Russia"] {
             store::set_player(&tx, id, p, "p@example.org", "$argon2id$bench").expect("player");
         }
-        let deadline = napjudge::clock::after(now, 7 * 86_400);
+        let deadline = napjudge_judge::clock::after(now, 7 * 86_400);
         let owe = ["Austria", "England", "France", "Prussia", "Russia"].map(String::from);
         store::insert_phase(&tx, id, &position, &owe, Some(deadline)).expect("phase");
     }

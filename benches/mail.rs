@@ -6,10 +6,10 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use napjudge::clock::{parse_time, Clock};
-use napjudge::game::{verify_password, Judge};
-use napjudge::mail::{self, Handled, MailConfig};
-use napjudge::store::{self, Store};
+use napjudge_judge::clock::{parse_time, Clock};
+use napjudge_judge::game::{verify_password, Judge};
+use napjudge_judge::mail::{self, Handled, MailConfig};
+use napjudge_judge::store::{self, Store};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join("napjudge-bench");

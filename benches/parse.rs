@@ -8,8 +8,8 @@
 //! Run: `cargo bench --bench parse`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use napjudge::order::parse_orders;
-use napjudge::variant::{self, SpaceKind, Variant};
+use napjudge_engine::order::parse_orders;
+use napjudge_engine::variant::{self, SpaceKind, Variant};
 use std::hint::black_box;
 
 /// How many order lines each mail has.

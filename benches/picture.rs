@@ -6,11 +6,11 @@
 //! Run: `cargo bench --bench picture`.
 
 use criterion::Criterion;
-use napjudge::case::{file, run};
-use napjudge::picture::{self, Format, View};
-use napjudge::position::Position;
-use napjudge::turn::PhaseReport;
-use napjudge::variant::{load_named, Variant};
+use napjudge_cases::{file, run};
+use napjudge_engine::position::Position;
+use napjudge_engine::turn::PhaseReport;
+use napjudge_engine::variant::{load_named, Variant};
+use napjudge_picture::{self as picture, Format, View};
 use std::hint::black_box;
 use std::path::Path;
 
@@ -18,7 +18,10 @@ fn crowded() -> (Variant, PhaseReport) {
     let cases = file::read_file(Path::new("tests/picture/crowded.case")).expect("the case reads");
     let case = cases.first().expect("one case");
     let mut variants = run::Variants::default();
-    let v = run::with_options(variants.get(&case.variant).expect("variant"), &case.options)
+    let v = variants
+        .get(&case.variant)
+        .expect("variant")
+        .with_options(&case.options)
         .expect("options");
     let steps = run::play(case, &v).expect("plays");
     let report = steps.into_iter().next().expect("a phase").report;

@@ -4,7 +4,7 @@
 //! record, every mail the judge sent written as an .eml file. The aim: all 20 in under 10 s.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use napjudge::replay::{self, folder};
+use napjudge_replay::{self as replay, folder};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -2,14 +2,14 @@
 //! the store, calls the service, prints. Exit 0 only on success.
 
 use clap::Subcommand;
-use napjudge::clock::{self, Clock};
-use napjudge::config::{self, Config, Smtp};
-use napjudge::game::{Judge, NewGame};
-use napjudge::mail;
-use napjudge::outbox::{self, Retry, Sent, Target};
-use napjudge::picture;
-use napjudge::replay::{self, folder};
-use napjudge::store::{self, Periods, Store};
+use napjudge_judge::clock::{self, Clock};
+use napjudge_judge::config::{self, Config, Smtp};
+use napjudge_judge::game::{Judge, NewGame};
+use napjudge_judge::mail;
+use napjudge_judge::outbox::{self, Retry, Sent, Target};
+use napjudge_judge::store::{self, Periods, Store};
+use napjudge_picture as picture;
+use napjudge_replay::{self as replay, folder};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -197,7 +197,7 @@ pub enum MailCommand {
         #[arg(long, env = "NAPJUDGE_FROM")]
         from: Option<String>,
         /// Messages larger than this many bytes are refused unread.
-        #[arg(long, default_value_t = napjudge::mail::MAX_SIZE)]
+        #[arg(long, default_value_t = napjudge_judge::mail::MAX_SIZE)]
         max_size: usize,
     },
     /// Stores each message in DIR/new, queues its reply, then moves it to DIR/cur.
@@ -210,7 +210,7 @@ pub enum MailCommand {
         #[arg(long, env = "NAPJUDGE_FROM")]
         from: Option<String>,
         /// Messages larger than this many bytes are refused unread.
-        #[arg(long, default_value_t = napjudge::mail::MAX_SIZE)]
+        #[arg(long, default_value_t = napjudge_judge::mail::MAX_SIZE)]
         max_size: usize,
     },
 }
@@ -263,7 +263,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
         return import(&file, &editions, out, name.as_deref(), force);
     }
     let mut j = judge(db, now)?;
-    let e = |e: napjudge::game::GameError| e.to_string();
+    let e = |e: napjudge_judge::game::GameError| e.to_string();
     match command {
         GameCommand::Create {
             name,
@@ -650,7 +650,7 @@ pub fn picture_target(
     })?;
     let board = match shapes {
         Some(path) => {
-            let text = napjudge::variant::read_text(path)?;
+            let text = napjudge_cases::files::read_text(path)?;
             let board =
                 picture::shapes::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             Some(board)

@@ -1,11 +1,11 @@
 //! The `napjudge` command line.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use napjudge::adjudicate::Describe;
-use napjudge::case::{self, run};
-use napjudge::picture;
-use napjudge::turn::{self, OrderError};
-use napjudge::variant::{self, Variant};
+use napjudge_cases::{self as case, run};
+use napjudge_engine::adjudicate::Describe;
+use napjudge_engine::turn::{self, OrderError};
+use napjudge_engine::variant::{self, Variant};
+use napjudge_picture as picture;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -201,7 +201,7 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
         Command::Variant {
             command: VariantCommand::Show { name },
         } => {
-            let v = variant::load_named(&name).map_err(|e| e.to_string())?;
+            let v = napjudge_cases::files::load_variant(&name).map_err(|e| e.to_string())?;
             print!("{}", variant::summary(&v));
             Ok(ExitCode::SUCCESS)
         }
@@ -285,15 +285,15 @@ fn orders_check(
             )
         }
     };
-    let mut v: Variant = variant::load_named(&name).map_err(|e| e.to_string())?;
+    let mut v: Variant = napjudge_cases::files::load_variant(&name).map_err(|e| e.to_string())?;
     let pos = match &case {
         Some(c) => {
-            v = run::with_options(&v, &c.options)?;
+            v = v.with_options(&c.options).map_err(|e| e.to_string())?;
             Some(run::initial_position(c, &v)?)
         }
         None => None,
     };
-    let body = variant::read_text(file)?;
+    let body = napjudge_cases::files::read_text(file)?;
     let power = match power {
         Some(name) => Some(
             v.power_by_name(&name)
@@ -358,7 +358,10 @@ fn map_case(
         ));
     }
     let mut variants = run::Variants::default();
-    let v = &run::with_options(variants.get(&case.variant)?, &case.options)?;
+    let v = &variants
+        .get(&case.variant)?
+        .with_options(&case.options)
+        .map_err(|e| e.to_string())?;
     let (format, board) = judge_cli::picture_target(shapes, output)?;
     let board = match board {
         Some(b) => b,
@@ -409,7 +412,10 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
                 case.file, case.line
             ));
         }
-        let v = &run::with_options(variants.get(&case.variant)?, &case.options)?;
+        let v = &variants
+            .get(&case.variant)?
+            .with_options(&case.options)
+            .map_err(|e| e.to_string())?;
         println!("{}", format!("CASE {} {}", case.id, case.title).trim_end());
         for step in run::play(case, v)? {
             let report = &step.report;

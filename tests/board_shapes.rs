@@ -3,8 +3,9 @@
 //! touching shapes; every unit, label and coast point lies inside its own shape. Each check is
 //! shown to catch a broken file on a tiny board of the tests' own (`tests/picture/tiny.*`).
 
-use napjudge::picture::shapes::{self, Problem};
-use napjudge::variant::{load_file, load_named, Variant};
+use napjudge_cases::files::load_variant_file as load_file;
+use napjudge_engine::variant::{load_named, Variant};
+use napjudge_picture::shapes::{self, Problem};
 use std::path::Path;
 
 const TINY: &str = include_str!("picture/tiny.svg");

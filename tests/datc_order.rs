@@ -3,8 +3,8 @@
 //! 6.G's) is played with each step's orders reversed, rotated to every starting line, and
 //! shuffled with a few fixed seeds; each must still pass.
 
-use napjudge::case::file::{parse, Case, Line};
-use napjudge::case::run::{check, Variants};
+use napjudge_cases::file::{parse, Case, Line};
+use napjudge_cases::run::{check, Variants};
 use std::path::PathBuf;
 
 fn read(name: &str) -> Vec<Case> {

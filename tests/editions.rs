@@ -1,7 +1,7 @@
 //! Rule editions (issue 11): the cases under `fixtures/editions/`, each of the three places where
 //! webDiplomacy's judge departs from the DATC's preferences, played under both editions.
 
-use napjudge::case::run_paths;
+use napjudge_cases::run_paths;
 use std::path::PathBuf;
 
 /// Civil-disorder removals, `via convoy` with no convoy, and a land move with an own convoy: the

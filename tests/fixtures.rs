@@ -1,9 +1,9 @@
 //! The adjudication cases under `fixtures/`, run through the same runner as `napjudge cases`.
 
-use napjudge::case::run_paths;
+use napjudge_cases::run_paths;
 use std::path::PathBuf;
 
-fn run(folder: &str) -> napjudge::case::Summary {
+fn run(folder: &str) -> napjudge_cases::Summary {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(folder);

@@ -4,9 +4,9 @@
 
 mod common;
 
-use napjudge::clock::{parse_time, Clock};
-use napjudge::game::Judge;
-use napjudge::store::{self, Store};
+use napjudge_judge::clock::{parse_time, Clock};
+use napjudge_judge::game::Judge;
+use napjudge_judge::store::{self, Store};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;

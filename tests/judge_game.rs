@@ -3,8 +3,8 @@
 //! and one missing a phase (Russia, Autumn); then the stored history, the outbox and the
 //! deadlines are checked, and a rollback followed by processing again gives the same results.
 
-use napjudge::store::{self, PhaseRow, Store};
-use napjudge::variant::load_named;
+use napjudge_engine::variant::load_named;
+use napjudge_judge::store::{self, PhaseRow, Store};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -80,7 +80,7 @@ fn name(p: &PhaseRow) -> String {
 }
 
 fn t(s: &str) -> chrono::DateTime<chrono::Utc> {
-    napjudge::clock::parse_time(s).expect("a time")
+    napjudge_judge::clock::parse_time(s).expect("a time")
 }
 
 const SPRING: [(&str, &str); 4] = [

@@ -3,10 +3,10 @@
 //! a dislodgement and its retreats), the Autumn retreat, the Winter 1801 adjustments with the
 //! tracking sheet, the GM's preview, a reminder and the password mail.
 
-use napjudge::clock::{parse_time, Clock};
-use napjudge::game::{Judge, NewGame};
-use napjudge::render::{self, PasswordMail};
-use napjudge::store::{self, Periods, Store};
+use napjudge_judge::clock::{parse_time, Clock};
+use napjudge_judge::game::{Judge, NewGame};
+use napjudge_judge::render::{self, PasswordMail};
+use napjudge_judge::store::{self, Periods, Store};
 use std::path::PathBuf;
 
 fn judge(db: &std::path::Path, now: &str) -> Judge {

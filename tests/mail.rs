@@ -8,10 +8,10 @@
 //! the 10,000 order lines) and `{{QUOTE_RESULTS}}` (the last results mail, quoted with `> `).
 //! `NAPJUDGE_BLESS=1 cargo test --test mail` rewrites the `.out` files: review their diff.
 
-use napjudge::clock::{parse_time, Clock};
-use napjudge::game::{Judge, NewGame};
-use napjudge::mail::{self, Handled, MailConfig};
-use napjudge::store::{self, Periods, Store};
+use napjudge_judge::clock::{parse_time, Clock};
+use napjudge_judge::game::{Judge, NewGame};
+use napjudge_judge::mail::{self, Handled, MailConfig};
+use napjudge_judge::store::{self, Periods, Store};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -304,8 +304,8 @@ fn every_example_order_in_help_reads() {
         .flat_map(|l| l.trim().split("   ").next())
         .map(|o| format!("{}\n", o.trim()))
         .collect();
-    let v = napjudge::variant::load_named("napoleonic").expect("board");
-    let checked = napjudge::turn::check(&v, None, None, &examples);
+    let v = napjudge_engine::variant::load_named("napoleonic").expect("board");
+    let checked = napjudge_engine::turn::check(&v, None, None, &examples);
     assert!(checked.len() >= 18, "{examples}");
     for c in &checked {
         assert!(

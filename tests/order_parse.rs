@@ -1,13 +1,12 @@
 //! The order parser and the canonical printer on the real boards: every form of
 //! `docs/orders.md`, every error path, and round trips of random orders.
 
-use napjudge::order::{
+use napjudge_cases::files::load_variant_file as load_file;
+use napjudge_engine::order::{
     parse_line, parse_mail, parse_orders, parse_place, parse_unit, Order, OrderKind, ParseError,
     ParsedLine, Place, PlaceName, Stage, UnitSpec,
 };
-use napjudge::variant::{
-    load_file, load_named, Coast, Lookup, PowerId, ProvinceId, Region, Variant,
-};
+use napjudge_engine::variant::{load_named, Coast, Lookup, PowerId, ProvinceId, Region, Variant};
 use proptest::prelude::*;
 use proptest::sample::select;
 use std::path::Path;
@@ -110,7 +109,7 @@ fn move_in_both_notations() {
     assert_eq!(
         order.kind,
         OrderKind::Move {
-            unit: UnitSpec::single(napjudge::variant::UnitType::Army, known(v, "Par")),
+            unit: UnitSpec::single(napjudge_engine::variant::UnitType::Army, known(v, "Par")),
             to: known(v, "Bur"),
             via_convoy: false,
             then: None,

@@ -4,13 +4,13 @@
 
 use chrono::{DateTime, Duration, Utc};
 use mail_parser::MimeHeaders;
-use napjudge::case::{file, run};
-use napjudge::clock::Clock;
-use napjudge::game::{Judge, NewGame};
-use napjudge::outbox::{self, Retry, Target};
-use napjudge::picture::{self, png, Format, View};
-use napjudge::store::{self, Periods, Store};
-use napjudge::variant::Variant;
+use napjudge_cases::{file, run};
+use napjudge_engine::variant::Variant;
+use napjudge_judge::clock::Clock;
+use napjudge_judge::game::{Judge, NewGame};
+use napjudge_judge::outbox::{self, Retry, Target};
+use napjudge_judge::store::{self, Periods, Store};
+use napjudge_picture::{self as picture, png, Format, View};
 use std::path::Path;
 use std::process::Command;
 
@@ -23,7 +23,10 @@ fn case(path: &str, id: &str) -> (Variant, Vec<run::PlayedStep>) {
         .find(|c| c.id == id)
         .expect("the case is in the file");
     let mut variants = run::Variants::default();
-    let v = run::with_options(variants.get(&case.variant).expect("variant"), &case.options)
+    let v = variants
+        .get(&case.variant)
+        .expect("variant")
+        .with_options(&case.options)
         .expect("options");
     let steps = run::play(case, &v).expect("the case plays");
     (v, steps)
@@ -85,9 +88,9 @@ fn datc_6_c_3_on_the_standard_board() {
 /// minors' units, no orders.
 #[test]
 fn the_napoleonic_starting_position() {
-    let v = napjudge::variant::load_named("napoleonic").expect("the board loads");
+    let v = napjudge_engine::variant::load_named("napoleonic").expect("the board loads");
     let board = picture::board_for(&v).expect("the board has shapes");
-    let start = napjudge::position::Position::initial(&v);
+    let start = napjudge_engine::position::Position::initial(&v);
     let svg = picture::draw(&v, &board, &start, None, View::Before).expect("draws");
     let png = picture::picture(&v, &board, &start, None, View::Before, Format::Png).expect("PNG");
     assert_eq!(png_size(&png), expected_size(&svg));
@@ -153,7 +156,10 @@ fn every_fixture_case_draws_before_and_after() {
     let mut drawn = 0;
     for path in files {
         for case in file::read_file(&path).expect("the case file reads") {
-            let v = run::with_options(variants.get(&case.variant).expect("variant"), &case.options)
+            let v = variants
+                .get(&case.variant)
+                .expect("variant")
+                .with_options(&case.options)
                 .expect("options");
             let board = boards
                 .entry(v.name.clone())

@@ -4,11 +4,11 @@
 //! lost or created except where a ruling says so. `docs/rules.md` ("Properties") says how to run
 //! a longer search (`PROPTEST_CASES=100000`).
 
-use napjudge::adjudicate::{Event, Outcome, Reason};
-use napjudge::case::{self, file, run};
-use napjudge::position::Position;
-use napjudge::turn::{self, Sheets};
-use napjudge::variant::{
+use napjudge_cases::{self as case, file, run};
+use napjudge_engine::adjudicate::{Event, Outcome, Reason};
+use napjudge_engine::position::Position;
+use napjudge_engine::turn::{self, Sheets};
+use napjudge_engine::variant::{
     self, PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, Variant,
 };
 use proptest::prelude::*;
@@ -195,7 +195,7 @@ fn result_key(r: &Result<Outcome, String>) -> String {
 
 /// Everything of a position the orders may change.
 fn position_key(variant: &Variant, p: &Position) -> String {
-    let forces: Vec<(ProvinceId, napjudge::position::Force)> =
+    let forces: Vec<(ProvinceId, napjudge_engine::position::Force)> =
         p.forces().map(|(p, f)| (p, *f)).collect();
     let mut dislodged: Vec<String> = p
         .dislodged
@@ -227,12 +227,12 @@ fn position_key(variant: &Variant, p: &Position) -> String {
             ))
         })
         .collect();
-    let sea_time: Vec<(usize, napjudge::position::SeaTime)> = p
+    let sea_time: Vec<(usize, napjudge_engine::position::SeaTime)> = p
         .sea_time
         .iter()
         .copied()
         .enumerate()
-        .filter(|s| s.1 != napjudge::position::SeaTime::default())
+        .filter(|s| s.1 != napjudge_engine::position::SeaTime::default())
         .collect();
     format!(
         "{}\n  dislodged {dislodged:?}\n  standoffs {standoffs:?} blockades {blockades:?}\n  phase {:?} sea time {sea_time:?} blockaded {:?}\n  owners {}",
@@ -1426,7 +1426,7 @@ fn fixture_cases_keep_rulings_section_0() {
             let Ok(loaded) = variants.get(&c.variant) else {
                 continue;
             };
-            let Ok(v) = run::with_options(loaded, &c.options) else {
+            let Ok(v) = loaded.with_options(&c.options) else {
                 continue;
             };
             let Ok(base) = play_case(&v, c, false) else {

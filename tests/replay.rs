@@ -1,7 +1,7 @@
 //! Issue 11: game folders replayed through the judge (docs/games.md), `napjudge game import`,
 //! and game options. Real SQLite files in a temporary folder, real .eml files.
 
-use napjudge::replay::{self, folder, import};
+use napjudge_replay::{self as replay, folder, import};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

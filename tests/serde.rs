@@ -1,10 +1,10 @@
 //! The judge stores positions, order sheets and phase reports as JSON: each must come back equal.
 
-use napjudge::case::file::parse;
-use napjudge::case::run::{initial_position, sheets};
-use napjudge::position::Position;
-use napjudge::turn::{self, PhaseReport, Sheets};
-use napjudge::variant::{load_named, Variant};
+use napjudge_cases::file::parse;
+use napjudge_cases::run::{initial_position, sheets};
+use napjudge_engine::position::Position;
+use napjudge_engine::turn::{self, PhaseReport, Sheets};
+use napjudge_engine::variant::{load_named, Variant};
 
 /// Plays the first step of a case's text: the variant, the position, the sheets and the report.
 fn first_step(text: &str) -> (Variant, Position, Sheets, PhaseReport) {

@@ -7,9 +7,9 @@
 mod common;
 
 use mailin_embedded::{response, AuthMechanism, Handler, Response, Server, SslConfig};
-use napjudge::clock::{parse_time, Clock};
-use napjudge::game::Judge;
-use napjudge::store::{self, Mail, Store};
+use napjudge_judge::clock::{parse_time, Clock};
+use napjudge_judge::game::Judge;
+use napjudge_judge::store::{self, Mail, Store};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

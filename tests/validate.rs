@@ -1,10 +1,10 @@
 //! Validation against a position: every error a player can get for an order that parses, on the
 //! real boards (docs/orders.md; DATC 4.B and 4.E.1; RULINGS R1.4, R3, R4, R5, R6).
 
-use napjudge::order::{parse_line, Order, Place};
-use napjudge::position::Position;
-use napjudge::validate::{check_set, Checker, Forbidden, ValidationError};
-use napjudge::variant::{load_named, PhaseKind, Season, Variant};
+use napjudge_engine::order::{parse_line, Order, Place};
+use napjudge_engine::position::Position;
+use napjudge_engine::validate::{check_set, Checker, Forbidden, ValidationError};
+use napjudge_engine::variant::{load_named, PhaseKind, Season, Variant};
 
 fn board(name: &str) -> Variant {
     load_named(name).expect("built-in board")
@@ -94,7 +94,7 @@ fn r1_4_a_second_order_names_the_other_line() {
         power: v.power_by_name("France"),
     };
     let lines = [(2, order(&v, "A(Par)-Bur")), (5, order(&v, "A Par - Pic"))];
-    let r = napjudge::validate::check_mail(&checker, &lines);
+    let r = napjudge_engine::validate::check_mail(&checker, &lines);
     let e = |k: usize| r[k].as_ref().err().map(ToString::to_string);
     assert!(
         e(1).is_some_and(|e| e.starts_with("the unit in Paris is also ordered in line 2")),
@@ -144,11 +144,11 @@ fn datc_4_b_1_a_fleet_that_could_reach_both_coasts_must_name_one() {
     let mut p = Position::initial(&v);
     // Put the French fleet in MAO, from where both coasts of Spain are in reach.
     let bre = match v.lookup("Bre") {
-        napjudge::variant::Lookup::One(p) => p,
+        napjudge_engine::variant::Lookup::One(p) => p,
         other => panic!("{other:?}"),
     };
     let mao = match v.lookup("MAO") {
-        napjudge::variant::Lookup::One(p) => p,
+        napjudge_engine::variant::Lookup::One(p) => p,
         other => panic!("{other:?}"),
     };
     p.units[mao.index()] = p.units[bre.index()].take();
@@ -242,11 +242,11 @@ fn napoleonic_fleet_on_han_ec() -> (Variant, Position) {
     p.phase = v.read_phase("Spring 1801 Movement").expect("phase");
     let han = v.find("Han").expect("Han")[0];
     let hanover = v.power_by_name("Hanover").expect("Hanover");
-    p.units[han.index()] = Some(napjudge::position::Force {
+    p.units[han.index()] = Some(napjudge_engine::position::Force {
         power: hanover,
         armies: 0,
         fleets: 1,
-        coast: Some(napjudge::variant::Coast::East),
+        coast: Some(napjudge_engine::variant::Coast::East),
     });
     (v, p)
 }
@@ -318,12 +318,12 @@ fn a_coast_where_there_is_none_is_refused() {
     );
 }
 
-fn at(v: &Variant, name: &str) -> napjudge::variant::ProvinceId {
+fn at(v: &Variant, name: &str) -> napjudge_engine::variant::ProvinceId {
     v.find(name).expect("a space")[0]
 }
 
-fn army(v: &Variant, power: &str) -> napjudge::position::Force {
-    napjudge::position::Force {
+fn army(v: &Variant, power: &str) -> napjudge_engine::position::Force {
+    napjudge_engine::position::Force {
         power: v.power_by_name(power).expect("power"),
         armies: 1,
         fleets: 0,
@@ -359,16 +359,16 @@ fn r1_9_retreats_adjudication_would_void_are_refused_at_the_check() {
     let mun = at(&v, "Mun");
     let force = p.units[mun.index()].take().expect("A(Mun)");
     p.units[mun.index()] = Some(army(&v, "France"));
-    p.dislodged.push(napjudge::position::Dislodged {
+    p.dislodged.push(napjudge_engine::position::Dislodged {
         province: mun,
         force,
         attacker_from: {
-            let mut from = napjudge::variant::ProvinceSet::EMPTY;
+            let mut from = napjudge_engine::variant::ProvinceSet::EMPTY;
             from.insert(at(&v, "Bur"));
             from
         },
         by_convoy: false,
-        sea_time: napjudge::position::SeaTime::default(),
+        sea_time: napjudge_engine::position::SeaTime::default(),
     });
     p.standoffs.insert(at(&v, "Sil"));
     for (to, why) in [

@@ -1,8 +1,9 @@
 //! Loading variant files: the standard board, name look-ups, and each validation error.
 
-use napjudge::variant::{
-    load, load_file, load_named, Coast, LoadError, Lookup, PowerKind, ProvinceId, Region,
-    SpaceKind, UnitType, Variant,
+use napjudge_cases::files::load_variant_file as load_file;
+use napjudge_engine::variant::{
+    load, load_named, Coast, LoadError, Lookup, PowerKind, ProvinceId, Region, SpaceKind, UnitType,
+    Variant,
 };
 
 fn standard() -> Variant {
@@ -204,7 +205,7 @@ fn load_named_unknown_variant() {
 
 #[test]
 fn summary_describes_the_standard_board() {
-    let s = napjudge::variant::summary(&standard());
+    let s = napjudge_engine::variant::summary(&standard());
     println!("{s}");
     assert!(s.contains("Diplomacy (standard map)"));
     assert!(s.contains("Spring 1901 Movement"));
@@ -332,7 +333,7 @@ fn rules_victory_builds_and_passages_are_read() {
     let p = v.passage(id(&v, "Ddd"), id(&v, "Aaa")).expect("passage");
     assert_eq!(p.sea, id(&v, "SEA"));
     assert_eq!(v.phase_name(v.start), "Spring 1901 Movement");
-    assert!(napjudge::variant::summary(&v).contains("Aaa - Ddd across SEA"));
+    assert!(napjudge_engine::variant::summary(&v).contains("Aaa - Ddd across SEA"));
 }
 
 #[test]
@@ -675,7 +676,7 @@ fn a_year_at_the_top_of_its_range_is_refused() {
 /// a board sets is printed (`army-builds-anywhere`, `adoption` were left out).
 #[test]
 fn every_switch_set_is_printed_and_spaces_are_described() {
-    let s = napjudge::variant::summary(&load_named("napoleonic").expect("napoleonic"));
+    let s = napjudge_engine::variant::summary(&load_named("napoleonic").expect("napoleonic"));
     assert!(s.contains("army-builds-anywhere"), "{s}");
     assert!(s.contains("  BOT   Bay of Tunis (sea)\n"), "{s}");
     assert!(
@@ -685,9 +686,9 @@ fn every_switch_set_is_printed_and_spaces_are_described() {
     let (text, _) = plus("rules adoption");
     let v = loads(&text);
     assert!(v.rules.adoption);
-    assert!(napjudge::variant::summary(&v).contains("Rules:    adoption\n"));
-    for s in napjudge::variant::SWITCHES {
-        let mut rules = napjudge::variant::Rules::default();
+    assert!(napjudge_engine::variant::summary(&v).contains("Rules:    adoption\n"));
+    for s in napjudge_engine::variant::SWITCHES {
+        let mut rules = napjudge_engine::variant::Rules::default();
         assert!(rules.switch(s.name).is_some(), "{}", s.name);
     }
 }
@@ -746,17 +747,17 @@ fn wrong_argument_count_shows_the_usage() {
 }
 
 #[test]
-fn load_named_reads_a_path_from_disk() {
+fn load_variant_reads_a_path_from_disk() {
     let dir = std::env::temp_dir().join(format!("napjudge-variant-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("tiny.variant");
     std::fs::write(&path, TINY).expect("write");
-    let v = load_named(path.to_str().expect("utf-8 path")).expect("loads");
+    let v = napjudge_cases::files::load_variant(path.to_str().expect("utf-8 path")).expect("loads");
     assert_eq!(v.name, "tiny");
     let missing = dir.join("missing.variant");
     assert!(matches!(
-        load_named(missing.to_str().expect("utf-8 path")),
-        Err(LoadError::Io { .. })
+        napjudge_cases::files::load_variant(missing.to_str().expect("utf-8 path")),
+        Err(napjudge_cases::files::VariantFileError::Io { .. })
     ));
     let _ = std::fs::remove_dir_all(&dir);
 }

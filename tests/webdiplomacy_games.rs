@@ -3,10 +3,10 @@
 //! `webdiplomacy` edition: each phase from the recorded position and orders must give the next
 //! recorded phase's position.
 
-use napjudge::mila::{self, RecordedPhase};
-use napjudge::position::Position;
-use napjudge::turn::{play, Sheets};
-use napjudge::variant::{load_named, PhaseKind, Variant};
+use napjudge_cases::mila::{self, RecordedPhase};
+use napjudge_engine::position::Position;
+use napjudge_engine::turn::{play, Sheets};
+use napjudge_engine::variant::{load_named, PhaseKind, Variant};
 use std::path::PathBuf;
 
 /// Plays every phase of one record; returns each difference from the record, naming the phase.

@@ -1,8 +1,8 @@
 //! What the judge's tests and benches share: a Napoleonic game with its five major powers
 //! assigned and started.
 
-use napjudge::game::{Judge, NewGame};
-use napjudge::store::Periods;
+use napjudge_judge::game::{Judge, NewGame};
+use napjudge_judge::store::Periods;
 
 /// A day for every phase, an hour's grace, a reminder an hour before the deadline.
 pub fn day_periods() -> Periods {
