@@ -3,6 +3,7 @@
 //! and one missing a phase (Russia, Autumn); then the stored history, the outbox and the
 //! deadlines are checked, and a rollback followed by processing again gives the same results.
 
+use napjudge_judge::MailKind;
 use napjudge_engine::variant::load_named;
 use napjudge_judge::store::{self, PhaseRow, Store};
 use std::path::{Path, PathBuf};
@@ -70,8 +71,8 @@ impl Shell {
 
 fn phases(s: &Shell) -> Vec<PhaseRow> {
     let st = s.store();
-    let g = store::game(&st.conn, "g").expect("read").expect("the game");
-    store::phases(&st.conn, g.id).expect("phases")
+    let g = st.view().game("g").expect("read").expect("the game");
+    st.view().phases(g.id).expect("phases")
 }
 
 fn name(p: &PhaseRow) -> String {
@@ -271,12 +272,12 @@ fn napoleonic_game_from_create_through_winter_1801() {
     // The outbox: 1 password mail, 4 reminders, and 6 result mails (5 players and the GM) for
     // each of the 5 phases.
     let st = s.store();
-    let mails = store::mails(&st.conn, None).expect("outbox");
-    let count = |kind: &str| mails.iter().filter(|m| m.kind == kind).count();
-    assert_eq!(count("password"), 1);
-    assert_eq!(count("reminder"), 4);
-    assert_eq!(count("results"), 30);
-    let password = mails.iter().find(|m| m.kind == "password").expect("mail");
+    let mails = st.view().mails(None).expect("outbox");
+    let count = |kind: MailKind| mails.iter().filter(|m| m.kind == kind).count();
+    assert_eq!(count(MailKind::Password), 1);
+    assert_eq!(count(MailKind::Reminder), 4);
+    assert_eq!(count(MailKind::Results), 30);
+    let password = mails.iter().find(|m| m.kind == MailKind::Password).expect("mail");
     assert_eq!(password.to, "russia@example.org");
     let spring = mails
         .iter()
@@ -415,11 +416,11 @@ fn game_orders_keeps_valid_lines_and_exits_1_on_a_bad_one() {
     assert!(out.contains("line 2: A(Par)-Bur: "), "{out}");
     assert!(out.contains("1 of 2 orders kept for France"), "{out}");
     let st = s.store();
-    let g = store::game(&st.conn, "g").expect("read").expect("game");
-    let cur = store::current_phase(&st.conn, g.id)
+    let g = st.view().game("g").expect("read").expect("game");
+    let cur = st.view().current_phase(g.id)
         .expect("read")
         .expect("phase");
-    let kept = store::latest_orders(&st.conn, cur.id).expect("orders");
+    let kept = st.view().latest_orders(cur.id).expect("orders");
     assert_eq!(kept.len(), 1);
     assert_eq!(kept[0].text, "BID 3 Denmark\n");
     // R7.6: a bid past the power's IP is refused at once (France has 4 centres: 12 IP), with the
@@ -438,7 +439,7 @@ fn game_orders_keeps_valid_lines_and_exits_1_on_a_bad_one() {
         "{out}"
     );
     let st = s.store();
-    let kept = store::latest_orders(&st.conn, cur.id).expect("orders");
+    let kept = st.view().latest_orders(cur.id).expect("orders");
     assert_eq!(kept[0].text, "BID 6 Denmark\n");
     // Unknown game and power are named.
     let o = s.run("2026-07-01T11:00:00Z", &["game", "show", "nope"], "");
@@ -465,9 +466,10 @@ fn game_orders_keeps_valid_lines_and_exits_1_on_a_bad_one() {
 fn a_newer_database_is_refused() {
     let s = Shell::new("judge-newer");
     {
-        let st = s.store();
-        st.conn
-            .pragma_update(None, "user_version", store::VERSION + 1)
+        // Its own connection: the judge's store lends none.
+        drop(s.store());
+        let conn = rusqlite::Connection::open(&s.db).expect("db");
+        conn.pragma_update(None, "user_version", store::VERSION + 1)
             .expect("set version");
     }
     let o = s.run("2026-07-01T10:00:00Z", &["game", "list"], "");
