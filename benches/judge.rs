@@ -29,9 +29,14 @@ fn scratch(name: &str) -> PathBuf {
 fn spring_1801(db: &Path) {
     let now = parse_time(NOW).expect("time");
     let mut j = Judge::new(Store::open(db).expect("db"));
-    common::start_five_players(&mut j, now, "g", "Europe/Paris", common::day_periods(), |p| {
-        format!("{}@example.org", p.to_lowercase())
-    });
+    common::start_five_players(
+        &mut j,
+        now,
+        "g",
+        "Europe/Paris",
+        common::day_periods(),
+        |p| format!("{}@example.org", p.to_lowercase()),
+    );
     j.process("g", false, now).expect("Winter 1800");
     for (p, o) in [
         ("France", "A(Par)-Bur\nF(Bre)-MAO\nF(Mar)-GOL\nA(Bor) H\n"),

@@ -338,7 +338,11 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             } else {
                 std::fs::read_to_string(&file).map_err(|err| format!("{file}: {err}"))?
             };
-            let by = if as_player { Author::Player } else { Author::Gm };
+            let by = if as_player {
+                Author::Player
+            } else {
+                Author::Gm
+            };
             let lines = j
                 .orders(&name, &power, &text, by, clock.now())
                 .map_err(e)?
@@ -628,7 +632,8 @@ pub fn mail(
             for path in files {
                 let raw =
                     std::fs::read(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-                let h = mail::receive(&mut j, &cfg, &raw, clock.now()).map_err(|e| e.to_string())?;
+                let h =
+                    mail::receive(&mut j, &cfg, &raw, clock.now()).map_err(|e| e.to_string())?;
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
                 let name = name.unwrap_or_default();
                 handled(&name, &h);

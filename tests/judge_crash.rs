@@ -5,8 +5,8 @@
 mod common;
 
 use napjudge_judge::clock::parse_time;
-use napjudge_judge::{Author, Judge};
 use napjudge_judge::Store;
+use napjudge_judge::{Author, Judge};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -41,12 +41,16 @@ fn state(db: &Path) -> (bool, usize, i64) {
     let g = st.view().game("g").expect("read").expect("game");
     let phases = st.view().phases(g.id).expect("phases");
     let spring = &phases[1];
-    let mails = st.view().mails(None)
+    let mails = st
+        .view()
+        .mails(None)
         .expect("outbox")
         .iter()
         .filter(|m| m.subject == "g: results of Spring 1801 Movement")
         .count();
-    let current = st.view().current_phase(g.id)
+    let current = st
+        .view()
+        .current_phase(g.id)
         .expect("read")
         .expect("a current phase")
         .seq;

@@ -3,9 +3,9 @@
 //! and one missing a phase (Russia, Autumn); then the stored history, the outbox and the
 //! deadlines are checked, and a rollback followed by processing again gives the same results.
 
-use napjudge_judge::MailKind;
 use napjudge_engine::variant::load_named;
 use napjudge_judge::store::{self, PhaseRow, Store};
+use napjudge_judge::MailKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -277,7 +277,10 @@ fn napoleonic_game_from_create_through_winter_1801() {
     assert_eq!(count(MailKind::Password), 1);
     assert_eq!(count(MailKind::Reminder), 4);
     assert_eq!(count(MailKind::Results), 30);
-    let password = mails.iter().find(|m| m.kind == MailKind::Password).expect("mail");
+    let password = mails
+        .iter()
+        .find(|m| m.kind == MailKind::Password)
+        .expect("mail");
     assert_eq!(password.to, "russia@example.org");
     let spring = mails
         .iter()
@@ -417,9 +420,7 @@ fn game_orders_keeps_valid_lines_and_exits_1_on_a_bad_one() {
     assert!(out.contains("1 of 2 orders kept for France"), "{out}");
     let st = s.store();
     let g = st.view().game("g").expect("read").expect("game");
-    let cur = st.view().current_phase(g.id)
-        .expect("read")
-        .expect("phase");
+    let cur = st.view().current_phase(g.id).expect("read").expect("phase");
     let kept = st.view().latest_orders(cur.id).expect("orders");
     assert_eq!(kept.len(), 1);
     assert_eq!(kept[0].text, "BID 3 Denmark\n");

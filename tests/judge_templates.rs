@@ -3,10 +3,10 @@
 //! a dislodgement and its retreats), the Autumn retreat, the Winter 1801 adjustments with the
 //! tracking sheet, the GM's preview, a reminder and the password mail.
 
-use napjudge_judge::MailKind;
 use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::render::{self, PasswordMail};
+use napjudge_judge::MailKind;
 use napjudge_judge::{Author, Judge, MailConfig, NewGame, Periods, Store};
 use std::path::PathBuf;
 
@@ -20,7 +20,8 @@ fn judge(db: &std::path::Path, now: &str) -> (Judge, DateTime<Utc>) {
 
 fn results(db: &std::path::Path, subject: &str) -> String {
     let st = Store::open(db).expect("db");
-    st.view().mails(None)
+    st.view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
         .find(|m| m.subject == subject)
@@ -37,19 +38,19 @@ fn every_template_renders_a_real_game() {
     let (mut j, now) = judge(&db, "2026-01-10T09:00:00Z");
     j.create(
         &NewGame {
-        name: "demo".into(),
-        variant: "napoleonic".into(),
-        gm: "gm@example.org".into(),
-        timezone: "Europe/Paris".into(),
-        periods: Periods {
-            movement: 2 * 86_400,
-            retreat: 86_400,
-            winter: 2 * 86_400,
-            grace: 86_400,
-            remind: 12 * 3_600,
-        },
-        wait: false,
-        options: Vec::new(),
+            name: "demo".into(),
+            variant: "napoleonic".into(),
+            gm: "gm@example.org".into(),
+            timezone: "Europe/Paris".into(),
+            periods: Periods {
+                movement: 2 * 86_400,
+                retreat: 86_400,
+                winter: 2 * 86_400,
+                grace: 86_400,
+                remind: 12 * 3_600,
+            },
+            wait: false,
+            options: Vec::new(),
             pictures: true,
         },
         now,
@@ -94,7 +95,9 @@ fn every_template_renders_a_real_game() {
     };
     napjudge_judge::mail::tick(&mut j, &cfg, now).expect("tick");
     let st = Store::open(&db).expect("db");
-    let reminder = st.view().mails(None)
+    let reminder = st
+        .view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
         .find(|m| m.kind == MailKind::Reminder)

@@ -8,12 +8,12 @@
 //! the 10,000 order lines) and `{{QUOTE_RESULTS}}` (the last results mail, quoted with `> `).
 //! `NAPJUDGE_BLESS=1 cargo test --test mail` rewrites the `.out` files: review their diff.
 
-use napjudge_judge::MailKind;
 use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::{Judge, NewGame};
 use napjudge_judge::mail::{self, Handled, MailConfig};
 use napjudge_judge::store::{self, NewMessage, Periods, Store};
+use napjudge_judge::MailKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -44,19 +44,19 @@ fn new_game(db: &Path) -> Judge {
     let mut j = Judge::new(Store::open(db).expect("db"));
     j.create(
         &NewGame {
-        name: "g".into(),
-        variant: "napoleonic".into(),
-        gm: "gm@example.org".into(),
-        timezone: "UTC".into(),
-        periods: Periods {
-            movement: 48 * 3600,
-            retreat: 24 * 3600,
-            winter: 48 * 3600,
-            grace: 24 * 3600,
-            remind: 12 * 3600,
-        },
-        wait: false,
-        options: Vec::new(),
+            name: "g".into(),
+            variant: "napoleonic".into(),
+            gm: "gm@example.org".into(),
+            timezone: "UTC".into(),
+            periods: Periods {
+                movement: 48 * 3600,
+                retreat: 24 * 3600,
+                winter: 48 * 3600,
+                grace: 24 * 3600,
+                remind: 12 * 3600,
+            },
+            wait: false,
+            options: Vec::new(),
             pictures: true,
         },
         at(0),
@@ -265,7 +265,9 @@ fn receive_and_poll_with_the_binary() {
         2
     );
     let st = Store::open(&db).expect("db");
-    let replies: Vec<(String, bool)> = st.view().mails(None)
+    let replies: Vec<(String, bool)> = st
+        .view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
         .filter(|m| m.kind == MailKind::Reply)
@@ -423,7 +425,9 @@ fn a_stored_gm_mail_is_not_run_again_and_the_gm_is_told() {
     let game = st.view().game("g").expect("read").expect("game");
     let winter = &st.view().phases(game.id).expect("phases")[0];
     assert!(winter.report.is_none(), "the PROCESS was not run");
-    let replies: Vec<_> = st.view().mails(None)
+    let replies: Vec<_> = st
+        .view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
         .filter(|m| m.kind == MailKind::Reply && m.to == "gm@example.org")
@@ -454,8 +458,14 @@ fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
     let before = game_state(&db);
     let h = mail::receive(&mut j, &cfg, gm_mail("p1", "MAYBE").as_bytes(), at(1)).expect("stored");
     assert_eq!(h, Handled::Answered);
-    assert_eq!(game_state(&db), before, "a bad SET PICTURES changes nothing");
-    let reply = j.view().mails(None)
+    assert_eq!(
+        game_state(&db),
+        before,
+        "a bad SET PICTURES changes nothing"
+    );
+    let reply = j
+        .view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
         .rfind(|m| m.kind == MailKind::Reply)
@@ -468,8 +478,48 @@ fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
         reply.body
     );
     mail::receive(&mut j, &cfg, gm_mail("p2", "OFF").as_bytes(), at(2)).expect("stored");
-    let game = j.view().game("g")
-        .expect("read")
-        .expect("game");
+    let game = j.view().game("g").expect("read").expect("game");
     assert!(!game.pictures, "SET PICTURES OFF turns them off");
+}
+
+/// Issue 17: CLEAR leaves a trace in the orders' history (what it cleared, when, by whom) and
+/// the power then has no orders in force, instead of deleting them without one.
+#[test]
+fn clear_is_kept_in_the_orders_history() {
+    let dir = scratch("mail-clear-trace");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    let mail = |id: &str, body: &str| {
+        format!(
+            "From: france@example.org\r\nTo: {JUDGE}\r\nSubject: orders\r\nMessage-ID: <{id}@example.org>\r\n\
+             \r\nSIGNON France g pw-france\r\n{body}\r\n"
+        )
+    };
+    mail::receive(&mut j, &cfg, mail("c1", "BID 6 Denmark").as_bytes(), at(1)).expect("stored");
+    mail::receive(&mut j, &cfg, mail("c2", "CLEAR").as_bytes(), at(2)).expect("stored");
+    let game = j.view().game("g").expect("read").expect("game");
+    let phase = j
+        .view()
+        .current_phase(game.id)
+        .expect("read")
+        .expect("Winter 1800");
+    let history = j.view().all_orders(phase.id).expect("orders");
+    assert_eq!(history.len(), 2, "{history:?}");
+    assert!(!history[0].cleared);
+    assert!(history[1].cleared);
+    assert_eq!(
+        history[1].text, history[0].text,
+        "the CLEAR keeps what it cleared"
+    );
+    assert_eq!(history[1].by, napjudge_judge::Author::Player);
+    assert_eq!(history[1].received, at(2));
+    assert!(
+        j.view()
+            .latest_orders(phase.id)
+            .expect("orders")
+            .iter()
+            .all(|t| t.power != "France"),
+        "France has no orders in force after CLEAR"
+    );
 }

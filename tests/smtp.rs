@@ -6,11 +6,11 @@
 
 mod common;
 
-use napjudge_judge::MailState;
-use napjudge_judge::MailKind;
 use mailin_embedded::{response, AuthMechanism, Handler, Response, Server, SslConfig};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::store::Mail;
+use napjudge_judge::MailKind;
+use napjudge_judge::MailState;
 use napjudge_judge::{Judge, Store};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -344,7 +344,10 @@ fn the_retry_limit_gives_a_mail_up_and_mails_the_gm() {
         "{out}"
     );
     let mails = s.mails();
-    let reports: Vec<&Mail> = mails.iter().filter(|m| m.kind == MailKind::Undeliverable).collect();
+    let reports: Vec<&Mail> = mails
+        .iter()
+        .filter(|m| m.kind == MailKind::Undeliverable)
+        .collect();
     assert_eq!(reports.len(), n);
     assert!(reports
         .iter()
@@ -458,7 +461,8 @@ fn a_send_killed_mid_send_loses_nothing_and_resends_with_the_same_message_id() {
         .find(|m| m.to == "slow@example.org")
         .expect("France's mail");
     assert_eq!(
-        slow.state, MailState::Queued,
+        slow.state,
+        MailState::Queued,
         "not marked sent: the judge never heard the 250"
     );
     let id = slow

@@ -28,13 +28,13 @@ pub fn start_five_players(
 ) {
     j.create(
         &NewGame {
-        name: name.into(),
-        variant: "napoleonic".into(),
-        gm: "gm@example.org".into(),
-        timezone: timezone.into(),
-        periods,
-        wait: false,
-        options: Vec::new(),
+            name: name.into(),
+            variant: "napoleonic".into(),
+            gm: "gm@example.org".into(),
+            timezone: timezone.into(),
+            periods,
+            wait: false,
+            options: Vec::new(),
             pictures: true,
         },
         now,

@@ -606,7 +606,8 @@ impl Judge {
             return Err(GameError::GameExists(g.name.clone()));
         }
         game.id = tx.insert_game(&game, now)?;
-        tx.add_gm_action(game.id,
+        tx.add_gm_action(
+            game.id,
             None,
             &format!("created the game ({})", g.variant),
             None,
@@ -863,11 +864,7 @@ impl Judge {
     }
 
     /// Late and missing powers of a phase processed now.
-    fn lateness(
-        v: &Variant,
-        phase: &PhaseRow,
-        texts: &[OrderText],
-    ) -> (Vec<String>, Vec<String>) {
+    fn lateness(v: &Variant, phase: &PhaseRow, texts: &[OrderText]) -> (Vec<String>, Vec<String>) {
         let owe = names(v, &turn::owing(v, &phase.position));
         let late = owe
             .iter()
@@ -1039,13 +1036,15 @@ impl Judge {
         phase_name: &str,
         now: DateTime<Utc>,
     ) -> Result<String, GameError> {
-                let tx = self.store.begin()?;
+        let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
         if game.state == GameState::Forming {
             return Err(GameError::NotStarted(game.name));
         }
         let v = variant(&mut self.variants, &game)?;
-        let live: Vec<PhaseRow> = tx.view().phases(game.id)?
+        let live: Vec<PhaseRow> = tx
+            .view()
+            .phases(game.id)?
             .into_iter()
             .filter(|p| !p.superseded)
             .collect();
@@ -1074,7 +1073,8 @@ impl Judge {
             tx.add_orders(id, t)?;
         }
         for c in &commands {
-            tx.add_gm_action(game.id,
+            tx.add_gm_action(
+                game.id,
                 Some(id),
                 &format!("carried over: {c}"),
                 Some(c),
@@ -1082,7 +1082,8 @@ impl Judge {
             )?;
         }
         let shown = v.phase_name(target.position.phase);
-        tx.add_gm_action(game.id,
+        tx.add_gm_action(
+            game.id,
             Some(id),
             &format!("rolled back to {shown}"),
             None,
@@ -1104,7 +1105,7 @@ impl Judge {
         major: &str,
         now: DateTime<Utc>,
     ) -> Result<String, GameError> {
-                let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
+        let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
         let m = v
             .power_by_name(minor)
             .filter(|&p| v.power(p).kind == PowerKind::Minor)
@@ -1112,13 +1113,16 @@ impl Judge {
         let command = format!("CONTROL {} {}", v.power(m).name, major);
         // Every earlier command of the phase first, then this one: the engine's own check.
         let mut position = cur.phase.position.clone();
-        for c in tx.view().gm_commands(cur.phase.id)?
+        for c in tx
+            .view()
+            .gm_commands(cur.phase.id)?
             .iter()
             .chain([&command])
         {
             GmCommand::parse(v, c)?.apply(v, &mut position)?;
         }
-        tx.add_gm_action(cur.game.id,
+        tx.add_gm_action(
+            cur.game.id,
             Some(cur.phase.id),
             &command,
             Some(&command),
@@ -1136,7 +1140,7 @@ impl Judge {
         pause: bool,
         now: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, GameError> {
-                let tx = self.store.begin()?;
+        let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
         let mut deadline = None;
         match (pause, game.state) {
@@ -1173,7 +1177,7 @@ impl Judge {
         at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-                if at <= now {
+        if at <= now {
             return Err(GameError::Clock(ClockError::Time(format!(
                 "{} is in the past (now is {}): give a later deadline",
                 at.to_rfc3339(),
@@ -1183,7 +1187,8 @@ impl Judge {
         let tx = self.store.begin()?;
         let cur = Judge::current(tx.view(), name)?;
         tx.set_deadline(cur.phase.id, Some(at))?;
-        tx.add_gm_action(cur.game.id,
+        tx.add_gm_action(
+            cur.game.id,
             Some(cur.phase.id),
             &format!("deadline set to {}", at.to_rfc3339()),
             None,
@@ -1194,11 +1199,17 @@ impl Judge {
     }
 
     /// `game grace`: sets the grace that follows every deadline of the game.
-    pub fn set_grace(&mut self, name: &str, secs: i64, now: DateTime<Utc>) -> Result<(), GameError> {
-                let tx = self.store.begin()?;
+    pub fn set_grace(
+        &mut self,
+        name: &str,
+        secs: i64,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
         tx.set_grace(game.id, secs)?;
-        tx.add_gm_action(game.id,
+        tx.add_gm_action(
+            game.id,
             None,
             &format!("grace set to {}", clock::show_period(secs)),
             None,
@@ -1209,12 +1220,18 @@ impl Judge {
     }
 
     /// `game set NAME pictures on|off`: whether result mails carry a picture of the board.
-    pub fn set_pictures(&mut self, name: &str, on: bool, now: DateTime<Utc>) -> Result<(), GameError> {
-                let tx = self.store.begin()?;
+    pub fn set_pictures(
+        &mut self,
+        name: &str,
+        on: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
         tx.set_pictures(game.id, on)?;
         let word = if on { "on" } else { "off" };
-        tx.add_gm_action(game.id,
+        tx.add_gm_action(
+            game.id,
             None,
             &format!("pictures in result mails {word}"),
             None,
@@ -1344,7 +1361,10 @@ impl Judge {
         let c = self.store.view();
         let game = Judge::game(c, name)?;
         let v = variant(&mut self.variants, &game)?;
-        let live: Vec<PhaseRow> = self.store.view().phases(game.id)?
+        let live: Vec<PhaseRow> = self
+            .store
+            .view()
+            .phases(game.id)?
             .into_iter()
             .filter(|p| !p.superseded)
             .collect();

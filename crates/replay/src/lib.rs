@@ -171,7 +171,11 @@ impl Run<'_> {
     fn settle(&mut self) -> Result<(), ReplayError> {
         for _ in 0..100 {
             // The same tick as `napjudge tick`'s.
-            if mail::tick(&mut self.j, &self.cfg, self.now)?.1.done.is_empty() {
+            if mail::tick(&mut self.j, &self.cfg, self.now)?
+                .1
+                .done
+                .is_empty()
+            {
                 break;
             }
             self.check_new()?;
@@ -266,14 +270,14 @@ pub fn replay_game(
     let name = s.game.name.clone();
     j.create(
         &NewGame {
-        name: name.clone(),
-        variant: s.game.variant.clone(),
-        gm: s.game.gm.clone(),
-        timezone: s.game.timezone.clone(),
-        periods,
-        wait: s.game.wait,
-        options: s.game.options.clone(),
-        pictures: s.game.pictures,
+            name: name.clone(),
+            variant: s.game.variant.clone(),
+            gm: s.game.gm.clone(),
+            timezone: s.game.timezone.clone(),
+            periods,
+            wait: s.game.wait,
+            options: s.game.options.clone(),
+            pictures: s.game.pictures,
         },
         start,
     )?;

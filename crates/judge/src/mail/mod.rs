@@ -15,8 +15,8 @@ use crate::render::{self, RenderError};
 use crate::store::{Address, Author, Earlier, Game, GameState, InboxState, NewMessage, Role};
 use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser};
-use sha2::{Digest, Sha256};
 use napjudge_engine::variant::{PhaseKind, PowerKind, Variant};
+use sha2::{Digest, Sha256};
 use text::{Command, GmCommand, Line};
 
 /// The default size limit of a message (bytes).
@@ -621,8 +621,7 @@ impl<'a> Session<'a> {
         self.blocks.retain(|(o, _)| !o);
         let game = self.game_now(s)?;
         if let Some(refusal) = refuse_orders(&game) {
-            self.blocks
-                .push((true, Block::with("Orders", refusal)));
+            self.blocks.push((true, Block::with("Orders", refusal)));
             return Ok(());
         }
         if lines.len() > MAX_ORDER_LINES {
@@ -874,11 +873,9 @@ impl<'a> Session<'a> {
                     vec![format!("{c} (carried out when the phase is processed).")]
                 })
             }
-            Command::Gm(GmCommand::Pause) if gm => {
-                service(head, j.pause(&name, true, now), |_| {
-                    vec!["The game is paused.".into()]
-                })
-            }
+            Command::Gm(GmCommand::Pause) if gm => service(head, j.pause(&name, true, now), |_| {
+                vec!["The game is paused.".into()]
+            }),
             Command::Gm(GmCommand::Resume) if gm => {
                 let zone = s.game.timezone.clone();
                 service(head, j.pause(&name, false, now), |d| {

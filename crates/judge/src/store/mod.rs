@@ -80,9 +80,9 @@ impl Store {
     /// A write transaction, taken at once (`IMMEDIATE`): two napjudges never both read a phase
     /// and then both write it. Dropped without [`Tx::commit`], it leaves no trace.
     pub fn begin(&mut self) -> Result<Tx<'_>, StoreError> {
-        Ok(Tx(self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?))
+        Ok(Tx(self.conn.transaction_with_behavior(
+            TransactionBehavior::Immediate,
+        )?))
     }
 }
 
@@ -811,7 +811,12 @@ impl Tx<'_> {
     }
 
     /// Changes a player's address; false when the role has no player.
-    pub fn set_address(&self, game: i64, role: &Role, address: &Address) -> Result<bool, StoreError> {
+    pub fn set_address(
+        &self,
+        game: i64,
+        role: &Role,
+        address: &Address,
+    ) -> Result<bool, StoreError> {
         let n = self.0.execute(
             "UPDATE players SET address = ?3 WHERE game = ?1 AND power = ?2",
             params![game, role, address],
@@ -876,7 +881,11 @@ impl Tx<'_> {
     }
 
     /// Sets a phase's deadline (and forgets its reminders).
-    pub fn set_deadline(&self, phase: i64, deadline: Option<DateTime<Utc>>) -> Result<(), StoreError> {
+    pub fn set_deadline(
+        &self,
+        phase: i64,
+        deadline: Option<DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE phases SET deadline = ?2, reminded = ?3 WHERE id = ?1",
             params![phase, deadline.map(time), Reminded::None],
@@ -1068,7 +1077,11 @@ impl Tx<'_> {
     }
 
     /// Records a wrong password from `sender`.
-    pub fn add_signon_failure(&self, sender: &Address, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub fn add_signon_failure(
+        &self,
+        sender: &Address,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT INTO signon_failures (address, at) VALUES (?1, ?2)",
             params![sender.folded(), time(now)],

@@ -35,7 +35,7 @@ macro_rules! stored_word {
 
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.word())
+                f.pad(self.word())
             }
         }
 
@@ -178,7 +178,7 @@ impl Role {
 
 impl std::fmt::Display for Role {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
@@ -277,7 +277,7 @@ impl std::hash::Hash for Address {
 
 impl std::fmt::Display for Address {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.pad(&self.0)
     }
 }
 
@@ -328,7 +328,10 @@ mod tests {
     /// The GM's row keeps the stored word `GM`.
     #[test]
     fn the_gm_role_reads_back_from_its_stored_word() {
-        assert_eq!(Role::column_result(ValueRef::Text(b"GM")).ok(), Some(Role::Gm));
+        assert_eq!(
+            Role::column_result(ValueRef::Text(b"GM")).ok(),
+            Some(Role::Gm)
+        );
         assert_eq!(Role::named("gm"), Role::Gm);
         assert_eq!(Role::named("France").power(), Some("France"));
     }
