@@ -224,13 +224,7 @@ impl Run<'_> {
     fn receive(&mut self, raw: &[u8]) -> Result<Option<String>, ReplayError> {
         let last = self.j.view().last_mail_id()?;
         let handled = mail::receive(&mut self.j, &self.cfg, raw, self.now)?;
-        let reply: Option<String> = self
-            .j
-            .view()
-            .mails_after(last)?
-            .into_iter()
-            .find(|m| m.kind == MailKind::Reply)
-            .map(|m| m.body);
+        let reply = self.j.view().reply_after(last)?;
         Ok(match (handled, reply) {
             (Handled::Answered, Some(body)) => refusal(&body),
             (Handled::Answered, None) => Some("no reply was queued".into()),

@@ -619,14 +619,16 @@ impl View<'_> {
         read_mails(raw)
     }
 
-    /// The outbox from row `after` on (exclusive), oldest first: what was queued since.
-    pub fn mails_after(&self, after: i64) -> Result<Vec<Mail>, StoreError> {
-        let mut st = self.0.prepare_cached(&format!(
-            "SELECT {MAIL_COLUMNS} FROM outbox o LEFT JOIN games g ON g.id = o.game
-             WHERE o.id > ?1 ORDER BY o.id"
-        ))?;
-        let raw: Vec<_> = st.query_map([after], mail_row)?.collect::<Result<_, _>>()?;
-        read_mails(raw)
+    /// The body of the first reply queued after row `after` of the outbox.
+    pub fn reply_after(&self, after: i64) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT body FROM outbox WHERE kind = ?2 AND id > ?1 ORDER BY id LIMIT 1",
+                params![after, MailKind::Reply],
+                |r| r.get(0),
+            )
+            .optional()?)
     }
 
     /// The last row id of the outbox (0 when empty).
