@@ -4,7 +4,7 @@
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::turn::Retreats;
 use napjudge_engine::variant::{PowerId, ProvinceId, Variant};
-use napjudge_engine::winter::Item;
+use napjudge_engine::position::Item;
 use std::fmt::Write;
 
 /// `VARIANT`, `PHASE`, `STATE`, `DISLODGED` (each force's legal retreats in a comment),

@@ -28,6 +28,7 @@
 
 pub mod adjudicate;
 pub mod order;
+pub mod outcome;
 pub mod position;
 pub mod turn;
 pub mod validate;

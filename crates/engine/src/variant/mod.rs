@@ -118,6 +118,21 @@ pub enum UnitType {
     Fleet,
 }
 
+/// `A`, `2A`, `F`, `A/3F`, `2A/2F`: counts and types of a force or order (here, with the unit
+/// types, so that an order, a position and an event all write units the one way).
+pub fn spec_text(armies: u8, fleets: u8) -> String {
+    let part = |n: u8, letter: char| match n {
+        0 => String::new(),
+        1 => letter.to_string(),
+        n => format!("{n}{letter}"),
+    };
+    match (armies, fleets) {
+        (a, 0) => part(a, 'A'),
+        (0, f) => part(f, 'F'),
+        (a, f) => format!("{}/{}", part(a, 'A'), part(f, 'F')),
+    }
+}
+
 impl UnitType {
     /// `A` or `F`.
     pub fn letter(self) -> char {

@@ -4,8 +4,8 @@
 //! match an order.
 
 use super::{Act, Decision, Group, Item, Resolver, Route, State};
-use crate::adjudicate::outcome::{Refusal, Void};
 use crate::order::{Order, OrderKind};
+use crate::outcome::{Refusal, Void};
 use crate::position::Position;
 use crate::variant::{PhaseKind, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
 
