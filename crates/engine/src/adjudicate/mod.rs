@@ -14,6 +14,9 @@ use crate::position::Position;
 use crate::variant::{PhaseKind, PowerId, Region, Season, Variant};
 use crate::winter::control::detect_crowding;
 
+/// A second-phase order decided (R4): the power that gave it, the order, its outcome.
+pub type Decided = (PowerId, Order<Region>, Outcome);
+
 /// What a phase gave: an outcome per order (in the order given) and the next position.
 pub struct Adjudication {
     /// One outcome per order.
@@ -21,7 +24,7 @@ pub struct Adjudication {
     /// Second-phase orders decided while finishing the phase (R4), with their outcomes: given at
     /// the season's first deadline, they are decided once the first phase and its retreats are
     /// over.
-    pub second: Vec<(PowerId, Order<Region>, Outcome)>,
+    pub second: Vec<Decided>,
     /// The position after the phase, already in the next phase that needs orders.
     pub position: Position,
     /// What happened besides the outcomes: passages denied, blockades, starvation, and then the
@@ -88,10 +91,7 @@ pub fn adjudicate(
 /// orders already, is played on the way (R4.1); at the end of a season, the season's end. Returns
 /// the second phase's orders with their outcomes, and the events on the way: losses of control
 /// after every phase (R7.8 (b)), the season end's blockades, starved armies and losses of control.
-pub fn advance(
-    variant: &Variant,
-    position: &mut Position,
-) -> (Vec<(PowerId, Order<Region>, Outcome)>, Vec<Event>) {
+pub fn advance(variant: &Variant, position: &mut Position) -> (Vec<Decided>, Vec<Event>) {
     let mut second = Vec::new();
     let mut events: Vec<Event> = detect_crowding(variant, position)
         .into_iter()

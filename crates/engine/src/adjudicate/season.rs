@@ -283,10 +283,7 @@ fn without_dropped(kind: &OrderKind<Region>, dropped: &[usize]) -> OrderKind<Reg
 
 /// The fleets' second phase, from the orders the position kept: returns each kept order with its
 /// outcome, and leaves the position after the phase.
-pub fn second_phase(
-    variant: &Variant,
-    position: &mut Position,
-) -> Vec<(PowerId, Order<Region>, Outcome)> {
+pub fn second_phase(variant: &Variant, position: &mut Position) -> Vec<super::Decided> {
     let pending = std::mem::take(&mut position.pending);
     let mut orders: Vec<Order<Region>> = pending
         .iter()
@@ -315,7 +312,7 @@ pub fn second_phase(
     }
     let r = movement::adjudicate(variant, position, &orders);
     let mut outcomes = r.outcomes.into_iter();
-    let mut reported: Vec<(PowerId, Order<Region>, Outcome)> = pending
+    let mut reported: Vec<super::Decided> = pending
         .into_iter()
         .map(|p| {
             let outcome = match &p.void {

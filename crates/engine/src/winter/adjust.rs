@@ -3,14 +3,16 @@
 //! enough of them (civil disorder, the DATC's 2023 rule: the unit farthest from the power's owned
 //! centres goes first, counting moves over land and sea alike; fleets before armies at equal
 //! distance; then by the space's full name). The webdiplomacy edition counts from the power's
-//! home centres instead of its owned ones.
+//! home centres instead of its owned ones ([`CivilDisorder`]).
 
 use super::supply;
 use crate::order::{Order, OrderKind};
 use crate::outcome::{Outcome, Reason, Refusal, WinterEvent};
 use crate::position::Position;
 use crate::validate::{acting_power, may_build_at};
-use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, UnitType, Variant};
+use crate::variant::{
+    CivilDisorder, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, UnitType, Variant,
+};
 
 /// How many units `power` may keep without supply points: what its centres would pay for (its
 /// centres, plus England's extra unit, R7.2).
@@ -238,20 +240,20 @@ fn civil_disorder_pick(
         })
 }
 
-/// Moves needed from each space to the nearest centre `power` owns (in the webdiplomacy edition,
-/// its nearest home centre), over land and sea alike.
+/// Moves needed from each space to the nearest centre `power` owns, or its nearest home centre,
+/// as the edition's civil-disorder policy says, over land and sea alike.
 fn distances_to_owned(variant: &Variant, position: &Position, power: PowerId) -> Vec<u32> {
     let n = variant.provinces.len();
     let mut dist = vec![u32::MAX; n];
-    // The webdiplomacy edition counts from the power's home centres instead.
-    let mut frontier: Vec<ProvinceId> = if variant.rules.webdiplomacy {
-        position.ledgers.homes(variant, power).iter().collect()
-    } else {
-        variant
+    let mut frontier: Vec<ProvinceId> = match variant.rules.edition.civil_disorder {
+        CivilDisorder::FarthestFromOwnedCentres => variant
             .centres()
             .iter()
             .filter(|p| position.owners[p.index()] == Some(power))
-            .collect()
+            .collect(),
+        CivilDisorder::FarthestFromHomeCentres => {
+            position.ledgers.homes(variant, power).iter().collect()
+        }
     };
     for p in &frontier {
         dist[p.index()] = 0;
