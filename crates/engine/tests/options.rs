@@ -12,7 +12,10 @@ fn an_option_is_a_name_alone_or_name_equals_on_or_off() {
     let read = |text: &str| RuleOption::parse(text).map(|o| o.to_string());
     assert_eq!(read("webdiplomacy"), Ok("webdiplomacy=on".into()));
     assert_eq!(read("WebDiplomacy = OFF"), Ok("webdiplomacy=off".into()));
-    assert_eq!(read("edition-webdiplomacy=yes"), Ok("webdiplomacy=on".into()));
+    assert_eq!(
+        read("edition-webdiplomacy=yes"),
+        Ok("webdiplomacy=on".into())
+    );
     assert_eq!(read("rule12"), Ok("adoption=on".into()));
     assert_eq!(read("starvation=false"), Ok("starvation=off".into()));
 }
@@ -28,7 +31,10 @@ fn a_bad_option_says_what_to_write() {
             value: "maybe".into()
         }
     );
-    assert_eq!(e.to_string(), "option webdiplomacy: 'maybe' is not on or off");
+    assert_eq!(
+        e.to_string(),
+        "option webdiplomacy: 'maybe' is not on or off"
+    );
     let e = RuleOption::parse("no-such-rule").unwrap_err();
     assert!(
         e.to_string()
