@@ -40,7 +40,11 @@ pub fn adjudicate(
     let plain = || orders.iter().map(|(_, o)| o.clone()).collect::<Vec<_>>();
     let mut events: Vec<Event> = Vec::new();
     let (outcomes, mut next) = match position.phase.kind {
-        PhaseKind::Movement => season::first_phase(variant, position, orders),
+        PhaseKind::Movement => {
+            let (outcomes, next, denied) = season::first_phase(variant, position, orders);
+            events = denied;
+            (outcomes, next)
+        }
         PhaseKind::SecondMovement => {
             let r = movement::adjudicate(variant, position, &plain());
             (r.outcomes, r.position)
@@ -54,18 +58,6 @@ pub fn adjudicate(
             crate::winter::adjudicate(variant, position, orders)
         }
     };
-    events.extend(
-        orders
-            .iter()
-            .zip(&outcomes)
-            .filter_map(|((_, order), outcome)| match outcome {
-                Outcome::Fails(Reason::PassageDenied(sea)) => Some(Event::PassageDenied {
-                    from: order.kind.unit()?.at.province,
-                    sea: *sea,
-                }),
-                _ => None,
-            }),
-    );
     let second = advance(variant, &mut next, &mut events);
     // The Winter's and the control of the minors' events (R7.8 can happen in any phase).
     events.extend(

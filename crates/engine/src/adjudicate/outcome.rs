@@ -46,6 +46,8 @@ pub enum Reason {
     ConvoyParadox,
     /// The passage was denied by the fleet in this sea (rule 10).
     PassageDenied(ProvinceId),
+    /// The crossing over this sea was taken out by the paradox rule through a denial (R6.4).
+    PassageParadox(ProvinceId),
     /// A support or blockade was cut by an attack from this space.
     Cut(ProvinceId),
     /// The unit was dislodged by the attack from this space.
@@ -241,6 +243,11 @@ impl Describe for Reason {
             Reason::ConvoyDisrupted => f.write_str("convoy disrupted"),
             Reason::ConvoyParadox => f.write_str("convoy paradox (Szykman rule)"),
             Reason::PassageDenied(p) => write!(f, "passage denied by the fleet in {}", code(v, *p)),
+            Reason::PassageParadox(p) => write!(
+                f,
+                "passage paradox over {}: the crossing fails (R6.4)",
+                code(v, *p)
+            ),
             Reason::Cut(p) => write!(f, "cut by the attack from {}", code(v, *p)),
             Reason::Dislodged(p) => write!(f, "dislodged by the attack from {}", code(v, *p)),
             Reason::Refused(r) => r.describe_to(v, f),

@@ -3,7 +3,7 @@
 //! end of the season (blockades recorded for the Winter, armies starving at sea, centre owners).
 
 use super::movement;
-use super::outcome::{Outcome, Reason, Refusal, Void};
+use super::outcome::{Event, Outcome, Reason, Refusal, Void};
 use crate::order::{Order, OrderKind, Stage, UnitSpec};
 use crate::position::{Pending, Position, SeaTime};
 use crate::variant::{PowerId, Region, Season, SpaceKind, Variant};
@@ -15,7 +15,7 @@ pub fn first_phase(
     variant: &Variant,
     position: &Position,
     orders: &[(PowerId, Order<Region>)],
-) -> (Vec<Outcome>, Position) {
+) -> (Vec<Outcome>, Position, Vec<Event>) {
     let mut first: Vec<Order<Region>> = Vec::new();
     let mut first_powers: Vec<PowerId> = Vec::new();
     let mut first_index: Vec<usize> = Vec::new();
@@ -53,7 +53,7 @@ pub fn first_phase(
         second,
     );
     void_armies_ashore(variant, &mut next.pending);
-    (outcomes, next)
+    (outcomes, next, r.events)
 }
 
 /// No army boards or acts in the second phase (R3.3, R4.4): a second-phase order naming armies
