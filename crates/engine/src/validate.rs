@@ -656,27 +656,8 @@ impl<'a> Checker<'a> {
         &self,
         order: &Order<Region>,
     ) -> Result<Order<Region>, ValidationError> {
-        let mut order = order.clone();
-        if let OrderKind::Merge { units, result, .. } = &mut order.kind {
-            if units.len() > 1 {
-                let mut absent = None;
-                units.retain(|u| match self.check_unit(u) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        if let Some((a, f)) = result {
-                            *a = a.saturating_sub(u.armies);
-                            *f = f.saturating_sub(u.fleets);
-                        }
-                        absent.get_or_insert(e);
-                        false
-                    }
-                });
-                if let (true, Some(e)) = (units.is_empty(), absent) {
-                    return Err(e);
-                }
-            }
-        }
-        Ok(order)
+        without_void_participants(order.clone(), |u| self.check_unit(u))
+            .unwrap_or_else(|| Ok(order.clone()))
     }
 
     /// The variant's own first-phase orders (R2, R3, R5, R6), beyond what the board says.
@@ -1448,14 +1429,57 @@ fn check_numbered<'o>(
                 }
             }
             // `used` holds only the counted orders' forces (none without a position).
+            if !used.iter().any(|u| u.by.contains(&this)) {
+                return Ok(checked);
+            }
+            // A one-line merge participant whose force is over-ordered is void by itself, as its
+            // own `MERGE` line would be, and the rest merges (R1.4, R2.6).
+            let valid = |unit: &UnitSpec<Region>| {
+                over_named(checker, &used, unit.at.province, this, numbers)
+            };
+            if let Some(merge) = without_void_participants(checked.clone(), valid) {
+                return merge;
+            }
             for unit in units_of(&checked) {
-                if used.iter().any(|u| u.by.contains(&this)) {
-                    over_named(checker, &used, unit.at.province, this, numbers)?;
-                }
+                valid(unit)?;
             }
             Ok(checked)
         })
         .collect()
+}
+
+/// A one-line merge with the participants `valid` refuses left out, as their own `MERGE` lines
+/// would be void (R2.6); the result written loses what they would have brought. Void, with the
+/// first participant's reason, when none is left. `None` for any other order.
+fn without_void_participants(
+    mut order: Order<Region>,
+    mut valid: impl FnMut(&UnitSpec<Region>) -> Result<(), ValidationError>,
+) -> Option<Checked> {
+    let OrderKind::Merge { units, result, .. } = &mut order.kind else {
+        return None;
+    };
+    if units.len() < 2 {
+        return None;
+    }
+    let mut void = None;
+    let mut kept = Vec::new();
+    for u in units.drain(..) {
+        match valid(&u) {
+            Ok(()) => kept.push(u),
+            Err(e) => {
+                if let Some((a, f)) = result {
+                    *a = a.saturating_sub(u.armies);
+                    *f = f.saturating_sub(u.fleets);
+                }
+                void.get_or_insert(e);
+            }
+        }
+    }
+    *units = kept;
+    Some(match void {
+        Some(e) if units.is_empty() => Err(e),
+        _ => Ok(order),
+    })
 }
 
 /// A one-line merge without its participants written with an ambiguous name, when its target
