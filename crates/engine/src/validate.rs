@@ -102,6 +102,9 @@ pub enum Forbidden {
     /// A build of armies and fleets in one order.
     #[error("build one type of unit at a time")]
     BuildMixed,
+    /// A build by count (`BUILD 2A(Par)`) where a space holds one unit (no Multiplicity).
+    #[error("a space holds one unit on this board: build one unit at a time")]
+    BuildStack,
     /// A loan to the lender itself.
     #[error("a power can't lend to itself")]
     LendToSelf,
@@ -928,6 +931,10 @@ impl<'a> Checker<'a> {
             let t = unit
                 .unit_type()
                 .ok_or_else(|| ValidationError::from(Forbidden::BuildMixed))?;
+            // Each unit of a build by count is built in the one space (R7.3).
+            if unit.armies.max(unit.fleets) > 1 && !self.variant.rules.multiplicity {
+                return Err(Forbidden::BuildStack.into());
+            }
             if !self.variant.can_stand(t, unit.at) {
                 let place = self.variant.region_name(unit.at);
                 let unit = match t {

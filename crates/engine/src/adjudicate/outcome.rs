@@ -129,6 +129,9 @@ pub enum Refusal {
     NoBuildsLeft,
     /// No builds left: the power's supply points pay for this many units (R7.2).
     NoBuildsLeftPaid(i32),
+    /// A build by count (`BUILD 2A(Par)`) past the builds left: this many ordered, that many
+    /// left (R7.3: never carried out as a smaller build).
+    TooFewBuilds(u8, i32),
     /// No removals are due.
     NoRemovalsDue,
     /// No such unit of the power in this space.
@@ -317,6 +320,10 @@ impl Describe for Refusal {
             ),
             Refusal::BlockadeBroken => f.write_str("the blockade was cut or the fleets dislodged"),
             Refusal::NoBuildsLeft => f.write_str("no builds left"),
+            Refusal::TooFewBuilds(ordered, left) => write!(
+                f,
+                "{ordered} builds ordered, and only {left} left: build no more units than that"
+            ),
             Refusal::NoBuildsLeftPaid(n) => write!(
                 f,
                 "no builds left: your supply points pay for {n} units"
