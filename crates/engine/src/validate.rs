@@ -593,9 +593,11 @@ impl<'a> Checker<'a> {
         }
         self.check_napoleonic(order)?;
         let mut order = self.check_geometry(order)?;
-        // The ordered unit's own coast is whatever the position says (DATC 4.B.5).
+        // The ordered unit's own coast is whatever the position says (DATC 4.B.5); armies alone
+        // stand in the whole space, and their canonical form names no coast (docs/orders.md).
         if let (Some(pos), Some(unit)) = (self.position, order.kind.unit_mut()) {
-            unit.at.coast = pos.force(unit.at.province).and_then(|f| f.coast);
+            let coast = pos.force(unit.at.province).and_then(|f| f.coast);
+            unit.at.coast = coast.filter(|_| unit.fleets > 0);
         }
         match &mut order.kind {
             Move { unit, to, .. } => {
@@ -880,11 +882,13 @@ impl<'a> Checker<'a> {
         };
         if let Retreat { unit, to } = &mut order.kind {
             if let Some(pos) = self.position {
+                // Armies alone name no coast, as in the movement phase.
                 unit.at.coast = pos
                     .dislodged
                     .iter()
                     .find(|d| d.province == unit.at.province)
-                    .and_then(|d| d.force.coast);
+                    .and_then(|d| d.force.coast)
+                    .filter(|_| unit.fleets > 0);
             }
             match unit.unit_type() {
                 Some(UnitType::Fleet) => *to = self.fleet_destination(unit, *to)?,

@@ -305,7 +305,14 @@ impl<'a> Resolver<'a> {
 
     /// Whether item `m` crosses the passage `a`-`b` over `sea` that a fleet of `denier` denies: a
     /// move by that passage, or a support given across it, of a unit under another command.
-    fn crosses(&self, m: usize, sea: ProvinceId, a: ProvinceId, b: ProvinceId, denier: PowerId) -> bool {
+    fn crosses(
+        &self,
+        m: usize,
+        sea: ProvinceId,
+        a: ProvinceId,
+        b: ProvinceId,
+        denier: PowerId,
+    ) -> bool {
         let it = self.items[m];
         let to = match it.act {
             Act::Move { to, .. } if self.d[m].route == Route::Passage(sea) => to.province,
