@@ -7,6 +7,7 @@ use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{self, Game, GameState, NewMail, Periods, PhaseRow, Store, StoreError};
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
+use napjudge_engine::order::{OrderKind, Place};
 use napjudge_engine::outcome::{Outcome, Reason, Refusal};
 use napjudge_engine::position::{LedgerError, Position};
 use napjudge_engine::turn::{self, OrderError, PhaseReport, Sheets, TurnError};
@@ -288,6 +289,56 @@ impl OrderCheck {
     }
 }
 
+/// What the acknowledgement says of a one-line merge's participants left out: those named where
+/// the power has no such unit (R2.4), and those whose units are there but are ordered more than
+/// once (R1.4, R2.6); in both cases the others merge.
+fn participants_note(
+    position: &Position,
+    power: PowerId,
+    c: &turn::CheckedOrder,
+) -> Option<String> {
+    let dropped = c.dropped_participants();
+    let Some(OrderKind::Merge { units, .. }) = c.parsed.as_ref().map(|p| &p.kind) else {
+        return None;
+    };
+    // Every participant kept is there; one left out though its units are there was over-ordered.
+    let there = units
+        .iter()
+        .filter(|u| match &u.at {
+            Place::Known(r) => position.force(r.province).is_some_and(|f| {
+                position.commands(power, f.power) && f.armies >= u.armies && f.fleets >= u.fleets
+            }),
+            Place::Ambiguous { .. } => false,
+        })
+        .count();
+    let doubled = there.saturating_sub(units.len() - dropped).min(dropped);
+    let absent = dropped - doubled;
+    let mut notes = Vec::new();
+    match absent {
+        0 => {}
+        1 => notes.push("one participant named is not there".to_string()),
+        n => notes.push(format!("{n} participants named are not there")),
+    }
+    match doubled {
+        0 => {}
+        1 => notes.push("one participant named is also ordered elsewhere (R1.4)".to_string()),
+        n => notes.push(format!(
+            "{n} participants named are also ordered elsewhere (R1.4)"
+        )),
+    }
+    let they = if dropped == 1 {
+        "it takes"
+    } else {
+        "they take"
+    };
+    (dropped > 0).then(|| {
+        format!(
+            "{}: {they} no part, and the others merge (R2.4)",
+            notes.join(", and ")
+        )
+    })
+}
+
 /// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): each line
 /// through `turn::check`; in a Winter with influence, the valid lines are also played alone with
 /// `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with the engine's
@@ -312,18 +363,7 @@ pub fn acknowledge(
                 Err(OrderError::Parse(e)) => Some(e.to_string()),
                 Err(e) => Some(e.to_string()),
             },
-            note: match c.dropped_participants() {
-                0 => None,
-                1 => Some(
-                    "one participant named is not there: it takes no part, and the others merge \
-                     (R2.4)"
-                        .into(),
-                ),
-                n => Some(format!(
-                    "{n} participants named are not there: they take no part, and the others \
-                     merge (R2.4)"
-                )),
-            },
+            note: participants_note(position, power, c),
         })
         .collect();
     let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids);
