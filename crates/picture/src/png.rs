@@ -72,8 +72,8 @@ const PALETTE_MAX: usize = 256;
 /// An indexed-colour PNG (at most 256 colours), since a result mail carries one picture per
 /// player: the picture is flat fills with anti-aliased edges, so the 256 commonest colours hold
 /// every fill, line and ink exactly and each edge pixel takes its nearest palette colour (no
-/// dithering, which would speckle the fills). About a third of the RGB file's size at the same
-/// deflate level (`docs/performance.md`).
+/// dithering, which would speckle the fills). About 105 kB for the Napoleonic board, where RGB at
+/// level 1 took 280 kB (`docs/performance.md`).
 fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     let (palette, indices) = quantise(pixmap);
     let mut out = Vec::new();
@@ -95,7 +95,8 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     Ok(out)
 }
 
-/// The deflate level: measured in `benches/picture.rs` (`docs/performance.md`).
+/// The deflate level: level 1 leaves the Napoleonic board at 155 to 167 kB, level 6 at 103 to
+/// 111 kB in about the same time under load (`benches/picture.rs`, `docs/performance.md`).
 const DEFLATE_LEVEL: u8 = 6;
 
 /// A colour as 0xRRGGBB.
