@@ -95,9 +95,10 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     Ok(out)
 }
 
-/// The deflate level: level 1 leaves the Napoleonic board at 155 to 167 kB, level 6 at 103 to
-/// 111 kB in about the same time under load (`benches/picture.rs`, `docs/performance.md`).
-const DEFLATE_LEVEL: u8 = 6;
+/// The deflate level. The Napoleonic start (CPU per `napjudge map`, `docs/performance.md`): level
+/// 1, 155 kB in 41 ms; 3, 109 kB in 49 ms; 4, 105 kB in 48 ms; 6, 103 kB in 60 ms; 9, 101 kB in
+/// 90 ms.
+const DEFLATE_LEVEL: u8 = 4;
 
 /// A colour as 0xRRGGBB.
 type Rgb = u32;
@@ -117,7 +118,7 @@ fn colours(pixmap: &tiny_skia::Pixmap) -> impl Iterator<Item = Rgb> + '_ {
 /// The palette (the commonest colours, by pixel count) and each pixel's index into it.
 fn quantise(pixmap: &tiny_skia::Pixmap) -> (Vec<Rgb>, Vec<u8>) {
     // Counted run by run: a row is mostly long runs of one fill.
-    let mut counts: HashMap<Rgb, usize> = HashMap::new();
+    let mut counts: HashMap<Rgb, usize, ColourHash> = HashMap::default();
     let mut run: Option<(Rgb, usize)> = None;
     for c in colours(pixmap) {
         match &mut run {
@@ -139,7 +140,7 @@ fn quantise(pixmap: &tiny_skia::Pixmap) -> (Vec<Rgb>, Vec<u8>) {
     by_count.truncate(PALETTE_MAX);
     let palette: Vec<Rgb> = by_count.into_iter().map(|(c, _)| c).collect();
     let nearest = Nearest::new(&palette);
-    let mut index: HashMap<Rgb, u8> = palette
+    let mut index: HashMap<Rgb, u8, ColourHash> = palette
         .iter()
         .enumerate()
         .map(|(i, &c)| (c, i as u8))
@@ -156,6 +157,36 @@ fn quantise(pixmap: &tiny_skia::Pixmap) -> (Vec<Rgb>, Vec<u8>) {
         })
         .collect();
     (palette, indices)
+}
+
+/// A colour's hash: one multiplication (Fibonacci hashing), since the default hasher's cost per
+/// run of pixels is most of the quantising's time and colours need no defence against collisions.
+type ColourHash = std::hash::BuildHasherDefault<MultiplyHasher>;
+
+#[derive(Default)]
+struct MultiplyHasher(u64);
+
+impl std::hash::Hasher for MultiplyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b) | (self.0 << 8));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        // The product's high bits depend on every bit of the colour; folded into the low bits,
+        // which pick the table's bucket.
+        let x = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 32);
+    }
 }
 
 /// The nearest palette colour (squared distance in RGB), searched outwards from the colour's
