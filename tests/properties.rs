@@ -5,7 +5,7 @@
 //! a longer search (`PROPTEST_CASES=100000`).
 
 use napjudge_cases::{self as case, file, run};
-use napjudge_engine::adjudicate::{Event, Outcome, Reason};
+use napjudge_engine::outcome::{Event, Outcome, Reason};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::{self, Sheets};
 use napjudge_engine::variant::{

@@ -7,11 +7,11 @@
 //! makes the move void; the coast written for the ordered unit itself, and any coast written for
 //! an army or in a support, are ignored.
 
-use crate::adjudicate::{Describe, Refusal, Void};
-use crate::order::{spec_text, Order, OrderKind, Place, Stage, UnitSpec};
-use crate::position::Position;
+use crate::order::{Order, OrderKind, Place, Stage, UnitSpec};
+use crate::outcome::{Describe, Refusal, Void};
+use crate::position::{Dislodged, Ledgers, Position};
 use crate::variant::{
-    PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, UnitType, Variant,
+    spec_text, PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, UnitType, Variant,
 };
 
 /// An order the rules forbid whatever the position: one fixed reason each.
@@ -919,7 +919,7 @@ impl<'a> Checker<'a> {
                     .map(|d| (pos, d))
             });
             if let Some((pos, d)) = dislodged {
-                if let Some(reason) = crate::adjudicate::retreat::barred(pos, d, to.province) {
+                if let Some(reason) = retreat_barred(pos, d, to.province) {
                     return Err(ValidationError::RetreatBarred {
                         unit: unit_name(self.variant, unit),
                         place: self.variant.province(to.province).name.clone(),
@@ -969,16 +969,10 @@ impl<'a> Checker<'a> {
             // The site is known from the position alone: the same rule adjudication applies
             // (R7.3, R5.4), so the acknowledgement and the result agree.
             let order = Order::new(kind.clone());
-            let builder = crate::winter::adjust::acting_power(self.variant, pos, giver, &order);
+            let builder = acting_power(self.variant, pos, giver, &order);
             if let Some(t) = unit.unit_type() {
-                crate::winter::adjust::may_build_at(
-                    self.variant,
-                    pos,
-                    builder,
-                    t,
-                    unit.at.province,
-                )
-                .map_err(|reason| self.refused(reason))?;
+                may_build_at(self.variant, pos, builder, t, unit.at.province)
+                    .map_err(|reason| self.refused(reason))?;
             }
         }
         if let Remove { unit } = &kind {
@@ -1017,7 +1011,7 @@ impl<'a> Checker<'a> {
                 minor, on_behalf, ..
             } => {
                 if let (Some(pos), Some(bidder)) = (self.position, self.power) {
-                    crate::winter::influence::check_bid(v, &pos.ledgers, bidder, minor, on_behalf)
+                    check_bid(v, &pos.ledgers, bidder, minor, on_behalf)
                         .map_err(|reason| self.refused(reason))?;
                 }
             }
@@ -1765,4 +1759,117 @@ impl Numbering<'_> {
             },
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules that validation and adjudication both apply (the retreat phase and the Winter call
+// these too), so that the acknowledgement and the result agree.
+
+/// Why a retreat of `d` to `p` is illegal, if it is (DATC 6.H.5, 6.H.6, 6.H.10): the space is
+/// occupied, the attacker came from there (not by convoy), or a stand-off left it empty.
+pub fn retreat_barred(position: &Position, d: &Dislodged, p: ProvinceId) -> Option<Void> {
+    if position.units[p.index()].is_some() {
+        Some(Void::RetreatOccupied(p))
+    } else if d.attacker_from.contains(p) && !d.by_convoy {
+        Some(Void::RetreatToAttacker(p))
+    } else if position.standoffs.contains(p) {
+        Some(Void::RetreatToStandoff(p))
+    } else {
+        None
+    }
+}
+
+/// Where `power` may build a unit of this type: its owned home centres (armies in any owned
+/// centre for a major under rule 9), its build sites, never a fleet in a blockaded centre (R7.3).
+pub fn may_build_at(
+    variant: &Variant,
+    position: &Position,
+    power: PowerId,
+    unit: UnitType,
+    at: ProvinceId,
+) -> Result<(), Refusal> {
+    let prov = variant.province(at);
+    let ledgers = &position.ledgers;
+    if unit == UnitType::Fleet && position.blockaded.contains(at) {
+        return Err(Refusal::Blockaded(at));
+    }
+    if let Some(site) = variant.build_sites.iter().find(|s| s.province == at) {
+        let ok = site.power == power
+            && match unit {
+                UnitType::Army => site.army,
+                UnitType::Fleet => site.fleet,
+            };
+        return if ok {
+            Ok(())
+        } else {
+            Err(Refusal::NotBuildSite(at))
+        };
+    }
+    if !prov.centre || position.owners[at.index()] != Some(power) {
+        return Err(Refusal::NotOwnedCentre(at));
+    }
+    let anywhere = variant.rules.army_builds_anywhere
+        && unit == UnitType::Army
+        && ledgers.is_major(variant, power);
+    if !ledgers.homes(variant, power).contains(at) && !anywhere {
+        return Err(
+            if variant.rules.army_builds_anywhere && unit == UnitType::Fleet {
+                Refusal::FleetNotHome(at)
+            } else {
+                Refusal::NotHome(at)
+            },
+        );
+    }
+    Ok(())
+}
+
+/// The power an adjustment order is for: a build on a minor's home centre (not one of the
+/// giver's own), or a removal of a minor's unit, ordered by the minor's controller is the
+/// minor's (R7.9).
+pub fn acting_power(
+    variant: &Variant,
+    position: &Position,
+    giver: PowerId,
+    order: &Order<Region>,
+) -> PowerId {
+    let ledgers = &position.ledgers;
+    let minor = match &order.kind {
+        OrderKind::Build { unit } => {
+            let at = unit.at.province;
+            let own = ledgers.homes(variant, giver).contains(at);
+            let mut minors = ledgers.controlled_by(giver);
+            (!own)
+                .then(|| minors.find(|&m| ledgers.homes(variant, m).contains(at)))
+                .flatten()
+        }
+        OrderKind::Remove { unit } => position
+            .force(unit.at.province)
+            .map(|f| f.power)
+            .filter(|&o| ledgers.controller(o) == Some(giver)),
+        _ => None,
+    };
+    minor.unwrap_or(giver)
+}
+
+/// Why `bidder`'s bid for `minor` (for `on_behalf`, or itself) can't be taken, if it can't: the
+/// minor must be a minor, the beneficiary a major that isn't barred from it (R7.6, R7.8).
+/// Validation and adjudication both ask this.
+pub fn check_bid(
+    variant: &Variant,
+    ledgers: &Ledgers,
+    bidder: PowerId,
+    minor: PowerId,
+    on_behalf: Option<PowerId>,
+) -> Result<(), Refusal> {
+    if ledgers.is_major(variant, minor) {
+        return Err(Refusal::NotAMinor(minor));
+    }
+    let beneficiary = on_behalf.unwrap_or(bidder);
+    if !ledgers.is_major(variant, beneficiary) {
+        return Err(Refusal::NotAMajor(beneficiary));
+    }
+    if ledgers.barred(minor, beneficiary) {
+        return Err(Refusal::Barred(minor, beneficiary));
+    }
+    Ok(())
 }

@@ -7,11 +7,13 @@ use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{self, Game, GameState, NewMail, Periods, PhaseRow, Store, StoreError};
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
-use napjudge_engine::adjudicate::{Outcome, Reason, Refusal};
-use napjudge_engine::position::Position;
+use napjudge_engine::outcome::{Outcome, Reason, Refusal};
+use napjudge_engine::position::{LedgerError, Position};
 use napjudge_engine::turn::{self, OrderError, PhaseReport, Sheets, TurnError};
-use napjudge_engine::variant::{self, LoadError, PhaseKind, PowerId, PowerKind, Variant};
-use napjudge_engine::winter::{GmCommand, LedgerError};
+use napjudge_engine::variant::{
+    self, LoadError, PhaseKind, PowerId, PowerKind, RuleOption, Variant,
+};
+use napjudge_engine::winter::GmCommand;
 use napjudge_picture as picture;
 use rusqlite::{Connection, TransactionBehavior};
 use std::collections::{BTreeMap, HashMap};
@@ -363,17 +365,6 @@ fn begin<'a>(
     Ok((tx, cur, v))
 }
 
-/// A game's options as `(NAME, VALUE)` pairs: `NAME` alone is `NAME=on`.
-pub fn option_pairs(options: &[String]) -> Vec<(String, String)> {
-    options
-        .iter()
-        .map(|o| match o.split_once('=') {
-            Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
-            None => (o.trim().to_string(), "on".to_string()),
-        })
-        .collect()
-}
-
 /// The game's board with the game's options applied: the one place a game's variant comes from
 /// (loaded once per judge for each variant and set of options).
 fn variant<'a>(
@@ -384,7 +375,7 @@ fn variant<'a>(
     if !cache.contains_key(&key) {
         let base = variant::load_named(&game.variant)?;
         let v = base
-            .with_options(&option_pairs(&game.options))
+            .with_options(&game.options)
             .map_err(|e| GameError::Option(e.to_string()))?;
         cache.insert(key.clone(), v);
     }
@@ -478,10 +469,12 @@ impl Judge {
             wait: g.wait,
             state: GameState::Forming,
             pictures: g.pictures,
-            options: option_pairs(&g.options)
-                .into_iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect(),
+            options: g
+                .options
+                .iter()
+                .map(|o| RuleOption::parse(o).map(|o| o.to_string()))
+                .collect::<Result<_, _>>()
+                .map_err(|e| GameError::Option(e.to_string()))?,
         };
         // The variant loads and every option names a switch, before anything is stored.
         variant(&mut self.variants, &game)?;

@@ -2,8 +2,8 @@
 //! pure function of its inputs (no I/O), so the same position always gives the same picture.
 
 use super::shapes::{Board, Class, Point, Problem, Ring, Shape};
-use napjudge_engine::adjudicate::{Event, Outcome};
 use napjudge_engine::order::{spec_text, Order, OrderKind, Place, Stage, UnitSpec};
+use napjudge_engine::outcome::{Event, Outcome, WinterEvent};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use napjudge_engine::variant::{PowerId, PowerKind, ProvinceId, Region, Variant};
@@ -1126,7 +1126,6 @@ fn token(out: &mut String, r: Rect, text: &str, colour: &str, dislodged: bool) {
 /// Marks for what happened besides the orders: passages denied, units disbanded, builds and
 /// removals made by default (the blockades' marks go with the names).
 fn event(cv: &mut Canvas, e: &Event) {
-    use napjudge_engine::winter::Event as Winter;
     match e {
         Event::PassageDenied { from, sea } => {
             let v = cv.v;
@@ -1149,11 +1148,11 @@ fn event(cv: &mut Canvas, e: &Event) {
             let p = cv.dislodged_point(*at);
             cv.cross_near(p, Result::Void);
         }
-        Event::Winter(Winter::DefaultBuild { power, at, unit }) => {
+        Event::Winter(WinterEvent::DefaultBuild { power, at, unit }) => {
             let u = UnitSpec::single(*unit, Region::of(*at));
             cv.adjustment(*power, &u, Item::AutoBuilt(*at), Result::Done);
         }
-        Event::Winter(Winter::CivilDisorder { power, at, unit }) => {
+        Event::Winter(WinterEvent::CivilDisorder { power, at, unit }) => {
             let u = UnitSpec::single(*unit, Region::of(*at));
             cv.adjustment(*power, &u, Item::AutoRemoved(*at), Result::Done);
         }

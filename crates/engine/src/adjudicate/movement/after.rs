@@ -3,7 +3,7 @@
 //! dislodged forces and standoffs).
 
 use super::{Act, Resolver, Route};
-use crate::adjudicate::outcome::{Outcome, Reason, Refusal, Void};
+use crate::outcome::{Outcome, Reason, Refusal, Void};
 use crate::position::{Blockade, Dislodged, Force, Position, SeaTime};
 use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind};
 

@@ -26,8 +26,8 @@ mod after;
 mod decide;
 mod items;
 
-use super::outcome::{Outcome, Refusal, Void};
 use crate::order::Order;
+use crate::outcome::{Outcome, Refusal, Void};
 use crate::position::{Blockade, Position};
 use crate::variant::{Coast, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
 use items::Index;
