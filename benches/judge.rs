@@ -8,9 +8,9 @@ mod common;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::load_named;
-use napjudge_judge::clock::{parse_time, Clock};
-use napjudge_judge::game::Judge;
-use napjudge_judge::store::{self, Game, GameState, Store};
+use napjudge_judge::clock::parse_time;
+use napjudge_judge::store::Game;
+use napjudge_judge::{Address, Author, GameState, Judge, MailConfig, Role, Store};
 use std::path::{Path, PathBuf};
 
 const NOW: &str = "2026-07-01T12:00:00Z";
@@ -27,12 +27,17 @@ fn scratch(name: &str) -> PathBuf {
 
 /// A game at Spring 1801 with every power's orders in.
 fn spring_1801(db: &Path) {
-    let clock = Clock::fixed(parse_time(NOW).expect("time"));
-    let mut j = Judge::new(Store::open(db).expect("db"), clock);
-    common::start_five_players(&mut j, "g", "Europe/Paris", common::day_periods(), |p| {
-        format!("{}@example.org", p.to_lowercase())
-    });
-    j.process("g", false).expect("Winter 1800");
+    let now = parse_time(NOW).expect("time");
+    let mut j = Judge::new(Store::open(db).expect("db"));
+    common::start_five_players(
+        &mut j,
+        now,
+        "g",
+        "Europe/Paris",
+        common::day_periods(),
+        |p| format!("{}@example.org", p.to_lowercase()),
+    );
+    j.process("g", false, now).expect("Winter 1800");
     for (p, o) in [
         ("France", "A(Par)-Bur\nF(Bre)-MAO\nF(Mar)-GOL\nA(Bor) H\n"),
         ("Austria", "A(Vie)-Boh\nA(Bud)-Gal\nA(Tra) H\nF(Dal)-ADR\n"),
@@ -43,7 +48,7 @@ fn spring_1801(db: &Path) {
             "F(Lon)-NTH\nF(Sco)-NWG\nA(Lpl)-Wal\nF(Sar)-TYS\n",
         ),
     ] {
-        j.orders("g", p, o, "player").expect("orders");
+        j.orders("g", p, o, Author::Player, now).expect("orders");
     }
 }
 
@@ -52,7 +57,7 @@ fn idle_games(db: &Path) {
     let v = load_named("napoleonic").expect("board");
     let now = parse_time(NOW).expect("time");
     let mut st = Store::open(db).expect("db");
-    let tx = st.conn.transaction().expect("tx");
+    let tx = st.begin().expect("tx");
     let mut position = Position::initial(&v);
     position.phase = v.parse_phase("Spring 1801 Movement").expect("phase");
     for i in 0..1000 {
@@ -60,7 +65,7 @@ fn idle_games(db: &Path) {
             id: 0,
             name: format!("game{i:04}"),
             variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
+            gm: Address::new("gm@example.org"),
             timezone: "UTC".into(),
             periods: common::day_periods(),
             wait: false,
@@ -68,13 +73,16 @@ fn idle_games(db: &Path) {
             pictures: true,
             options: Vec::new(),
         };
-        let id = store::insert_game(&tx, &g, now).expect("game");
+        let id = tx.insert_game(&g, now).expect("game");
         for p in ["Austria", "England", "France", "Prussia", "Russia"] {
-            store::set_player(&tx, id, p, "p@example.org", "$argon2id$bench").expect("player");
+            let (role, address) = (Role::Power(p.into()), Address::new("p@example.org"));
+            tx.set_player(id, &role, &address, "$argon2id$bench")
+                .expect("player");
         }
         let deadline = napjudge_judge::clock::after(now, 7 * 86_400);
         let owe = ["Austria", "England", "France", "Prussia", "Russia"].map(String::from);
-        store::insert_phase(&tx, id, &position, &owe, Some(deadline)).expect("phase");
+        tx.insert_phase(id, &position, &owe, Some(deadline))
+            .expect("phase");
     }
     tx.commit().expect("commit");
 }
@@ -85,9 +93,9 @@ fn bench(c: &mut Criterion) {
     // The store round trip alone (issue 9's aim), and with the result mails' picture (issue 12).
     let plain = scratch("phase-template-plain.db");
     std::fs::copy(&with_picture, &plain).expect("copy");
-    let clock = Clock::fixed(parse_time(NOW).expect("time"));
-    Judge::new(Store::open(&plain).expect("db"), clock)
-        .set_pictures("g", false)
+    let now = parse_time(NOW).expect("time");
+    Judge::new(Store::open(&plain).expect("db"))
+        .set_pictures("g", false, now)
         .expect("pictures off");
     let db = scratch("phase.db");
     for (name, template) in [
@@ -101,14 +109,13 @@ fn bench(c: &mut Criterion) {
                         let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
                     }
                     std::fs::copy(template, &db).expect("copy");
-                    let clock = Clock::fixed(parse_time(NOW).expect("time"));
-                    let mut j = Judge::new(Store::open(&db).expect("db"), clock);
+                    let mut j = Judge::new(Store::open(&db).expect("db"));
                     // Loading the board is once per process, not per phase: outside the timing.
                     j.show("g").expect("show");
                     j
                 },
                 |mut j| {
-                    let p = j.process("g", false).expect("Spring 1801");
+                    let p = j.process("g", false, now).expect("Spring 1801");
                     assert_eq!(p.mails, 6);
                     j
                 },
@@ -119,11 +126,15 @@ fn bench(c: &mut Criterion) {
 
     let idle = scratch("idle.db");
     idle_games(&idle);
-    let clock = Clock::fixed(parse_time(NOW).expect("time"));
-    let mut j = Judge::new(Store::open(&idle).expect("db"), clock);
+    let mut j = Judge::new(Store::open(&idle).expect("db"));
+    // The tick `napjudge tick` runs: stored mail first (none here), then the games.
+    let cfg = MailConfig {
+        judge: "judge@napjudge.invalid".into(),
+        max_size: napjudge_judge::mail::MAX_SIZE,
+    };
     c.bench_function("judge/tick_1000_idle_games", |b| {
         b.iter(|| {
-            let r = j.tick().expect("tick");
+            let (_, r) = napjudge_judge::mail::tick(&mut j, &cfg, now).expect("tick");
             assert!(r.done.is_empty());
         })
     });

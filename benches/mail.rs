@@ -6,10 +6,10 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use napjudge_judge::clock::{parse_time, Clock};
-use napjudge_judge::game::{verify_password, Judge};
+use napjudge_judge::clock::parse_time;
+use napjudge_judge::game::verify_password;
 use napjudge_judge::mail::{self, Handled, MailConfig};
-use napjudge_judge::store::{self, Store};
+use napjudge_judge::{Judge, Role, Store};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join("napjudge-bench");
@@ -23,12 +23,12 @@ fn scratch(name: &str) -> std::path::PathBuf {
 
 fn bench(c: &mut Criterion) {
     let db = scratch("mail.db");
-    let clock = Clock::fixed(parse_time("2026-07-01T12:00:00Z").expect("time"));
-    let mut j = Judge::new(Store::open(&db).expect("db"), clock);
-    common::start_five_players(&mut j, "g", "UTC", common::day_periods(), |p| {
+    let now = parse_time("2026-07-01T12:00:00Z").expect("time");
+    let mut j = Judge::new(Store::open(&db).expect("db"));
+    common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), |p| {
         format!("{}@example.org", p.to_lowercase())
     });
-    j.process("g", false).expect("Winter 1800");
+    j.process("g", false, now).expect("Winter 1800");
     let cfg = MailConfig {
         judge: "judge@napjudge.invalid".into(),
         max_size: mail::MAX_SIZE,
@@ -43,11 +43,13 @@ fn bench(c: &mut Criterion) {
                  Content-Type: text/plain; charset=utf-8\r\n\r\n\
                  SIGNON France g pw\r\nA(Par)-Bur\r\nF(Bre)-MAO\r\nF(Mar)-GOL\r\nA(Bor) H\r\n"
             );
-            let h = mail::receive(&mut j, &cfg, raw.as_bytes()).expect("stored");
+            let h = mail::receive(&mut j, &cfg, raw.as_bytes(), now).expect("stored");
             assert_eq!(h, Handled::Answered);
         })
     });
-    let hash = store::password_hash(&j.store.conn, 1, "France")
+    let hash = j
+        .view()
+        .password_hash(1, &Role::Power("France".into()))
         .expect("read")
         .expect("a hash");
     c.bench_function("mail/argon2_signon_check", |b| {

@@ -4,10 +4,9 @@
 use clap::Subcommand;
 use napjudge_judge::clock::{self, Clock};
 use napjudge_judge::config::{self, Config, Smtp};
-use napjudge_judge::game::{Judge, NewGame};
 use napjudge_judge::mail;
-use napjudge_judge::outbox::{self, Retry, Sent, Target};
-use napjudge_judge::store::{self, Periods, Store};
+use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target};
+use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Store};
 use napjudge_picture as picture;
 use napjudge_replay::{self as replay, folder};
 use std::io::Read;
@@ -215,10 +214,11 @@ pub enum MailCommand {
     },
 }
 
-fn judge(db: &Path, now: Option<&str>) -> Result<Judge, String> {
+/// The judge over `db`, and the clock its calls are made at (`--now`, else the system's).
+fn judge(db: &Path, now: Option<&str>) -> Result<(Judge, Clock), String> {
     let clock = Clock::from_arg(now).map_err(|e| format!("--now: {e}"))?;
     let store = Store::open(db).map_err(|e| e.to_string())?;
-    Ok(Judge::new(store, clock))
+    Ok((Judge::new(store), clock))
 }
 
 fn period(flag: &str, text: &str) -> Result<i64, String> {
@@ -262,7 +262,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
     {
         return import(&file, &editions, out, name.as_deref(), force);
     }
-    let mut j = judge(db, now)?;
+    let (mut j, clock) = judge(db, now)?;
     let e = |e: napjudge_judge::game::GameError| e.to_string();
     match command {
         GameCommand::Create {
@@ -295,7 +295,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 options,
                 pictures: !no_pictures,
             };
-            let game = j.create(&g).map_err(e)?;
+            let game = j.create(&g, clock.now()).map_err(e)?;
             println!(
                 "created {} ({}); assign the powers, then `napjudge game start {}`",
                 game.name, game.variant, game.name
@@ -308,7 +308,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             password,
         } => {
             let mailed = j
-                .assign(&name, &power, &address, password.as_deref())
+                .assign(&name, &power, &address, password.as_deref(), clock.now())
                 .map_err(e)?;
             println!(
                 "{power} in {name}: {address}{}",
@@ -316,7 +316,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             );
         }
         GameCommand::Start { name } => {
-            let (phase, deadline) = j.start(&name).map_err(e)?;
+            let (phase, deadline) = j.start(&name, clock.now()).map_err(e)?;
             println!(
                 "{name} started: {phase}, deadline {}",
                 deadline.to_rfc3339()
@@ -338,8 +338,16 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             } else {
                 std::fs::read_to_string(&file).map_err(|err| format!("{file}: {err}"))?
             };
-            let by = if as_player { "player" } else { "gm" };
-            let lines = j.orders(&name, &power, &text, by).map_err(e)?;
+            let by = if as_player {
+                Author::Player
+            } else {
+                Author::Gm
+            };
+            let lines = j
+                .orders(&name, &power, &text, by, clock.now())
+                .map_err(e)?
+                .ack
+                .lines;
             let mut failed = false;
             for l in &lines {
                 match &l.error {
@@ -357,7 +365,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             }
         }
         GameCommand::Process { name, preview } => {
-            let p = j.process(&name, preview).map_err(e)?;
+            let p = j.process(&name, preview, clock.now()).map_err(e)?;
             if preview {
                 print!("{}", p.results);
             } else {
@@ -373,24 +381,24 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             }
         }
         GameCommand::Rollback { name, phase } => {
-            let p = j.rollback(&name, &phase).map_err(e)?;
+            let p = j.rollback(&name, &phase, clock.now()).map_err(e)?;
             println!("{name}: back to {p}");
         }
         GameCommand::Control { name, minor, power } => {
-            let c = j.control(&name, &minor, &power).map_err(e)?;
+            let c = j.control(&name, &minor, &power, clock.now()).map_err(e)?;
             println!("{name}: {c} (carried out when the phase is processed)");
         }
         GameCommand::Deadline { name, time } => {
             let at = clock::parse_time(&time).map_err(|err| err.to_string())?;
-            j.set_deadline(&name, at).map_err(e)?;
+            j.set_deadline(&name, at, clock.now()).map_err(e)?;
             println!("{name}: deadline {}", at.to_rfc3339());
         }
         GameCommand::Pause { name } => {
-            j.pause(&name, true).map_err(e)?;
+            j.pause(&name, true, clock.now()).map_err(e)?;
             println!("{name}: paused");
         }
         GameCommand::Resume { name } => {
-            let d = j.pause(&name, false).map_err(e)?;
+            let d = j.pause(&name, false, clock.now()).map_err(e)?;
             println!(
                 "{name}: resumed{}",
                 d.map(|d| format!(", deadline {}", d.to_rfc3339()))
@@ -412,7 +420,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 "off" => false,
                 _ => return Err(format!("pictures {value}: write on or off")),
             };
-            j.set_pictures(&name, on).map_err(e)?;
+            j.set_pictures(&name, on, clock.now()).map_err(e)?;
             println!(
                 "{name}: pictures in result mails {}",
                 if on { "on" } else { "off" }
@@ -435,7 +443,7 @@ fn target(
     to_dir: Option<&Path>,
     smtp: Option<&str>,
 ) -> Result<Option<Target>, String> {
-    let e = |e: outbox::OutboxError| e.to_string();
+    let e = |e: OutboxError| e.to_string();
     if let Some(dir) = to_dir
         .or(config.outbox.dir.as_deref())
         .filter(|_| smtp.is_none())
@@ -455,11 +463,12 @@ fn deliver(
     config: &Config,
     target: &Target,
     from: Option<String>,
+    clock: Clock,
 ) -> Result<Sent, String> {
     let from = from.unwrap_or_else(|| config.judge.address.clone());
     let retry = Retry::from_config(&config.outbox);
-    let now = j.clock.now();
-    outbox::send(&mut j.store, target, &from, retry, now).map_err(|e| e.to_string())
+    j.send_outbox(target, &from, retry, clock.now())
+        .map_err(|e| e.to_string())
 }
 
 /// The counts, then one line per failed mail.
@@ -484,12 +493,12 @@ pub fn tick(
     smtp: Option<&str>,
 ) -> Result<ExitCode, String> {
     let config = config::load(config_file).map_err(|e| e.to_string())?;
-    let mut j = judge(db, now)?;
+    let (mut j, clock) = judge(db, now)?;
     let cfg = mail::MailConfig {
         judge: config.judge.address.clone(),
         max_size: mail::MAX_SIZE,
     };
-    let (answered, report) = mail::tick(&mut j, &cfg).map_err(|e| e.to_string())?;
+    let (answered, report) = mail::tick(&mut j, &cfg, clock.now()).map_err(|e| e.to_string())?;
     if answered > 0 {
         println!("mail: answered {answered} stored message(s) left unanswered");
     }
@@ -498,7 +507,7 @@ pub fn tick(
     }
     if let Some(target) = target(&config, to_dir, smtp)? {
         let from = std::env::var("NAPJUDGE_FROM").ok();
-        let sent = deliver(&mut j, &config, &target, from)?;
+        let sent = deliver(&mut j, &config, &target, from, clock)?;
         println!("outbox: {}", sent_lines(&sent));
         if sent.failed + sent.given_up > 0 {
             return Ok(ExitCode::FAILURE);
@@ -514,10 +523,10 @@ pub fn outbox(
     config_file: Option<&Path>,
     command: OutboxCommand,
 ) -> Result<ExitCode, String> {
-    let mut j = judge(db, now)?;
+    let (mut j, clock) = judge(db, now)?;
     match command {
         OutboxCommand::List => {
-            for m in store::mails(&j.store.conn, None).map_err(|e| e.to_string())? {
+            for m in j.view().mails(None).map_err(|e| e.to_string())? {
                 println!(
                     "{}\t{}\t{}\t{}\t{}\t{}{}",
                     m.id,
@@ -528,7 +537,7 @@ pub fn outbox(
                     m.subject,
                     m.error.map(|e| format!("\t{e}")).unwrap_or_default()
                 );
-                if let (Some(t), "queued" | "failed") = (m.next_try, m.state.as_str()) {
+                if let (Some(t), MailState::Queued | MailState::Failed) = (m.next_try, m.state) {
                     println!("\tnot before {}", t.to_rfc3339());
                 }
             }
@@ -538,7 +547,7 @@ pub fn outbox(
             let target = target(&config, to_dir.as_deref(), smtp.as_deref())?.ok_or(
                 "no mail server: give --smtp URL or --to-dir DIR, or write [smtp] in napjudge.toml",
             )?;
-            let sent = deliver(&mut j, &config, &target, from)?;
+            let sent = deliver(&mut j, &config, &target, from, clock)?;
             println!("{}", sent_lines(&sent));
             if sent.failed + sent.given_up > 0 {
                 return Ok(ExitCode::FAILURE);
@@ -567,7 +576,7 @@ pub fn mail(
     command: MailCommand,
 ) -> Result<ExitCode, String> {
     // Not stored: EX_TEMPFAIL (75) tells the mail server to keep the message and try again.
-    let mut j = match judge(db, now) {
+    let (mut j, clock) = match judge(db, now) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("napjudge: {e}");
@@ -593,7 +602,7 @@ pub fn mail(
             std::io::stdin()
                 .read_to_end(&mut raw)
                 .map_err(|err| format!("standard input: {err}"))?;
-            match mail::receive(&mut j, &cfg, &raw) {
+            match mail::receive(&mut j, &cfg, &raw, clock.now()) {
                 Ok(h) => handled("message", &h),
                 Err(e) => {
                     eprintln!("napjudge: the message was not stored: {e}");
@@ -623,7 +632,8 @@ pub fn mail(
             for path in files {
                 let raw =
                     std::fs::read(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-                let h = mail::receive(&mut j, &cfg, &raw).map_err(|e| e.to_string())?;
+                let h =
+                    mail::receive(&mut j, &cfg, &raw, clock.now()).map_err(|e| e.to_string())?;
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
                 let name = name.unwrap_or_default();
                 handled(&name, &h);
@@ -676,7 +686,7 @@ pub fn map(
     output: &Path,
 ) -> Result<ExitCode, String> {
     let (format, board) = picture_target(shapes, output)?;
-    let mut j = judge(db, None)?;
+    let (mut j, _) = judge(db, None)?;
     let bytes = j
         .picture(game, phase, board.as_ref(), format)
         .map_err(|e| e.to_string())?;

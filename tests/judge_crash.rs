@@ -4,9 +4,9 @@
 
 mod common;
 
-use napjudge_judge::clock::{parse_time, Clock};
-use napjudge_judge::game::Judge;
-use napjudge_judge::store::{self, Store};
+use napjudge_judge::clock::parse_time;
+use napjudge_judge::Store;
+use napjudge_judge::{Author, Judge};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -15,12 +15,12 @@ const NOW: &str = "2026-07-01T12:00:00Z";
 
 fn prepare(db: &Path) {
     let _ = std::fs::remove_file(db);
-    let clock = Clock::fixed(parse_time(NOW).expect("time"));
-    let mut j = Judge::new(Store::open(db).expect("db"), clock);
-    common::start_five_players(&mut j, "g", "UTC", common::day_periods(), |p| {
+    let now = parse_time(NOW).expect("time");
+    let mut j = Judge::new(Store::open(db).expect("db"));
+    common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), |p| {
         format!("{}@example.org", p.to_lowercase())
     });
-    j.process("g", false).expect("Winter 1800");
+    j.process("g", false, now).expect("Winter 1800");
     for (p, o) in [
         ("France", "A(Par)-Bur\nF(Bre)-MAO\nF(Mar)-GOL\nA(Bor) H\n"),
         ("Austria", "A(Vie)-Boh\nA(Bud)-Gal\nA(Tra) H\nF(Dal)-ADR\n"),
@@ -31,22 +31,26 @@ fn prepare(db: &Path) {
             "F(Lon)-NTH\nF(Sco)-NWG\nA(Lpl)-Wal\nF(Sar)-TYS\n",
         ),
     ] {
-        j.orders("g", p, o, "player").expect("orders");
+        j.orders("g", p, o, Author::Player, now).expect("orders");
     }
 }
 
 /// (Spring 1801 processed?, result mails of Spring 1801, current phase's sequence number).
 fn state(db: &Path) -> (bool, usize, i64) {
     let st = Store::open(db).expect("the file reopens after the kill");
-    let g = store::game(&st.conn, "g").expect("read").expect("game");
-    let phases = store::phases(&st.conn, g.id).expect("phases");
+    let g = st.view().game("g").expect("read").expect("game");
+    let phases = st.view().phases(g.id).expect("phases");
     let spring = &phases[1];
-    let mails = store::mails(&st.conn, None)
+    let mails = st
+        .view()
+        .mails(None)
         .expect("outbox")
         .iter()
         .filter(|m| m.subject == "g: results of Spring 1801 Movement")
         .count();
-    let current = store::current_phase(&st.conn, g.id)
+    let current = st
+        .view()
+        .current_phase(g.id)
         .expect("read")
         .expect("a current phase")
         .seq;

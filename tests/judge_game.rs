@@ -5,6 +5,7 @@
 
 use napjudge_engine::variant::load_named;
 use napjudge_judge::store::{self, PhaseRow, Store};
+use napjudge_judge::MailKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -70,8 +71,8 @@ impl Shell {
 
 fn phases(s: &Shell) -> Vec<PhaseRow> {
     let st = s.store();
-    let g = store::game(&st.conn, "g").expect("read").expect("the game");
-    store::phases(&st.conn, g.id).expect("phases")
+    let g = st.view().game("g").expect("read").expect("the game");
+    st.view().phases(g.id).expect("phases")
 }
 
 fn name(p: &PhaseRow) -> String {
@@ -271,12 +272,15 @@ fn napoleonic_game_from_create_through_winter_1801() {
     // The outbox: 1 password mail, 4 reminders, and 6 result mails (5 players and the GM) for
     // each of the 5 phases.
     let st = s.store();
-    let mails = store::mails(&st.conn, None).expect("outbox");
-    let count = |kind: &str| mails.iter().filter(|m| m.kind == kind).count();
-    assert_eq!(count("password"), 1);
-    assert_eq!(count("reminder"), 4);
-    assert_eq!(count("results"), 30);
-    let password = mails.iter().find(|m| m.kind == "password").expect("mail");
+    let mails = st.view().mails(None).expect("outbox");
+    let count = |kind: MailKind| mails.iter().filter(|m| m.kind == kind).count();
+    assert_eq!(count(MailKind::Password), 1);
+    assert_eq!(count(MailKind::Reminder), 4);
+    assert_eq!(count(MailKind::Results), 30);
+    let password = mails
+        .iter()
+        .find(|m| m.kind == MailKind::Password)
+        .expect("mail");
     assert_eq!(password.to, "russia@example.org");
     let spring = mails
         .iter()
@@ -415,11 +419,9 @@ fn game_orders_keeps_valid_lines_and_exits_1_on_a_bad_one() {
     assert!(out.contains("line 2: A(Par)-Bur: "), "{out}");
     assert!(out.contains("1 of 2 orders kept for France"), "{out}");
     let st = s.store();
-    let g = store::game(&st.conn, "g").expect("read").expect("game");
-    let cur = store::current_phase(&st.conn, g.id)
-        .expect("read")
-        .expect("phase");
-    let kept = store::latest_orders(&st.conn, cur.id).expect("orders");
+    let g = st.view().game("g").expect("read").expect("game");
+    let cur = st.view().current_phase(g.id).expect("read").expect("phase");
+    let kept = st.view().latest_orders(cur.id).expect("orders");
     assert_eq!(kept.len(), 1);
     assert_eq!(kept[0].text, "BID 3 Denmark\n");
     // R7.6: a bid past the power's IP is refused at once (France has 4 centres: 12 IP), with the
@@ -438,7 +440,7 @@ fn game_orders_keeps_valid_lines_and_exits_1_on_a_bad_one() {
         "{out}"
     );
     let st = s.store();
-    let kept = store::latest_orders(&st.conn, cur.id).expect("orders");
+    let kept = st.view().latest_orders(cur.id).expect("orders");
     assert_eq!(kept[0].text, "BID 6 Denmark\n");
     // Unknown game and power are named.
     let o = s.run("2026-07-01T11:00:00Z", &["game", "show", "nope"], "");
@@ -465,9 +467,10 @@ fn game_orders_keeps_valid_lines_and_exits_1_on_a_bad_one() {
 fn a_newer_database_is_refused() {
     let s = Shell::new("judge-newer");
     {
-        let st = s.store();
-        st.conn
-            .pragma_update(None, "user_version", store::VERSION + 1)
+        // Its own connection: the judge's store lends none.
+        drop(s.store());
+        let conn = rusqlite::Connection::open(&s.db).expect("db");
+        conn.pragma_update(None, "user_version", store::VERSION + 1)
             .expect("set version");
     }
     let o = s.run("2026-07-01T10:00:00Z", &["game", "list"], "");
@@ -561,4 +564,47 @@ fn a_merge_participant_left_out_is_said_in_the_acknowledgement() {
         "{out}"
     );
     assert!(out.contains("1 of 1 orders kept for Prussia"), "{out}");
+}
+
+/// R1.4 and R2.6 in the acknowledgement (issue 18, fault 5): a one-line merge participant also
+/// ordered elsewhere is void by itself and the others merge; the reply says why it was left out
+/// (it is there, so "not there" would be wrong), and refuses the other order for it.
+#[test]
+fn a_merge_participant_ordered_twice_is_said_in_the_acknowledgement() {
+    let s = Shell::new("judge-merge-twice");
+    let at = "2026-07-01T10:00:00Z";
+    s.ok(at, &["game", "create", "g", "--gm", "gm@example.org"], "");
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        s.ok(
+            at,
+            &["game", "assign", "g", p, "p@example.org", "--password", "x"],
+            "",
+        );
+    }
+    s.ok(at, &["game", "start", "g"], "");
+    s.ok(at, &["game", "process", "g"], "");
+    // Spring 1801: A(Ber) is named in the merge into Saxony and ordered to Silesia too.
+    // A refused line makes the command exit 1; its reply is the acknowledgement all the same.
+    let o = s.run(
+        at,
+        &["game", "orders", "g", "Prussia", "-", "--as-player"],
+        "A(Kol) & A(Ber) MERGE Sax\nA(Ber)-Sil\n",
+    );
+    assert!(!o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = |n: &str| {
+        out.lines()
+            .find(|l| l.starts_with(n))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        line("line 1: ").ends_with(
+            "A(Kol) MERGE Sax (note: one participant named is also ordered elsewhere (R1.4): it \
+             takes no part, and the others merge (R2.4))"
+        ),
+        "{out}"
+    );
+    assert!(line("line 2: ").contains("also ordered in line 1"), "{out}");
+    assert!(out.contains("1 of 2 orders kept for Prussia"), "{out}");
 }

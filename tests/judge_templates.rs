@@ -3,22 +3,25 @@
 //! a dislodgement and its retreats), the Autumn retreat, the Winter 1801 adjustments with the
 //! tracking sheet, the GM's preview, a reminder and the password mail.
 
-use napjudge_judge::clock::{parse_time, Clock};
-use napjudge_judge::game::{Judge, NewGame};
+use chrono::{DateTime, Utc};
+use napjudge_judge::clock::parse_time;
 use napjudge_judge::render::{self, PasswordMail};
-use napjudge_judge::store::{self, Periods, Store};
+use napjudge_judge::MailKind;
+use napjudge_judge::{Author, Judge, MailConfig, NewGame, Periods, Store};
 use std::path::PathBuf;
 
-fn judge(db: &std::path::Path, now: &str) -> Judge {
-    Judge::new(
-        Store::open(db).expect("db"),
-        Clock::fixed(parse_time(now).expect("time")),
+/// The judge over `db`, and the time its calls are made at.
+fn judge(db: &std::path::Path, now: &str) -> (Judge, DateTime<Utc>) {
+    (
+        Judge::new(Store::open(db).expect("db")),
+        parse_time(now).expect("time"),
     )
 }
 
 fn results(db: &std::path::Path, subject: &str) -> String {
     let st = Store::open(db).expect("db");
-    store::mails(&st.conn, None)
+    st.view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
         .find(|m| m.subject == subject)
@@ -32,29 +35,32 @@ fn every_template_renders_a_real_game() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch");
     let db = dir.join("t.db");
-    let mut j = judge(&db, "2026-01-10T09:00:00Z");
-    j.create(&NewGame {
-        name: "demo".into(),
-        variant: "napoleonic".into(),
-        gm: "gm@example.org".into(),
-        timezone: "Europe/Paris".into(),
-        periods: Periods {
-            movement: 2 * 86_400,
-            retreat: 86_400,
-            winter: 2 * 86_400,
-            grace: 86_400,
-            remind: 12 * 3_600,
+    let (mut j, now) = judge(&db, "2026-01-10T09:00:00Z");
+    j.create(
+        &NewGame {
+            name: "demo".into(),
+            variant: "napoleonic".into(),
+            gm: "gm@example.org".into(),
+            timezone: "Europe/Paris".into(),
+            periods: Periods {
+                movement: 2 * 86_400,
+                retreat: 86_400,
+                winter: 2 * 86_400,
+                grace: 86_400,
+                remind: 12 * 3_600,
+            },
+            wait: false,
+            options: Vec::new(),
+            pictures: true,
         },
-        wait: false,
-        options: Vec::new(),
-        pictures: true,
-    })
+        now,
+    )
     .expect("create");
     for p in ["Austria", "England", "France", "Prussia", "Russia"] {
         let addr = format!("{}@example.org", p.to_lowercase());
-        j.assign("demo", p, &addr, Some("pw")).expect("assign");
+        j.assign("demo", p, &addr, Some("pw"), now).expect("assign");
     }
-    j.start("demo").expect("start");
+    j.start("demo", now).expect("start");
     for (p, o) in [
         ("France", "BID 6 Denmark\nBID 9 Spain\n"),
         ("England", "BID 4 Portugal"),
@@ -62,9 +68,9 @@ fn every_template_renders_a_real_game() {
         ("Prussia", "BID 4 Wurzburg"),
         ("Russia", "BID 3 Sweden"),
     ] {
-        j.orders("demo", p, o, "player").expect("orders");
+        j.orders("demo", p, o, Author::Player, now).expect("orders");
     }
-    j.process("demo", false).expect("Winter 1800");
+    j.process("demo", false, now).expect("Winter 1800");
     insta::assert_snapshot!(
         "winter_1800_bids",
         results(&db, "demo: results of Winter 1800 Bids")
@@ -76,19 +82,25 @@ fn every_template_renders_a_real_game() {
         ("Prussia", "A(Ber)-Sax\nA(Kon) H\nA(Kol) H\nA(Brt) H\n"),
         ("Russia", "A(StP)-Fin\nA(Sib) H\nA(Azo)-Cau\nA(Mos) H\n"),
     ] {
-        j.orders("demo", p, o, "player").expect("orders");
+        j.orders("demo", p, o, Author::Player, now).expect("orders");
     }
-    let preview = j.process("demo", true).expect("preview");
+    let preview = j.process("demo", true, now).expect("preview");
     insta::assert_snapshot!("preview_spring_1801", preview.results);
 
     // A reminder to England, 11 hours before the deadline (12 January, 09:00 UTC).
-    let mut j = judge(&db, "2026-01-11T22:00:00Z");
-    j.tick().expect("tick");
+    let (mut j, now) = judge(&db, "2026-01-11T22:00:00Z");
+    let cfg = MailConfig {
+        judge: "judge@napjudge.invalid".into(),
+        max_size: napjudge_judge::mail::MAX_SIZE,
+    };
+    napjudge_judge::mail::tick(&mut j, &cfg, now).expect("tick");
     let st = Store::open(&db).expect("db");
-    let reminder = store::mails(&st.conn, None)
+    let reminder = st
+        .view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
-        .find(|m| m.kind == "reminder")
+        .find(|m| m.kind == MailKind::Reminder)
         .expect("a reminder");
     insta::assert_snapshot!(
         "reminder",
@@ -103,10 +115,11 @@ fn every_template_renders_a_real_game() {
         "demo",
         "England",
         "F(Lon)-NTH\nF(Sco)-NWG\nA(Lpl)-Wal\nF(Sar)-TYS\n",
-        "player",
+        Author::Player,
+        now,
     )
     .expect("orders");
-    j.process("demo", false).expect("Spring");
+    j.process("demo", false, now).expect("Spring");
     insta::assert_snapshot!(
         "spring_1801_movement",
         results(&db, "demo: results of Spring 1801 Movement")
@@ -118,14 +131,14 @@ fn every_template_renders_a_real_game() {
         ("Austria", "A(Boh) H\n"),
         ("England", "F(NTH) H\n"),
     ] {
-        j.orders("demo", p, o, "player").expect("orders");
+        j.orders("demo", p, o, Author::Player, now).expect("orders");
     }
-    j.process("demo", false).expect("Autumn");
+    j.process("demo", false, now).expect("Autumn");
     insta::assert_snapshot!(
         "autumn_1801_movement",
         results(&db, "demo: results of Autumn 1801 Movement")
     );
-    j.process("demo", false).expect("Autumn retreat");
+    j.process("demo", false, now).expect("Autumn retreat");
     insta::assert_snapshot!(
         "autumn_1801_retreat",
         results(&db, "demo: results of Autumn 1801 Retreat")
@@ -136,9 +149,9 @@ fn every_template_renders_a_real_game() {
         ("England", "BID 3 Portugal"),
         ("Prussia", "BID 3 Wurzburg"),
     ] {
-        j.orders("demo", p, o, "player").expect("orders");
+        j.orders("demo", p, o, Author::Player, now).expect("orders");
     }
-    j.process("demo", false).expect("Winter 1801");
+    j.process("demo", false, now).expect("Winter 1801");
     insta::assert_snapshot!(
         "winter_1801_adjustment",
         results(&db, "demo: results of Winter 1801 Adjustment")

@@ -8,10 +8,12 @@
 //! the 10,000 order lines) and `{{QUOTE_RESULTS}}` (the last results mail, quoted with `> `).
 //! `NAPJUDGE_BLESS=1 cargo test --test mail` rewrites the `.out` files: review their diff.
 
-use napjudge_judge::clock::{parse_time, Clock};
+use chrono::{DateTime, Utc};
+use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::{Judge, NewGame};
 use napjudge_judge::mail::{self, Handled, MailConfig};
-use napjudge_judge::store::{self, Periods, Store};
+use napjudge_judge::store::{self, NewMessage, Periods, Store};
+use napjudge_judge::MailKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -32,30 +34,33 @@ fn config() -> MailConfig {
     }
 }
 
-fn at(hours: i64) -> Clock {
+fn at(hours: i64) -> DateTime<Utc> {
     let start = parse_time("2026-07-01T10:00:00Z").expect("time");
-    Clock::fixed(start + chrono::Duration::hours(hours))
+    start + chrono::Duration::hours(hours)
 }
 
 /// The game every scenario plays: five players with known passwords, the GM's mail password.
 fn new_game(db: &Path) -> Judge {
-    let mut j = Judge::new(Store::open(db).expect("db"), at(0));
-    j.create(&NewGame {
-        name: "g".into(),
-        variant: "napoleonic".into(),
-        gm: "gm@example.org".into(),
-        timezone: "UTC".into(),
-        periods: Periods {
-            movement: 48 * 3600,
-            retreat: 24 * 3600,
-            winter: 48 * 3600,
-            grace: 24 * 3600,
-            remind: 12 * 3600,
+    let mut j = Judge::new(Store::open(db).expect("db"));
+    j.create(
+        &NewGame {
+            name: "g".into(),
+            variant: "napoleonic".into(),
+            gm: "gm@example.org".into(),
+            timezone: "UTC".into(),
+            periods: Periods {
+                movement: 48 * 3600,
+                retreat: 24 * 3600,
+                winter: 48 * 3600,
+                grace: 24 * 3600,
+                remind: 12 * 3600,
+            },
+            wait: false,
+            options: Vec::new(),
+            pictures: true,
         },
-        wait: false,
-        options: Vec::new(),
-        pictures: true,
-    })
+        at(0),
+    )
     .expect("create");
     for p in ["France", "England", "Austria", "Prussia", "Russia"] {
         let lower = p.to_lowercase();
@@ -64,17 +69,20 @@ fn new_game(db: &Path) -> Judge {
             p,
             &format!("{lower}@example.org"),
             Some(&format!("pw-{lower}")),
+            at(0),
         )
         .expect("assign");
     }
-    j.assign("g", "GM", "gm@example.org", Some("gm-pw"))
+    j.assign("g", "GM", "gm@example.org", Some("gm-pw"), at(0))
         .expect("the GM's password");
-    j.start("g").expect("start");
+    j.start("g", at(0)).expect("start");
     j
 }
 
 /// Every table a mail may change in a game, as text: a bad mail leaves it as it was.
-fn game_state(j: &Judge) -> String {
+fn game_state(db: &Path) -> String {
+    // A connection of its own: the judge's store has none to lend.
+    let conn = rusqlite::Connection::open(db).expect("db");
     let mut out = String::new();
     for sql in [
         "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
@@ -83,7 +91,7 @@ fn game_state(j: &Judge) -> String {
         "SELECT id, action FROM gm_actions ORDER BY id",
         "SELECT state, grace, pictures, options FROM games",
     ] {
-        let mut st = j.store.conn.prepare(sql).expect("query");
+        let mut st = conn.prepare(sql).expect("query");
         let n = st.column_count();
         let rows = st
             .query_map([], |r| {
@@ -142,7 +150,8 @@ fn show(m: &store::Mail) -> String {
 #[test]
 fn a_game_by_mail_from_creation_through_a_full_year() {
     let dir = scratch("mail-golden");
-    let mut j = new_game(&dir.join("judge.db"));
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
     let cfg = config();
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/game");
     let mut steps: Vec<PathBuf> = std::fs::read_dir(&golden)
@@ -153,7 +162,7 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
     steps.sort();
     assert!(steps.len() >= 40, "the scenario's mails are there");
     let bless = std::env::var_os("NAPJUDGE_BLESS").is_some();
-    let mut seen = store::mails(&j.store.conn, None).expect("outbox").len();
+    let mut seen = j.view().mails(None).expect("outbox").len();
     let mut last_results = String::new();
     let mut failures = Vec::new();
     for (i, step) in steps.iter().enumerate() {
@@ -162,16 +171,16 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
             .expect("name")
             .to_string_lossy()
             .into_owned();
-        j.clock = at(i as i64 + 1);
+        let now = at(i as i64 + 1);
         let raw = expand(&std::fs::read(step).expect("mail"), &last_results);
-        let before = game_state(&j);
-        let handled = mail::receive(&mut j, &cfg, &raw).expect("the mail is stored");
+        let before = game_state(&db);
+        let handled = mail::receive(&mut j, &cfg, &raw, now).expect("the mail is stored");
         assert!(
             !matches!(handled, Handled::Unanswered(_)),
             "{name}: {handled:?}"
         );
         if name.contains("-bad-") {
-            assert_eq!(before, game_state(&j), "{name} changed the game");
+            assert_eq!(before, game_state(&db), "{name} changed the game");
         }
         if name.contains("-ignored-") {
             assert!(
@@ -179,10 +188,10 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
                 "{name}: {handled:?}"
             );
         }
-        let mails = store::mails(&j.store.conn, None).expect("outbox");
+        let mails = j.view().mails(None).expect("outbox");
         let new = &mails[seen..];
         seen = mails.len();
-        if let Some(r) = new.iter().rev().find(|m| m.kind == "results") {
+        if let Some(r) = new.iter().rev().find(|m| m.kind == MailKind::Results) {
             last_results = r.body.clone();
         }
         let got: String = new.iter().map(show).collect();
@@ -198,9 +207,8 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Every mail was kept raw, duplicates and ignored ones too.
-    let stored: i64 = j
-        .store
-        .conn
+    let stored: i64 = rusqlite::Connection::open(&db)
+        .expect("db")
         .query_row("SELECT COUNT(*) FROM inbox", [], |r| r.get(0))
         .expect("inbox");
     assert_eq!(stored as usize, steps.len());
@@ -257,10 +265,12 @@ fn receive_and_poll_with_the_binary() {
         2
     );
     let st = Store::open(&db).expect("db");
-    let replies: Vec<(String, bool)> = store::mails(&st.conn, None)
+    let replies: Vec<(String, bool)> = st
+        .view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
-        .filter(|m| m.kind == "reply")
+        .filter(|m| m.kind == MailKind::Reply)
         .map(|m| (m.to, m.body.contains("reached the judge before")))
         .collect();
     let want = [
@@ -333,15 +343,15 @@ fn a_stored_but_unanswered_mail_is_answered_by_the_next_tick_in_time() {
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(stdout.contains("answered 1 stored message"), "{stdout}");
     let st = Store::open(&db).expect("db");
-    let state: String = st
-        .conn
+    let state: String = rusqlite::Connection::open(&db)
+        .expect("db")
         .query_row("SELECT state FROM inbox", [], |r| r.get(0))
         .expect("the row");
     assert_eq!(state, "answered");
-    let game = store::game(&st.conn, "g").expect("read").expect("game");
-    let winter = &store::phases(&st.conn, game.id).expect("phases")[0];
+    let game = st.view().game("g").expect("read").expect("game");
+    let winter = &st.view().phases(game.id).expect("phases")[0];
     assert!(winter.report.is_some(), "Winter 1800 was processed");
-    let orders = store::latest_orders(&st.conn, winter.id).expect("orders");
+    let orders = st.view().latest_orders(winter.id).expect("orders");
     let france: Vec<_> = orders.iter().filter(|o| o.power == "France").collect();
     assert_eq!(france.len(), 1, "{orders:?}");
     assert!(france[0].text.contains("BID 6 Denmark"), "{france:?}");
@@ -350,11 +360,11 @@ fn a_stored_but_unanswered_mail_is_answered_by_the_next_tick_in_time() {
         parse_time("2026-07-01T11:00:00Z").expect("time"),
         "the bid counts as of when it came, not when the tick ran"
     );
-    let replies = store::mails(&st.conn, None).expect("outbox");
+    let replies = st.view().mails(None).expect("outbox");
     assert!(
         replies
             .iter()
-            .any(|m| m.kind == "reply" && m.to == "france@example.org"),
+            .any(|m| m.kind == MailKind::Reply && m.to == "france@example.org"),
         "France is answered"
     );
 }
@@ -389,12 +399,15 @@ fn leave_stored(db: &Path, file: &str, message_id: &str) {
                 .and_then(|a| a.address().map(str::to_string))
         })
         .expect("a sender");
-    let st = Store::open(db).expect("db");
-    st.conn
-        .execute(
-            "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state)
-             VALUES (?1, ?2, ?3, ?4, ?5, '2026-07-01T11:00:00Z', 'stored')",
-            rusqlite::params![message_id, digest, sender, raw.len() as i64, raw],
+    Judge::new(Store::open(db).expect("db"))
+        .store_message(
+            &NewMessage {
+                message_id: Some(message_id),
+                digest: &digest,
+                sender: &sender,
+                raw: &raw,
+            },
+            parse_time("2026-07-01T11:00:00Z").expect("time"),
         )
         .expect("the row a killed receive leaves");
 }
@@ -409,13 +422,15 @@ fn a_stored_gm_mail_is_not_run_again_and_the_gm_is_told() {
     leave_stored(&db, "13-gm-process.eml", "13.gm-process@example.org");
     tick(&db, "2026-07-01T12:00:00Z");
     let st = Store::open(&db).expect("db");
-    let game = store::game(&st.conn, "g").expect("read").expect("game");
-    let winter = &store::phases(&st.conn, game.id).expect("phases")[0];
+    let game = st.view().game("g").expect("read").expect("game");
+    let winter = &st.view().phases(game.id).expect("phases")[0];
     assert!(winter.report.is_none(), "the PROCESS was not run");
-    let replies: Vec<_> = store::mails(&st.conn, None)
+    let replies: Vec<_> = st
+        .view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
-        .filter(|m| m.kind == "reply" && m.to == "gm@example.org")
+        .filter(|m| m.kind == MailKind::Reply && m.to == "gm@example.org")
         .collect();
     assert_eq!(replies.len(), 1, "{replies:?}");
     assert!(
@@ -431,7 +446,8 @@ fn a_stored_gm_mail_is_not_run_again_and_the_gm_is_told() {
 #[test]
 fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
     let dir = scratch("mail-set-pictures");
-    let mut j = new_game(&dir.join("judge.db"));
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
     let cfg = config();
     let gm_mail = |id: &str, word: &str| {
         format!(
@@ -439,14 +455,20 @@ fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
              \r\nSIGNON GM g gm-pw\r\nSET PICTURES {word}\r\n"
         )
     };
-    let before = game_state(&j);
-    let h = mail::receive(&mut j, &cfg, gm_mail("p1", "MAYBE").as_bytes()).expect("stored");
+    let before = game_state(&db);
+    let h = mail::receive(&mut j, &cfg, gm_mail("p1", "MAYBE").as_bytes(), at(1)).expect("stored");
     assert_eq!(h, Handled::Answered);
-    assert_eq!(game_state(&j), before, "a bad SET PICTURES changes nothing");
-    let reply = store::mails(&j.store.conn, None)
+    assert_eq!(
+        game_state(&db),
+        before,
+        "a bad SET PICTURES changes nothing"
+    );
+    let reply = j
+        .view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
-        .rfind(|m| m.kind == "reply")
+        .rfind(|m| m.kind == MailKind::Reply)
         .expect("a reply");
     assert!(
         reply
@@ -455,9 +477,49 @@ fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
         "{}",
         reply.body
     );
-    mail::receive(&mut j, &cfg, gm_mail("p2", "OFF").as_bytes()).expect("stored");
-    let game = store::game(&j.store.conn, "g")
-        .expect("read")
-        .expect("game");
+    mail::receive(&mut j, &cfg, gm_mail("p2", "OFF").as_bytes(), at(2)).expect("stored");
+    let game = j.view().game("g").expect("read").expect("game");
     assert!(!game.pictures, "SET PICTURES OFF turns them off");
+}
+
+/// Issue 17: CLEAR leaves a trace in the orders' history (what it cleared, when, by whom) and
+/// the power then has no orders in force, instead of deleting them without one.
+#[test]
+fn clear_is_kept_in_the_orders_history() {
+    let dir = scratch("mail-clear-trace");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    let mail = |id: &str, body: &str| {
+        format!(
+            "From: france@example.org\r\nTo: {JUDGE}\r\nSubject: orders\r\nMessage-ID: <{id}@example.org>\r\n\
+             \r\nSIGNON France g pw-france\r\n{body}\r\n"
+        )
+    };
+    mail::receive(&mut j, &cfg, mail("c1", "BID 6 Denmark").as_bytes(), at(1)).expect("stored");
+    mail::receive(&mut j, &cfg, mail("c2", "CLEAR").as_bytes(), at(2)).expect("stored");
+    let game = j.view().game("g").expect("read").expect("game");
+    let phase = j
+        .view()
+        .current_phase(game.id)
+        .expect("read")
+        .expect("Winter 1800");
+    let history = j.view().all_orders(phase.id).expect("orders");
+    assert_eq!(history.len(), 2, "{history:?}");
+    assert!(!history[0].cleared);
+    assert!(history[1].cleared);
+    assert_eq!(
+        history[1].text, history[0].text,
+        "the CLEAR keeps what it cleared"
+    );
+    assert_eq!(history[1].by, napjudge_judge::Author::Player);
+    assert_eq!(history[1].received, at(2));
+    assert!(
+        j.view()
+            .latest_orders(phase.id)
+            .expect("orders")
+            .iter()
+            .all(|t| t.power != "France"),
+        "France has no orders in force after CLEAR"
+    );
 }

@@ -6,10 +6,10 @@ use chrono::{DateTime, Duration, Utc};
 use mail_parser::MimeHeaders;
 use napjudge_cases::{file, run};
 use napjudge_engine::variant::Variant;
-use napjudge_judge::clock::Clock;
-use napjudge_judge::game::{Judge, NewGame};
-use napjudge_judge::outbox::{self, Retry, Target};
-use napjudge_judge::store::{self, Periods, Store};
+use napjudge_judge::outbox::{Retry, Target};
+use napjudge_judge::store;
+use napjudge_judge::MailKind;
+use napjudge_judge::{Judge, NewGame, Periods, Store};
 use napjudge_picture::{self as picture, png, Format, View};
 use std::path::Path;
 use std::process::Command;
@@ -283,44 +283,49 @@ fn at(s: &str) -> DateTime<Utc> {
 /// orders (everything holds); `pictures` off when asked.
 fn played(dir: &Path, pictures: bool) -> Judge {
     let store = Store::open(&dir.join("j.db")).expect("store");
-    let mut j = Judge::new(store, Clock::fixed(at("2026-11-01T10:00:00Z")));
-    j.create(&NewGame {
-        name: "g".into(),
-        variant: "standard".into(),
-        gm: "gm@example.org".into(),
-        timezone: "UTC".into(),
-        periods: Periods {
-            movement: 86_400,
-            retreat: 86_400,
-            winter: 86_400,
-            grace: 3_600,
-            remind: 3_600,
+    let now = at("2026-11-01T10:00:00Z");
+    let mut j = Judge::new(store);
+    j.create(
+        &NewGame {
+            name: "g".into(),
+            variant: "standard".into(),
+            gm: "gm@example.org".into(),
+            timezone: "UTC".into(),
+            periods: Periods {
+                movement: 86_400,
+                retreat: 86_400,
+                winter: 86_400,
+                grace: 3_600,
+                remind: 3_600,
+            },
+            wait: false,
+            options: Vec::new(),
+            pictures: true,
         },
-        wait: false,
-        options: Vec::new(),
-        pictures: true,
-    })
+        now,
+    )
     .expect("create");
     if !pictures {
-        j.set_pictures("g", false).expect("pictures off");
+        j.set_pictures("g", false, now).expect("pictures off");
     }
     for p in [
         "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
     ] {
         let address = format!("{}@example.org", p.to_lowercase());
-        j.assign("g", p, &address, Some("pw")).expect("assign");
+        j.assign("g", p, &address, Some("pw"), now).expect("assign");
     }
-    j.start("g").expect("start");
-    j.process("g", false).expect("process");
+    j.start("g", now).expect("start");
+    j.process("g", false, now).expect("process");
     j
 }
 
 /// The result mails of the game's first phase.
 fn results(j: &Judge) -> Vec<store::Mail> {
-    store::mails(&j.store.conn, None)
+    j.view()
+        .mails(None)
         .expect("outbox")
         .into_iter()
-        .filter(|m| m.kind == "results")
+        .filter(|m| m.kind == MailKind::Results)
         .collect()
 }
 
@@ -335,7 +340,9 @@ fn result_mails_carry_the_picture() {
     assert_eq!(mails.len(), 8, "seven players and the GM");
     let phase = mails[0].picture.expect("the mail names its picture");
     assert!(mails.iter().all(|m| m.picture == Some(phase)));
-    let png = store::picture(&j.store.conn, phase)
+    let png = j
+        .view()
+        .picture(phase)
         .expect("store")
         .expect("the picture is stored");
     assert_eq!(png_size(&png).0, (1000.0 * png::SCALE) as u32);
@@ -351,20 +358,17 @@ fn result_mails_carry_the_picture() {
         minutes: 5,
     };
     let now = at("2026-11-01T10:00:00Z");
-    let sent = outbox::send(&mut j.store, &down, "judge@example.org", retry, now).expect("send");
+    let sent = j
+        .send_outbox(&down, "judge@example.org", retry, now)
+        .expect("send");
     assert_eq!(sent.sent, 0);
     let tried = results(&j);
     // The retry, later, into a folder.
     let out = dir.join("out");
     let later = now + Duration::hours(1);
-    let sent = outbox::send(
-        &mut j.store,
-        &Target::Dir(out.clone()),
-        "judge@example.org",
-        retry,
-        later,
-    )
-    .expect("send");
+    let sent = j
+        .send_outbox(&Target::Dir(out.clone()), "judge@example.org", retry, later)
+        .expect("send");
     assert!(sent.sent >= 8, "{sent:?}");
     for m in &tried {
         let raw = std::fs::read(out.join(format!("{:06}.eml", m.id))).expect("the .eml");

@@ -8,9 +8,11 @@ mod common;
 #[path = "smtp/server.rs"]
 mod server;
 
-use napjudge_judge::clock::{parse_time, Clock};
-use napjudge_judge::game::Judge;
-use napjudge_judge::store::{self, Mail, Store};
+use napjudge_judge::clock::parse_time;
+use napjudge_judge::store::Mail;
+use napjudge_judge::MailKind;
+use napjudge_judge::MailState;
+use napjudge_judge::{Judge, Store};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -125,9 +127,9 @@ impl Judged {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch folder");
         let db = dir.join("judge.db");
-        let clock = Clock::fixed(parse_time(T0).expect("time"));
-        let mut j = Judge::new(Store::open(&db).expect("db"), clock);
-        common::start_five_players(&mut j, "g", "UTC", common::day_periods(), |p| {
+        let now = parse_time(T0).expect("time");
+        let mut j = Judge::new(Store::open(&db).expect("db"));
+        common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), |p| {
             if p == "France" {
                 france.to_string()
             } else {
@@ -137,8 +139,8 @@ impl Judged {
         // Plain-text result mails: the killed send must be killed after the sender has written a
         // whole message (a picture makes one half a megabyte); the pictures' mails are tested in
         // tests/picture.rs.
-        j.set_pictures("g", false).expect("pictures off");
-        j.process("g", false).expect("Winter 1800");
+        j.set_pictures("g", false, now).expect("pictures off");
+        j.process("g", false, now).expect("Winter 1800");
         Judged { dir, db }
     }
 
@@ -171,7 +173,7 @@ impl Judged {
 
     fn mails(&self) -> Vec<Mail> {
         let st = Store::open(&self.db).expect("db");
-        store::mails(&st.conn, None).expect("outbox")
+        st.view().mails(None).expect("outbox")
     }
 }
 
@@ -196,7 +198,7 @@ fn results_arrive_by_smtp_with_their_message_id_and_auto_submitted() {
     let got = log.lock().expect("log").clone();
     assert_eq!(got.len(), queued.len());
     for mail in s.mails() {
-        assert_eq!(mail.state, "sent");
+        assert_eq!(mail.state, MailState::Sent);
         let id = mail
             .message_id
             .expect("a Message-ID is stored with the mail");
@@ -235,7 +237,7 @@ fn with_the_server_down_the_outbox_keeps_the_mails_until_it_is_up() {
     );
     let after_first = s.mails();
     for m in &after_first {
-        assert_eq!((m.state.as_str(), m.tries), ("failed", 1), "{m:?}");
+        assert_eq!((m.state.word(), m.tries), ("failed", 1), "{m:?}");
         assert_eq!(
             m.next_try,
             Some(time("2026-07-01T12:05:00Z")),
@@ -267,7 +269,7 @@ fn with_the_server_down_the_outbox_keeps_the_mails_until_it_is_up() {
         );
     }
     for (now, before) in s.mails().iter().zip(&after_first) {
-        assert_eq!((now.state.as_str(), now.tries), ("sent", 2));
+        assert_eq!((now.state.word(), now.tries), ("sent", 2));
         assert_eq!(
             now.message_id, before.message_id,
             "the stored Message-ID never changes"
@@ -300,15 +302,18 @@ fn the_retry_limit_gives_a_mail_up_and_mails_the_gm() {
         "{out}"
     );
     let mails = s.mails();
-    let reports: Vec<&Mail> = mails.iter().filter(|m| m.kind == "undeliverable").collect();
+    let reports: Vec<&Mail> = mails
+        .iter()
+        .filter(|m| m.kind == MailKind::Undeliverable)
+        .collect();
     assert_eq!(reports.len(), n);
     assert!(reports
         .iter()
-        .all(|m| m.to == "gm@example.org" && m.state == "queued"));
+        .all(|m| m.to == "gm@example.org" && m.state == MailState::Queued));
     assert!(mails
         .iter()
-        .filter(|m| m.kind != "undeliverable")
-        .all(|m| m.state == "undeliverable" && m.tries == 2));
+        .filter(|m| m.kind != MailKind::Undeliverable)
+        .all(|m| m.state == MailState::Undeliverable && m.tries == 2));
 
     // Once the server is up, the GM's reports arrive; the given-up mails stay given up.
     let log = start_server(port);
@@ -354,7 +359,7 @@ fn a_refused_recipient_is_retried_alone_and_given_up_at_the_limit() {
         .iter()
         .find(|m| m.to == "france@refused.example.org")
         .expect("France's mail");
-    assert_eq!((refused.state.as_str(), refused.tries), ("failed", 1));
+    assert_eq!((refused.state.word(), refused.tries), ("failed", 1));
     assert!(
         refused.error.as_deref().is_some_and(|e| e.contains("550")),
         "{refused:?}"
@@ -414,7 +419,8 @@ fn a_send_killed_mid_send_loses_nothing_and_resends_with_the_same_message_id() {
         .find(|m| m.to == "slow@example.org")
         .expect("France's mail");
     assert_eq!(
-        slow.state, "queued",
+        slow.state,
+        MailState::Queued,
         "not marked sent: the judge never heard the 250"
     );
     let id = slow
@@ -436,7 +442,7 @@ fn a_send_killed_mid_send_loses_nothing_and_resends_with_the_same_message_id() {
     assert!(s
         .mails()
         .iter()
-        .all(|m| m.state == "sent" || m.id == slow.id));
+        .all(|m| m.state == MailState::Sent || m.id == slow.id));
     // After it, it goes again with the same Message-ID: twice at worst, never lost.
     let (ok, out) = s.send("2026-07-01T12:11:00Z", port, &[]);
     assert!(ok && out.contains("1 sent"), "{out}");

@@ -1,8 +1,8 @@
 //! What the judge's tests and benches share: a Napoleonic game with its five major powers
 //! assigned and started.
 
-use napjudge_judge::game::{Judge, NewGame};
-use napjudge_judge::store::Periods;
+use chrono::{DateTime, Utc};
+use napjudge_judge::{Judge, NewGame, Periods};
 
 /// A day for every phase, an hour's grace, a reminder an hour before the deadline.
 pub fn day_periods() -> Periods {
@@ -17,27 +17,32 @@ pub fn day_periods() -> Periods {
 
 /// Creates game `name` on the napoleonic board (GM `gm@example.org`, deadlines shown in
 /// `timezone`), assigns each major power to `address(power)` with the password `pw`, and starts it
-/// (Winter 1800 bids).
+/// (Winter 1800 bids), all at `now`.
 pub fn start_five_players(
     j: &mut Judge,
+    now: DateTime<Utc>,
     name: &str,
     timezone: &str,
     periods: Periods,
     address: impl Fn(&str) -> String,
 ) {
-    j.create(&NewGame {
-        name: name.into(),
-        variant: "napoleonic".into(),
-        gm: "gm@example.org".into(),
-        timezone: timezone.into(),
-        periods,
-        wait: false,
-        options: Vec::new(),
-        pictures: true,
-    })
+    j.create(
+        &NewGame {
+            name: name.into(),
+            variant: "napoleonic".into(),
+            gm: "gm@example.org".into(),
+            timezone: timezone.into(),
+            periods,
+            wait: false,
+            options: Vec::new(),
+            pictures: true,
+        },
+        now,
+    )
     .expect("create");
     for p in ["Austria", "England", "France", "Prussia", "Russia"] {
-        j.assign(name, p, &address(p), Some("pw")).expect("assign");
+        j.assign(name, p, &address(p), Some("pw"), now)
+            .expect("assign");
     }
-    j.start(name).expect("start");
+    j.start(name, now).expect("start");
 }

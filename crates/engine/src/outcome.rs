@@ -50,6 +50,8 @@ pub enum Reason {
     ConvoyParadox,
     /// The passage was denied by the fleet in this sea (rule 10).
     PassageDenied(ProvinceId),
+    /// The crossing over this sea was taken out by the paradox rule through a denial (R6.4).
+    PassageParadox(ProvinceId),
     /// A support or blockade was cut by an attack from this space.
     Cut(ProvinceId),
     /// The unit was dislodged by the attack from this space.
@@ -131,6 +133,9 @@ pub enum Refusal {
     NoBuildsLeft,
     /// No builds left: the power's supply points pay for this many units (R7.2).
     NoBuildsLeftPaid(i32),
+    /// A build by count (`BUILD 2A(Par)`) past the builds left: this many ordered, that many
+    /// left (R7.3: never carried out as a smaller build).
+    TooFewBuilds(u8, i32),
     /// No removals are due.
     NoRemovalsDue,
     /// No such unit of the power in this space.
@@ -245,6 +250,11 @@ impl Describe for Reason {
             Reason::ConvoyDisrupted => f.write_str("convoy disrupted"),
             Reason::ConvoyParadox => f.write_str("convoy paradox (Szykman rule)"),
             Reason::PassageDenied(p) => write!(f, "passage denied by the fleet in {}", code(v, *p)),
+            Reason::PassageParadox(p) => write!(
+                f,
+                "passage paradox over {}: the crossing fails (R6.4)",
+                code(v, *p)
+            ),
             Reason::Cut(p) => write!(f, "cut by the attack from {}", code(v, *p)),
             Reason::Dislodged(p) => write!(f, "dislodged by the attack from {}", code(v, *p)),
             Reason::Refused(r) => r.describe_to(v, f),
@@ -314,6 +324,10 @@ impl Describe for Refusal {
             ),
             Refusal::BlockadeBroken => f.write_str("the blockade was cut or the fleets dislodged"),
             Refusal::NoBuildsLeft => f.write_str("no builds left"),
+            Refusal::TooFewBuilds(ordered, left) => write!(
+                f,
+                "{ordered} builds ordered, and only {left} left: build no more units than that"
+            ),
             Refusal::NoBuildsLeftPaid(n) => write!(
                 f,
                 "no builds left: your supply points pay for {n} units"

@@ -102,6 +102,9 @@ pub enum Forbidden {
     /// A build of armies and fleets in one order.
     #[error("build one type of unit at a time")]
     BuildMixed,
+    /// A build by count (`BUILD 2A(Par)`) where a space holds one unit (no Multiplicity).
+    #[error("a space holds one unit on this board: build one unit at a time")]
+    BuildStack,
     /// A loan to the lender itself.
     #[error("a power can't lend to itself")]
     LendToSelf,
@@ -590,9 +593,11 @@ impl<'a> Checker<'a> {
         }
         self.check_napoleonic(order)?;
         let mut order = self.check_geometry(order)?;
-        // The ordered unit's own coast is whatever the position says (DATC 4.B.5).
+        // The ordered unit's own coast is whatever the position says (DATC 4.B.5); armies alone
+        // stand in the whole space, and their canonical form names no coast (docs/orders.md).
         if let (Some(pos), Some(unit)) = (self.position, order.kind.unit_mut()) {
-            unit.at.coast = pos.force(unit.at.province).and_then(|f| f.coast);
+            let coast = pos.force(unit.at.province).and_then(|f| f.coast);
+            unit.at.coast = coast.filter(|_| unit.fleets > 0);
         }
         match &mut order.kind {
             Move { unit, to, .. } => {
@@ -656,27 +661,8 @@ impl<'a> Checker<'a> {
         &self,
         order: &Order<Region>,
     ) -> Result<Order<Region>, ValidationError> {
-        let mut order = order.clone();
-        if let OrderKind::Merge { units, result, .. } = &mut order.kind {
-            if units.len() > 1 {
-                let mut absent = None;
-                units.retain(|u| match self.check_unit(u) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        if let Some((a, f)) = result {
-                            *a = a.saturating_sub(u.armies);
-                            *f = f.saturating_sub(u.fleets);
-                        }
-                        absent.get_or_insert(e);
-                        false
-                    }
-                });
-                if let (true, Some(e)) = (units.is_empty(), absent) {
-                    return Err(e);
-                }
-            }
-        }
-        Ok(order)
+        without_void_participants(order.clone(), |u| self.check_unit(u))
+            .unwrap_or_else(|| Ok(order.clone()))
     }
 
     /// The variant's own first-phase orders (R2, R3, R5, R6), beyond what the board says.
@@ -896,11 +882,13 @@ impl<'a> Checker<'a> {
         };
         if let Retreat { unit, to } = &mut order.kind {
             if let Some(pos) = self.position {
+                // Armies alone name no coast, as in the movement phase.
                 unit.at.coast = pos
                     .dislodged
                     .iter()
                     .find(|d| d.province == unit.at.province)
-                    .and_then(|d| d.force.coast);
+                    .and_then(|d| d.force.coast)
+                    .filter(|_| unit.fleets > 0);
             }
             match unit.unit_type() {
                 Some(UnitType::Fleet) => *to = self.fleet_destination(unit, *to)?,
@@ -947,6 +935,10 @@ impl<'a> Checker<'a> {
             let t = unit
                 .unit_type()
                 .ok_or_else(|| ValidationError::from(Forbidden::BuildMixed))?;
+            // Each unit of a build by count is built in the one space (R7.3).
+            if unit.armies.max(unit.fleets) > 1 && !self.variant.rules.multiplicity {
+                return Err(Forbidden::BuildStack.into());
+            }
             if !self.variant.can_stand(t, unit.at) {
                 let place = self.variant.region_name(unit.at);
                 let unit = match t {
@@ -1442,14 +1434,57 @@ fn check_numbered<'o>(
                 }
             }
             // `used` holds only the counted orders' forces (none without a position).
+            if !used.iter().any(|u| u.by.contains(&this)) {
+                return Ok(checked);
+            }
+            // A one-line merge participant whose force is over-ordered is void by itself, as its
+            // own `MERGE` line would be, and the rest merges (R1.4, R2.6).
+            let valid = |unit: &UnitSpec<Region>| {
+                over_named(checker, &used, unit.at.province, this, numbers)
+            };
+            if let Some(merge) = without_void_participants(checked.clone(), valid) {
+                return merge;
+            }
             for unit in units_of(&checked) {
-                if used.iter().any(|u| u.by.contains(&this)) {
-                    over_named(checker, &used, unit.at.province, this, numbers)?;
-                }
+                valid(unit)?;
             }
             Ok(checked)
         })
         .collect()
+}
+
+/// A one-line merge with the participants `valid` refuses left out, as their own `MERGE` lines
+/// would be void (R2.6); the result written loses what they would have brought. Void, with the
+/// first participant's reason, when none is left. `None` for any other order.
+fn without_void_participants(
+    mut order: Order<Region>,
+    mut valid: impl FnMut(&UnitSpec<Region>) -> Result<(), ValidationError>,
+) -> Option<Checked> {
+    let OrderKind::Merge { units, result, .. } = &mut order.kind else {
+        return None;
+    };
+    if units.len() < 2 {
+        return None;
+    }
+    let mut void = None;
+    let mut kept = Vec::new();
+    for u in units.drain(..) {
+        match valid(&u) {
+            Ok(()) => kept.push(u),
+            Err(e) => {
+                if let Some((a, f)) = result {
+                    *a = a.saturating_sub(u.armies);
+                    *f = f.saturating_sub(u.fleets);
+                }
+                void.get_or_insert(e);
+            }
+        }
+    }
+    *units = kept;
+    Some(match void {
+        Some(e) if units.is_empty() => Err(e),
+        _ => Ok(order),
+    })
 }
 
 /// A one-line merge without its participants written with an ambiguous name, when its target
@@ -1836,7 +1871,9 @@ pub fn acting_power(
     let minor = match &order.kind {
         OrderKind::Build { unit } => {
             let at = unit.at.province;
-            let own = ledgers.homes(variant, giver).contains(at);
+            // A centre the giver owns is its own build, even a controlled minor's home (R7.9).
+            let own = ledgers.homes(variant, giver).contains(at)
+                || position.owners[at.index()] == Some(giver);
             let mut minors = ledgers.controlled_by(giver);
             (!own)
                 .then(|| minors.find(|&m| ledgers.homes(variant, m).contains(at)))

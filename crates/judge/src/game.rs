@@ -2,21 +2,25 @@
 //! [`Store`]. The engine is reached only through [`turn`]: `check` for orders, `play` for a phase,
 //! `owing` for who owes orders.
 
-use crate::clock::{self, Clock, ClockError};
+use crate::clock::{self, ClockError};
+use crate::outbox;
 use crate::render::{self, Context, PhaseView, RenderError};
-use crate::store::{self, Game, GameState, NewMail, Periods, PhaseRow, Store, StoreError};
+use crate::store::{
+    Address, Author, Earlier, Game, GameState, InboxState, MailKind, NewMail, NewMessage,
+    OrderText, Periods, PhaseRow, Reminded, Role, Store, StoreError, Tx, View,
+};
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
+use napjudge_engine::order::{Order, OrderKind, Place, Stage};
 use napjudge_engine::outcome::{Outcome, Reason, Refusal};
 use napjudge_engine::position::{LedgerError, Position};
-use napjudge_engine::turn::{self, OrderError, PhaseReport, Sheets, TurnError};
+use napjudge_engine::turn::{self, CheckedOrder, OrderError, PhaseReport, Sheets, TurnError};
 use napjudge_engine::variant::{
-    self, LoadError, PhaseKind, PowerId, PowerKind, RuleOption, Variant,
+    self, LoadError, PhaseKind, PowerId, PowerKind, Region, RuleOption, Variant,
 };
 use napjudge_engine::winter::GmCommand;
 use napjudge_picture as picture;
-use rusqlite::{Connection, TransactionBehavior};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Why a GM command or a tick can't be done. Each names what to fix.
 #[derive(Debug, thiserror::Error)]
@@ -24,9 +28,6 @@ pub enum GameError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// SQLite failed outside the store's own calls (a transaction).
-    #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
     /// A time, period or zone that can't be read.
     #[error(transparent)]
     Clock(#[from] ClockError),
@@ -119,6 +120,12 @@ pub enum GameError {
     /// A game option that is not a rule switch, or not on or off.
     #[error("{0}")]
     Option(String),
+    /// A role without a player.
+    #[error("{0} has no player in game '{1}': `napjudge game assign {1} {0} ADDRESS`")]
+    NoPlayer(Role, String),
+    /// Press to a name that is not another power of the game.
+    #[error("'{0}' is not another power of the game: write PRESS TO and the powers' names")]
+    PressTo(String),
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
@@ -182,14 +189,92 @@ pub struct TickReport {
     pub done: Vec<String>,
 }
 
-/// The judge: a store, a clock, and the variants loaded so far.
+/// A power's orders as the acknowledgement gives them: each line as understood, and for the
+/// power's forces of several components what each component will do (R1.4).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Acknowledgement {
+    /// Each line, in the order written.
+    pub lines: Vec<OrderCheck>,
+    /// `3A(Bur): 1 by A(Bur)-Par; 2 hold`, for each force of several components.
+    pub stacks: Vec<String>,
+}
+
+impl Acknowledgement {
+    /// How many lines were kept.
+    pub fn kept(&self) -> usize {
+        self.lines.iter().filter(|l| l.error.is_none()).count()
+    }
+
+    /// The order set the kept lines make, canonical, with the stacks restated.
+    pub fn set(&self) -> Vec<String> {
+        self.lines
+            .iter()
+            .filter(|l| l.error.is_none())
+            .map(|l| l.order.clone())
+            .chain(self.stacks.iter().cloned())
+            .collect()
+    }
+}
+
+/// What `orders` did with a power's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrdersTaken {
+    /// The power, as the variant names it.
+    pub power: String,
+    /// The text read.
+    pub ack: Acknowledgement,
+}
+
+/// A power's orders in force in the current phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderSet {
+    /// The phase's name.
+    pub phase: String,
+    /// Whether the power owes orders in it.
+    pub owes: bool,
+    /// The orders in force, canonical, with the stacks restated (none: the defaults apply).
+    pub orders: Option<Vec<String>>,
+}
+
+/// Why a SIGNON is refused: the reply says it in one sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignonRefusal {
+    /// Too many wrong passwords came from the address lately.
+    Throttled,
+    /// No game of that name.
+    UnknownGame(String),
+    /// Not a power of the game.
+    UnknownPower {
+        /// As written.
+        power: String,
+        /// The game.
+        game: String,
+        /// The powers that have players.
+        powers: Vec<String>,
+    },
+    /// The password doesn't match.
+    WrongPassword {
+        /// Who.
+        role: Role,
+        /// The game.
+        game: String,
+    },
+}
+
+/// Who signed on to a game by mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signed {
+    /// The game, as it was at the SIGNON.
+    pub game: Game,
+    /// The GM, or the power (as the variant names it).
+    pub role: Role,
+}
+
+/// The judge's service: every change to a game goes through one of its calls, each one
+/// transaction of the store at the time given (`now`): the clock is the caller's.
 pub struct Judge {
-    /// The database.
-    pub store: Store,
-    /// The clock.
-    pub clock: Clock,
-    /// The cost of the passwords `assign` hashes (a replay makes it light).
-    pub password_cost: PasswordCost,
+    store: Store,
+    password_cost: PasswordCost,
     variants: HashMap<String, Variant>,
 }
 
@@ -199,15 +284,6 @@ fn period_for(p: &Periods, kind: PhaseKind) -> i64 {
         PhaseKind::Retreat | PhaseKind::SecondRetreat => p.retreat,
         PhaseKind::Adjustment | PhaseKind::Bids => p.winter,
     }
-}
-
-/// Whether `a` looks like a mail address (`name@example.org`).
-pub fn valid_address(a: &str) -> bool {
-    let mut parts = a.split('@');
-    matches!(
-        (parts.next(), parts.next(), parts.next()),
-        (Some(l), Some(d), None) if !l.is_empty() && d.contains('.') && !a.contains(char::is_whitespace)
-    )
 }
 
 fn names(v: &Variant, powers: &[PowerId]) -> Vec<String> {
@@ -221,9 +297,6 @@ fn join_or(items: &[String], empty: &str) -> String {
         items.join(", ")
     }
 }
-
-/// The name the GM signs on with, in `players` for the GM's mail password.
-pub const GM: &str = "GM";
 
 /// A password of 12 letters and digits from the system's random source.
 fn new_password() -> Result<String, GameError> {
@@ -288,18 +361,68 @@ impl OrderCheck {
     }
 }
 
-/// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): each line
-/// through `turn::check`; in a Winter with influence, the valid lines are also played alone with
-/// `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with the engine's
-/// reason, rather than only when the phase is processed. A power's IP depend only on its own
-/// orders and the position, so playing its orders alone gives its real budget.
+/// What the acknowledgement says of a one-line merge's participants left out: those named where
+/// the power has no such unit (R2.4), and those whose units are there but are ordered more than
+/// once (R1.4, R2.6); in both cases the others merge.
+fn participants_note(
+    position: &Position,
+    power: PowerId,
+    c: &turn::CheckedOrder,
+) -> Option<String> {
+    let dropped = c.dropped_participants();
+    let Some(OrderKind::Merge { units, .. }) = c.parsed.as_ref().map(|p| &p.kind) else {
+        return None;
+    };
+    // Every participant kept is there; one left out though its units are there was over-ordered.
+    let there = units
+        .iter()
+        .filter(|u| match &u.at {
+            Place::Known(r) => position.force(r.province).is_some_and(|f| {
+                position.commands(power, f.power) && f.armies >= u.armies && f.fleets >= u.fleets
+            }),
+            Place::Ambiguous { .. } => false,
+        })
+        .count();
+    let doubled = there.saturating_sub(units.len() - dropped).min(dropped);
+    let absent = dropped - doubled;
+    let mut notes = Vec::new();
+    match absent {
+        0 => {}
+        1 => notes.push("one participant named is not there".to_string()),
+        n => notes.push(format!("{n} participants named are not there")),
+    }
+    match doubled {
+        0 => {}
+        1 => notes.push("one participant named is also ordered elsewhere (R1.4)".to_string()),
+        n => notes.push(format!(
+            "{n} participants named are also ordered elsewhere (R1.4)"
+        )),
+    }
+    let they = if dropped == 1 {
+        "it takes"
+    } else {
+        "they take"
+    };
+    (dropped > 0).then(|| {
+        format!(
+            "{}: {they} no part, and the others merge (R2.4)",
+            notes.join(", and ")
+        )
+    })
+}
+
+/// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): the text
+/// checked once, through `turn::check`; in a Winter with influence, the valid lines are also
+/// played alone with `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with
+/// the engine's reason, rather than only when the phase is processed. A power's IP depend only
+/// on its own orders and the position, so playing its orders alone gives its real budget.
 pub fn acknowledge(
     v: &Variant,
     position: &Position,
     gm: &[String],
     power: PowerId,
     text: &str,
-) -> Vec<OrderCheck> {
+) -> Acknowledgement {
     let checked = turn::check(v, Some(position), Some(power), text);
     let mut lines: Vec<OrderCheck> = checked
         .iter()
@@ -312,18 +435,7 @@ pub fn acknowledge(
                 Err(OrderError::Parse(e)) => Some(e.to_string()),
                 Err(e) => Some(e.to_string()),
             },
-            note: match c.dropped_participants() {
-                0 => None,
-                1 => Some(
-                    "one participant named is not there: it takes no part, and the others merge \
-                     (R2.4)"
-                        .into(),
-                ),
-                n => Some(format!(
-                    "{n} participants named are not there: they take no part, and the others \
-                     merge (R2.4)"
-                )),
-            },
+            note: participants_note(position, power, c),
         })
         .collect();
     let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids);
@@ -346,21 +458,53 @@ pub fn acknowledge(
             }
         }
     }
-    lines
+    let kept: Vec<&CheckedOrder> = checked
+        .iter()
+        .filter(|c| lines.iter().any(|l| l.line == c.line && l.error.is_none()))
+        .collect();
+    let stacks = stacks(v, position, power, &kept);
+    Acknowledgement { lines, stacks }
 }
 
-/// The variant called `name`, loaded once per judge.
+/// R1.4: for each of the power's forces of several components, what each component of it will
+/// do under the kept orders (`3A(Bur): 1 by A(Bur)-Par; 2 hold`): components no order names hold.
+fn stacks(v: &Variant, position: &Position, p: PowerId, kept: &[&CheckedOrder]) -> Vec<String> {
+    let orders: Vec<&Order<Region>> = kept
+        .iter()
+        .filter_map(|c| c.checked.as_ref().ok())
+        .filter(|o| o.stage == Stage::First)
+        .collect();
+    position
+        .forces()
+        .filter(|(_, f)| f.power == p && f.components() > 1)
+        .map(|(at, f)| {
+            let mut parts = Vec::new();
+            let mut named = 0;
+            for o in &orders {
+                if let Some(u) = o.kind.unit().filter(|u| u.at.province == at) {
+                    let k = u32::from(u.armies) + u32::from(u.fleets);
+                    named += k;
+                    parts.push(format!("{k} by {}", o.display(v)));
+                }
+            }
+            let rest = f.components().saturating_sub(named);
+            if rest > 0 {
+                parts.push(format!("{rest} hold"));
+            }
+            format!("{}: {}", f.name(v, at), parts.join("; "))
+        })
+        .collect()
+}
+
 /// The write transaction a command on game `name` runs in, with the game's current phase and its
 /// board.
 fn begin<'a>(
     store: &'a mut Store,
     cache: &'a mut HashMap<String, Variant>,
     name: &str,
-) -> Result<(rusqlite::Transaction<'a>, Current, &'a Variant), GameError> {
-    let tx = store
-        .conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let cur = Judge::current(&tx, name)?;
+) -> Result<(Tx<'a>, Current, &'a Variant), GameError> {
+    let tx = store.begin()?;
+    let cur = Judge::current(tx.view(), name)?;
     let v = variant(cache, &cur.game)?;
     Ok((tx, cur, v))
 }
@@ -391,25 +535,36 @@ struct Current {
 }
 
 impl Judge {
-    /// A judge over `store`, reading time from `clock`.
-    pub fn new(store: Store, clock: Clock) -> Judge {
+    /// A judge over `store`, hashing the passwords it sets at full cost.
+    pub fn new(store: Store) -> Judge {
         Judge {
             store,
-            clock,
             password_cost: PasswordCost::Full,
             variants: HashMap::new(),
         }
     }
 
-    fn game(c: &Connection, name: &str) -> Result<Game, GameError> {
-        store::game(c, name)?.ok_or_else(|| GameError::UnknownGame(name.to_string()))
+    /// The same judge, hashing the passwords `assign` sets at `cost` (a replay's are light).
+    pub fn with_password_cost(mut self, cost: PasswordCost) -> Judge {
+        self.password_cost = cost;
+        self
     }
 
-    fn current(c: &Connection, name: &str) -> Result<Current, GameError> {
+    /// Reads of the store (every write is a call of the service).
+    pub fn view(&self) -> View<'_> {
+        self.store.view()
+    }
+
+    fn game(c: View, name: &str) -> Result<Game, GameError> {
+        c.game(name)?
+            .ok_or_else(|| GameError::UnknownGame(name.to_string()))
+    }
+
+    fn current(c: View, name: &str) -> Result<Current, GameError> {
         let game = Judge::game(c, name)?;
         let phase = match game.state {
             GameState::Forming => return Err(GameError::NotStarted(game.name)),
-            _ => store::current_phase(c, game.id)?,
+            _ => c.current_phase(game.id)?,
         };
         match phase {
             Some(phase) => Ok(Current { game, phase }),
@@ -432,22 +587,22 @@ impl Judge {
             })
     }
 
-    /// Runs `f` with the game's variant, its options applied, and the store (a mail's reply
-    /// needs both at once).
+    /// Runs `f` with the game's variant, its options applied, and reads of the store (a
+    /// mail's reply needs both at once).
     pub fn with_variant<R>(
         &mut self,
         game: &Game,
-        f: impl FnOnce(&Variant, &Store) -> R,
+        f: impl FnOnce(&Variant, View) -> R,
     ) -> Result<R, GameError> {
         let v = variant(&mut self.variants, game)?;
-        Ok(f(v, &self.store))
+        Ok(f(v, self.store.view()))
     }
 
     /// `game create`.
-    pub fn create(&mut self, g: &NewGame) -> Result<Game, GameError> {
-        let now = self.clock.now();
+    pub fn create(&mut self, g: &NewGame, now: DateTime<Utc>) -> Result<Game, GameError> {
         clock::parse_zone(&g.timezone)?;
-        if !valid_address(&g.gm) {
+        let gm = Address::new(&g.gm);
+        if !gm.is_valid() {
             return Err(GameError::Address(g.gm.clone()));
         }
         for (what, secs) in [
@@ -463,7 +618,7 @@ impl Judge {
             id: 0,
             name: g.name.clone(),
             variant: g.variant.clone(),
-            gm: g.gm.clone(),
+            gm,
             timezone: g.timezone.clone(),
             periods: g.periods,
             wait: g.wait,
@@ -478,13 +633,12 @@ impl Judge {
         };
         // The variant loads and every option names a switch, before anything is stored.
         variant(&mut self.variants, &game)?;
-        let tx = self.store.conn.transaction()?;
-        if store::game(&tx, &g.name)?.is_some() {
+        let tx = self.store.begin()?;
+        if tx.view().game(&g.name)?.is_some() {
             return Err(GameError::GameExists(g.name.clone()));
         }
-        game.id = store::insert_game(&tx, &game, now)?;
-        store::add_gm_action(
-            &tx,
+        game.id = tx.insert_game(&game, now)?;
+        tx.add_gm_action(
             game.id,
             None,
             &format!("created the game ({})", g.variant),
@@ -495,26 +649,25 @@ impl Judge {
         Ok(game)
     }
 
-    /// `game assign`: sets a power's player; with no password, one is generated and mailed.
-    /// Returns the generated password's mail recipient, if one was mailed.
+    /// `game assign`: sets a power's player (`GM`: the password the GM signs on with by mail);
+    /// with no password, one is generated and mailed. Whether one was mailed.
     pub fn assign(
         &mut self,
         name: &str,
         power: &str,
         address: &str,
         password: Option<&str>,
+        now: DateTime<Utc>,
     ) -> Result<bool, GameError> {
-        let now = self.clock.now();
-        if !valid_address(address) {
+        let address = Address::new(address);
+        if !address.is_valid() {
             return Err(GameError::Address(address.to_string()));
         }
-        let game = Judge::game(&self.store.conn, name)?;
+        let game = Judge::game(self.store.view(), name)?;
         let v = variant(&mut self.variants, &game)?;
-        // `GM` sets the password the GM signs on with by mail (kept as a player row).
-        let power = if power.eq_ignore_ascii_case(GM) {
-            GM.to_string()
-        } else {
-            v.power(Judge::major(v, power)?).name.clone()
+        let role = match Role::named(power) {
+            Role::Gm => Role::Gm,
+            Role::Power(p) => Role::Power(v.power(Judge::major(v, &p)?).name.clone()),
         };
         let (password, generated) = match password {
             Some(pw) => (pw.to_string(), false),
@@ -522,16 +675,12 @@ impl Judge {
         };
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password_at(&password, self.password_cost)?;
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        store::set_player(&tx, game.id, &power, address, &hash)?;
-        store::add_gm_action(
-            &tx,
+        let tx = self.store.begin()?;
+        tx.set_player(game.id, &role, &address, &hash)?;
+        tx.add_gm_action(
             game.id,
             None,
-            &format!("assigned {power} to {address}"),
+            &format!("assigned {role} to {address}"),
             None,
             now,
         )?;
@@ -540,19 +689,18 @@ impl Judge {
                 "password",
                 &render::PasswordMail {
                     game: &game.name,
-                    power: &power,
+                    power: role.name(),
                     password: &password,
-                    gm: &game.gm,
+                    gm: game.gm.as_str(),
                 },
             )?;
-            store::queue_mail(
-                &tx,
+            tx.queue_mail(
                 &NewMail {
                     game: Some(game.id),
                     phase: None,
-                    kind: "password",
-                    to: address,
-                    subject: &format!("{}: your password for {power}", game.name),
+                    kind: MailKind::Password,
+                    to: address.as_str(),
+                    subject: &format!("{}: your password for {role}", game.name),
                     body: &body,
                     in_reply_to: None,
                 },
@@ -564,23 +712,23 @@ impl Judge {
     }
 
     /// `game start`: the variant's first phase, with its deadline.
-    pub fn start(&mut self, name: &str) -> Result<(String, DateTime<Utc>), GameError> {
-        let now = self.clock.now();
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let game = Judge::game(&tx, name)?;
+    pub fn start(
+        &mut self,
+        name: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(String, DateTime<Utc>), GameError> {
+        let tx = self.store.begin()?;
+        let game = Judge::game(tx.view(), name)?;
         if game.state != GameState::Forming {
             return Err(GameError::Started(game.name));
         }
         let v = variant(&mut self.variants, &game)?;
-        let players = store::players(&tx, game.id)?;
+        let players = tx.view().players(game.id)?;
         let missing: Vec<String> = v
             .power_ids()
             .filter(|&p| v.power(p).kind == PowerKind::Major)
             .map(|p| v.power(p).name.clone())
-            .filter(|n| !players.iter().any(|pl| &pl.power == n))
+            .filter(|n| !players.iter().any(|pl| pl.role.power() == Some(n)))
             .collect();
         if !missing.is_empty() {
             return Err(GameError::Unassigned {
@@ -591,24 +739,54 @@ impl Judge {
         let position = Position::initial(v);
         let deadline = clock::after(now, period_for(&game.periods, position.phase.kind));
         let owe = names(v, &turn::owing(v, &position));
-        store::insert_phase(&tx, game.id, &position, &owe, Some(deadline))?;
-        store::set_state(&tx, game.id, GameState::Running)?;
-        store::add_gm_action(&tx, game.id, None, "started the game", None, now)?;
+        tx.insert_phase(game.id, &position, &owe, Some(deadline))?;
+        tx.set_state(game.id, GameState::Running)?;
+        tx.add_gm_action(game.id, None, "started the game", None, now)?;
         tx.commit()?;
         Ok((v.phase_name(position.phase), deadline))
     }
 
-    /// `game orders`: checks a power's orders as the acknowledgement will (`turn::check`), keeps
-    /// the valid lines as the power's orders for the phase, and says how each line was read.
+    /// `game orders`: checks a power's orders once, as the acknowledgement gives them
+    /// ([`acknowledge`]), keeps the valid lines as the power's orders for the phase, and says
+    /// how each line was read. A text with no valid line changes nothing: the earlier orders
+    /// stand.
     pub fn orders(
         &mut self,
         name: &str,
         power: &str,
         text: &str,
-        by: &str,
-    ) -> Result<Vec<OrderCheck>, GameError> {
-        let now = self.clock.now();
+        by: Author,
+        now: DateTime<Utc>,
+    ) -> Result<OrdersTaken, GameError> {
         let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
+        let p = Judge::owing(v, &cur, power)?;
+        let gm = tx.view().gm_commands(cur.phase.id)?;
+        let ack = acknowledge(v, &cur.phase.position, &gm, p, text);
+        let kept: String = ack
+            .lines
+            .iter()
+            .filter(|l| l.error.is_none())
+            .map(|l| format!("{}\n", l.text))
+            .collect();
+        let power = v.power(p).name.clone();
+        if !kept.is_empty() {
+            tx.add_orders(
+                cur.phase.id,
+                &OrderText {
+                    power: power.clone(),
+                    text: kept,
+                    received: now,
+                    by,
+                    cleared: false,
+                },
+            )?;
+        }
+        tx.commit()?;
+        Ok(OrdersTaken { power, ack })
+    }
+
+    /// The major `power` (as written), when it owes orders in the current phase.
+    fn owing(v: &Variant, cur: &Current, power: &str) -> Result<PowerId, GameError> {
         let p = Judge::major(v, power)?;
         let owe = turn::owing(v, &cur.phase.position);
         if !owe.contains(&p) {
@@ -618,28 +796,90 @@ impl Judge {
                 owe: join_or(&names(v, &owe), "nobody"),
             });
         }
-        let gm = store::gm_commands(&tx, cur.phase.id)?;
-        let lines = acknowledge(v, &cur.phase.position, &gm, p, text);
-        let kept: String = lines
-            .iter()
-            .filter(|l| l.error.is_none())
-            .map(|l| format!("{}\n", l.text))
-            .collect();
-        // A text with no valid line changes nothing: the power's earlier orders stand.
-        if !kept.is_empty() {
-            store::add_orders(&tx, cur.phase.id, &v.power(p).name, &kept, by, now)?;
-        }
+        Ok(p)
+    }
+
+    /// CLEAR: the power has no orders in the current phase from now on (the rules' defaults
+    /// apply unless it orders again). Kept in the orders' history as a row that holds the text
+    /// it cleared, with when and by whom; false when there was nothing to clear.
+    pub fn clear(
+        &mut self,
+        name: &str,
+        power: &str,
+        by: Author,
+        now: DateTime<Utc>,
+    ) -> Result<bool, GameError> {
+        let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
+        let power = v.power(Judge::major(v, power)?).name.clone();
+        let Some(was) = tx
+            .view()
+            .latest_orders(cur.phase.id)?
+            .into_iter()
+            .find(|t| t.power == power)
+        else {
+            return Ok(false);
+        };
+        tx.add_orders(
+            cur.phase.id,
+            &OrderText {
+                power,
+                text: was.text,
+                received: now,
+                by,
+                cleared: true,
+            },
+        )?;
         tx.commit()?;
-        Ok(lines)
+        Ok(true)
+    }
+
+    /// A power's orders in force in the current phase (none when the game is over), as the
+    /// acknowledgement gives them: `checked`, the acknowledgement of the orders just stored, or
+    /// else the stored text checked now.
+    pub fn order_set(
+        &mut self,
+        game: &Game,
+        power: &str,
+        checked: Option<Acknowledgement>,
+    ) -> Result<Option<OrderSet>, GameError> {
+        let view = self.store.view();
+        let Some(phase) = view.current_phase(game.id)? else {
+            return Ok(None);
+        };
+        let text = view
+            .latest_orders(phase.id)?
+            .into_iter()
+            .find(|t| t.power == power)
+            .map(|t| t.text);
+        let gm = view.gm_commands(phase.id)?;
+        let v = variant(&mut self.variants, game)?;
+        let name = v.phase_name(phase.position.phase);
+        let Some(p) = v.power_by_name(power) else {
+            return Ok(Some(OrderSet {
+                phase: name,
+                owes: false,
+                orders: None,
+            }));
+        };
+        let owes = turn::owing(v, &phase.position).contains(&p);
+        let orders = match checked {
+            Some(ack) => Some(ack.set()),
+            None => text.map(|t| acknowledge(v, &phase.position, &gm, p, &t).set()),
+        };
+        Ok(Some(OrderSet {
+            phase: name,
+            owes,
+            orders,
+        }))
     }
 
     /// The sheets of a phase: the GM's commands and each power's latest orders.
     fn sheets(
-        c: &Connection,
+        c: View,
         v: &Variant,
         phase: &PhaseRow,
-    ) -> Result<(Sheets, Vec<store::OrderText>), GameError> {
-        let texts = store::latest_orders(c, phase.id)?;
+    ) -> Result<(Sheets, Vec<OrderText>), GameError> {
+        let texts = c.latest_orders(phase.id)?;
         let mut orders = BTreeMap::new();
         for t in &texts {
             if let Some(p) = v.power_by_name(&t.power) {
@@ -648,7 +888,7 @@ impl Judge {
         }
         Ok((
             Sheets {
-                gm: store::gm_commands(c, phase.id)?,
+                gm: c.gm_commands(phase.id)?,
                 orders,
             },
             texts,
@@ -656,18 +896,14 @@ impl Judge {
     }
 
     /// Late and missing powers of a phase processed now.
-    fn lateness(
-        v: &Variant,
-        phase: &PhaseRow,
-        texts: &[store::OrderText],
-    ) -> (Vec<String>, Vec<String>) {
+    fn lateness(v: &Variant, phase: &PhaseRow, texts: &[OrderText]) -> (Vec<String>, Vec<String>) {
         let owe = names(v, &turn::owing(v, &phase.position));
         let late = owe
             .iter()
             .filter(|p| {
                 texts.iter().any(|t| {
                     &&t.power == p
-                        && t.by == "player"
+                        && t.by == Author::Player
                         && phase.deadline.is_some_and(|d| t.received > d)
                 })
             })
@@ -708,8 +944,12 @@ impl Judge {
 
     /// `game process`: plays the current phase now. With `preview`, returns the GM's preview and
     /// stores nothing.
-    pub fn process(&mut self, name: &str, preview: bool) -> Result<Processed, GameError> {
-        let now = self.clock.now();
+    pub fn process(
+        &mut self,
+        name: &str,
+        preview: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Processed, GameError> {
         let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
         let processed = Judge::play(&tx, v, &cur, now, preview)?;
         if preview {
@@ -723,14 +963,14 @@ impl Judge {
     /// Plays `cur` inside the caller's transaction: stores the report, the next phase and every
     /// result mail (or, for a preview, only renders).
     fn play(
-        c: &Connection,
+        c: &Tx,
         v: &Variant,
         cur: &Current,
         now: DateTime<Utc>,
         preview: bool,
     ) -> Result<Processed, GameError> {
         let (game, phase) = (&cur.game, &cur.phase);
-        let (sheets, texts) = Judge::sheets(c, v, phase)?;
+        let (sheets, texts) = Judge::sheets(c.view(), v, phase)?;
         let report = turn::play(v, &phase.position, &sheets)?;
         let (late, missing) = Judge::lateness(v, phase, &texts);
         let over = !report.next.ledgers.winners.is_empty();
@@ -761,31 +1001,32 @@ impl Judge {
                 results: text,
             });
         }
-        if !store::finish_phase(c, phase.id, &report, now, &late, &missing)? {
+        if !c.finish_phase(phase.id, &report, now, &late, &missing)? {
             return Err(GameError::Raced(game.name.clone()));
         }
         if over {
-            store::set_state(c, game.id, GameState::Finished)?;
+            c.set_state(game.id, GameState::Finished)?;
         } else {
-            store::insert_phase(c, game.id, &report.next, &names(v, &report.owe), deadline)?;
+            c.insert_phase(game.id, &report.next, &names(v, &report.owe), deadline)?;
         }
         let subject = format!("{}: results of {phase_name}", game.name);
-        let mut to: Vec<String> = store::players(c, game.id)?
+        let mut to: Vec<Address> = c
+            .view()
+            .players(game.id)?
             .into_iter()
             .map(|p| p.address)
             .collect();
         to.push(game.gm.clone());
         // One mail per address: a player of two powers (or the GM playing) gets one copy.
-        let mut seen = std::collections::HashSet::new();
-        to.retain(|a| seen.insert(a.to_lowercase()));
+        let mut seen = HashSet::new();
+        to.retain(|a| seen.insert(a.clone()));
         for addr in &to {
-            store::queue_mail(
-                c,
+            c.queue_mail(
                 &NewMail {
                     game: Some(game.id),
                     phase: Some(phase.id),
-                    kind: "results",
-                    to: addr,
+                    kind: MailKind::Results,
+                    to: addr.as_str(),
                     subject: &subject,
                     body: &results,
                     in_reply_to: None,
@@ -806,7 +1047,7 @@ impl Judge {
                     picture::Format::Png,
                 )
             }) {
-                store::attach_picture(c, phase.id, &png)?;
+                c.attach_picture(phase.id, &png)?;
             }
         }
         Ok(Processed {
@@ -821,18 +1062,21 @@ impl Judge {
     /// `game rollback`: the game goes back to the start of `phase` (a phase played before); the
     /// phases after it stay in the history, set aside. The phase's orders and GM commands are
     /// carried over, so that processing it again gives the same results unless they change.
-    pub fn rollback(&mut self, name: &str, phase_name: &str) -> Result<String, GameError> {
-        let now = self.clock.now();
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let game = Judge::game(&tx, name)?;
+    pub fn rollback(
+        &mut self,
+        name: &str,
+        phase_name: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
+        let tx = self.store.begin()?;
+        let game = Judge::game(tx.view(), name)?;
         if game.state == GameState::Forming {
             return Err(GameError::NotStarted(game.name));
         }
         let v = variant(&mut self.variants, &game)?;
-        let live: Vec<PhaseRow> = store::phases(&tx, game.id)?
+        let live: Vec<PhaseRow> = tx
+            .view()
+            .phases(game.id)?
             .into_iter()
             .filter(|p| !p.superseded)
             .collect();
@@ -851,18 +1095,17 @@ impl Judge {
                     .collect::<Vec<_>>()
                     .join(", "),
             })?;
-        let texts = store::all_orders(&tx, target.id)?;
-        let commands = store::gm_commands(&tx, target.id)?;
-        store::supersede_from(&tx, game.id, target.seq)?;
+        let texts = tx.view().all_orders(target.id)?;
+        let commands = tx.view().gm_commands(target.id)?;
+        tx.supersede_from(game.id, target.seq)?;
         let deadline = clock::after(now, period_for(&game.periods, target.position.phase.kind));
         let owe = names(v, &turn::owing(v, &target.position));
-        let id = store::insert_phase(&tx, game.id, &target.position, &owe, Some(deadline))?;
+        let id = tx.insert_phase(game.id, &target.position, &owe, Some(deadline))?;
         for t in &texts {
-            store::add_orders(&tx, id, &t.power, &t.text, &t.by, t.received)?;
+            tx.add_orders(id, t)?;
         }
         for c in &commands {
-            store::add_gm_action(
-                &tx,
+            tx.add_gm_action(
                 game.id,
                 Some(id),
                 &format!("carried over: {c}"),
@@ -871,8 +1114,7 @@ impl Judge {
             )?;
         }
         let shown = v.phase_name(target.position.phase);
-        store::add_gm_action(
-            &tx,
+        tx.add_gm_action(
             game.id,
             Some(id),
             &format!("rolled back to {shown}"),
@@ -880,7 +1122,7 @@ impl Judge {
             now,
         )?;
         if game.state == GameState::Finished {
-            store::set_state(&tx, game.id, GameState::Running)?;
+            tx.set_state(game.id, GameState::Running)?;
         }
         tx.commit()?;
         Ok(shown)
@@ -888,8 +1130,13 @@ impl Judge {
 
     /// `game control`: the GM names a minor's controller (R7.8), carried out when the current
     /// phase is processed. The engine checks it now against the current position.
-    pub fn control(&mut self, name: &str, minor: &str, major: &str) -> Result<String, GameError> {
-        let now = self.clock.now();
+    pub fn control(
+        &mut self,
+        name: &str,
+        minor: &str,
+        major: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
         let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
         let m = v
             .power_by_name(minor)
@@ -898,14 +1145,15 @@ impl Judge {
         let command = format!("CONTROL {} {}", v.power(m).name, major);
         // Every earlier command of the phase first, then this one: the engine's own check.
         let mut position = cur.phase.position.clone();
-        for c in store::gm_commands(&tx, cur.phase.id)?
+        for c in tx
+            .view()
+            .gm_commands(cur.phase.id)?
             .iter()
             .chain([&command])
         {
             GmCommand::parse(v, c)?.apply(v, &mut position)?;
         }
-        store::add_gm_action(
-            &tx,
+        tx.add_gm_action(
             cur.game.id,
             Some(cur.phase.id),
             &command,
@@ -918,13 +1166,14 @@ impl Judge {
 
     /// `game pause` / `game resume`. A resumed game whose deadline passed while paused gets a
     /// new one, a full period from now.
-    pub fn pause(&mut self, name: &str, pause: bool) -> Result<Option<DateTime<Utc>>, GameError> {
-        let now = self.clock.now();
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let game = Judge::game(&tx, name)?;
+    pub fn pause(
+        &mut self,
+        name: &str,
+        pause: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Option<DateTime<Utc>>, GameError> {
+        let tx = self.store.begin()?;
+        let game = Judge::game(tx.view(), name)?;
         let mut deadline = None;
         match (pause, game.state) {
             (_, GameState::Forming) => return Err(GameError::NotStarted(game.name)),
@@ -932,21 +1181,21 @@ impl Judge {
             (true, GameState::Paused) => return Err(GameError::Paused(game.name)),
             (false, GameState::Running) => return Err(GameError::NotPaused(game.name)),
             (true, _) => {
-                store::set_state(&tx, game.id, GameState::Paused)?;
-                store::add_gm_action(&tx, game.id, None, "paused the game", None, now)?;
+                tx.set_state(game.id, GameState::Paused)?;
+                tx.add_gm_action(game.id, None, "paused the game", None, now)?;
             }
             (false, _) => {
-                if let Some(phase) = store::current_phase(&tx, game.id)? {
+                if let Some(phase) = tx.view().current_phase(game.id)? {
                     deadline = phase.deadline;
                     if phase.deadline.is_none_or(|d| d <= now) {
                         let d =
                             clock::after(now, period_for(&game.periods, phase.position.phase.kind));
-                        store::set_deadline(&tx, phase.id, Some(d))?;
+                        tx.set_deadline(phase.id, Some(d))?;
                         deadline = Some(d);
                     }
                 }
-                store::set_state(&tx, game.id, GameState::Running)?;
-                store::add_gm_action(&tx, game.id, None, "resumed the game", None, now)?;
+                tx.set_state(game.id, GameState::Running)?;
+                tx.add_gm_action(game.id, None, "resumed the game", None, now)?;
             }
         }
         tx.commit()?;
@@ -954,8 +1203,12 @@ impl Judge {
     }
 
     /// `game deadline`: moves the current phase's deadline (not into the past).
-    pub fn set_deadline(&mut self, name: &str, at: DateTime<Utc>) -> Result<(), GameError> {
-        let now = self.clock.now();
+    pub fn set_deadline(
+        &mut self,
+        name: &str,
+        at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
         if at <= now {
             return Err(GameError::Clock(ClockError::Time(format!(
                 "{} is in the past (now is {}): give a later deadline",
@@ -963,14 +1216,10 @@ impl Judge {
                 now.to_rfc3339()
             ))));
         }
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let cur = Judge::current(&tx, name)?;
-        store::set_deadline(&tx, cur.phase.id, Some(at))?;
-        store::add_gm_action(
-            &tx,
+        let tx = self.store.begin()?;
+        let cur = Judge::current(tx.view(), name)?;
+        tx.set_deadline(cur.phase.id, Some(at))?;
+        tx.add_gm_action(
             cur.game.id,
             Some(cur.phase.id),
             &format!("deadline set to {}", at.to_rfc3339()),
@@ -982,16 +1231,16 @@ impl Judge {
     }
 
     /// `game grace`: sets the grace that follows every deadline of the game.
-    pub fn set_grace(&mut self, name: &str, secs: i64) -> Result<(), GameError> {
-        let now = self.clock.now();
-        let tx = self
-            .store
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let game = Judge::game(&tx, name)?;
-        store::set_grace(&tx, game.id, secs)?;
-        store::add_gm_action(
-            &tx,
+    pub fn set_grace(
+        &mut self,
+        name: &str,
+        secs: i64,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        let game = Judge::game(tx.view(), name)?;
+        tx.set_grace(game.id, secs)?;
+        tx.add_gm_action(
             game.id,
             None,
             &format!("grace set to {}", clock::show_period(secs)),
@@ -1003,14 +1252,17 @@ impl Judge {
     }
 
     /// `game set NAME pictures on|off`: whether result mails carry a picture of the board.
-    pub fn set_pictures(&mut self, name: &str, on: bool) -> Result<(), GameError> {
-        let now = self.clock.now();
-        let tx = self.store.conn.transaction()?;
-        let game = Judge::game(&tx, name)?;
-        store::set_pictures(&tx, game.id, on)?;
+    pub fn set_pictures(
+        &mut self,
+        name: &str,
+        on: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        let game = Judge::game(tx.view(), name)?;
+        tx.set_pictures(game.id, on)?;
         let word = if on { "on" } else { "off" };
-        store::add_gm_action(
-            &tx,
+        tx.add_gm_action(
             game.id,
             None,
             &format!("pictures in result mails {word}"),
@@ -1023,10 +1275,10 @@ impl Judge {
 
     /// `game show`: the phase, its deadline, who has ordered, centres and ledgers.
     pub fn show(&mut self, name: &str) -> Result<String, GameError> {
-        let c = &self.store.conn;
+        let c = self.store.view();
         let game = Judge::game(c, name)?;
         let v = variant(&mut self.variants, &game)?;
-        let c = &self.store.conn;
+        let c = self.store.view();
         let mut out = format!(
             "Game {} ({}), {}; GM {}; zone {}\nPeriods: movement {}, retreat {}, winter {}, grace {}, reminder {} before{}\n",
             game.name,
@@ -1048,10 +1300,10 @@ impl Judge {
             out.push_str(&format!("Options: {}\n", game.options.join(", ")));
         }
         out.push_str("Players:\n");
-        for p in store::players(c, game.id)? {
-            out.push_str(&format!("  {:<10} {}\n", p.power, p.address));
+        for p in c.players(game.id)? {
+            out.push_str(&format!("  {:<10} {}\n", p.role, p.address));
         }
-        let phases = store::phases(c, game.id)?;
+        let phases = c.phases(game.id)?;
         let Some(cur) = phases
             .iter()
             .rev()
@@ -1075,7 +1327,7 @@ impl Judge {
                 clock::show_in(clock::after(d, game.periods.grace), &game.timezone)
             ));
         }
-        let texts = store::latest_orders(c, cur.id)?;
+        let texts = c.latest_orders(cur.id)?;
         let owe = names(v, &turn::owing(v, pos));
         let ordered: Vec<String> = owe
             .iter()
@@ -1138,10 +1390,13 @@ impl Judge {
         board: Option<&picture::Board>,
         format: picture::Format,
     ) -> Result<Vec<u8>, GameError> {
-        let c = &self.store.conn;
+        let c = self.store.view();
         let game = Judge::game(c, name)?;
         let v = variant(&mut self.variants, &game)?;
-        let live: Vec<PhaseRow> = store::phases(&self.store.conn, game.id)?
+        let live: Vec<PhaseRow> = self
+            .store
+            .view()
+            .phases(game.id)?
             .into_iter()
             .filter(|p| !p.superseded)
             .collect();
@@ -1183,11 +1438,11 @@ impl Judge {
 
     /// `game list`: each game with its state, phase and deadline.
     pub fn list(&mut self) -> Result<Vec<String>, GameError> {
-        let games = store::games(&self.store.conn)?;
+        let games = self.store.view().games()?;
         let mut out = Vec::new();
         for g in games {
             let v = variant(&mut self.variants, &g)?;
-            let phase = store::current_phase(&self.store.conn, g.id)?;
+            let phase = self.store.view().current_phase(g.id)?;
             let (phase, deadline) = match phase {
                 Some(p) => (
                     v.phase_name(p.position.phase),
@@ -1209,11 +1464,10 @@ impl Judge {
     /// A phase is due when its deadline has passed and every power owing orders has sent them,
     /// when everyone has ordered and the game doesn't wait for the deadline, or when the grace
     /// has run out. Each game is its own transaction.
-    pub fn tick(&mut self) -> Result<TickReport, GameError> {
-        let now = self.clock.now();
+    pub(crate) fn tick_games(&mut self, now: DateTime<Utc>) -> Result<TickReport, GameError> {
         let mut report = TickReport::default();
         // One read for every game; only a game with something to do opens a write transaction.
-        for due in store::due(&self.store.conn)? {
+        for due in self.store.view().due()? {
             let waiting: Vec<String> = due
                 .owe
                 .iter()
@@ -1225,27 +1479,24 @@ impl Judge {
                 (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
             let remind_at = clock::after(due.deadline, -due.game.periods.remind);
             let level = if now >= due.deadline {
-                2
+                Reminded::Grace
             } else if now >= remind_at {
-                1
+                Reminded::BeforeDeadline
             } else {
-                0
+                Reminded::None
             };
             let remind = level > due.reminded && !waiting.is_empty();
             if !process && !remind {
                 continue;
             }
             let v = variant(&mut self.variants, &due.game)?;
-            let tx = self
-                .store
-                .conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let tx = self.store.begin()?;
             // Re-read inside the transaction: another napjudge may have moved the game on.
-            let Some(phase) = store::current_phase(&tx, due.game.id)? else {
+            let Some(phase) = tx.view().current_phase(due.game.id)? else {
                 continue;
             };
             if phase.id != due.phase
-                || store::game(&tx, &due.game.name)?.map(|g| g.state) != Some(GameState::Running)
+                || tx.view().game(&due.game.name)?.map(|g| g.state) != Some(GameState::Running)
             {
                 continue;
             }
@@ -1262,12 +1513,15 @@ impl Judge {
                     .push(format!("{}: processed {}", game.name, done.phase));
                 continue;
             }
-            let players = store::players(&tx, game.id)?;
+            let players = tx.view().players(game.id)?;
             let phase_name = v.phase_name(phase.position.phase);
             let shown = clock::show_in(due.deadline, &game.timezone);
             let grace_shown = clock::show_in(grace_end, &game.timezone);
             for power in &waiting {
-                let Some(player) = players.iter().find(|p| &p.power == power) else {
+                let Some(player) = players
+                    .iter()
+                    .find(|p| p.role.power() == Some(power.as_str()))
+                else {
                     continue;
                 };
                 let body = render::render(
@@ -1278,16 +1532,15 @@ impl Judge {
                         phase: &phase_name,
                         deadline: &shown,
                         grace_end: &grace_shown,
-                        in_grace: level == 2,
+                        in_grace: level == Reminded::Grace,
                     },
                 )?;
-                store::queue_mail(
-                    &tx,
+                tx.queue_mail(
                     &NewMail {
                         game: Some(game.id),
                         phase: Some(phase.id),
-                        kind: "reminder",
-                        to: &player.address,
+                        kind: MailKind::Reminder,
+                        to: player.address.as_str(),
                         subject: &format!("{}: {phase_name}: orders due", game.name),
                         body: &body,
                         in_reply_to: None,
@@ -1295,13 +1548,13 @@ impl Judge {
                     now,
                 )?;
             }
-            store::set_reminded(&tx, phase.id, level)?;
+            tx.set_reminded(phase.id, level)?;
             tx.commit()?;
             report.done.push(format!(
                 "{}: reminded {} ({})",
                 game.name,
                 waiting.join(", "),
-                if level == 2 {
+                if level == Reminded::Grace {
                     "grace"
                 } else {
                     "before the deadline"
@@ -1309,5 +1562,231 @@ impl Judge {
             ));
         }
         Ok(report)
+    }
+}
+
+/// Wrong passwords from one address within [`THROTTLE_WINDOW`] before its sign-ons are refused.
+pub const THROTTLE_LIMIT: i64 = 5;
+/// The window of [`THROTTLE_LIMIT`] (seconds).
+pub const THROTTLE_WINDOW: i64 = 6 * 3600;
+
+/// A reply to a received message, for [`Judge::answer_message`].
+pub struct Reply<'a> {
+    /// The game it concerned, if any.
+    pub game: Option<i64>,
+    /// The recipient.
+    pub to: &'a str,
+    /// The subject.
+    pub subject: &'a str,
+    /// The body, rendered.
+    pub body: &'a str,
+    /// The Message-ID (without brackets) of the message answered.
+    pub in_reply_to: Option<&'a str>,
+}
+
+/// The calls of the judge by mail: signing on, a player's own settings, press, and the received
+/// messages' own record.
+impl Judge {
+    /// Checks a SIGNON from `sender`: the game, the power (or `GM`) and the password. A wrong
+    /// password is recorded for the throttle; too many from one address refuse its sign-ons for
+    /// a while.
+    pub fn signon(
+        &mut self,
+        sender: &Address,
+        power: &str,
+        game: &str,
+        password: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Result<Signed, SignonRefusal>, GameError> {
+        let view = self.store.view();
+        let since = clock::after(now, -THROTTLE_WINDOW);
+        if view.signon_failures(sender, since)? >= THROTTLE_LIMIT {
+            return Ok(Err(SignonRefusal::Throttled));
+        }
+        let Some(g) = view.game(game)? else {
+            return Ok(Err(SignonRefusal::UnknownGame(game.to_string())));
+        };
+        let players = view.players(g.id)?;
+        let role = match Role::named(power) {
+            Role::Gm => Role::Gm,
+            Role::Power(p) => {
+                let v = variant(&mut self.variants, &g)?;
+                let known = v
+                    .power_by_name(&p)
+                    .filter(|&q| v.power(q).kind == PowerKind::Major);
+                match known {
+                    Some(q) => Role::Power(v.power(q).name.clone()),
+                    None => {
+                        return Ok(Err(SignonRefusal::UnknownPower {
+                            power: p,
+                            game: g.name,
+                            powers: players
+                                .iter()
+                                .filter_map(|pl| pl.role.power().map(str::to_string))
+                                .collect(),
+                        }))
+                    }
+                }
+            }
+        };
+        let hash = self.store.view().password_hash(g.id, &role)?;
+        if !hash.is_some_and(|h| verify_password(password, &h)) {
+            let tx = self.store.begin()?;
+            tx.add_signon_failure(sender, now)?;
+            tx.commit()?;
+            return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));
+        }
+        Ok(Ok(Signed { game: g, role }))
+    }
+
+    /// SET PASSWORD: a power's player chooses a new password (hashed at full cost).
+    pub fn set_password(
+        &mut self,
+        game: &Game,
+        role: &Role,
+        password: &str,
+    ) -> Result<(), GameError> {
+        // Hash outside the transaction: it takes a while on purpose.
+        let hash = hash_password(password)?;
+        let tx = self.store.begin()?;
+        if !tx.set_password(game.id, role, &hash)? {
+            return Err(GameError::NoPlayer(role.clone(), game.name.clone()));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// SET ADDRESS: a power's player has the judge's mail go to another address.
+    pub fn set_address(
+        &mut self,
+        game: &Game,
+        role: &Role,
+        address: &Address,
+    ) -> Result<(), GameError> {
+        if !address.is_valid() {
+            return Err(GameError::Address(address.to_string()));
+        }
+        let tx = self.store.begin()?;
+        if !tx.set_address(game.id, role, address)? {
+            return Err(GameError::NoPlayer(role.clone(), game.name.clone()));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// PRESS TO ... / BROADCAST (no powers named: everyone else): stored, and mailed once to
+    /// each address of the powers named. The names of those it went to.
+    pub fn press(
+        &mut self,
+        game: &Game,
+        from: &Role,
+        to: &[String],
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>, GameError> {
+        let tx = self.store.begin()?;
+        let players = tx.view().players(game.id)?;
+        let others: Vec<_> = players.iter().filter(|p| &p.role != from).collect();
+        let recipients = if to.is_empty() {
+            others
+        } else {
+            to.iter()
+                .map(|name| {
+                    others
+                        .iter()
+                        .find(|p| p.role.name().eq_ignore_ascii_case(name))
+                        .copied()
+                        .ok_or_else(|| GameError::PressTo(name.clone()))
+                })
+                .collect::<Result<_, _>>()?
+        };
+        let names: Vec<String> = recipients.iter().map(|p| p.role.to_string()).collect();
+        let phase = tx.view().current_phase(game.id)?.map(|p| p.id);
+        tx.add_press(game.id, phase, from.name(), &names.join(" "), body, now)?;
+        let mail = format!(
+            "Press in game '{}' from {from} to {}:\n\n{body}",
+            game.name,
+            names.join(", ")
+        );
+        let subject = format!("{}: press from {from}", game.name);
+        let mut seen = HashSet::new();
+        for p in recipients.iter().filter(|p| seen.insert(p.address.clone())) {
+            tx.queue_mail(
+                &NewMail {
+                    game: Some(game.id),
+                    phase,
+                    kind: MailKind::Press,
+                    to: p.address.as_str(),
+                    subject: &subject,
+                    body: &mail,
+                    in_reply_to: None,
+                },
+                now,
+            )?;
+        }
+        tx.commit()?;
+        Ok(names)
+    }
+
+    /// Stores a received message (`stored`), in its own transaction: its row id and, if it was
+    /// seen before (the same Message-ID, else the same bytes), when.
+    pub fn store_message(
+        &mut self,
+        m: &NewMessage,
+        now: DateTime<Utc>,
+    ) -> Result<(i64, Option<Earlier>), GameError> {
+        let tx = self.store.begin()?;
+        let id = tx.store_message(m, now)?;
+        let earlier = tx.view().earlier(m.message_id, m.digest, id)?;
+        tx.commit()?;
+        Ok((id, earlier))
+    }
+
+    /// Marks a received message not answered, on purpose, with why.
+    pub fn ignore_message(&mut self, id: i64, why: &str) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        tx.set_message_state(id, InboxState::Ignored, None, Some(why))?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Queues the reply to the received message `id` and marks the message `state`, in one
+    /// transaction: a message is answered once or not at all.
+    pub fn answer_message(
+        &mut self,
+        id: i64,
+        state: InboxState,
+        reply: &Reply,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        tx.queue_mail(
+            &NewMail {
+                game: reply.game,
+                phase: None,
+                kind: MailKind::Reply,
+                to: reply.to,
+                subject: reply.subject,
+                body: reply.body,
+                in_reply_to: reply.in_reply_to,
+            },
+            now,
+        )?;
+        tx.set_message_state(id, state, reply.game, None)?;
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+impl Judge {
+    /// Delivers the outbox's due mails ([`outbox::send`]) at `now`.
+    pub fn send_outbox(
+        &mut self,
+        target: &outbox::Target,
+        from: &str,
+        retry: outbox::Retry,
+        now: DateTime<Utc>,
+    ) -> Result<outbox::Sent, outbox::OutboxError> {
+        outbox::send(&mut self.store, target, from, retry, now)
     }
 }

@@ -1,6 +1,7 @@
-//! The judge around the engine: games in SQLite ([`store`]), the GM's commands and phase
-//! processing ([`game`]), deadlines ([`clock`]), the mails it writes ([`render`]), mail in
-//! ([`mail`]) and out ([`outbox`]), and its settings file ([`config`]). It calls the engine
+//! The judge around the engine: games in SQLite ([`store`]: every SQL statement), the service
+//! ([`game`]: every change, one transaction each, at the time its caller gives), deadlines
+//! ([`clock`]), the mails it writes ([`render`]), mail in ([`mail`]: an adapter from messages to
+//! service calls) and out ([`outbox`]), and its settings file ([`config`]). It calls the engine
 //! ([`napjudge_engine::turn`]) once per phase; the engine never calls it.
 
 pub mod clock;
@@ -10,3 +11,10 @@ pub mod mail;
 pub mod outbox;
 pub mod render;
 pub mod store;
+
+pub use clock::Clock;
+pub use game::{GameError, Judge, NewGame, PasswordCost};
+pub use mail::{Handled, MailConfig, MailError};
+pub use store::{
+    Address, Author, GameState, MailKind, MailState, Periods, Reminded, Role, Store, StoreError,
+};

@@ -9,7 +9,7 @@
 
 use crate::config::{ConfigError, Security, Smtp};
 use crate::render;
-use crate::store::{self, Mail, NewMail, Store, StoreError};
+use crate::store::{Mail, MailKind, NewMail, Store, StoreError};
 use askama::Template;
 use chrono::{DateTime, Duration, Utc};
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
@@ -21,9 +21,6 @@ use std::path::PathBuf;
 
 /// How long a claimed mail is held from other senders: longer than one try can take.
 const CLAIM_SECONDS: i64 = 600;
-
-/// The kind of the mail that tells a GM a mail was given up (never itself reported).
-const UNDELIVERABLE: &str = "undeliverable";
 
 /// Why the outbox can't be sent.
 #[derive(Debug, thiserror::Error)]
@@ -180,15 +177,6 @@ impl Header for AutoSubmitted {
     }
 }
 
-/// `auto-generated` for what the judge sends of itself (results, reminders, passwords, reports);
-/// every other kind answers a mail received, so `auto-replied`.
-fn auto_submitted(kind: &str) -> AutoSubmitted {
-    match kind {
-        "results" | "reminder" | "password" | UNDELIVERABLE => AutoSubmitted("auto-generated"),
-        _ => AutoSubmitted("auto-replied"),
-    }
-}
-
 /// A new Message-ID for a mail of the judge at `from`: unique across databases too (the row id
 /// alone repeats when a judge starts a new file), so the time of the first try is in it.
 fn new_message_id(mail: &Mail, from: &str, now: DateTime<Utc>) -> String {
@@ -233,7 +221,7 @@ pub fn message(
         .subject(mail.subject.clone())
         .date(mail.created.into())
         .message_id(Some(message_id.to_string()))
-        .header(auto_submitted(&mail.kind));
+        .header(AutoSubmitted(mail.kind.auto_submitted()));
     if let Some(id) = &mail.in_reply_to {
         builder = builder
             .in_reply_to(format!("<{id}>"))
@@ -318,8 +306,8 @@ fn failed(
         Failure::Invalid(e) => (e, None),
         Failure::Refused(e) | Failure::Unreachable(e) => (e, retry.next(tries, now)),
     };
-    let tx = store.conn.transaction().map_err(StoreError::from)?;
-    store::mail_failed(&tx, mail.id, error, next)?;
+    let tx = store.begin()?;
+    tx.mail_failed(mail.id, error, next)?;
     out.problems.push(format!(
         "mail {} to {}: {error}; {}",
         mail.id,
@@ -333,10 +321,12 @@ fn failed(
         out.failed += 1;
     } else {
         out.given_up += 1;
-        if mail.kind != UNDELIVERABLE {
-            if let Some(game) = store::game(&tx, &mail.game)? {
+        // A report of a mail given up is never itself reported (no loop when the GM's
+        // address is the broken one).
+        if mail.kind != MailKind::Undeliverable {
+            if let Some(game) = tx.view().game(&mail.game)? {
                 let body = render::render(
-                    UNDELIVERABLE,
+                    "undeliverable",
                     &UndeliverableMail {
                         game: &mail.game,
                         to: &mail.to,
@@ -346,13 +336,12 @@ fn failed(
                         error,
                     },
                 )?;
-                store::queue_mail(
-                    &tx,
+                tx.queue_mail(
                     &NewMail {
                         game: Some(game.id),
                         phase: None,
-                        kind: UNDELIVERABLE,
-                        to: &game.gm,
+                        kind: MailKind::Undeliverable,
+                        to: game.gm.as_str(),
                         subject: &format!("{}: a mail to {} was not delivered", mail.game, mail.to),
                         body: &body,
                         in_reply_to: None,
@@ -362,7 +351,7 @@ fn failed(
             }
         }
     }
-    tx.commit().map_err(StoreError::from)?;
+    tx.commit()?;
     Ok(())
 }
 
@@ -386,14 +375,18 @@ pub fn send(
     let mut down: Option<String> = None;
     let until = now + Duration::seconds(CLAIM_SECONDS);
     // Reports of mails given up in this run are queued after the list was read: next run.
-    for mail in store::mails_due(&store.conn, now)? {
+    for mail in store.view().mails_due(now)? {
         let fresh = new_message_id(&mail, from, now);
-        if !store::claim_mail(&store.conn, mail.id, &fresh, now, until)? {
+        // Each step its own committed transaction: a claim holds even if the send then dies.
+        let tx = store.begin()?;
+        let claimed = tx.claim_mail(mail.id, &fresh, now, until)?;
+        tx.commit()?;
+        if !claimed {
             continue; // another sender took it
         }
         let message_id = mail.message_id.clone().unwrap_or(fresh);
         let picture = match mail.picture {
-            Some(phase) => store::picture(&store.conn, phase)?,
+            Some(phase) => store.view().picture(phase)?,
             None => None,
         };
         let result = match (&down, message(&mail, from, &message_id, picture.as_deref())) {
@@ -403,7 +396,9 @@ pub fn send(
         };
         match result {
             Ok(()) => {
-                store::mail_sent(&store.conn, mail.id, now)?;
+                let tx = store.begin()?;
+                tx.mail_sent(mail.id, now)?;
+                tx.commit()?;
                 out.sent += 1;
             }
             Err(f) => {

@@ -18,13 +18,12 @@ use napjudge_cases::run::{check_step, PlayedStep};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use napjudge_engine::variant::Variant;
-use napjudge_judge::clock::{self, Clock};
+use napjudge_judge::clock;
 use napjudge_judge::config;
 use napjudge_judge::game::{GameError, Judge, NewGame, PasswordCost};
 use napjudge_judge::mail::{self, Handled, MailConfig, MailError};
-use napjudge_judge::outbox::{self, OutboxError, Retry, Target};
-use napjudge_judge::store::{self, Game, StoreError};
-use rusqlite::OptionalExtension;
+use napjudge_judge::outbox::{OutboxError, Retry, Target};
+use napjudge_judge::store::{Game, MailKind, Store, StoreError};
 use std::path::{Path, PathBuf};
 
 /// Why a game couldn't be replayed at all (a difference from the record is no error: it is
@@ -43,9 +42,6 @@ pub enum ReplayError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// SQLite failed.
-    #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
     /// The result mails couldn't be written.
     #[error(transparent)]
     Outbox(#[from] OutboxError),
@@ -140,6 +136,8 @@ impl Checker<'_> {
 /// The replay of one game in a judge.
 struct Run<'a> {
     j: Judge,
+    /// The replay's clock: each mail's date, each deadline reached.
+    now: DateTime<Utc>,
     game: Game,
     cfg: MailConfig,
     checker: Checker<'a>,
@@ -148,7 +146,7 @@ struct Run<'a> {
 impl Run<'_> {
     /// Checks every phase processed since the last call.
     fn check_new(&mut self) -> Result<(), ReplayError> {
-        let rows = store::phases_from(&self.j.store.conn, self.game.id, self.checker.seq)?;
+        let rows = self.j.view().phases_from(self.game.id, self.checker.seq)?;
         let mut processed = Vec::new();
         for r in rows {
             // The replay doesn't roll back: phases are processed in `seq` order.
@@ -173,7 +171,11 @@ impl Run<'_> {
     fn settle(&mut self) -> Result<(), ReplayError> {
         for _ in 0..100 {
             // The same tick as `napjudge tick`'s.
-            if mail::tick(&mut self.j, &self.cfg)?.1.done.is_empty() {
+            if mail::tick(&mut self.j, &self.cfg, self.now)?
+                .1
+                .done
+                .is_empty()
+            {
                 break;
             }
             self.check_new()?;
@@ -189,13 +191,13 @@ impl Run<'_> {
             if until.is_none() && self.checker.next >= self.checker.sections.len() {
                 return Ok(());
             }
-            let Some(cur) = store::current_phase(&self.j.store.conn, self.game.id)? else {
+            let Some(cur) = self.j.view().current_phase(self.game.id)? else {
                 return Ok(());
             };
             let Some(d) = cur.deadline else {
                 return Ok(());
             };
-            let now = self.j.clock.now();
+            let now = self.now;
             let next = [clock::after(d, -p.remind), d, clock::after(d, p.grace)]
                 .into_iter()
                 .filter(|t| *t > now && until.is_none_or(|u| *t < u))
@@ -203,14 +205,14 @@ impl Run<'_> {
             let Some(t) = next else {
                 return Ok(());
             };
-            self.j.clock = Clock::fixed(t);
+            self.now = t;
             self.settle()?;
         }
     }
 
     /// The current phase's name, for a message.
     fn phase_now(&mut self) -> Result<String, ReplayError> {
-        let cur = store::current_phase(&self.j.store.conn, self.game.id)?;
+        let cur = self.j.view().current_phase(self.game.id)?;
         Ok(self.j.with_variant(&self.game, |v, _| {
             cur.map_or("(game over)".to_string(), |c| {
                 v.phase_name(c.position.phase)
@@ -220,22 +222,9 @@ impl Run<'_> {
 
     /// Receives one mail; why the judge refused it, if it did.
     fn receive(&mut self, raw: &[u8]) -> Result<Option<String>, ReplayError> {
-        let last: i64 =
-            self.j
-                .store
-                .conn
-                .query_row("SELECT COALESCE(MAX(id), 0) FROM outbox", [], |r| r.get(0))?;
-        let handled = mail::receive(&mut self.j, &self.cfg, raw)?;
-        let reply: Option<String> = self
-            .j
-            .store
-            .conn
-            .query_row(
-                "SELECT body FROM outbox WHERE kind = 'reply' AND id > ?1 ORDER BY id LIMIT 1",
-                [last],
-                |r| r.get(0),
-            )
-            .optional()?;
+        let last = self.j.view().last_mail_id()?;
+        let handled = mail::receive(&mut self.j, &self.cfg, raw, self.now)?;
+        let reply = self.j.view().reply_after(last)?;
         Ok(match (handled, reply) {
             (Handled::Answered, Some(body)) => refusal(&body),
             (Handled::Answered, None) => Some("no reply was queued".into()),
@@ -271,32 +260,33 @@ pub fn replay_game(
     let toml = folder.dir.join("game.toml").display().to_string();
     let periods = s.periods(&toml)?;
     let start = s.start(&toml)?;
-    let store = store::Store::open(db)?;
-    // A replay's store is scratch: no fsync at each WAL checkpoint (34 ms each here, more than
-    // all the rest of a game's replay).
-    store.conn.pragma_update(None, "synchronous", "OFF")?;
-    let mut j = Judge::new(store, Clock::fixed(start));
-    j.password_cost = PasswordCost::Light;
+    let mut j = Judge::new(Store::open_scratch(db)?).with_password_cost(PasswordCost::Light);
     let name = s.game.name.clone();
-    j.create(&NewGame {
-        name: name.clone(),
-        variant: s.game.variant.clone(),
-        gm: s.game.gm.clone(),
-        timezone: s.game.timezone.clone(),
-        periods,
-        wait: s.game.wait,
-        options: s.game.options.clone(),
-        pictures: s.game.pictures,
-    })?;
+    j.create(
+        &NewGame {
+            name: name.clone(),
+            variant: s.game.variant.clone(),
+            gm: s.game.gm.clone(),
+            timezone: s.game.timezone.clone(),
+            periods,
+            wait: s.game.wait,
+            options: s.game.options.clone(),
+            pictures: s.game.pictures,
+        },
+        start,
+    )?;
     // `GM` among them sets the password the GM signs on with, as `game assign NAME GM` does.
     for (power, p) in &s.powers {
-        j.assign(&name, power, &p.address, Some(&p.password))?;
+        j.assign(&name, power, &p.address, Some(&p.password), start)?;
     }
-    j.start(&name)?;
-    let game =
-        store::game(&j.store.conn, &name)?.ok_or_else(|| GameError::UnknownGame(name.clone()))?;
+    j.start(&name, start)?;
+    let game = j
+        .view()
+        .game(&name)?
+        .ok_or_else(|| GameError::UnknownGame(name.clone()))?;
     let mut run = Run {
         j,
+        now: start,
         game,
         cfg: MailConfig {
             judge: s.game.judge.clone(),
@@ -314,8 +304,7 @@ pub fn replay_game(
     run.settle()?;
     for m in &folder.mails {
         run.advance(Some(m.date))?;
-        let now = run.j.clock.now().max(m.date);
-        run.j.clock = Clock::fixed(now);
+        run.now = run.now.max(m.date);
         let refused = run.receive(&m.raw)?;
         let difference = match (refused, m.refused) {
             (Some(why), false) => Some(format!("expected accepted, got refused: {why}")),
@@ -344,18 +333,13 @@ pub fn replay_game(
         ));
     }
     clear_eml(outbox_dir)?;
-    let sent = outbox::send(
-        &mut run.j.store,
+    let sent = run.j.send_outbox(
         &Target::Dir(outbox_dir.to_path_buf()),
         &s.game.judge,
         Retry::from_config(&config::Outbox::default()),
-        run.j.clock.now(),
+        run.now,
     )?;
-    let press: i64 = run.j.store.conn.query_row(
-        "SELECT COUNT(*) FROM outbox WHERE kind = 'press' AND game = ?1",
-        [run.game.id],
-        |r| r.get(0),
-    )?;
+    let press = run.j.view().mail_count(run.game.id, MailKind::Press)?;
     for p in &sent.problems {
         run.checker
             .differences

@@ -9,7 +9,7 @@ pub mod retreat;
 pub mod season;
 
 use crate::order::Order;
-use crate::outcome::{Event, Outcome, Reason};
+use crate::outcome::{Event, Outcome};
 use crate::position::Position;
 use crate::variant::{PhaseKind, PowerId, Region, Season, Variant};
 use crate::winter::control::detect_crowding;
@@ -41,13 +41,10 @@ pub fn adjudicate(
 ) -> Adjudication {
     let plain = || orders.iter().map(|(_, o)| o.clone()).collect::<Vec<_>>();
     let (outcomes, mut next, mut events) = match position.phase.kind {
-        PhaseKind::Movement => {
-            let (outcomes, next) = season::first_phase(variant, position, orders);
-            (outcomes, next, Vec::new())
-        }
+        PhaseKind::Movement => season::first_phase(variant, position, orders),
         PhaseKind::SecondMovement => {
             let r = movement::adjudicate(variant, position, &plain());
-            (r.outcomes, r.position, Vec::new())
+            (r.outcomes, r.position, r.events)
         }
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {
             retreat::adjudicate(variant, position, &plain())
@@ -61,18 +58,6 @@ pub fn adjudicate(
             )
         }
     };
-    events.extend(
-        orders
-            .iter()
-            .zip(&outcomes)
-            .filter_map(|((_, order), outcome)| match outcome {
-                Outcome::Fails(Reason::PassageDenied(sea)) => Some(Event::PassageDenied {
-                    from: order.kind.unit()?.at.province,
-                    sea: *sea,
-                }),
-                _ => None,
-            }),
-    );
     let (second, more) = advance(variant, &mut next);
     events.extend(more);
     // The report gives the board's events first, then the Winter's and the control of the

@@ -16,7 +16,7 @@ pub fn first_phase(
     variant: &Variant,
     position: &Position,
     orders: &[(PowerId, Order<Region>)],
-) -> (Vec<Outcome>, Position) {
+) -> (Vec<Outcome>, Position, Vec<Event>) {
     let mut first: Vec<Order<Region>> = Vec::new();
     let mut first_powers: Vec<PowerId> = Vec::new();
     let mut first_index: Vec<usize> = Vec::new();
@@ -54,7 +54,7 @@ pub fn first_phase(
         second,
     );
     void_armies_ashore(variant, &mut next.pending);
-    (outcomes, next)
+    (outcomes, next, r.events)
 }
 
 /// No army boards or acts in the second phase (R3.3, R4.4): a second-phase order naming armies

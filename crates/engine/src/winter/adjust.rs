@@ -81,12 +81,22 @@ fn adjust_power(
         outcomes[i] = match &order.kind {
             OrderKind::Build { unit } => {
                 let Some(t) = unit.unit_type() else { continue };
+                // A build by count is that many builds, all or none (R7.3).
+                let count = unit.armies.max(unit.fleets);
+                let mut built = || -> Result<(), Refusal> {
+                    for _ in 0..count {
+                        build(variant, position, next, power, t, unit.at)?;
+                    }
+                    Ok(())
+                };
                 if delta <= 0 {
                     Outcome::Fails(Reason::Refused(no_builds))
-                } else if let Err(why) = build(variant, position, next, power, t, unit.at) {
+                } else if delta < i32::from(count) {
+                    Outcome::Fails(Reason::Refused(Refusal::TooFewBuilds(count, delta)))
+                } else if let Err(why) = built() {
                     Outcome::Fails(Reason::Refused(why))
                 } else {
-                    delta -= 1;
+                    delta -= i32::from(count);
                     Outcome::Succeeds
                 }
             }

@@ -1,21 +1,25 @@
 //! The judge's SQLite file: games, players, phases (position and report as JSON), order texts, GM
-//! actions, press and the outbox. One [`Store`] per open file; the game service runs every change
-//! inside one transaction of it.
+//! actions, press, the mail received and the outbox. Every SQL statement of the judge is in this
+//! module: reads through a [`View`] (of the [`Store`] or of a transaction), writes through a
+//! [`Tx`], the one transaction a service call runs in.
 
 mod schema;
+mod types;
 
 use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 use std::path::Path;
 
 pub use schema::VERSION;
+pub use types::{Address, Author, GameState, InboxState, MailKind, MailState, Reminded, Role};
 
 /// Why the store can't do what was asked.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// SQLite refused (a locked, unreadable or damaged file).
+    /// SQLite refused (a locked, unreadable or damaged file, or a stored value this napjudge
+    /// doesn't know).
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
     /// A stored position or report doesn't read back: the file was changed by hand or is damaged.
@@ -45,8 +49,7 @@ pub enum StoreError {
 
 /// An open judge database.
 pub struct Store {
-    /// The connection; the service opens its transactions on it.
-    pub conn: Connection,
+    conn: Connection,
 }
 
 impl Store {
@@ -60,46 +63,35 @@ impl Store {
         schema::migrate(&mut conn, &path.display().to_string())?;
         Ok(Store { conn })
     }
-}
 
-/// A game's state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameState {
-    /// Created, players being assigned.
-    Forming,
-    /// Phases are being played.
-    Running,
-    /// The GM paused it: no deadline runs, `tick` leaves it.
-    Paused,
-    /// A major won (R7.10).
-    Finished,
-}
-
-impl GameState {
-    fn word(self) -> &'static str {
-        match self {
-            GameState::Forming => "forming",
-            GameState::Running => "running",
-            GameState::Paused => "paused",
-            GameState::Finished => "finished",
-        }
+    /// Opens a scratch database (a replay's): as [`Store::open`], without an fsync at each WAL
+    /// checkpoint (34 ms each on the test machine, more than the rest of a game's replay).
+    pub fn open_scratch(path: &Path) -> Result<Store, StoreError> {
+        let store = Store::open(path)?;
+        store.conn.pragma_update(None, "synchronous", "OFF")?;
+        Ok(store)
     }
 
-    fn parse(word: &str) -> GameState {
-        match word {
-            "running" => GameState::Running,
-            "paused" => GameState::Paused,
-            "finished" => GameState::Finished,
-            _ => GameState::Forming,
-        }
+    /// Reads outside any write transaction.
+    pub fn view(&self) -> View<'_> {
+        View(&self.conn)
+    }
+
+    /// A write transaction, taken at once (`IMMEDIATE`): two napjudges never both read a phase
+    /// and then both write it. Dropped without [`Tx::commit`], it leaves no trace.
+    pub fn begin(&mut self) -> Result<Tx<'_>, StoreError> {
+        Ok(Tx(self.conn.transaction_with_behavior(
+            TransactionBehavior::Immediate,
+        )?))
     }
 }
 
-impl std::fmt::Display for GameState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.word())
-    }
-}
+/// Typed reads, on the store or inside a transaction.
+#[derive(Clone, Copy)]
+pub struct View<'a>(&'a Connection);
+
+/// A write transaction: every change to the file is one of its methods.
+pub struct Tx<'a>(rusqlite::Transaction<'a>);
 
 /// The periods of a game, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,7 +118,7 @@ pub struct Game {
     /// The variant's name (`napoleonic`).
     pub variant: String,
     /// The GM's address.
-    pub gm: String,
+    pub gm: Address,
     /// The IANA time zone deadlines are shown in.
     pub timezone: String,
     /// The periods.
@@ -141,13 +133,13 @@ pub struct Game {
     pub options: Vec<String>,
 }
 
-/// A player of a power.
+/// A player: of a power, or the GM's mail password.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
-    /// The power's name.
-    pub power: String,
+    /// Who.
+    pub role: Role,
     /// The player's address.
-    pub address: String,
+    pub address: Address,
 }
 
 /// A phase of a game: its position, and once played its report.
@@ -165,8 +157,8 @@ pub struct PhaseRow {
     pub deadline: Option<DateTime<Utc>>,
     /// When it was processed.
     pub processed_at: Option<DateTime<Utc>>,
-    /// Reminders sent: 0 none, 1 before the deadline, 2 at the start of the grace.
-    pub reminded: i64,
+    /// Reminders sent.
+    pub reminded: Reminded,
     /// Whether a rollback set it aside (kept as history).
     pub superseded: bool,
     /// Powers that ordered after the deadline (names).
@@ -175,17 +167,19 @@ pub struct PhaseRow {
     pub missing: Vec<String>,
 }
 
-/// One order text received.
+/// One order text received, or a CLEAR.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OrderText {
     /// The power's name.
     pub power: String,
-    /// The text as received.
+    /// The text as received; for a CLEAR, the text it cleared.
     pub text: String,
     /// When.
     pub received: DateTime<Utc>,
-    /// Who entered it: `player` or `gm`.
-    pub by: String,
+    /// Who entered it.
+    pub by: Author,
+    /// A CLEAR: from it on the power has no orders in the phase.
+    pub cleared: bool,
 }
 
 /// A mail in the outbox.
@@ -195,16 +189,16 @@ pub struct Mail {
     pub id: i64,
     /// The game's name.
     pub game: String,
-    /// What kind of mail (`results`, `reminder`, `password`).
-    pub kind: String,
+    /// What kind of mail.
+    pub kind: MailKind,
     /// The recipient.
     pub to: String,
     /// The subject.
     pub subject: String,
     /// The body, plain text.
     pub body: String,
-    /// `queued`, `sent`, `failed` (to be retried) or `undeliverable` (given up).
-    pub state: String,
+    /// Where it stands.
+    pub state: MailState,
     /// The last error, when it failed.
     pub error: Option<String>,
     /// Tries so far.
@@ -215,20 +209,20 @@ pub struct Mail {
     pub message_id: Option<String>,
     /// Not tried again before this (back-off after a failure).
     pub next_try: Option<DateTime<Utc>>,
-    /// The picture it carries (a phase's, see [`picture`]).
+    /// The picture it carries (a phase's, see [`View::picture`]).
     pub picture: Option<i64>,
     /// The Message-ID (without brackets) of the mail it answers.
     pub in_reply_to: Option<String>,
 }
 
-/// A new mail for [`queue_mail`].
+/// A new mail for [`Tx::queue_mail`].
 pub struct NewMail<'a> {
     /// The game (none for a reply to mail that names no game).
     pub game: Option<i64>,
     /// The phase it belongs to, if any.
     pub phase: Option<i64>,
     /// What kind of mail.
-    pub kind: &'a str,
+    pub kind: MailKind,
     /// The recipient.
     pub to: &'a str,
     /// The subject.
@@ -237,6 +231,38 @@ pub struct NewMail<'a> {
     pub body: &'a str,
     /// The Message-ID (without brackets) of the mail it answers, for a reply.
     pub in_reply_to: Option<&'a str>,
+}
+
+/// A received message as stored, for [`Tx::store_message`].
+pub struct NewMessage<'a> {
+    /// The Message-ID header, without brackets.
+    pub message_id: Option<&'a str>,
+    /// The SHA-256 of the raw bytes, hex.
+    pub digest: &'a str,
+    /// The address a reply goes to (`''` when there is none).
+    pub sender: &'a str,
+    /// The raw bytes.
+    pub raw: &'a [u8],
+}
+
+/// A message seen before the one asked about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Earlier {
+    /// When it first came (RFC 3339, as stored).
+    pub at: String,
+    /// A duplicate of it was answered already.
+    pub answered_twice: bool,
+}
+
+/// A message stored and never answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// Its row id.
+    pub id: i64,
+    /// The raw bytes.
+    pub raw: Vec<u8>,
+    /// When it was received.
+    pub received: DateTime<Utc>,
 }
 
 fn time(t: DateTime<Utc>) -> String {
@@ -281,141 +307,12 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
             remind: r.get(9)?,
         },
         wait: r.get(10)?,
-        state: GameState::parse(&r.get::<_, String>(11)?),
+        state: r.get(11)?,
         pictures: r.get(12)?,
         options: serde_json::from_str(&r.get::<_, String>(13)?).map_err(|e| {
             rusqlite::Error::FromSqlConversionFailure(13, rusqlite::types::Type::Text, Box::new(e))
         })?,
     })
-}
-
-/// Adds a game; its id.
-pub fn insert_game(c: &Connection, g: &Game, now: DateTime<Utc>) -> Result<i64, StoreError> {
-    c.execute(
-        "INSERT INTO games (name, variant, gm, timezone, movement, retreat, winter, grace, remind,
-                            wait, state, created, pictures, options)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-        params![
-            g.name,
-            g.variant,
-            g.gm,
-            g.timezone,
-            g.periods.movement,
-            g.periods.retreat,
-            g.periods.winter,
-            g.periods.grace,
-            g.periods.remind,
-            g.wait,
-            g.state.word(),
-            time(now),
-            g.pictures,
-            json(&g.options)
-        ],
-    )?;
-    Ok(c.last_insert_rowid())
-}
-
-/// The game called `name`.
-pub fn game(c: &Connection, name: &str) -> Result<Option<Game>, StoreError> {
-    Ok(c.query_row(
-        &format!("SELECT {GAME_COLUMNS} FROM games WHERE name = ?1"),
-        [name],
-        game_row,
-    )
-    .optional()?)
-}
-
-/// Every game, by name.
-pub fn games(c: &Connection) -> Result<Vec<Game>, StoreError> {
-    let mut st = c.prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY name"))?;
-    let rows = st.query_map([], game_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// The games `tick` looks at: running ones, by name.
-pub fn running_games(c: &Connection) -> Result<Vec<Game>, StoreError> {
-    let mut st = c.prepare_cached(&format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE state = 'running' ORDER BY name"
-    ))?;
-    let rows = st.query_map([], game_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// Sets a game's state.
-pub fn set_state(c: &Connection, game: i64, state: GameState) -> Result<(), StoreError> {
-    c.execute(
-        "UPDATE games SET state = ?2 WHERE id = ?1",
-        params![game, state.word()],
-    )?;
-    Ok(())
-}
-
-/// Sets (or replaces) a power's player.
-pub fn set_player(
-    c: &Connection,
-    game: i64,
-    power: &str,
-    address: &str,
-    password_hash: &str,
-) -> Result<(), StoreError> {
-    c.execute(
-        "INSERT INTO players (game, power, address, password_hash) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (game, power) DO UPDATE SET address = ?3, password_hash = ?4",
-        params![game, power, address, password_hash],
-    )?;
-    Ok(())
-}
-
-/// The players, by power name.
-pub fn players(c: &Connection, game: i64) -> Result<Vec<Player>, StoreError> {
-    let mut st =
-        c.prepare_cached("SELECT power, address FROM players WHERE game = ?1 ORDER BY power")?;
-    let rows = st.query_map([game], |r| {
-        Ok(Player {
-            power: r.get(0)?,
-            address: r.get(1)?,
-        })
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// A power's password hash (PHC string), if it has a player.
-pub fn password_hash(c: &Connection, game: i64, power: &str) -> Result<Option<String>, StoreError> {
-    Ok(c.query_row(
-        "SELECT password_hash FROM players WHERE game = ?1 AND power = ?2",
-        params![game, power],
-        |r| r.get(0),
-    )
-    .optional()?)
-}
-
-/// Sets a game's grace (seconds).
-pub fn set_grace(c: &Connection, game: i64, secs: i64) -> Result<(), StoreError> {
-    c.execute(
-        "UPDATE games SET grace = ?2 WHERE id = ?1",
-        params![game, secs],
-    )?;
-    Ok(())
-}
-
-/// Adds a phase to play, with the powers that owe orders in it; its id.
-pub fn insert_phase(
-    c: &Connection,
-    game: i64,
-    position: &Position,
-    owe: &[String],
-    deadline: Option<DateTime<Utc>>,
-) -> Result<i64, StoreError> {
-    let seq: i64 = c.query_row(
-        "SELECT COALESCE(MAX(seq), 0) + 1 FROM phases WHERE game = ?1",
-        [game],
-        |r| r.get(0),
-    )?;
-    c.execute(
-        "INSERT INTO phases (game, seq, position, owe, deadline) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![game, seq, json(position), json(&owe), deadline.map(time)],
-    )?;
-    Ok(c.last_insert_rowid())
 }
 
 const PHASE_COLUMNS: &str =
@@ -443,7 +340,7 @@ struct RawPhase {
     report: Option<String>,
     deadline: Option<String>,
     processed_at: Option<String>,
-    reminded: i64,
+    reminded: Reminded,
     superseded: bool,
     late: String,
     missing: String,
@@ -469,21 +366,6 @@ impl RawPhase {
     }
 }
 
-/// The phase to play next: the game's unprocessed, current phase.
-pub fn current_phase(c: &Connection, game: i64) -> Result<Option<PhaseRow>, StoreError> {
-    c.query_row(
-        &format!(
-            "SELECT {PHASE_COLUMNS} FROM phases
-             WHERE game = ?1 AND report IS NULL AND superseded = 0 ORDER BY seq DESC LIMIT 1"
-        ),
-        [game],
-        phase_row,
-    )
-    .optional()?
-    .map(RawPhase::read)
-    .transpose()
-}
-
 /// What `tick` needs to know of a running game's current phase, without reading its position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Due {
@@ -494,279 +376,20 @@ pub struct Due {
     /// Its deadline.
     pub deadline: DateTime<Utc>,
     /// Reminders sent.
-    pub reminded: i64,
+    pub reminded: Reminded,
     /// Powers owing orders.
     pub owe: Vec<String>,
-    /// Powers that have sent orders.
+    /// Powers that have orders in.
     pub ordered: Vec<String>,
 }
 
-/// Every running game's current phase that has a deadline, by game name: one query.
-pub fn due(c: &Connection) -> Result<Vec<Due>, StoreError> {
-    let columns = GAME_COLUMNS
-        .split(", ")
-        .map(|col| format!("g.{col}"))
-        .collect::<Vec<_>>();
-    // The phase's columns follow the game's.
-    let n = columns.len();
-    let columns = columns.join(", ");
-    let mut st = c.prepare_cached(&format!(
-        "SELECT {columns}, p.id, p.deadline, p.reminded, p.owe,
-                (SELECT json_group_array(DISTINCT power) FROM orders o WHERE o.phase = p.id)
-         FROM games g JOIN phases p ON p.game = g.id AND p.report IS NULL AND p.superseded = 0
-         WHERE g.state = 'running' AND p.deadline IS NOT NULL ORDER BY g.name"
-    ))?;
-    type Raw = (Game, i64, String, i64, String, String);
-    let raw: Vec<Raw> = st
-        .query_map([], |r| {
-            Ok((
-                game_row(r)?,
-                r.get(n)?,
-                r.get(n + 1)?,
-                r.get(n + 2)?,
-                r.get(n + 3)?,
-                r.get(n + 4)?,
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
-    raw.into_iter()
-        .map(|(game, phase, deadline, reminded, owe, ordered)| {
-            Ok(Due {
-                game,
-                phase,
-                deadline: read_time(&deadline)?,
-                reminded,
-                owe: from_json("list of powers owing orders", &owe)?,
-                ordered: from_json("list of powers that ordered", &ordered)?,
-            })
-        })
-        .collect()
-}
+/// The latest row of each power in a phase (a CLEAR included).
+const LATEST_ORDERS: &str = "SELECT power, text, received, by, cleared FROM orders o
+     WHERE phase = ?1 AND id = (SELECT MAX(id) FROM orders WHERE phase = ?1 AND power = o.power)
+     ORDER BY power";
 
-/// Every phase of the game, history included, oldest first.
-pub fn phases(c: &Connection, game: i64) -> Result<Vec<PhaseRow>, StoreError> {
-    phases_from(c, game, 0)
-}
-
-/// The phases of the game from `seq` on, history included, oldest first (a replay reads each
-/// processed phase once).
-pub fn phases_from(c: &Connection, game: i64, seq: i64) -> Result<Vec<PhaseRow>, StoreError> {
-    let mut st = c.prepare_cached(&format!(
-        "SELECT {PHASE_COLUMNS} FROM phases WHERE game = ?1 AND seq >= ?2 ORDER BY seq"
-    ))?;
-    let raw: Vec<RawPhase> = st
-        .query_map(params![game, seq], phase_row)?
-        .collect::<Result<_, _>>()?;
-    raw.into_iter().map(RawPhase::read).collect()
-}
-
-/// Stores a phase's outcome; false when it was already processed (another process got there
-/// first), so that the caller rolls back.
-pub fn finish_phase(
-    c: &Connection,
-    phase: i64,
-    report: &PhaseReport,
-    now: DateTime<Utc>,
-    late: &[String],
-    missing: &[String],
-) -> Result<bool, StoreError> {
-    let n = c.execute(
-        "UPDATE phases SET report = ?2, processed_at = ?3, late = ?4, missing = ?5
-         WHERE id = ?1 AND report IS NULL AND superseded = 0",
-        params![phase, json(report), time(now), json(&late), json(&missing)],
-    )?;
-    Ok(n == 1)
-}
-
-/// Sets a phase's deadline (and forgets its reminders).
-pub fn set_deadline(
-    c: &Connection,
-    phase: i64,
-    deadline: Option<DateTime<Utc>>,
-) -> Result<(), StoreError> {
-    c.execute(
-        "UPDATE phases SET deadline = ?2, reminded = 0 WHERE id = ?1",
-        params![phase, deadline.map(time)],
-    )?;
-    Ok(())
-}
-
-/// Records the reminders sent for a phase.
-pub fn set_reminded(c: &Connection, phase: i64, reminded: i64) -> Result<(), StoreError> {
-    c.execute(
-        "UPDATE phases SET reminded = ?2 WHERE id = ?1",
-        params![phase, reminded],
-    )?;
-    Ok(())
-}
-
-/// Sets aside every phase of the game from `seq` on (kept as history).
-pub fn supersede_from(c: &Connection, game: i64, seq: i64) -> Result<(), StoreError> {
-    c.execute(
-        "UPDATE phases SET superseded = 1 WHERE game = ?1 AND seq >= ?2",
-        params![game, seq],
-    )?;
-    Ok(())
-}
-
-/// Stores an order text for a power in a phase (earlier texts are kept).
-pub fn add_orders(
-    c: &Connection,
-    phase: i64,
-    power: &str,
-    text: &str,
-    by: &str,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    c.execute(
-        "INSERT INTO orders (phase, power, text, received, by) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![phase, power, text, time(now), by],
-    )?;
-    Ok(())
-}
-
-/// The latest order text of each power in a phase, by power name.
-pub fn latest_orders(c: &Connection, phase: i64) -> Result<Vec<OrderText>, StoreError> {
-    order_texts(
-        c,
-        "SELECT power, text, received, by FROM orders o
-         WHERE phase = ?1 AND id = (SELECT MAX(id) FROM orders WHERE phase = ?1 AND power = o.power)
-         ORDER BY power",
-        phase,
-    )
-}
-
-/// Every order text of a phase, oldest first.
-pub fn all_orders(c: &Connection, phase: i64) -> Result<Vec<OrderText>, StoreError> {
-    order_texts(
-        c,
-        "SELECT power, text, received, by FROM orders WHERE phase = ?1 ORDER BY id",
-        phase,
-    )
-}
-
-/// The order texts `sql` selects (power, text, received, by) for `phase`.
-fn order_texts(c: &Connection, sql: &str, phase: i64) -> Result<Vec<OrderText>, StoreError> {
-    let mut st = c.prepare_cached(sql)?;
-    let raw: Vec<(String, String, String, String)> = st
-        .query_map([phase], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-        })?
-        .collect::<Result<_, _>>()?;
-    raw.into_iter()
-        .map(|(power, text, received, by)| {
-            Ok(OrderText {
-                power,
-                text,
-                received: read_time(&received)?,
-                by,
-            })
-        })
-        .collect()
-}
-
-/// Records a GM action; `command` is carried into the phase's GM commands when `pending`.
-pub fn add_gm_action(
-    c: &Connection,
-    game: i64,
-    phase: Option<i64>,
-    action: &str,
-    command: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    c.execute(
-        "INSERT INTO gm_actions (game, phase, action, command, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![game, phase, action, command, time(now)],
-    )?;
-    Ok(())
-}
-
-/// The GM commands (`CONTROL Denmark France`) for a phase, in the order given.
-pub fn gm_commands(c: &Connection, phase: i64) -> Result<Vec<String>, StoreError> {
-    let mut st = c.prepare_cached(
-        "SELECT command FROM gm_actions WHERE phase = ?1 AND command IS NOT NULL ORDER BY id",
-    )?;
-    let rows = st.query_map([phase], |r| r.get(0))?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// The GM actions of a game as `(time, action)`, oldest first.
-pub fn gm_actions(c: &Connection, game: i64) -> Result<Vec<(String, String)>, StoreError> {
-    let mut st =
-        c.prepare_cached("SELECT at, action FROM gm_actions WHERE game = ?1 ORDER BY id")?;
-    let rows = st.query_map([game], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-/// Stores press sent in a game (from a power or the GM, to the addresses named).
-pub fn add_press(
-    c: &Connection,
-    game: i64,
-    phase: Option<i64>,
-    from: &str,
-    to: &str,
-    body: &str,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    c.execute(
-        "INSERT INTO press (game, phase, sender, recipients, body, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![game, phase, from, to, body, time(now)],
-    )?;
-    Ok(())
-}
-
-/// Queues a mail.
-pub fn queue_mail(c: &Connection, m: &NewMail, now: DateTime<Utc>) -> Result<(), StoreError> {
-    c.execute(
-        "INSERT INTO outbox (game, phase, kind, recipient, subject, body, state, tries, created,
-                             in_reply_to)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'queued', 0, ?7, ?8)",
-        params![
-            m.game,
-            m.phase,
-            m.kind,
-            m.to,
-            m.subject,
-            m.body,
-            time(now),
-            m.in_reply_to
-        ],
-    )?;
-    Ok(())
-}
-
-/// Stores `png` as the picture of `phase` and attaches it to the phase's result mails.
-pub fn attach_picture(c: &Connection, phase: i64, png: &[u8]) -> Result<(), StoreError> {
-    c.execute(
-        "INSERT OR REPLACE INTO pictures (phase, png) VALUES (?1, ?2)",
-        params![phase, png],
-    )?;
-    c.execute(
-        "UPDATE outbox SET picture = ?1 WHERE phase = ?1 AND kind = 'results'",
-        params![phase],
-    )?;
-    Ok(())
-}
-
-/// The picture of `phase`, when one was stored.
-pub fn picture(c: &Connection, phase: i64) -> Result<Option<Vec<u8>>, StoreError> {
-    Ok(
-        c.query_row("SELECT png FROM pictures WHERE phase = ?1", [phase], |r| {
-            r.get(0)
-        })
-        .optional()?,
-    )
-}
-
-/// Turns the pictures in a game's result mails on or off.
-pub fn set_pictures(c: &Connection, game: i64, on: bool) -> Result<(), StoreError> {
-    c.execute(
-        "UPDATE games SET pictures = ?2 WHERE id = ?1",
-        params![game, on],
-    )?;
-    Ok(())
-}
+const MAIL_COLUMNS: &str = "o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, \
+     o.state, o.error, o.tries, o.created, o.message_id, o.next_try, o.picture, o.in_reply_to";
 
 fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
     Ok((
@@ -791,18 +414,6 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
     ))
 }
 
-/// The outbox, oldest first; only mails in `state` when given.
-pub fn mails(c: &Connection, state: Option<&str>) -> Result<Vec<Mail>, StoreError> {
-    let mut st = c.prepare_cached(
-        "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
-                o.tries, o.created, o.message_id, o.next_try, o.picture, o.in_reply_to
-         FROM outbox o LEFT JOIN games g ON g.id = o.game
-         WHERE ?1 IS NULL OR o.state = ?1 ORDER BY o.id",
-    )?;
-    let raw: Vec<_> = st.query_map([state], mail_row)?.collect::<Result<_, _>>()?;
-    read_mails(raw)
-}
-
 fn read_mails(raw: Vec<(Mail, String, Option<String>)>) -> Result<Vec<Mail>, StoreError> {
     raw.into_iter()
         .map(|(mut m, created, next_try)| {
@@ -813,69 +424,670 @@ fn read_mails(raw: Vec<(Mail, String, Option<String>)>) -> Result<Vec<Mail>, Sto
         .collect()
 }
 
-/// The mails due for a try at `now`: queued or failed, and not waiting for a back-off; oldest
-/// first.
-pub fn mails_due(c: &Connection, now: DateTime<Utc>) -> Result<Vec<Mail>, StoreError> {
-    let mut st = c.prepare_cached(
-        "SELECT o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, o.state, o.error,
-                o.tries, o.created, o.message_id, o.next_try, o.picture, o.in_reply_to
-         FROM outbox o LEFT JOIN games g ON g.id = o.game
-         WHERE o.state IN ('queued', 'failed') AND (o.next_try IS NULL OR o.next_try <= ?1)
-         ORDER BY o.id",
-    )?;
-    let raw: Vec<_> = st
-        .query_map([time(now)], mail_row)?
-        .collect::<Result<_, _>>()?;
-    read_mails(raw)
+impl View<'_> {
+    /// The game called `name`.
+    pub fn game(&self, name: &str) -> Result<Option<Game>, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE name = ?1"),
+                [name],
+                game_row,
+            )
+            .optional()?)
+    }
+
+    /// Every game, by name.
+    pub fn games(&self) -> Result<Vec<Game>, StoreError> {
+        let mut st = self
+            .0
+            .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games ORDER BY name"))?;
+        let rows = st.query_map([], game_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The players (the GM's row included), by name.
+    pub fn players(&self, game: i64) -> Result<Vec<Player>, StoreError> {
+        let mut st = self
+            .0
+            .prepare_cached("SELECT power, address FROM players WHERE game = ?1 ORDER BY power")?;
+        let rows = st.query_map([game], |r| {
+            Ok(Player {
+                role: r.get(0)?,
+                address: r.get(1)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// A role's password hash (PHC string), if it has a player.
+    pub fn password_hash(&self, game: i64, role: &Role) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT password_hash FROM players WHERE game = ?1 AND power = ?2",
+                params![game, role],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// The phase to play next: the game's unprocessed, current phase.
+    pub fn current_phase(&self, game: i64) -> Result<Option<PhaseRow>, StoreError> {
+        self.0
+            .query_row(
+                &format!(
+                    "SELECT {PHASE_COLUMNS} FROM phases
+                     WHERE game = ?1 AND report IS NULL AND superseded = 0
+                     ORDER BY seq DESC LIMIT 1"
+                ),
+                [game],
+                phase_row,
+            )
+            .optional()?
+            .map(RawPhase::read)
+            .transpose()
+    }
+
+    /// Every running game's current phase that has a deadline, by game name: one query.
+    pub fn due(&self) -> Result<Vec<Due>, StoreError> {
+        let columns = GAME_COLUMNS
+            .split(", ")
+            .map(|col| format!("g.{col}"))
+            .collect::<Vec<_>>();
+        // The phase's columns follow the game's.
+        let n = columns.len();
+        let columns = columns.join(", ");
+        // A power has orders in when its latest row is not a CLEAR.
+        let mut st = self.0.prepare_cached(&format!(
+            "SELECT {columns}, p.id, p.deadline, p.reminded, p.owe,
+                    (SELECT json_group_array(DISTINCT power) FROM orders o
+                     WHERE o.phase = p.id AND o.cleared = 0
+                       AND o.id = (SELECT MAX(id) FROM orders
+                                   WHERE phase = p.id AND power = o.power))
+             FROM games g JOIN phases p ON p.game = g.id AND p.report IS NULL AND p.superseded = 0
+             WHERE g.state = 'running' AND p.deadline IS NOT NULL ORDER BY g.name"
+        ))?;
+        type Raw = (Game, i64, String, Reminded, String, String);
+        let raw: Vec<Raw> = st
+            .query_map([], |r| {
+                Ok((
+                    game_row(r)?,
+                    r.get(n)?,
+                    r.get(n + 1)?,
+                    r.get(n + 2)?,
+                    r.get(n + 3)?,
+                    r.get(n + 4)?,
+                ))
+            })?
+            .collect::<Result<_, _>>()?;
+        raw.into_iter()
+            .map(|(game, phase, deadline, reminded, owe, ordered)| {
+                Ok(Due {
+                    game,
+                    phase,
+                    deadline: read_time(&deadline)?,
+                    reminded,
+                    owe: from_json("list of powers owing orders", &owe)?,
+                    ordered: from_json("list of powers that ordered", &ordered)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Every phase of the game, history included, oldest first.
+    pub fn phases(&self, game: i64) -> Result<Vec<PhaseRow>, StoreError> {
+        self.phases_from(game, 0)
+    }
+
+    /// The phases of the game from `seq` on, history included, oldest first (a replay reads
+    /// each processed phase once).
+    pub fn phases_from(&self, game: i64, seq: i64) -> Result<Vec<PhaseRow>, StoreError> {
+        let mut st = self.0.prepare_cached(&format!(
+            "SELECT {PHASE_COLUMNS} FROM phases WHERE game = ?1 AND seq >= ?2 ORDER BY seq"
+        ))?;
+        let raw: Vec<RawPhase> = st
+            .query_map(params![game, seq], phase_row)?
+            .collect::<Result<_, _>>()?;
+        raw.into_iter().map(RawPhase::read).collect()
+    }
+
+    /// The orders in force in a phase: each power's latest text, by power name (a power whose
+    /// latest row is a CLEAR has none).
+    pub fn latest_orders(&self, phase: i64) -> Result<Vec<OrderText>, StoreError> {
+        Ok(self
+            .order_texts(LATEST_ORDERS, phase)?
+            .into_iter()
+            .filter(|t| !t.cleared)
+            .collect())
+    }
+
+    /// Every order text and CLEAR of a phase, oldest first: its history.
+    pub fn all_orders(&self, phase: i64) -> Result<Vec<OrderText>, StoreError> {
+        self.order_texts(
+            "SELECT power, text, received, by, cleared FROM orders WHERE phase = ?1 ORDER BY id",
+            phase,
+        )
+    }
+
+    fn order_texts(&self, sql: &str, phase: i64) -> Result<Vec<OrderText>, StoreError> {
+        let mut st = self.0.prepare_cached(sql)?;
+        let raw: Vec<(String, String, String, Author, bool)> = st
+            .query_map([phase], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        raw.into_iter()
+            .map(|(power, text, received, by, cleared)| {
+                Ok(OrderText {
+                    power,
+                    text,
+                    received: read_time(&received)?,
+                    by,
+                    cleared,
+                })
+            })
+            .collect()
+    }
+
+    /// The GM commands (`CONTROL Denmark France`) for a phase, in the order given.
+    pub fn gm_commands(&self, phase: i64) -> Result<Vec<String>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT command FROM gm_actions WHERE phase = ?1 AND command IS NOT NULL ORDER BY id",
+        )?;
+        let rows = st.query_map([phase], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The picture of `phase`, when one was stored.
+    pub fn picture(&self, phase: i64) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .0
+            .query_row("SELECT png FROM pictures WHERE phase = ?1", [phase], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
+    /// The outbox, oldest first; only mails in `state` when given.
+    pub fn mails(&self, state: Option<MailState>) -> Result<Vec<Mail>, StoreError> {
+        let mut st = self.0.prepare_cached(&format!(
+            "SELECT {MAIL_COLUMNS} FROM outbox o LEFT JOIN games g ON g.id = o.game
+             WHERE ?1 IS NULL OR o.state = ?1 ORDER BY o.id"
+        ))?;
+        let raw: Vec<_> = st.query_map([state], mail_row)?.collect::<Result<_, _>>()?;
+        read_mails(raw)
+    }
+
+    /// The body of the first reply queued after row `after` of the outbox.
+    pub fn reply_after(&self, after: i64) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT body FROM outbox WHERE kind = ?2 AND id > ?1 ORDER BY id LIMIT 1",
+                params![after, MailKind::Reply],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// The last row id of the outbox (0 when empty).
+    pub fn last_mail_id(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .0
+            .query_row("SELECT COALESCE(MAX(id), 0) FROM outbox", [], |r| r.get(0))?)
+    }
+
+    /// How many mails of `kind` a game queued.
+    pub fn mail_count(&self, game: i64, kind: MailKind) -> Result<i64, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM outbox WHERE kind = ?2 AND game = ?1",
+            params![game, kind],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The mails due for a try at `now`: queued or failed, and not waiting for a back-off;
+    /// oldest first.
+    pub fn mails_due(&self, now: DateTime<Utc>) -> Result<Vec<Mail>, StoreError> {
+        let mut st = self.0.prepare_cached(&format!(
+            "SELECT {MAIL_COLUMNS} FROM outbox o LEFT JOIN games g ON g.id = o.game
+             WHERE o.state IN ('queued', 'failed') AND (o.next_try IS NULL OR o.next_try <= ?1)
+             ORDER BY o.id"
+        ))?;
+        let raw: Vec<_> = st
+            .query_map([time(now)], mail_row)?
+            .collect::<Result<_, _>>()?;
+        read_mails(raw)
+    }
+
+    /// The body of each processed phase's first results mail, oldest first (HISTORY).
+    pub fn results_bodies(&self, game: i64) -> Result<Vec<String>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT body FROM outbox WHERE id IN
+               (SELECT MIN(id) FROM outbox WHERE game = ?1 AND kind = 'results' GROUP BY phase)
+             ORDER BY id",
+        )?;
+        let rows = st.query_map([game], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// When the message stored as `id` came before it: the same Message-ID, else (without
+    /// one) the same digest.
+    pub fn earlier(
+        &self,
+        message_id: Option<&str>,
+        digest: &str,
+        id: i64,
+    ) -> Result<Option<Earlier>, StoreError> {
+        let (key, value) = match message_id {
+            Some(m) => ("message_id = ?1", m),
+            None => ("message_id IS NULL AND digest = ?1", digest),
+        };
+        Ok(self
+            .0
+            .query_row(
+                &format!(
+                    "SELECT MIN(received), SUM(state = 'duplicate') FROM inbox
+                     WHERE {key} AND id < ?2 HAVING COUNT(*) > 0"
+                ),
+                params![value, id],
+                |r| {
+                    Ok(Earlier {
+                        at: r.get(0)?,
+                        answered_twice: r.get::<_, i64>(1)? > 0,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// The messages stored and not answered, received at `before` or earlier, oldest first.
+    pub fn pending(&self, before: DateTime<Utc>) -> Result<Vec<Pending>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT id, raw, received FROM inbox WHERE state = 'stored' AND received <= ?1
+             ORDER BY id",
+        )?;
+        let raw: Vec<(i64, Vec<u8>, String)> = st
+            .query_map([time(before)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        raw.into_iter()
+            .map(|(id, raw, received)| {
+                Ok(Pending {
+                    id,
+                    raw,
+                    received: read_time(&received)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Wrong passwords from `sender` after `since`.
+    pub fn signon_failures(
+        &self,
+        sender: &Address,
+        since: DateTime<Utc>,
+    ) -> Result<i64, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM signon_failures WHERE address = ?1 AND at > ?2",
+            params![sender.folded(), time(since)],
+            |r| r.get(0),
+        )?)
+    }
 }
 
-/// Takes a due mail for one try: fixes its Message-ID (kept if it has one) and holds it from
-/// other senders until `until`, so two `outbox send`s never send it at once, and a sender killed
-/// mid-send leaves it to be tried again after `until`. False when it is no longer due.
-pub fn claim_mail(
-    c: &Connection,
-    id: i64,
-    message_id: &str,
-    now: DateTime<Utc>,
-    until: DateTime<Utc>,
-) -> Result<bool, StoreError> {
-    let n = c.execute(
-        "UPDATE outbox SET message_id = COALESCE(message_id, ?2), next_try = ?4
-         WHERE id = ?1 AND state IN ('queued', 'failed')
-               AND (next_try IS NULL OR next_try <= ?3)",
-        params![id, message_id, time(now), time(until)],
-    )?;
-    Ok(n == 1)
-}
+impl Tx<'_> {
+    /// Reads inside the transaction.
+    pub fn view(&self) -> View<'_> {
+        View(&self.0)
+    }
 
-/// Marks a mail sent.
-pub fn mail_sent(c: &Connection, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
-    c.execute(
-        "UPDATE outbox SET state = 'sent', tries = tries + 1, error = NULL, sent_at = ?2,
-                next_try = NULL
-         WHERE id = ?1",
-        params![id, time(now)],
-    )?;
-    Ok(())
-}
+    /// Makes every change of the transaction lasting.
+    pub fn commit(self) -> Result<(), StoreError> {
+        Ok(self.0.commit()?)
+    }
 
-/// Marks a try of a mail failed, with why: tried again from `retry` on, or, with none, given up
-/// (`undeliverable`).
-pub fn mail_failed(
-    c: &Connection,
-    id: i64,
-    error: &str,
-    retry: Option<DateTime<Utc>>,
-) -> Result<(), StoreError> {
-    let state = if retry.is_some() {
-        "failed"
-    } else {
-        "undeliverable"
-    };
-    c.execute(
-        "UPDATE outbox SET state = ?2, tries = tries + 1, error = ?3, next_try = ?4
-         WHERE id = ?1",
-        params![id, state, error, retry.map(time)],
-    )?;
-    Ok(())
+    /// Adds a game; its id.
+    pub fn insert_game(&self, g: &Game, now: DateTime<Utc>) -> Result<i64, StoreError> {
+        self.0.execute(
+            "INSERT INTO games (name, variant, gm, timezone, movement, retreat, winter, grace,
+                                remind, wait, state, created, pictures, options)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            params![
+                g.name,
+                g.variant,
+                g.gm,
+                g.timezone,
+                g.periods.movement,
+                g.periods.retreat,
+                g.periods.winter,
+                g.periods.grace,
+                g.periods.remind,
+                g.wait,
+                g.state,
+                time(now),
+                g.pictures,
+                json(&g.options)
+            ],
+        )?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    /// Sets a game's state.
+    pub fn set_state(&self, game: i64, state: GameState) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE games SET state = ?2 WHERE id = ?1",
+            params![game, state],
+        )?;
+        Ok(())
+    }
+
+    /// Sets (or replaces) a role's player.
+    pub fn set_player(
+        &self,
+        game: i64,
+        role: &Role,
+        address: &Address,
+        password_hash: &str,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO players (game, power, address, password_hash) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (game, power) DO UPDATE SET address = ?3, password_hash = ?4",
+            params![game, role, address, password_hash],
+        )?;
+        Ok(())
+    }
+
+    /// Changes a player's password; false when the role has no player.
+    pub fn set_password(
+        &self,
+        game: i64,
+        role: &Role,
+        password_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE players SET password_hash = ?3 WHERE game = ?1 AND power = ?2",
+            params![game, role, password_hash],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Changes a player's address; false when the role has no player.
+    pub fn set_address(
+        &self,
+        game: i64,
+        role: &Role,
+        address: &Address,
+    ) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE players SET address = ?3 WHERE game = ?1 AND power = ?2",
+            params![game, role, address],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Sets a game's grace (seconds).
+    pub fn set_grace(&self, game: i64, secs: i64) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE games SET grace = ?2 WHERE id = ?1",
+            params![game, secs],
+        )?;
+        Ok(())
+    }
+
+    /// Turns the pictures in a game's result mails on or off.
+    pub fn set_pictures(&self, game: i64, on: bool) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE games SET pictures = ?2 WHERE id = ?1",
+            params![game, on],
+        )?;
+        Ok(())
+    }
+
+    /// Adds a phase to play, with the powers that owe orders in it; its id.
+    pub fn insert_phase(
+        &self,
+        game: i64,
+        position: &Position,
+        owe: &[String],
+        deadline: Option<DateTime<Utc>>,
+    ) -> Result<i64, StoreError> {
+        let seq: i64 = self.0.query_row(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM phases WHERE game = ?1",
+            [game],
+            |r| r.get(0),
+        )?;
+        self.0.execute(
+            "INSERT INTO phases (game, seq, position, owe, deadline) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game, seq, json(position), json(&owe), deadline.map(time)],
+        )?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    /// Stores a phase's outcome; false when it was already processed (another process got
+    /// there first), so that the caller rolls back.
+    pub fn finish_phase(
+        &self,
+        phase: i64,
+        report: &PhaseReport,
+        now: DateTime<Utc>,
+        late: &[String],
+        missing: &[String],
+    ) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE phases SET report = ?2, processed_at = ?3, late = ?4, missing = ?5
+             WHERE id = ?1 AND report IS NULL AND superseded = 0",
+            params![phase, json(report), time(now), json(&late), json(&missing)],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Sets a phase's deadline (and forgets its reminders).
+    pub fn set_deadline(
+        &self,
+        phase: i64,
+        deadline: Option<DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE phases SET deadline = ?2, reminded = ?3 WHERE id = ?1",
+            params![phase, deadline.map(time), Reminded::None],
+        )?;
+        Ok(())
+    }
+
+    /// Records the reminders sent for a phase.
+    pub fn set_reminded(&self, phase: i64, reminded: Reminded) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE phases SET reminded = ?2 WHERE id = ?1",
+            params![phase, reminded],
+        )?;
+        Ok(())
+    }
+
+    /// Sets aside every phase of the game from `seq` on (kept as history).
+    pub fn supersede_from(&self, game: i64, seq: i64) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE phases SET superseded = 1 WHERE game = ?1 AND seq >= ?2",
+            params![game, seq],
+        )?;
+        Ok(())
+    }
+
+    /// Stores an order text (or, with `cleared`, a CLEAR of the text given) for a power in a
+    /// phase; earlier rows are kept, the latest is in force.
+    pub fn add_orders(&self, phase: i64, t: &OrderText) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO orders (phase, power, text, received, by, cleared)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![phase, t.power, t.text, time(t.received), t.by, t.cleared],
+        )?;
+        Ok(())
+    }
+
+    /// Records a GM action; `command` is carried into the phase's GM commands.
+    pub fn add_gm_action(
+        &self,
+        game: i64,
+        phase: Option<i64>,
+        action: &str,
+        command: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO gm_actions (game, phase, action, command, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game, phase, action, command, time(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Stores press sent in a game (from a power or the GM, to the powers named).
+    pub fn add_press(
+        &self,
+        game: i64,
+        phase: Option<i64>,
+        from: &str,
+        to: &str,
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO press (game, phase, sender, recipients, body, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game, phase, from, to, body, time(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Queues a mail.
+    pub fn queue_mail(&self, m: &NewMail, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO outbox (game, phase, kind, recipient, subject, body, state, tries,
+                                 created, in_reply_to)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9)",
+            params![
+                m.game,
+                m.phase,
+                m.kind,
+                m.to,
+                m.subject,
+                m.body,
+                MailState::Queued,
+                time(now),
+                m.in_reply_to
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Stores `png` as the picture of `phase` and attaches it to the phase's result mails.
+    pub fn attach_picture(&self, phase: i64, png: &[u8]) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT OR REPLACE INTO pictures (phase, png) VALUES (?1, ?2)",
+            params![phase, png],
+        )?;
+        self.0.execute(
+            "UPDATE outbox SET picture = ?1 WHERE phase = ?1 AND kind = ?2",
+            params![phase, MailKind::Results],
+        )?;
+        Ok(())
+    }
+
+    /// Takes a due mail for one try: fixes its Message-ID (kept if it has one) and holds it
+    /// from other senders until `until`, so two `outbox send`s never send it at once, and a
+    /// sender killed mid-send leaves it to be tried again after `until`. False when it is no
+    /// longer due.
+    pub fn claim_mail(
+        &self,
+        id: i64,
+        message_id: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE outbox SET message_id = COALESCE(message_id, ?2), next_try = ?4
+             WHERE id = ?1 AND state IN ('queued', 'failed')
+                   AND (next_try IS NULL OR next_try <= ?3)",
+            params![id, message_id, time(now), time(until)],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Marks a mail sent.
+    pub fn mail_sent(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE outbox SET state = ?3, tries = tries + 1, error = NULL, sent_at = ?2,
+                    next_try = NULL
+             WHERE id = ?1",
+            params![id, time(now), MailState::Sent],
+        )?;
+        Ok(())
+    }
+
+    /// Marks a try of a mail failed, with why: tried again from `retry` on, or, with none,
+    /// given up.
+    pub fn mail_failed(
+        &self,
+        id: i64,
+        error: &str,
+        retry: Option<DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
+        let state = if retry.is_some() {
+            MailState::Failed
+        } else {
+            MailState::Undeliverable
+        };
+        self.0.execute(
+            "UPDATE outbox SET state = ?2, tries = tries + 1, error = ?3, next_try = ?4
+             WHERE id = ?1",
+            params![id, state, error, retry.map(time)],
+        )?;
+        Ok(())
+    }
+
+    /// Stores a received message, `stored`; its row id.
+    pub fn store_message(&self, m: &NewMessage, now: DateTime<Utc>) -> Result<i64, StoreError> {
+        self.0.execute(
+            "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                m.message_id,
+                m.digest,
+                m.sender,
+                m.raw.len() as i64,
+                m.raw,
+                time(now),
+                InboxState::Stored
+            ],
+        )?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    /// Sets what became of a received message: its state, the game it concerned, why (in
+    /// words) when it was not answered.
+    pub fn set_message_state(
+        &self,
+        id: i64,
+        state: InboxState,
+        game: Option<i64>,
+        note: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE inbox SET state = ?2, game = ?3, note = ?4 WHERE id = ?1",
+            params![id, state, game, note],
+        )?;
+        Ok(())
+    }
+
+    /// Records a wrong password from `sender`.
+    pub fn add_signon_failure(
+        &self,
+        sender: &Address,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO signon_failures (address, at) VALUES (?1, ?2)",
+            params![sender.folded(), time(now)],
+        )?;
+        Ok(())
+    }
 }

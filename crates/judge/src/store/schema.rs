@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 6;
+pub const VERSION: i64 = 7;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -160,6 +160,11 @@ ALTER TABLE outbox ADD COLUMN picture INTEGER REFERENCES pictures(phase);
     // Version 6: a reply names the message it answers (In-Reply-To), so mail programs thread it.
     r#"
 ALTER TABLE outbox ADD COLUMN in_reply_to TEXT;
+"#,
+    r#"
+-- A player's CLEAR is a row of the orders' history, not a deletion: its text is what it
+-- cleared, and from it on the power has no orders in the phase.
+ALTER TABLE orders ADD COLUMN cleared INTEGER NOT NULL DEFAULT 0;
 "#,
 ];
 

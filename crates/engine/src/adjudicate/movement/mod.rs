@@ -27,7 +27,7 @@ mod decide;
 mod items;
 
 use crate::order::Order;
-use crate::outcome::{Outcome, Refusal, Void};
+use crate::outcome::{Event, Outcome, Refusal, Void};
 use crate::position::{Blockade, Position};
 use crate::variant::{Coast, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
 use items::Index;
@@ -182,6 +182,10 @@ pub struct MovementResult {
     /// Every merge participant that set out for the target, with its own result (R2.6): the
     /// second phase's orders need it fleet by fleet (R4.3).
     pub merged: Vec<MergeMove>,
+    /// The passages denied (R6.2), one for each force whose crossing was denied, a merge
+    /// participant's included (section 0: whichever notation the merge is written in), by the
+    /// space it came from.
+    pub events: Vec<Event>,
 }
 
 /// A merge participant's move and whether it went in.
@@ -255,12 +259,32 @@ pub fn adjudicate_by(
             })
         })
         .collect();
+    let mut events: Vec<Event> = (0..r.items.len())
+        .filter_map(|m| {
+            let route = r.d[m].route;
+            match route {
+                Route::Passage(sea) if !r.d[m].paradox && !r.path(m) => {
+                    Some(Event::PassageDenied {
+                        from: r.items[m].at,
+                        sea,
+                    })
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    events.sort_by_key(|e| match e {
+        Event::PassageDenied { from, sea } => (*from, *sea),
+        _ => (ProvinceId(0), ProvinceId(0)),
+    });
+    events.dedup();
     let position = r.next_position(position);
     MovementResult {
         outcomes,
         position,
         blockades,
         merged,
+        events,
     }
 }
 

@@ -1,0 +1,338 @@
+//! The judge's small typed values, each stored as the text (or number) the schema has always
+//! held: reading a value the program doesn't know is an error, never a default.
+
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+
+/// Reads a stored word into one of `values`, or fails naming the word.
+fn word_of<T: Copy>(v: ValueRef<'_>, values: &[(T, &'static str)], what: &str) -> FromSqlResult<T> {
+    let s = v.as_str()?;
+    values
+        .iter()
+        .find(|(_, w)| *w == s)
+        .map(|(t, _)| *t)
+        .ok_or_else(|| FromSqlError::Other(format!("'{s}' is not a {what}").into()))
+}
+
+/// Declares a stored word type: its values and their words, `word`, `Display`, `ToSql`, `FromSql`.
+macro_rules! stored_word {
+    ($(#[$doc:meta])* $name:ident, $what:literal, { $($(#[$vdoc:meta])* $variant:ident => $word:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant),+
+        }
+
+        impl $name {
+            const WORDS: &'static [($name, &'static str)] = &[$(($name::$variant, $word)),+];
+
+            /// The word stored and shown.
+            pub fn word(self) -> &'static str {
+                match self {
+                    $($name::$variant => $word),+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.pad(self.word())
+            }
+        }
+
+        impl ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                Ok(ToSqlOutput::from(self.word()))
+            }
+        }
+
+        impl FromSql for $name {
+            fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
+                word_of(v, $name::WORDS, $what)
+            }
+        }
+    };
+}
+
+stored_word!(
+    /// A game's state.
+    GameState, "game state", {
+        /// Created, players being assigned.
+        Forming => "forming",
+        /// Phases are being played.
+        Running => "running",
+        /// The GM paused it: no deadline runs, `tick` leaves it.
+        Paused => "paused",
+        /// A major won (R7.10).
+        Finished => "finished",
+    }
+);
+
+stored_word!(
+    /// What a mail in the outbox is.
+    MailKind, "mail kind", {
+        /// A phase's results, to every player and the GM.
+        Results => "results",
+        /// Orders are due.
+        Reminder => "reminder",
+        /// A generated password.
+        Password => "password",
+        /// The GM told a mail was given up.
+        Undeliverable => "undeliverable",
+        /// The answer to a mail received.
+        Reply => "reply",
+        /// Press delivered from a power.
+        Press => "press",
+    }
+);
+
+impl MailKind {
+    /// The `Auto-Submitted` header (RFC 3834): what the judge sends of itself is
+    /// `auto-generated`; the answer to a mail, and the press it carries on, `auto-replied`.
+    pub fn auto_submitted(self) -> &'static str {
+        match self {
+            MailKind::Results
+            | MailKind::Reminder
+            | MailKind::Password
+            | MailKind::Undeliverable => "auto-generated",
+            MailKind::Reply | MailKind::Press => "auto-replied",
+        }
+    }
+}
+
+stored_word!(
+    /// Where a mail of the outbox stands.
+    MailState, "mail state", {
+        /// Waiting for its first try.
+        Queued => "queued",
+        /// Delivered.
+        Sent => "sent",
+        /// A try failed: tried again after its back-off.
+        Failed => "failed",
+        /// Given up.
+        Undeliverable => "undeliverable",
+    }
+);
+
+stored_word!(
+    /// Where a received message stands.
+    InboxState, "received mail's state", {
+        /// Stored, not answered yet (the next `tick` answers it).
+        Stored => "stored",
+        /// Answered.
+        Answered => "answered",
+        /// Seen before, answered as a duplicate.
+        Duplicate => "duplicate",
+        /// Not answered, on purpose (automatic mail, the judge's own, a loop).
+        Ignored => "ignored",
+    }
+);
+
+stored_word!(
+    /// Who entered an order text.
+    Author, "author of orders", {
+        /// The power's player (by mail, or `game orders --as-player`).
+        Player => "player",
+        /// The GM.
+        Gm => "gm",
+    }
+);
+
+/// Who a player row is: the GM (the password the GM signs on with by mail) or a power.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The game's GM.
+    Gm,
+    /// A major power, by its name in the variant.
+    Power(String),
+}
+
+impl Role {
+    /// The word stored, and written in a SIGNON, for the GM.
+    pub const GM: &'static str = "GM";
+
+    /// The role named `name`: `GM` in any case, else the power as written.
+    pub fn named(name: &str) -> Role {
+        if name.eq_ignore_ascii_case(Role::GM) {
+            Role::Gm
+        } else {
+            Role::Power(name.to_string())
+        }
+    }
+
+    /// Its name: `GM`, or the power's.
+    pub fn name(&self) -> &str {
+        match self {
+            Role::Gm => Role::GM,
+            Role::Power(p) => p,
+        }
+    }
+
+    /// The power, unless it is the GM.
+    pub fn power(&self) -> Option<&str> {
+        match self {
+            Role::Gm => None,
+            Role::Power(p) => Some(p),
+        }
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl ToSql for Role {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.name()))
+    }
+}
+
+impl FromSql for Role {
+    fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
+        // The GM's row has always been stored as the power `GM`.
+        v.as_str().map(|s| match s {
+            Role::GM => Role::Gm,
+            p => Role::Power(p.to_string()),
+        })
+    }
+}
+
+/// The reminders sent for a phase, in the order they go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reminded {
+    /// None yet.
+    None,
+    /// The one before the deadline.
+    BeforeDeadline,
+    /// The one when the grace starts.
+    Grace,
+}
+
+impl ToSql for Reminded {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(match self {
+            Reminded::None => 0i64,
+            Reminded::BeforeDeadline => 1,
+            Reminded::Grace => 2,
+        }))
+    }
+}
+
+impl FromSql for Reminded {
+    fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
+        match v.as_i64()? {
+            0 => Ok(Reminded::None),
+            1 => Ok(Reminded::BeforeDeadline),
+            2 => Ok(Reminded::Grace),
+            n => Err(FromSqlError::OutOfRange(n)),
+        }
+    }
+}
+
+/// A mail address as given (kept for sending and showing), compared and counted in one
+/// case-folded form: `France@Example.org` and `france@example.org` are the same player.
+#[derive(Clone, Debug, Default, Eq)]
+pub struct Address(String);
+
+impl Address {
+    /// The address as written, trimmed.
+    pub fn new(text: &str) -> Address {
+        Address(text.trim().to_string())
+    }
+
+    /// As written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The one case-folding every comparison uses (ASCII: the domain is case-blind, and no
+    /// mail server this judge meets tells local parts apart by case).
+    pub fn folded(&self) -> String {
+        self.0.to_ascii_lowercase()
+    }
+
+    /// Whether it looks like a mail address (`name@example.org`).
+    pub fn is_valid(&self) -> bool {
+        let a = &self.0;
+        let mut parts = a.split('@');
+        matches!(
+            (parts.next(), parts.next(), parts.next()),
+            (Some(l), Some(d), None) if !l.is_empty() && d.contains('.') && !a.contains(char::is_whitespace)
+        )
+    }
+}
+
+impl PartialEq for Address {
+    fn eq(&self, other: &Address) -> bool {
+        self.0.eq_ignore_ascii_case(&other.0)
+    }
+}
+
+impl std::hash::Hash for Address {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.folded().hash(state)
+    }
+}
+
+impl std::fmt::Display for Address {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(&self.0)
+    }
+}
+
+impl ToSql for Address {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.0.as_str()))
+    }
+}
+
+impl FromSql for Address {
+    fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
+        v.as_str().map(Address::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 17: a state the program doesn't know is an error, not `Forming`.
+    #[test]
+    fn an_unknown_game_state_is_an_error() {
+        let got = GameState::column_result(ValueRef::Text(b"archived"));
+        assert!(got.is_err());
+        let got = GameState::column_result(ValueRef::Text(b"paused"));
+        assert_eq!(got.ok(), Some(GameState::Paused));
+    }
+
+    /// RFC 3834: the judge's own mails are auto-generated, its answers auto-replied.
+    #[test]
+    fn auto_submitted_follows_the_kind() {
+        assert_eq!(MailKind::Results.auto_submitted(), "auto-generated");
+        assert_eq!(MailKind::Undeliverable.auto_submitted(), "auto-generated");
+        assert_eq!(MailKind::Reply.auto_submitted(), "auto-replied");
+        assert_eq!(MailKind::Press.auto_submitted(), "auto-replied");
+    }
+
+    /// Issue 17: one case-folding for addresses.
+    #[test]
+    fn addresses_compare_case_blind_and_keep_their_text() {
+        let a = Address::new(" France@Example.org ");
+        assert_eq!(a, Address::new("france@example.org"));
+        assert_eq!(a.as_str(), "France@Example.org");
+        assert_eq!(a.folded(), "france@example.org");
+        assert!(!Address::new("nobody").is_valid());
+    }
+
+    /// The GM's row keeps the stored word `GM`.
+    #[test]
+    fn the_gm_role_reads_back_from_its_stored_word() {
+        assert_eq!(
+            Role::column_result(ValueRef::Text(b"GM")).ok(),
+            Some(Role::Gm)
+        );
+        assert_eq!(Role::named("gm"), Role::Gm);
+        assert_eq!(Role::named("France").power(), Some("France"));
+    }
+}
