@@ -29,6 +29,10 @@ fn crowded() -> (Variant, PhaseReport) {
 }
 
 fn bench(c: &mut Criterion, name: &str, v: &Variant, pos: &Position, report: Option<&PhaseReport>) {
+    let board = picture::board_for(v).expect("shapes");
+    let png = picture::picture(v, &board, pos, report, View::After, Format::Png).expect("draws");
+    // The size a results mail carries, for docs/performance.md.
+    println!("{name}: PNG {} bytes", png.len());
     let mut group = c.benchmark_group(name);
     for (label, format) in [("svg", Format::Svg), ("png", Format::Png)] {
         group.bench_function(label, |b| {

@@ -75,11 +75,11 @@ fn draw(v: &Variant, steps: &[run::PlayedStep], view: View) -> String {
 fn datc_6_c_3_on_the_standard_board() {
     let (v, steps) = case("fixtures/datc/6.C.case", "6.C.3");
     let svg = draw(&v, &steps, View::Before);
-    // Four move arrows, four failure marks (red).
+    // Four move arrows, four failure marks (red), and the legend's two (failed, build refused).
     assert_eq!(svg.matches("<polygon").count(), 4);
     assert_eq!(
         svg.matches("stroke=\"#d00000\" stroke-width=\"2\"").count(),
-        4
+        4 + 2
     );
     insta::assert_snapshot!("datc_6_c_3", svg);
 }
@@ -116,11 +116,13 @@ fn a_crowded_napoleonic_autumn() {
         svg.matches(&format!("stroke=\"#d00000\" stroke-width=\"{width}\""))
             .count()
     };
-    assert_eq!(red(&before, "2"), 4);
+    // And the legend's two red crosses (failed, build refused).
+    assert_eq!(red(&before, "2"), 4 + 2);
     insta::assert_snapshot!("crowded_before", before);
     // The dislodged Russian army's box.
     let after = draw(&v, &steps, View::After);
-    assert_eq!(red(&after, "1.6"), 1);
+    // And the legend's dislodged box.
+    assert_eq!(red(&after, "1.6"), 1 + 1);
     insta::assert_snapshot!("crowded_after_first_phase", after);
     let last = steps.last().expect("the retreat and second phase");
     let board = picture::board_for(&v).expect("shapes");
@@ -396,4 +398,419 @@ fn result_mails_carry_the_picture() {
     let dir = tempdir("mails-off");
     let j = played(&dir, false);
     assert!(results(&j).iter().all(|m| m.picture.is_none()));
+}
+
+/// The drawing of the case `id` of `path`, before or after its first phase.
+fn drawing_of(path: &str, id: &str, view: View) -> (Variant, picture::Drawing) {
+    let (v, steps) = case(path, id);
+    let board = picture::board_for(&v).expect("the board has shapes");
+    let (pos, report) = match view {
+        View::Before => (&steps[0].before, &steps[0].report),
+        View::After => (&steps[0].report.next, &steps[0].report),
+    };
+    let d = picture::drawing(&v, &board, pos, Some(report), view).expect("draws");
+    (v, d)
+}
+
+/// The space whose code is `code`.
+fn space(v: &Variant, code: &str) -> napjudge_engine::variant::ProvinceId {
+    v.province_ids()
+        .find(|&p| v.province(p).code == code)
+        .unwrap_or_else(|| panic!("no space {code}"))
+}
+
+/// A variant's starting position drawn alone.
+fn start_drawing(name: &str) -> (Variant, picture::Drawing) {
+    let v = napjudge_engine::variant::load_named(name).expect("the board loads");
+    let board = picture::board_for(&v).expect("the board has shapes");
+    let start = napjudge_engine::position::Position::initial(&v);
+    let d = picture::drawing(&v, &board, &start, None, View::Before).expect("draws");
+    (v, d)
+}
+
+/// Each name's ink as resvg lays it out with the shipped font (`id="name-CODE"`), by code.
+fn name_ink(svg: &str) -> Vec<(String, resvg::usvg::Rect)> {
+    use resvg::usvg;
+    let mut db = usvg::fontdb::Database::new();
+    db.load_font_data(
+        std::fs::read("templates/fonts/DejaVuSans-Bold.ttf").expect("the shipped font"),
+    );
+    let options = usvg::Options {
+        font_family: "DejaVu Sans".into(),
+        fontdb: std::sync::Arc::new(db),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options).expect("the SVG reads");
+    tree.root()
+        .children()
+        .iter()
+        .filter_map(|node| match node {
+            usvg::Node::Text(t) => t
+                .id()
+                .strip_prefix("name-")
+                .map(|code| (code.to_string(), t.flattened().bounding_box())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Issue 23: no unit box and no mark covers a space's name (its letters and its centre's dot),
+/// on the starting positions of both boards, the crowded Autumn before and after its first phase
+/// and at the end of its season, and a Winter with builds, a refused build and the minors'
+/// builds by default (R7.2, R7.9). The boxes are the drawing's own (`picture::drawing`); the
+/// names' boxes are checked to hold the letters as resvg sets them with the shipped font.
+#[test]
+fn no_unit_box_or_mark_covers_a_name() {
+    let mut drawings = vec![start_drawing("napoleonic"), start_drawing("standard")];
+    for view in [View::Before, View::After] {
+        drawings.push(drawing_of(
+            "tests/picture/crowded.case",
+            "picture-crowded",
+            view,
+        ));
+        drawings.push(drawing_of(
+            "fixtures/winter/R7.2.case",
+            "R7.2-england-extra-unit",
+            view,
+        ));
+    }
+    let (v, steps) = case("tests/picture/crowded.case", "picture-crowded");
+    let last = &steps.last().expect("the season's last step").report;
+    let board = picture::board_for(&v).expect("shapes");
+    drawings.push((
+        v.clone(),
+        picture::drawing(&v, &board, &last.next, Some(last), View::After).expect("draws"),
+    ));
+    for (i, (v, d)) in drawings.iter().enumerate() {
+        let layout = &d.layout;
+        assert_eq!(layout.names.len(), v.provinces.len());
+        for (item, r) in &layout.items {
+            for (p, name) in &layout.names {
+                assert!(
+                    !r.overlaps(name),
+                    "drawing {i}: {item:?} at {r:?} covers {}'s name at {name:?}",
+                    v.province(*p).code
+                );
+            }
+        }
+        // The names' boxes are where the letters really are (half a unit for rounding).
+        let ink = name_ink(&d.svg);
+        assert_eq!(ink.len(), v.provinces.len(), "drawing {i}: one text a name");
+        for (code, b) in ink {
+            let p = space(v, &code);
+            let name = layout.names[p.index()].1;
+            assert!(
+                b.left() >= name.left - 0.5
+                    && b.right() <= name.right + 0.5
+                    && b.top() >= name.top - 0.5
+                    && b.bottom() <= name.bottom + 0.5,
+                "drawing {i}: {code}'s letters {b:?} outside its box {name:?}"
+            );
+        }
+    }
+}
+
+/// Issue 23, RULINGS R7.2, R7.4, R7.9: builds, refused builds, removals and the builds and
+/// removals made by default each have their own mark, and the legend shows each.
+#[test]
+fn builds_removals_and_default_builds_are_marked_apart() {
+    use picture::Item;
+    let count = |d: &picture::Drawing, f: &dyn Fn(&Item) -> bool| {
+        d.layout.items.iter().filter(|(i, _)| f(i)).count()
+    };
+    // England builds A(Lon) and F(Lpl); A(Sco) fails (no SP left); the nine minors without
+    // units build by default (R7.9), Spain and Turkey twice.
+    let (v, d) = drawing_of(
+        "fixtures/winter/R7.2.case",
+        "R7.2-england-extra-unit",
+        View::After,
+    );
+    let at = |code: &str| space(&v, code);
+    assert_eq!(count(&d, &|i| matches!(i, Item::Built(_))), 2);
+    assert!(d
+        .layout
+        .items
+        .iter()
+        .any(|(i, _)| *i == Item::Built(at("Lon"))));
+    assert_eq!(
+        count(&d, &|i| matches!(i, Item::BuildRefused(_))),
+        1,
+        "A(Sco)"
+    );
+    assert!(d
+        .layout
+        .items
+        .iter()
+        .any(|(i, _)| *i == Item::BuildRefused(at("Sco"))));
+    assert_eq!(count(&d, &|i| matches!(i, Item::AutoBuilt(_))), 11);
+    // Before the Winter the builds are outlines of the units to come.
+    let (_, before) = drawing_of(
+        "fixtures/winter/R7.2.case",
+        "R7.2-england-extra-unit",
+        View::Before,
+    );
+    assert!(count(&before, &|i| matches!(i, Item::Ghost(_))) >= 2 + 11);
+    // France removes A(Pic) as ordered; civil disorder removes the rest (R7.4).
+    let (v, d) = drawing_of(
+        "fixtures/winter/R7.4.case",
+        "R7.4-ordered-removal",
+        View::After,
+    );
+    assert!(d
+        .layout
+        .items
+        .iter()
+        .any(|(i, _)| *i == Item::Removed(space(&v, "Pic"))));
+    assert!(count(&d, &|i| matches!(i, Item::AutoRemoved(_))) >= 1);
+    for key in [
+        ">failed<",
+        ">void<",
+        ">dislodged<",
+        ">built<",
+        ">built by default<",
+        ">removed<",
+        ">removed by default<",
+        ">build refused<",
+        ">blockaded<",
+        ">controlled minor: striped with its controller<",
+    ] {
+        assert!(d.svg.contains(key), "the legend's {key}");
+    }
+}
+
+/// Issue 23, R7.6: a controlled minor (Sweden, England's in the crowded Autumn) is striped with
+/// its controller's colour on the map and in the legend alike; an uncontrolled one is plain.
+#[test]
+fn a_controlled_minor_is_striped_in_map_and_legend() {
+    let (v, d) = drawing_of(
+        "tests/picture/crowded.case",
+        "picture-crowded",
+        View::Before,
+    );
+    let colours = picture::power_colours(&v);
+    let power = |name: &str| {
+        v.power_ids()
+            .find(|&p| v.power(p).name == name)
+            .expect("a power")
+    };
+    let (sweden, england) = (power("Sweden"), power("England"));
+    let pattern = |id: String| {
+        d.svg
+            .lines()
+            .find(|l| l.contains(&format!("<pattern id=\"{id}\"")))
+            .unwrap_or_else(|| panic!("pattern {id}"))
+            .to_string()
+    };
+    let swatch = pattern(format!("swatch-{}", sweden.index()));
+    assert!(swatch.contains(colours[sweden.index()]) && swatch.contains(colours[england.index()]));
+    assert!(pattern(format!("land-{}", sweden.index())).contains("fill=\"#"));
+    // Sweden's centre is filled with the land stripes, its swatch with the swatch stripes.
+    assert!(d
+        .svg
+        .contains(&format!("fill=\"url(#land-{})\"", sweden.index())));
+    let swatch_line = d
+        .svg
+        .lines()
+        .find(|l| l.contains("id=\"swatch-Sweden\""))
+        .expect("Sweden's swatch");
+    assert!(swatch_line.contains(&format!("fill=\"url(#swatch-{})\"", sweden.index())));
+    let denmark = d
+        .svg
+        .lines()
+        .find(|l| l.contains("id=\"swatch-Denmark\""))
+        .expect("Denmark's swatch");
+    assert!(denmark.contains(&format!("fill=\"{}\"", colours[power("Denmark").index()])));
+}
+
+/// CIEDE2000 (Sharma, Wu and Dalal, "The CIEDE2000 colour-difference formula: implementation
+/// notes, supplementary test data, and mathematical observations", Color Res. Appl. 30, 2005,
+/// equations 1 to 22) between two CIELAB colours.
+fn ciede2000(lab1: [f64; 3], lab2: [f64; 3]) -> f64 {
+    let [l1, a1, b1] = lab1;
+    let [l2, a2, b2] = lab2;
+    let c_mean = (a1.hypot(b1) + a2.hypot(b2)) / 2.0;
+    let g = 0.5 * (1.0 - (c_mean.powi(7) / (c_mean.powi(7) + 25f64.powi(7))).sqrt());
+    let (a1p, a2p) = ((1.0 + g) * a1, (1.0 + g) * a2);
+    let (c1p, c2p) = (a1p.hypot(b1), a2p.hypot(b2));
+    let hue = |b: f64, a: f64| {
+        if a == 0.0 && b == 0.0 {
+            0.0
+        } else {
+            b.atan2(a).to_degrees().rem_euclid(360.0)
+        }
+    };
+    let (h1p, h2p) = (hue(b1, a1p), hue(b2, a2p));
+    let dl = l2 - l1;
+    let dc = c2p - c1p;
+    let dh = if c1p * c2p == 0.0 {
+        0.0
+    } else if (h2p - h1p).abs() <= 180.0 {
+        h2p - h1p
+    } else if h2p - h1p > 180.0 {
+        h2p - h1p - 360.0
+    } else {
+        h2p - h1p + 360.0
+    };
+    let dh_big = 2.0 * (c1p * c2p).sqrt() * (dh / 2.0).to_radians().sin();
+    let l_mean = (l1 + l2) / 2.0;
+    let cp_mean = (c1p + c2p) / 2.0;
+    let hp_mean = if c1p * c2p == 0.0 {
+        h1p + h2p
+    } else if (h1p - h2p).abs() <= 180.0 {
+        (h1p + h2p) / 2.0
+    } else if h1p + h2p < 360.0 {
+        (h1p + h2p + 360.0) / 2.0
+    } else {
+        (h1p + h2p - 360.0) / 2.0
+    };
+    let cos = |deg: f64| deg.to_radians().cos();
+    let t = 1.0 - 0.17 * cos(hp_mean - 30.0)
+        + 0.24 * cos(2.0 * hp_mean)
+        + 0.32 * cos(3.0 * hp_mean + 6.0)
+        - 0.20 * cos(4.0 * hp_mean - 63.0);
+    let d_theta = 30.0 * (-((hp_mean - 275.0) / 25.0).powi(2)).exp();
+    let rc = 2.0 * (cp_mean.powi(7) / (cp_mean.powi(7) + 25f64.powi(7))).sqrt();
+    let sl = 1.0 + 0.015 * (l_mean - 50.0).powi(2) / (20.0 + (l_mean - 50.0).powi(2)).sqrt();
+    let sc = 1.0 + 0.045 * cp_mean;
+    let sh = 1.0 + 0.015 * cp_mean * t;
+    let rt = -(2.0 * d_theta).to_radians().sin() * rc;
+    ((dl / sl).powi(2) + (dc / sc).powi(2) + (dh_big / sh).powi(2) + rt * (dc / sc) * (dh_big / sh))
+        .sqrt()
+}
+
+/// A `#rrggbb` colour's linear RGB (IEC 61966-2-1).
+fn linear_rgb(hex: &str) -> [f64; 3] {
+    let c = |i: usize| {
+        let v = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).expect("hex")) / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    [c(1), c(3), c(5)]
+}
+
+/// Linear sRGB to CIELAB (D65 white).
+fn lab([r, g, b]: [f64; 3]) -> [f64; 3] {
+    let x = 0.4124564 * r + 0.3575761 * g + 0.1804375 * b;
+    let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+    let z = 0.0193339 * r + 0.1191920 * g + 0.9503041 * b;
+    let f = |t: f64| {
+        if t > 216.0 / 24389.0 {
+            t.cbrt()
+        } else {
+            (24389.0 / 27.0 * t + 16.0) / 116.0
+        }
+    };
+    let (fx, fy, fz) = (f(x / 0.95047), f(y), f(z / 1.08883));
+    [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
+}
+
+/// The colour as a dichromat sees it: Machado, Oliveira and Fernandes, "A physiologically-based
+/// model for simulation of color vision deficiency", IEEE TVCG 15(6), 2009, severity 1.0, on
+/// linear RGB.
+fn simulate(m: &[[f64; 3]; 3], [r, g, b]: [f64; 3]) -> [f64; 3] {
+    m.map(|row| (row[0] * r + row[1] * g + row[2] * b).clamp(0.0, 1.0))
+}
+
+const PROTANOPIA: [[f64; 3]; 3] = [
+    [0.152286, 1.052583, -0.204868],
+    [0.114503, 0.786281, 0.099216],
+    [-0.003882, -0.048116, 1.051998],
+];
+const DEUTERANOPIA: [[f64; 3]; 3] = [
+    [0.367322, 0.860646, -0.227968],
+    [0.280085, 0.672501, 0.047413],
+    [-0.011820, 0.042940, 0.968881],
+];
+const TRITANOPIA: [[f64; 3]; 3] = [
+    [1.255528, -0.076749, -0.178779],
+    [-0.078411, 0.930809, 0.147602],
+    [0.004733, 0.691367, 0.303900],
+];
+
+/// The CIEDE2000 implementation above gives Sharma et al.'s published differences (their table 1,
+/// pairs 1, 7, 11, 13, 17, 19 and 20: blue, neutral, across the hue wrap, large differences).
+#[test]
+fn ciede2000_matches_sharmas_test_data() {
+    for (lab1, lab2, expected) in [
+        ([50.0, 2.6772, -79.7751], [50.0, 0.0, -82.7485], 2.0425),
+        ([50.0, 0.0, 0.0], [50.0, -1.0, 2.0], 2.3669),
+        ([50.0, 2.49, -0.001], [50.0, -2.49, 0.0009], 7.1792),
+        ([50.0, 2.49, -0.001], [50.0, -2.49, 0.0011], 7.2195),
+        ([50.0, 2.5, 0.0], [73.0, 25.0, -18.0], 27.1492),
+        ([50.0, 2.5, 0.0], [56.0, -27.0, -3.0], 31.9030),
+        ([50.0, 2.5, 0.0], [58.0, 24.0, 15.0], 19.4535),
+    ] {
+        let got = ciede2000(lab1, lab2);
+        assert!((got - expected).abs() < 1e-4, "{lab1:?} {lab2:?}: {got}");
+        assert!((ciede2000(lab2, lab1) - expected).abs() < 1e-4);
+    }
+}
+
+/// Issue 23: on each board every two powers' colours differ by at least 23 in CIEDE2000 (the
+/// old Austria and Spain, "hard to tell apart", were 20.2), and by at least 11.5 as a protanope
+/// or a deuteranope sees them, 9.5 for a tritanope (Machado et al. 2009): no two powers look
+/// alike to the about 1 in 12 men with a red-green deficiency.
+#[test]
+fn the_powers_colours_are_told_apart() {
+    for name in ["napoleonic", "standard"] {
+        let v = napjudge_engine::variant::load_named(name).expect("the board loads");
+        let colours = picture::power_colours(&v);
+        for (vision, matrix, least) in [
+            ("normal", None, 23.0),
+            ("protanopia", Some(&PROTANOPIA), 11.5),
+            ("deuteranopia", Some(&DEUTERANOPIA), 11.5),
+            ("tritanopia", Some(&TRITANOPIA), 9.5),
+        ] {
+            let seen = |hex: &str| {
+                let rgb = linear_rgb(hex);
+                lab(matrix.map_or(rgb, |m| simulate(m, rgb)))
+            };
+            for (i, a) in v.power_ids().enumerate() {
+                for b in v.power_ids().skip(i + 1) {
+                    let d = ciede2000(seen(colours[a.index()]), seen(colours[b.index()]));
+                    assert!(
+                        d >= least,
+                        "{name}, {vision}: {} {} and {} {} differ by {d:.1} < {least}",
+                        v.power(a).name,
+                        colours[a.index()],
+                        v.power(b).name,
+                        colours[b.index()]
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Issue 23: the PNG of the Napoleonic start and of the crowded Autumn is under 150 kB (a results
+/// mail goes to every player), and every power's colour is in it exactly (an indexed PNG keeps
+/// the fills, only edge pixels take their nearest colour).
+#[test]
+fn the_png_is_small_and_keeps_the_colours() {
+    let v = napjudge_engine::variant::load_named("napoleonic").expect("the board loads");
+    let board = picture::board_for(&v).expect("shapes");
+    let start = napjudge_engine::position::Position::initial(&v);
+    let (cv, steps) = case("tests/picture/crowded.case", "picture-crowded");
+    let crowded = &steps[0].report;
+    for (v, pos, report) in [(&v, &start, None), (&cv, &crowded.next, Some(crowded))] {
+        let png = picture::picture(v, &board, pos, report, View::After, Format::Png).expect("PNG");
+        assert!(png.len() < 150_000, "{} bytes", png.len());
+        let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).expect("a PNG");
+        let seen: std::collections::HashSet<(u8, u8, u8)> = pixmap
+            .pixels()
+            .iter()
+            .map(|p| (p.red(), p.green(), p.blue()))
+            .collect();
+        for (p, hex) in v.power_ids().zip(picture::power_colours(v)) {
+            let c = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex");
+            assert!(
+                seen.contains(&(c(1), c(3), c(5))),
+                "{}'s {hex} is not in the PNG",
+                v.power(p).name
+            );
+        }
+    }
 }

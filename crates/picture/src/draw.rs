@@ -3,10 +3,10 @@
 
 use super::shapes::{Board, Class, Point, Problem, Ring, Shape};
 use napjudge_engine::order::{spec_text, Order, OrderKind, Place, Stage, UnitSpec};
-use napjudge_engine::outcome::{Event, Outcome};
-use napjudge_engine::position::{Force, Position};
+use napjudge_engine::outcome::{Event, Outcome, WinterEvent};
+use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
-use napjudge_engine::variant::{PowerId, PowerKind, ProvinceId, ProvinceSet, Region, Variant};
+use napjudge_engine::variant::{PowerId, PowerKind, ProvinceId, Region, Variant};
 use std::fmt::Write;
 
 /// What the picture shows.
@@ -26,24 +26,29 @@ pub enum DrawError {
     Shapes(Vec<Problem>),
 }
 
-/// The standard colours of the powers, by name; others take the spare ones in turn.
+/// The powers' colours, by name; others take the spare ones in turn. Chosen so that on each board
+/// every two powers differ by at least 23 in CIEDE2000, and by at least 11.5 as a protanope or a
+/// deuteranope sees them (Machado et al. 2009, full severity): a max-min search over sRGB from a
+/// start of one hue family a power (red, navy, sky blue, black, purple, yellow, teal, rust,
+/// orange, olive, brown, green, light green, grey-rose), each colour kept near its start
+/// (`tests/picture.rs` checks the figures, `docs/map-format.md` has the reasons).
 const COLOURS: &[(&str, &str)] = &[
-    ("Austria", "#c0392b"),
-    ("England", "#1f3c88"),
-    ("France", "#3d8fe0"),
-    ("Prussia", "#3a3a3a"),
-    ("Germany", "#5d4037"),
-    ("Russia", "#7d3c98"),
-    ("Italy", "#2e7d32"),
-    ("Turkey", "#e0b000"),
-    ("Bavaria", "#17a589"),
-    ("Denmark", "#f06292"),
-    ("Hanover", "#ef7d00"),
-    ("Naples", "#9e9d24"),
-    ("Portugal", "#8d6e63"),
-    ("Sweden", "#f9d71c"),
-    ("Spain", "#ad1457"),
-    ("Wurzburg", "#78909c"),
+    ("Austria", "#fd176e"),
+    ("England", "#1f139c"),
+    ("France", "#8db9ff"),
+    ("Prussia", "#0d000a"),
+    ("Germany", "#563b00"),
+    ("Russia", "#b625b6"),
+    ("Italy", "#098657"),
+    ("Turkey", "#ffff5b"),
+    ("Bavaria", "#24a9b4"),
+    ("Denmark", "#b14f23"),
+    ("Hanover", "#fab323"),
+    ("Naples", "#929701"),
+    ("Portugal", "#563b00"),
+    ("Sweden", "#098657"),
+    ("Spain", "#6dd588"),
+    ("Wurzburg", "#b89a99"),
 ];
 
 const SPARE: &[&str] = &[
@@ -110,8 +115,9 @@ fn ink(hex: &str) -> &'static str {
     }
 }
 
-/// Each power's colour, by power index.
-fn palette(v: &Variant) -> Vec<&'static str> {
+/// Each power's colour, by power index: what its units, its legend swatch and (lighter) its land
+/// are drawn in.
+pub fn power_colours(v: &Variant) -> Vec<&'static str> {
     let mut spare = SPARE.iter().cycle();
     v.powers
         .iter()
@@ -126,9 +132,29 @@ fn palette(v: &Variant) -> Vec<&'static str> {
         .collect()
 }
 
-/// Roughly how wide DejaVu Sans Bold sets `text` at `size`.
+/// DejaVu Sans Bold's advance widths (`templates/fonts/`, its `hmtx` table) for ' ' to '~', in
+/// 1/2048 of the font size: a name's box is the room its letters really take.
+const ADVANCE: [u16; 95] = [
+    713, 934, 1067, 1716, 1425, 2052, 1786, 627, 936, 936, 1071, 1716, 778, 850, 778, 748, 1425,
+    1425, 1425, 1425, 1425, 1425, 1425, 1425, 1425, 1425, 819, 819, 1716, 1716, 1716, 1188, 2048,
+    1585, 1561, 1503, 1700, 1399, 1399, 1681, 1714, 762, 762, 1587, 1305, 2038, 1714, 1741, 1501,
+    1741, 1577, 1475, 1397, 1663, 1585, 2259, 1579, 1483, 1485, 936, 748, 936, 1716, 1024, 1024,
+    1382, 1466, 1214, 1466, 1389, 891, 1466, 1458, 702, 702, 1362, 702, 2134, 1458, 1407, 1466,
+    1466, 1010, 1219, 979, 1458, 1335, 1892, 1321, 1335, 1192, 1458, 748, 1458, 1716,
+];
+
+/// How wide DejaVu Sans Bold sets `text` at `size` (other characters as wide as '+').
 fn text_width(text: &str, size: f32) -> f32 {
-    text.chars().count() as f32 * size * 0.68
+    let units: u32 = text
+        .chars()
+        .map(|c| {
+            (c as usize)
+                .checked_sub(32)
+                .and_then(|i| ADVANCE.get(i))
+                .map_or(1716, |&w| u32::from(w))
+        })
+        .sum();
+    units as f32 / 2048.0 * size
 }
 
 fn ring_path(out: &mut String, rings: &[Ring]) {
@@ -145,6 +171,146 @@ fn ring_path(out: &mut String, rings: &[Ring]) {
         out.push_str("Z ");
     }
     out.pop();
+}
+
+/// A box in the board's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    /// Its left edge.
+    pub left: f32,
+    /// Its top edge.
+    pub top: f32,
+    /// Its right edge.
+    pub right: f32,
+    /// Its bottom edge.
+    pub bottom: f32,
+}
+
+impl Rect {
+    fn centred(at: Point, w: f32, h: f32) -> Rect {
+        Rect {
+            left: at.x - w / 2.0,
+            top: at.y - h / 2.0,
+            right: at.x + w / 2.0,
+            bottom: at.y + h / 2.0,
+        }
+    }
+
+    /// Whether the two boxes share more than an edge.
+    pub fn overlaps(&self, o: &Rect) -> bool {
+        self.left < o.right && o.left < self.right && self.top < o.bottom && o.top < self.bottom
+    }
+
+    fn grown(&self, by: f32) -> Rect {
+        Rect {
+            left: self.left - by,
+            top: self.top - by,
+            right: self.right + by,
+            bottom: self.bottom + by,
+        }
+    }
+
+    fn union(&self, o: &Rect) -> Rect {
+        Rect {
+            left: self.left.min(o.left),
+            top: self.top.min(o.top),
+            right: self.right.max(o.right),
+            bottom: self.bottom.max(o.bottom),
+        }
+    }
+
+    /// Its centre.
+    pub fn centre(&self) -> Point {
+        Point {
+            x: (self.left + self.right) / 2.0,
+            y: (self.top + self.bottom) / 2.0,
+        }
+    }
+
+    fn width(&self) -> f32 {
+        self.right - self.left
+    }
+
+    fn height(&self) -> f32 {
+        self.bottom - self.top
+    }
+}
+
+/// What a box of the drawing holds, besides the names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// A force's box.
+    Unit(ProvinceId),
+    /// A dislodged force's box (red, dashed).
+    Dislodged(ProvinceId),
+    /// The dashed outline of a unit ordered built (before the Winter), or of one removed.
+    Ghost(ProvinceId),
+    /// The grey dashed outline of a build that was refused or void, crossed.
+    BuildRefused(ProvinceId),
+    /// A build's mark: + in a white circle.
+    Built(ProvinceId),
+    /// A minor's build made by default (R7.9): + in a black circle.
+    AutoBuilt(ProvinceId),
+    /// A removal's mark: − in a white circle.
+    Removed(ProvinceId),
+    /// A removal made by civil disorder (R7.4): − in a black circle.
+    AutoRemoved(ProvinceId),
+    /// A blockaded centre's B.
+    Blockade(ProvinceId),
+    /// The cross of a failed (red) or void (black) order, or of a denied passage.
+    Cross,
+}
+
+/// Where the drawing put things: each space's name (with its centre's dot) and every unit box
+/// and mark, in the board's frame. The SVG is drawn from these boxes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Layout {
+    /// Each space's name box.
+    pub names: Vec<(ProvinceId, Rect)>,
+    /// Every unit box and mark.
+    pub items: Vec<(Item, Rect)>,
+}
+
+/// A picture's SVG and where its parts went.
+#[derive(Clone, Debug)]
+pub struct Drawing {
+    /// The standalone SVG.
+    pub svg: String,
+    /// Its boxes.
+    pub layout: Layout,
+}
+
+/// The gap kept between a unit box or mark and a name.
+const NAME_GAP: f32 = 1.0;
+/// How large a cross (with its white halo) and a round mark are.
+const CROSS: f32 = 11.0;
+const MARK: f32 = 10.0;
+
+/// A name's box: the letters as set at the label point (ascender to descender), with the centre's
+/// dot before them.
+fn name_box(v: &Variant, s: &Shape, p: ProvinceId) -> Rect {
+    let prov = v.province(p);
+    let half = text_width(&prov.code, LABEL_SIZE) / 2.0;
+    let baseline = s.label.y + LABEL_SIZE * 0.35;
+    let text = Rect {
+        left: s.label.x - half,
+        top: baseline - LABEL_SIZE * 0.77,
+        right: s.label.x + half,
+        bottom: baseline + LABEL_SIZE * 0.24,
+    };
+    if prov.centre {
+        text.union(&Rect::centred(dot_at(s.label, half), 7.0, 7.0))
+    } else {
+        text
+    }
+}
+
+/// Where a centre's dot is drawn, before a name `half` wide.
+fn dot_at(label: Point, half: f32) -> Point {
+    Point {
+        x: label.x - half - 4.0,
+        y: label.y,
+    }
 }
 
 /// How an order ended, for its look.
@@ -183,12 +349,13 @@ struct Canvas<'a> {
     colours: Vec<&'static str>,
     /// Arrows and lines, drawn under the units.
     lines: String,
+    /// Unit boxes and outlines.
+    units: String,
     /// Marks drawn over everything (failed orders, builds, removals, blockades).
     marks: String,
     /// Whether the report holds the fleets' second phase (else its orders are still to come).
     second_played: bool,
-    /// The spaces with units drawn.
-    occupied: ProvinceSet,
+    layout: Layout,
 }
 
 impl Canvas<'_> {
@@ -196,74 +363,84 @@ impl Canvas<'_> {
         self.shapes[p.index()]
     }
 
-    /// Where a force in `r` is drawn.
-    /// Where a force in `r` is drawn: its unit (or coast) point, or, when a unit there would
-    /// cover a space's name, the nearest spot beside that name (above, below, left, right) that
-    /// covers none, stays in the space and keeps clear of the units drawn in other spaces (none:
-    /// the unit point).
+    /// Whether `r` is clear of every name and of everything placed so far.
+    fn free(&self, r: &Rect) -> bool {
+        let near = r.grown(NAME_GAP);
+        self.layout.names.iter().all(|(_, b)| !b.overlaps(&near))
+            && self.layout.items.iter().all(|(_, b)| !b.overlaps(r))
+    }
+
+    /// The box `w` by `h` nearest `at` that covers no name and nothing placed: searched on rings
+    /// around `at` (every 2.5 units, out to 40), first with its centre in `space`, then
+    /// anywhere; `at` itself when nothing is clear (a board too crowded there).
+    fn place(&mut self, item: Item, at: Point, w: f32, h: f32, space: Option<ProvinceId>) -> Rect {
+        let candidates = std::iter::once(at).chain((1..=16).flat_map(|ring| {
+            let r = ring as f32 * 2.5;
+            let steps = 8 * ring.min(4);
+            (0..steps).map(move |k| {
+                let a = k as f32 * std::f32::consts::TAU / steps as f32;
+                Point {
+                    x: at.x + r * a.sin(),
+                    y: at.y - r * a.cos(),
+                }
+            })
+        }));
+        let inside = |pt: &Point| space.is_none_or(|p| self.shape(p).contains(*pt));
+        let chosen = candidates
+            .clone()
+            .find(|pt| inside(pt) && self.free(&Rect::centred(*pt, w, h)))
+            .or_else(|| {
+                candidates
+                    .clone()
+                    .find(|pt| self.free(&Rect::centred(*pt, w, h)))
+            })
+            .unwrap_or(at);
+        let r = Rect::centred(chosen, w, h);
+        self.layout.items.push((item, r));
+        r
+    }
+
+    /// The box of what stands in `p` (a force, else a ghost), if any.
+    fn unit_box(&self, p: ProvinceId) -> Option<Rect> {
+        self.layout.items.iter().find_map(|&(item, r)| match item {
+            Item::Unit(q) | Item::Ghost(q) | Item::BuildRefused(q) if q == p => Some(r),
+            _ => None,
+        })
+    }
+
+    fn dislodged_box(&self, p: ProvinceId) -> Option<Rect> {
+        self.layout.items.iter().find_map(|&(item, r)| match item {
+            Item::Dislodged(q) if q == p => Some(r),
+            _ => None,
+        })
+    }
+
+    /// Where a region is drawn: its force's box, else its unit (or coast) point.
     fn point(&self, r: Region) -> Point {
+        if let Some(b) = self.unit_box(r.province) {
+            return b.centre();
+        }
         let s = self.shape(r.province);
-        let at = r.coast.map_or(s.unit, |c| s.coast_point(c));
-        // A typical token: two characters wide.
-        let token_w = text_width("2A", UNIT_SIZE) / 2.0 + 2.5;
-        let gap_y = TOKEN_H / 2.0 + LABEL_SIZE * 0.6;
-        // A name's extent left and right of its point (a centre's dot stands before it).
-        let extent = |p: ProvinceId| {
-            let half = text_width(&self.v.province(p).code, LABEL_SIZE) / 2.0 + 1.0;
-            let dot = if self.v.province(p).centre { 6.0 } else { 0.0 };
-            (half + dot, half)
-        };
-        let covers = |pt: Point| {
-            self.v.province_ids().find(|&p| {
-                let label = self.shape(p).label;
-                let (left, right) = extent(p);
-                pt.x > label.x - left - token_w
-                    && pt.x < label.x + right + token_w
-                    && (pt.y - label.y).abs() < gap_y
-            })
-        };
-        let Some(p) = covers(at) else {
-            return at;
-        };
-        let label = self.shape(p).label;
-        let (left, right) = extent(p);
-        let candidates = [
-            Point {
-                x: at.x,
-                y: label.y - gap_y - 0.5,
-            },
-            Point {
-                x: at.x,
-                y: label.y + gap_y + 0.5,
-            },
-            Point {
-                x: label.x - left - token_w - 0.5,
-                y: at.y,
-            },
-            Point {
-                x: label.x + right + token_w + 0.5,
-                y: at.y,
-            },
-        ];
-        let clear = |pt: Point| {
-            self.occupied.iter().filter(|&q| q != r.province).all(|q| {
-                let u = self.shape(q).unit;
-                (pt.x - u.x).abs() >= 2.0 * token_w || (pt.y - u.y).abs() >= TOKEN_H + 1.0
-            })
-        };
-        let distance = |pt: &Point| (pt.x - at.x).powi(2) + (pt.y - at.y).powi(2);
-        let mut fits: Vec<Point> = candidates
-            .into_iter()
-            .filter(|&pt| s.contains(pt) && covers(pt).is_none())
-            .collect();
-        fits.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
-        // Where no spot is clear, the name is covered rather than another space's units.
-        fits.into_iter().find(|&pt| clear(pt)).unwrap_or(at)
+        r.coast.map_or(s.unit, |c| s.coast_point(c))
     }
 
     /// Where the units an order names are drawn.
     fn at(&self, u: &UnitSpec<Region>) -> Point {
         self.point(u.at)
+    }
+
+    /// Where a dislodged force of `p` is drawn: its box, else beside the space's units.
+    fn dislodged_point(&self, p: ProvinceId) -> Point {
+        self.dislodged_box(p).map_or_else(
+            || {
+                let a = self.point(Region::of(p));
+                Point {
+                    x: a.x + DISLODGED_OFFSET.x,
+                    y: a.y + DISLODGED_OFFSET.y,
+                }
+            },
+            |b| b.centre(),
+        )
     }
 
     fn colour(&self, power: PowerId) -> &'static str {
@@ -351,64 +528,104 @@ impl Canvas<'_> {
             }
         }
         self.lines.push_str("</g>\n");
-        // The mark halfway, where it hides neither the arrowhead nor the units.
+        // The mark halfway, else the spot along the line nearest halfway that covers no name and
+        // no unit, else the nearest clear spot around halfway.
         if matches!(result, Result::Failed | Result::Void) {
-            let m = Point {
-                x: (p.x + base.x) / 2.0,
-                y: (p.y + base.y) / 2.0,
+            let along = |t: f32| Point {
+                x: p.x + (base.x - p.x) * t,
+                y: p.y + (base.y - p.y) * t,
             };
-            self.cross(m, result);
+            match [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8]
+                .into_iter()
+                .map(along)
+                .find(|&m| self.free(&Rect::centred(m, CROSS, CROSS)))
+            {
+                Some(m) => self.cross(m, result),
+                None => self.cross_near(along(0.5), result),
+            }
         }
     }
 
-    /// The mark of a failed (red) or void (black) order.
+    /// The mark of a failed (red) or void (black) order, at `at`.
     fn cross(&mut self, at: Point, result: Result) {
-        let colour = if result == Result::Failed {
-            "#d00000"
-        } else {
-            "#202020"
-        };
-        let d = 3.5;
-        let _ =
-            writeln!(
-            self.marks,
-            "<path d=\"M {} {} L {} {} M {} {} L {} {}\" stroke=\"#ffffff\" stroke-width=\"4\"/>\
-             <path d=\"M {} {} L {} {} M {} {} L {} {}\" stroke=\"{colour}\" stroke-width=\"2\"/>",
-            n(at.x - d), n(at.y - d), n(at.x + d), n(at.y + d),
-            n(at.x - d), n(at.y + d), n(at.x + d), n(at.y - d),
-            n(at.x - d), n(at.y - d), n(at.x + d), n(at.y + d),
-            n(at.x - d), n(at.y + d), n(at.x + d), n(at.y - d),
-        );
+        self.layout
+            .items
+            .push((Item::Cross, Rect::centred(at, CROSS, CROSS)));
+        cross_svg(&mut self.marks, at, result);
     }
 
-    /// A ring around a point (a build, a blockaded centre).
-    fn ring(&mut self, at: Point, r: f32, colour: &str, dash: bool) {
-        let dash = if dash {
-            " stroke-dasharray=\"3 2\""
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            self.marks,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>",
-            n(at.x),
-            n(at.y),
-            n(r)
-        );
+    /// The mark of a failed or void order at the clear spot nearest `at`.
+    fn cross_near(&mut self, at: Point, result: Result) {
+        let r = self.place(Item::Cross, at, CROSS, CROSS, None);
+        cross_svg(&mut self.marks, r.centre(), result);
     }
 
-    /// A small square badge with a letter (B: blockaded centre).
-    fn badge(&mut self, at: Point, letter: &str, colour: &str) {
+    /// A round mark (+ built, − removed; black when made by default) beside the box `of`: at its
+    /// top right corner, else the nearest clear spot.
+    fn round_mark(&mut self, of: Rect, item: Item) {
+        let at = Point {
+            x: of.right,
+            y: of.top,
+        };
+        let r = self.place(item, at, MARK, MARK, None);
+        let c = r.centre();
+        let auto = matches!(item, Item::AutoBuilt(_) | Item::AutoRemoved(_));
+        let plus = matches!(item, Item::Built(_) | Item::AutoBuilt(_));
+        round_mark_svg(&mut self.marks, c, plus, auto);
+    }
+
+    /// The box of `power`'s units in `r`: the force drawn there, else a dashed outline of them
+    /// (a build not made yet, a unit removed), placed like a force.
+    fn unit_or_ghost(&mut self, power: PowerId, u: &UnitSpec<Region>, refused: bool) -> Rect {
+        let p = u.at.province;
+        if !refused {
+            if let Some(b) = self.unit_box(p) {
+                return b;
+            }
+        }
+        let text = spec_text(u.armies, u.fleets);
+        let w = token_width(&text);
+        let s = self.shape(p);
+        let at = u.at.coast.map_or(s.unit, |c| s.coast_point(c));
+        let item = if refused {
+            Item::BuildRefused(p)
+        } else {
+            Item::Ghost(p)
+        };
+        let r = self.place(item, at, w, TOKEN_H, Some(p));
+        let colour = if refused {
+            "#8a8a8a"
+        } else {
+            self.colour(power)
+        };
         let _ = writeln!(
-            self.marks,
-            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{colour}\" stroke=\"#000000\" stroke-width=\"0.8\"/>\
-             <text x=\"{}\" y=\"{}\" font-size=\"8\" text-anchor=\"middle\" fill=\"{}\">{letter}</text>",
-            n(at.x - 5.0),
-            n(at.y - 5.0),
-            n(at.x),
-            n(at.y + 3.0),
-            ink(colour),
+            self.units,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{TOKEN_H}\" rx=\"2\" fill=\"#ffffff\" fill-opacity=\"0.8\" stroke=\"{colour}\" stroke-width=\"1.4\" stroke-dasharray=\"2.5 1.5\"/>\
+             <text x=\"{}\" y=\"{}\" font-size=\"{UNIT_SIZE}\" text-anchor=\"middle\" fill=\"{colour}\">{}</text>",
+            n(r.left),
+            n(r.top),
+            n(r.width()),
+            n(r.centre().x),
+            n(r.centre().y + UNIT_SIZE * 0.36),
+            escape(&text),
         );
+        r
+    }
+
+    /// A build or removal (ordered or made by default) with its result: the units' box (or
+    /// their outline) and its mark; a refused build is its grey outline crossed.
+    fn adjustment(&mut self, power: PowerId, u: &UnitSpec<Region>, item: Item, result: Result) {
+        let build = matches!(item, Item::Built(_) | Item::AutoBuilt(_));
+        if build && matches!(result, Result::Failed | Result::Void) {
+            let b = self.unit_or_ghost(power, u, true);
+            self.cross(b.centre(), result);
+            return;
+        }
+        let b = self.unit_or_ghost(power, u, false);
+        self.round_mark(b, item);
+        if matches!(result, Result::Failed | Result::Void) {
+            self.cross(b.centre(), result);
+        }
     }
 
     /// Draws one order with its result.
@@ -510,44 +727,95 @@ impl Canvas<'_> {
                 self.arrow(a, m, c, Line::Convoy, Head::Bar, result);
             }
             Retreat { unit, to } => {
-                let a = self.at(unit);
-                let a = Point {
-                    x: a.x + DISLODGED_OFFSET.x,
-                    y: a.y + DISLODGED_OFFSET.y,
-                };
+                let a = self.dislodged_point(unit.at.province);
                 self.arrow(a, self.point(*to), c, Line::Move, Head::Arrow, result);
             }
             Disband { unit } => {
-                let a = self.at(unit);
-                let at = Point {
-                    x: a.x + DISLODGED_OFFSET.x,
-                    y: a.y + DISLODGED_OFFSET.y,
-                };
+                let at = self.dislodged_point(unit.at.province);
                 self.cross(at, Result::Void);
             }
             Build { unit } => {
-                let at = self.at(unit);
-                if result == Result::Done {
-                    self.ring(at, TOKEN_H, c, false);
-                } else {
-                    self.ring(at, TOKEN_H, "#8a8a8a", true);
-                    self.cross(at, result);
-                }
+                self.adjustment(power, unit, Item::Built(unit.at.province), result);
             }
             Remove { unit } => {
-                let at = self.at(unit);
-                self.ring(at, TOKEN_H, c, true);
-                self.cross(
-                    at,
-                    if result == Result::Done {
-                        Result::Failed
-                    } else {
-                        result
-                    },
-                );
+                self.adjustment(power, unit, Item::Removed(unit.at.province), result);
             }
         }
     }
+}
+
+/// The cross of a failed (red) or void (black) order, on a white halo.
+fn cross_svg(out: &mut String, at: Point, result: Result) {
+    let colour = if result == Result::Failed {
+        "#d00000"
+    } else {
+        "#202020"
+    };
+    let d = 3.5;
+    let lines = format!(
+        "M {} {} L {} {} M {} {} L {} {}",
+        n(at.x - d),
+        n(at.y - d),
+        n(at.x + d),
+        n(at.y + d),
+        n(at.x - d),
+        n(at.y + d),
+        n(at.x + d),
+        n(at.y - d),
+    );
+    let _ = writeln!(
+        out,
+        "<path d=\"{lines}\" stroke=\"#ffffff\" stroke-width=\"4\"/><path d=\"{lines}\" stroke=\"{colour}\" stroke-width=\"2\"/>"
+    );
+}
+
+/// A round mark: + (built) or − (removed), black on white, or white on black when made by
+/// default.
+fn round_mark_svg(out: &mut String, c: Point, plus: bool, auto: bool) {
+    let (fill, ink) = if auto {
+        ("#000000", "#ffffff")
+    } else {
+        ("#ffffff", "#000000")
+    };
+    let mut d = format!(
+        "M {} {} L {} {}",
+        n(c.x - 2.8),
+        n(c.y),
+        n(c.x + 2.8),
+        n(c.y)
+    );
+    if plus {
+        let _ = write!(
+            d,
+            " M {} {} L {} {}",
+            n(c.x),
+            n(c.y - 2.8),
+            n(c.x),
+            n(c.y + 2.8)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" stroke=\"#000000\" stroke-width=\"1\"/><path d=\"{d}\" stroke=\"{ink}\" stroke-width=\"1.6\"/>",
+        n(c.x),
+        n(c.y),
+        n(MARK / 2.0 - 0.5),
+    );
+}
+
+/// A blockaded centre's B, in the blockading power's colour (white when only the position says).
+fn blockade_svg(out: &mut String, r: Rect, colour: &str) {
+    let c = r.centre();
+    let _ = writeln!(
+        out,
+        "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{colour}\" stroke=\"#000000\" stroke-width=\"0.8\"/>\
+         <text x=\"{}\" y=\"{}\" font-size=\"8\" text-anchor=\"middle\" fill=\"{}\">B</text>",
+        n(r.left),
+        n(r.top),
+        n(c.x),
+        n(c.y + 3.0),
+        ink(colour),
+    );
 }
 
 /// The end of a line.
@@ -587,26 +855,43 @@ pub fn draw(
     report: Option<&PhaseReport>,
     view: View,
 ) -> std::result::Result<String, DrawError> {
+    drawing(v, board, position, report, view).map(|d| d.svg)
+}
+
+/// The width of a unit box holding `text`.
+fn token_width(text: &str) -> f32 {
+    text_width(text, UNIT_SIZE) + 5.0
+}
+
+/// Draws `position` on `board` (with `report`'s orders, when given): the SVG and where its names,
+/// unit boxes and marks went. Names are placed first and never move; then the blockades' B, the
+/// forces, the dislodged forces, and the marks of the orders and events, each at the spot nearest
+/// its own that covers no name and nothing placed before it.
+pub fn drawing(
+    v: &Variant,
+    board: &Board,
+    position: &Position,
+    report: Option<&PhaseReport>,
+    view: View,
+) -> std::result::Result<Drawing, DrawError> {
     let shapes = board.for_variant(v).map_err(DrawError::Shapes)?;
-    let colours = palette(v);
+    let colours = power_colours(v);
     let mut cv = Canvas {
         v,
         shapes,
         colours,
         lines: String::new(),
+        units: String::new(),
         marks: String::new(),
         second_played: report.is_some_and(|r| !r.second.is_empty()),
-        occupied: position
-            .forces()
-            .map(|(p, _)| p)
-            .chain(position.dislodged.iter().map(|d| d.province))
-            .fold(ProvinceSet::EMPTY, |mut set, p| {
-                set.insert(p);
-                set
-            }),
+        layout: Layout::default(),
     };
+    cv.layout.names = v
+        .province_ids()
+        .map(|p| (p, name_box(v, cv.shape(p), p)))
+        .collect();
     let legend_rows = v.powers.len().div_ceil(legend_columns(board.width));
-    let legend_h = 22.0 + legend_rows as f32 * 15.0 + 26.0;
+    let legend_h = 22.0 + legend_rows as f32 * 15.0 + 30.0;
     let (w, h) = (board.width, board.height + legend_h);
     let mut out = String::with_capacity(256 * 1024);
     let _ = writeln!(
@@ -614,6 +899,7 @@ pub fn draw(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" font-family=\"DejaVu Sans\" font-weight=\"bold\">",
         n(w), n(h), n(w), n(h)
     );
+    stripes(&mut out, v, position, &cv.colours);
     let _ = writeln!(
         out,
         "<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>",
@@ -659,27 +945,73 @@ pub fn draw(
         };
         let _ = writeln!(
             out,
-            "<text x=\"{}\" y=\"{}\" font-size=\"{LABEL_SIZE}\" text-anchor=\"middle\" fill=\"{colour}\">{}</text>",
+            "<text id=\"name-{}\" x=\"{}\" y=\"{}\" font-size=\"{LABEL_SIZE}\" text-anchor=\"middle\" fill=\"{colour}\">{}</text>",
+            escape(&prov.code),
             n(s.label.x),
             n(s.label.y + LABEL_SIZE * 0.35),
             escape(&prov.code)
         );
         if prov.centre {
-            let x = s.label.x - text_width(&prov.code, LABEL_SIZE) / 2.0 - 4.0;
+            let at = dot_at(s.label, text_width(&prov.code, LABEL_SIZE) / 2.0);
             let _ = writeln!(
                 out,
                 "<circle cx=\"{}\" cy=\"{}\" r=\"2.6\" fill=\"#ffffff\" stroke=\"#000000\" stroke-width=\"1.2\"/>",
-                n(x),
-                n(s.label.y)
+                n(at.x),
+                n(at.y)
             );
         }
-        if position.blockaded.contains(p) {
-            let at = Point {
-                x: s.label.x + text_width(&prov.code, LABEL_SIZE) / 2.0 + 7.0,
-                y: s.label.y,
-            };
-            cv.badge(at, "B", "#ffffff");
+    }
+    // The blockades' B beside their centres' names: held or broken this phase (in the
+    // blockader's colour, broken ones crossed), else as the position has them.
+    let mut blockades: Vec<(ProvinceId, &str, bool)> = Vec::new();
+    for e in report.iter().flat_map(|r| &r.events) {
+        if let Event::BlockadeHeld { power, centre, .. }
+        | Event::BlockadeCut { power, centre, .. } = e
+        {
+            blockades.push((
+                *centre,
+                cv.colour(*power),
+                matches!(e, Event::BlockadeCut { .. }),
+            ));
         }
+    }
+    for p in position.blockaded.iter() {
+        if !blockades.iter().any(|&(q, _, _)| q == p) {
+            blockades.push((p, "#ffffff", false));
+        }
+    }
+    for (p, colour, cut) in blockades {
+        let name = cv.layout.names[p.index()].1;
+        let at = Point {
+            x: name.right + 6.0,
+            y: name.centre().y,
+        };
+        let r = cv.place(Item::Blockade(p), at, 10.0, 10.0, None);
+        blockade_svg(&mut cv.marks, r, colour);
+        if cut {
+            cv.cross(r.centre(), Result::Failed);
+        }
+    }
+    // The forces, then the dislodged ones beside their space's.
+    let mut tokens = String::new();
+    for (p, f) in position.forces() {
+        let s = cv.shape(p);
+        let at = f.coast.map_or(s.unit, |c| s.coast_point(c));
+        let text = spec_text(f.armies, f.fleets);
+        let r = cv.place(Item::Unit(p), at, token_width(&text), TOKEN_H, Some(p));
+        token(&mut tokens, r, &text, cv.colour(f.power), false);
+    }
+    for d in &position.dislodged {
+        let at = cv.dislodged_point(d.province);
+        let text = spec_text(d.force.armies, d.force.fleets);
+        let r = cv.place(
+            Item::Dislodged(d.province),
+            at,
+            token_width(&text),
+            TOKEN_H,
+            None,
+        );
+        token(&mut tokens, r, &text, cv.colour(d.force.power), true);
     }
     if let Some(r) = report {
         for po in &r.powers {
@@ -702,88 +1034,99 @@ pub fn draw(
         }
     }
     out.push_str(&cv.lines);
-    // Units over the lines; dislodged forces beside their space's, marked.
-    for (p, f) in position.forces() {
-        let at = force_point(&cv, p, f);
-        token(&mut out, at, f, cv.colour(f.power), false);
-    }
-    for d in &position.dislodged {
-        let at = force_point(&cv, d.province, &d.force);
-        let at = Point {
-            x: at.x + DISLODGED_OFFSET.x,
-            y: at.y + DISLODGED_OFFSET.y,
-        };
-        token(&mut out, at, &d.force, cv.colour(d.force.power), true);
-    }
+    // Units over the lines, marks over the units.
+    out.push_str(&tokens);
+    out.push_str(&cv.units);
     out.push_str(&cv.marks);
     legend(&mut out, v, board, position, report, view, &cv.colours);
     out.push_str("</svg>\n");
-    Ok(out)
-}
-
-fn force_point(cv: &Canvas, p: ProvinceId, f: &Force) -> Point {
-    cv.point(Region {
-        province: p,
-        coast: f.coast,
+    Ok(Drawing {
+        svg: out,
+        layout: cv.layout,
     })
 }
 
-/// A land space's colour: its centre's owner (a minor's centre in its controller's lighter
-/// colour); neutral without a centre or owner.
+/// The stripes of each controlled minor (R7.6): its colour and its controller's, on the land
+/// (lighter) and in the legend's swatch alike.
+fn stripes(out: &mut String, v: &Variant, position: &Position, colours: &[&str]) {
+    let controlled: Vec<(PowerId, PowerId)> = v
+        .power_ids()
+        .filter(|&p| v.power(p).kind == PowerKind::Minor)
+        .filter_map(|p| position.ledgers.controller(p).map(|c| (p, c)))
+        .collect();
+    if controlled.is_empty() {
+        return;
+    }
+    out.push_str("<defs>\n");
+    for (minor, major) in controlled {
+        let (own, theirs) = (colours[minor.index()], colours[major.index()]);
+        for (id, a, b, size) in [
+            ("land", tint(own, LAND_TINT), tint(theirs, LAND_TINT), 7.0),
+            ("swatch", own.to_string(), theirs.to_string(), 5.0),
+        ] {
+            let _ = writeln!(
+                out,
+                "<pattern id=\"{id}-{}\" patternUnits=\"userSpaceOnUse\" width=\"{}\" height=\"{}\" patternTransform=\"rotate(45)\"><rect width=\"{}\" height=\"{}\" fill=\"{a}\"/><rect width=\"{}\" height=\"{}\" fill=\"{b}\"/></pattern>",
+                minor.index(),
+                n(size),
+                n(size),
+                n(size),
+                n(size),
+                n(size / 2.0),
+                n(size),
+            );
+        }
+    }
+    out.push_str("</defs>\n");
+}
+
+/// How far a power's colour is lightened for its land.
+const LAND_TINT: f32 = 0.5;
+
+/// A land space's colour: its centre's owner, lighter (a controlled minor's centre striped with
+/// its controller's colour); neutral without a centre or owner.
 fn land_fill(v: &Variant, position: &Position, colours: &[&str], p: ProvinceId) -> String {
     if !v.province(p).centre {
         return LAND.into();
     }
     match position.owners[p.index()] {
         Some(owner) => match position.ledgers.controller(owner) {
-            Some(major) if v.power(owner).kind == PowerKind::Minor => {
-                tint(colours[major.index()], 0.72)
+            Some(_) if v.power(owner).kind == PowerKind::Minor => {
+                format!("url(#land-{})", owner.index())
             }
-            _ => tint(colours[owner.index()], 0.5),
+            _ => tint(colours[owner.index()], LAND_TINT),
         },
         None => LAND.into(),
     }
 }
 
-/// A force as its counts in a box of its power's colour.
-fn token(out: &mut String, at: Point, f: &Force, colour: &str, dislodged: bool) {
-    let text = spec_text(f.armies, f.fleets);
-    let w = text_width(&text, UNIT_SIZE) + 5.0;
+/// A force as its counts in its box, of its power's colour.
+fn token(out: &mut String, r: Rect, text: &str, colour: &str, dislodged: bool) {
     let (stroke, width, dash) = if dislodged {
         ("#d00000", 1.6, " stroke-dasharray=\"2.5 1.5\"")
     } else {
         ("#000000", 0.8, "")
     };
+    let c = r.centre();
     let _ = writeln!(
         out,
-        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{TOKEN_H}\" rx=\"2.5\" fill=\"{colour}\" stroke=\"{stroke}\" stroke-width=\"{width}\"{dash}/>\
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"2.5\" fill=\"{colour}\" stroke=\"{stroke}\" stroke-width=\"{width}\"{dash}/>\
          <text x=\"{}\" y=\"{}\" font-size=\"{UNIT_SIZE}\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
-        n(at.x - w / 2.0),
-        n(at.y - TOKEN_H / 2.0),
-        n(w),
-        n(at.x),
-        n(at.y + UNIT_SIZE * 0.36),
+        n(r.left),
+        n(r.top),
+        n(r.width()),
+        n(r.height()),
+        n(c.x),
+        n(c.y + UNIT_SIZE * 0.36),
         ink(colour),
-        escape(&text),
+        escape(text),
     );
 }
 
-/// Marks for what happened besides the orders: blockades held or broken, passages denied.
+/// Marks for what happened besides the orders: passages denied, units disbanded, builds and
+/// removals made by default (the blockades' marks go with the names).
 fn event(cv: &mut Canvas, e: &Event) {
     match e {
-        Event::BlockadeHeld { power, centre, .. } | Event::BlockadeCut { power, centre, .. } => {
-            let s = cv.shape(*centre);
-            let code = &cv.v.province(*centre).code;
-            let at = Point {
-                x: s.label.x + text_width(code, LABEL_SIZE) / 2.0 + 7.0,
-                y: s.label.y,
-            };
-            let colour = cv.colour(*power);
-            cv.badge(at, "B", colour);
-            if matches!(e, Event::BlockadeCut { .. }) {
-                cv.cross(at, Result::Failed);
-            }
-        }
         Event::PassageDenied { from, sea } => {
             let v = cv.v;
             for pass in v
@@ -797,19 +1140,26 @@ fn event(cv: &mut Canvas, e: &Event) {
                     x: (a.x + b.x) / 2.0,
                     y: (a.y + b.y) / 2.0,
                 };
-                cv.cross(m, Result::Failed);
+                cv.cross_near(m, Result::Failed);
             }
         }
         // Units disbanded for want of a retreat: crossed where their dislodged force stood.
         Event::Disbanded { at, .. } => {
-            let p = cv.point(Region::of(*at));
-            let p = Point {
-                x: p.x + DISLODGED_OFFSET.x,
-                y: p.y + DISLODGED_OFFSET.y,
-            };
-            cv.cross(p, Result::Void);
+            let p = cv.dislodged_point(*at);
+            cv.cross_near(p, Result::Void);
         }
-        Event::Starved { .. } | Event::Winter(_) => {}
+        Event::Winter(WinterEvent::DefaultBuild { power, at, unit }) => {
+            let u = UnitSpec::single(*unit, Region::of(*at));
+            cv.adjustment(*power, &u, Item::AutoBuilt(*at), Result::Done);
+        }
+        Event::Winter(WinterEvent::CivilDisorder { power, at, unit }) => {
+            let u = UnitSpec::single(*unit, Region::of(*at));
+            cv.adjustment(*power, &u, Item::AutoRemoved(*at), Result::Done);
+        }
+        Event::BlockadeHeld { .. }
+        | Event::BlockadeCut { .. }
+        | Event::Starved { .. }
+        | Event::Winter(_) => {}
     }
 }
 
@@ -817,7 +1167,8 @@ fn legend_columns(width: f32) -> usize {
     ((width / 150.0) as usize).max(1)
 }
 
-/// The phase, each power's colour and centre count (a minor's controller beside it), and a key.
+/// The phase, each power's colour and centre count (a minor's controller beside it), and a key
+/// of the marks, each drawn as on the board.
 fn legend(
     out: &mut String,
     v: &Variant,
@@ -854,33 +1205,90 @@ fn legend(
         let x = 8.0 + col as f32 * col_w;
         let y = top + 22.0 + row as f32 * 15.0;
         let mut text = format!("{} {}", v.power(p).name, position.centre_count(v, p));
-        if let Some(c) = position.ledgers.controller(p) {
+        let controller = position.ledgers.controller(p);
+        if let Some(c) = controller {
             let _ = write!(text, " ({})", v.power(c).name);
         }
+        // A controlled minor's swatch is striped as its land is.
+        let fill = match controller {
+            Some(_) if v.power(p).kind == PowerKind::Minor => format!("url(#swatch-{})", p.index()),
+            _ => colours[p.index()].to_string(),
+        };
         let _ = writeln!(
             out,
-            "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\" stroke=\"#000000\" stroke-width=\"0.8\"/>\
+            "<rect id=\"swatch-{}\" x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{fill}\" stroke=\"#000000\" stroke-width=\"0.8\"/>\
              <text x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#000000\">{}</text>",
+            escape(&v.power(p).name),
             n(x),
             n(y),
-            colours[p.index()],
             n(x + 14.0),
             n(y + 8.5),
             escape(&text)
         );
     }
-    let key_y = top + 22.0 + v.powers.len().div_ceil(cols) as f32 * 15.0 + 8.0;
-    let key = [
-        "Beside each power: its centres (a minor's controller in brackets). Arrows: solid, move; \
-         dashed, support; dotted, convoy or denial; dash-dot, embark or disembark.",
-        "\u{2715}: failed (red) or void (black); red dashed box: dislodged; ring: built; \
-         B: blockaded centre.",
-    ];
-    for (i, line) in key.iter().enumerate() {
+    let key_y = top + 22.0 + v.powers.len().div_ceil(cols) as f32 * 15.0 + 6.0;
+    let _ = writeln!(
+        out,
+        "<text x=\"8\" y=\"{}\" font-size=\"8\" fill=\"#404040\">Beside each power: its centres (a minor's controller in brackets). Arrows: solid, move; dashed, support; dotted, convoy or denial; dash-dot, embark or disembark.</text>",
+        n(key_y)
+    );
+    // The marks, each drawn as on the board, with its meaning.
+    let y = key_y + 10.0;
+    let mut x = 8.0;
+    let entry = |out: &mut String, x: &mut f32, w: f32, text: &str| {
         let _ = writeln!(
             out,
-            "<text x=\"8\" y=\"{}\" font-size=\"8\" fill=\"#404040\">{line}</text>",
-            n(key_y + i as f32 * 10.0)
+            "<text x=\"{}\" y=\"{}\" font-size=\"8\" fill=\"#404040\">{text}</text>",
+            n(*x + w + 3.0),
+            n(y + 3.0)
         );
+        *x += w + 3.0 + text_width(text, 8.0) + 10.0;
+    };
+    let c = |x: f32, w: f32| Point { x: x + w / 2.0, y };
+    cross_svg(out, c(x, 8.0), Result::Failed);
+    entry(out, &mut x, 8.0, "failed");
+    cross_svg(out, c(x, 8.0), Result::Void);
+    entry(out, &mut x, 8.0, "void");
+    let r = Rect::centred(c(x, 14.0), 14.0, 10.0);
+    let _ = writeln!(
+        out,
+        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" rx=\"2\" fill=\"#ffffff\" stroke=\"#d00000\" stroke-width=\"1.6\" stroke-dasharray=\"2.5 1.5\"/>",
+        n(r.left),
+        n(r.top)
+    );
+    entry(out, &mut x, 14.0, "dislodged");
+    for (plus, auto, text) in [
+        (true, false, "built"),
+        (true, true, "built by default"),
+        (false, false, "removed"),
+        (false, true, "removed by default"),
+    ] {
+        round_mark_svg(out, c(x, MARK), plus, auto);
+        entry(out, &mut x, MARK, text);
     }
+    let r = Rect::centred(c(x, 14.0), 14.0, 10.0);
+    let _ = writeln!(
+        out,
+        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" rx=\"2\" fill=\"#ffffff\" stroke=\"#8a8a8a\" stroke-width=\"1.4\" stroke-dasharray=\"2.5 1.5\"/>",
+        n(r.left),
+        n(r.top)
+    );
+    cross_svg(out, r.centre(), Result::Failed);
+    entry(out, &mut x, 14.0, "build refused");
+    blockade_svg(out, Rect::centred(c(x, 10.0), 10.0, 10.0), "#ffffff");
+    entry(out, &mut x, 10.0, "blockaded");
+    let r = Rect::centred(c(x, 10.0), 10.0, 10.0);
+    let _ = writeln!(
+        out,
+        "<defs><pattern id=\"key-stripes\" patternUnits=\"userSpaceOnUse\" width=\"5\" height=\"5\" patternTransform=\"rotate(45)\"><rect width=\"5\" height=\"5\" fill=\"#ffffff\"/><rect width=\"2.5\" height=\"5\" fill=\"#808080\"/></pattern></defs>\
+         <rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"url(#key-stripes)\" stroke=\"#000000\" stroke-width=\"0.8\"/>",
+        n(r.left),
+        n(r.top)
+    );
+    entry(
+        out,
+        &mut x,
+        10.0,
+        "controlled minor: striped with its controller",
+    );
 }

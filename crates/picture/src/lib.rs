@@ -6,7 +6,7 @@ pub mod draw;
 pub mod png;
 pub mod shapes;
 
-pub use draw::{draw, DrawError, View};
+pub use draw::{draw, drawing, power_colours, DrawError, Drawing, Item, Layout, Rect, View};
 pub use png::PngError;
 pub use shapes::{Board, ShapeError};
 
