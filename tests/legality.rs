@@ -282,6 +282,43 @@ fn check_dislodged(v: &Variant, pos: &Position, listed: &[turn::Retreats]) -> Re
     Ok(())
 }
 
+/// Retreat orders for the forces `position` has dislodged (R1.9, R3.5): each force whole, split
+/// into its armies and its fleets, or its fleets alone, to a space next to it or two steps away
+/// (legal or not). Each is (power, components, from, to).
+pub fn retreats(
+    v: &Variant,
+    position: &Position,
+    xs: &[u16],
+) -> Vec<(PowerId, Spec, Region, Region)> {
+    let mut d = Dice { xs, at: 0 };
+    let mut out = Vec::new();
+    for dl in &position.dislodged {
+        let f = dl.force;
+        let from = Region {
+            province: dl.province,
+            coast: f.coast,
+        };
+        let whole = Spec(f.armies, f.fleets);
+        let parts = match d.below(4) {
+            1 if f.armies > 0 && f.fleets > 0 => vec![Spec(f.armies, 0), Spec(0, f.fleets)],
+            2 if f.fleets > 0 => vec![Spec(0, f.fleets)],
+            3 if f.armies + f.fleets > 1 => vec![Spec(f.armies.min(1), u8::from(f.armies == 0))],
+            _ => vec![whole],
+        };
+        let mut near: Vec<Region> = targets_of(v, from);
+        near.extend(v.fleet_moves(from));
+        if d.chance(20) {
+            near.extend(neighbourhood(v, dl.province).into_iter().map(Region::of));
+        }
+        for part in parts {
+            if let Some(to) = d.pick(&near) {
+                out.push((f.power, part, from, to));
+            }
+        }
+    }
+    out
+}
+
 /// Plays generated retreats from `pos` and checks each that succeeded, and that the retreat
 /// phase loses no unit without reporting it.
 fn check_retreats(v: &Variant, pos: &Position, xs: &[u16]) -> Result<(), String> {

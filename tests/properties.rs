@@ -8,9 +8,7 @@ use napjudge_cases::{self as case, file, run};
 use napjudge_engine::adjudicate::{Event, Outcome, Reason};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::{self, Sheets};
-use napjudge_engine::variant::{
-    self, PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, Variant,
-};
+use napjudge_engine::variant::{PhaseKind, PowerId, ProvinceId, SpaceKind, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use std::path::PathBuf;

@@ -2,7 +2,6 @@
 //! and check for legality (`tests/legality.rs`): a position around a random space, and orders of
 //! every kind, legal and not, written in either notation.
 
-use napjudge_engine::position::Position;
 use napjudge_engine::variant::{self, PowerId, PowerKind, ProvinceId, Region, SpaceKind, Variant};
 use std::sync::OnceLock;
 
@@ -16,13 +15,13 @@ pub fn napoleonic() -> &'static Variant {
 
 /// A stream of choices: proptest shrinks the numbers toward 0 and the list toward empty, and
 /// 0 (or an exhausted list) always means the simplest choice.
-struct Dice<'a> {
-    xs: &'a [u16],
-    at: usize,
+pub struct Dice<'a> {
+    pub xs: &'a [u16],
+    pub at: usize,
 }
 
 impl Dice<'_> {
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         let x = self.xs.get(self.at).copied().unwrap_or(0);
         self.at += 1;
         if n == 0 {
@@ -31,10 +30,10 @@ impl Dice<'_> {
             usize::from(x) % n
         }
     }
-    fn chance(&mut self, percent: usize) -> bool {
+    pub fn chance(&mut self, percent: usize) -> bool {
         self.below(100) >= 100 - percent
     }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> Option<T> {
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> Option<T> {
         (!xs.is_empty()).then(|| xs[self.below(xs.len())])
     }
 }
@@ -283,7 +282,7 @@ impl Phase {
 }
 
 /// The spaces within two steps of `centre`, for any unit.
-fn neighbourhood(v: &Variant, centre: ProvinceId) -> Vec<ProvinceId> {
+pub fn neighbourhood(v: &Variant, centre: ProvinceId) -> Vec<ProvinceId> {
     within(v, centre, 2)
 }
 
@@ -311,7 +310,7 @@ fn within(v: &Variant, centre: ProvinceId, steps: usize) -> Vec<ProvinceId> {
 }
 
 /// Every space a force in `r` reaches, by land, sea or passage.
-fn targets_of(v: &Variant, r: Region) -> Vec<Region> {
+pub fn targets_of(v: &Variant, r: Region) -> Vec<Region> {
     let mut t = moves(v, r, false);
     t.extend(v.fleet_reach[r.province.index()].iter().map(Region::of));
     t
@@ -472,43 +471,6 @@ fn leaving(
         }
     }
     (orders, preset)
-}
-
-/// Retreat orders for the forces `position` has dislodged (R1.9, R3.5): each force whole, split
-/// into its armies and its fleets, or its fleets alone, to a space next to it or two steps away
-/// (legal or not). Each is (power, components, from, to).
-pub fn retreats(
-    v: &Variant,
-    position: &Position,
-    xs: &[u16],
-) -> Vec<(PowerId, Spec, Region, Region)> {
-    let mut d = Dice { xs, at: 0 };
-    let mut out = Vec::new();
-    for dl in &position.dislodged {
-        let f = dl.force;
-        let from = Region {
-            province: dl.province,
-            coast: f.coast,
-        };
-        let whole = Spec(f.armies, f.fleets);
-        let parts = match d.below(4) {
-            1 if f.armies > 0 && f.fleets > 0 => vec![Spec(f.armies, 0), Spec(0, f.fleets)],
-            2 if f.fleets > 0 => vec![Spec(0, f.fleets)],
-            3 if f.armies + f.fleets > 1 => vec![Spec(f.armies.min(1), u8::from(f.armies == 0))],
-            _ => vec![whole],
-        };
-        let mut near: Vec<Region> = targets_of(v, from);
-        near.extend(v.fleet_moves(from));
-        if d.chance(20) {
-            near.extend(neighbourhood(v, dl.province).into_iter().map(Region::of));
-        }
-        for part in parts {
-            if let Some(to) = d.pick(&near) {
-                out.push((f.power, part, from, to));
-            }
-        }
-    }
-    out
 }
 
 pub fn generate(v: &Variant, xs: &[u16]) -> Phase {
