@@ -1,12 +1,13 @@
 //! Issue 10, mail out: the outbox delivered by the real binary (`napjudge outbox send --smtp`) to a
-//! real SMTP server on loopback started by the test (mailin-embedded). Results arrive with their
+//! real SMTP server on loopback started by the test (`smtp/server.rs`, plain or with STARTTLS). Results arrive with their
 //! stored Message-ID and `Auto-Submitted`; with the server down nothing is lost and the mails
 //! arrive once it is up; the retry limit gives a mail up and mails the GM; a send killed while
 //! the server takes a mail sends it again later with the same Message-ID.
 
 mod common;
+#[path = "smtp/server.rs"]
+mod server;
 
-use mailin_embedded::{response, AuthMechanism, Handler, Response, Server, SslConfig};
 use napjudge_judge::clock::{parse_time, Clock};
 use napjudge_judge::game::Judge;
 use napjudge_judge::store::{self, Mail, Store};
@@ -41,56 +42,32 @@ impl Received {
 /// message to `slow@example.org` is answered only after two seconds (time to kill the sender).
 #[derive(Clone, Default)]
 struct Catcher {
-    log: Arc<Mutex<Vec<Received>>>,
+    log: Log,
     /// The recipients of every message whose DATA began.
-    started: Arc<Mutex<Vec<String>>>,
-    current: Received,
-    /// The user and password a login must give (servers with AUTH only).
-    login: (&'static str, &'static str),
+    started: Started,
 }
 
-impl Handler for Catcher {
-    fn rcpt(&mut self, to: &str) -> Response {
-        if to.contains("@refused.example.org") {
-            response::NO_MAILBOX
-        } else {
-            response::OK
-        }
+impl server::Mailbox for Catcher {
+    fn takes(&self, to: &str) -> bool {
+        !to.contains("@refused.example.org")
     }
 
-    fn data_start(&mut self, _domain: &str, from: &str, _is8bit: bool, to: &[String]) -> Response {
-        self.current = Received {
-            from: from.to_string(),
-            to: to.to_vec(),
-            data: String::new(),
-        };
+    fn begun(&self, to: &[String]) {
         self.started
             .lock()
             .expect("started")
             .extend(to.iter().cloned());
-        response::OK
     }
 
-    fn auth_plain(&mut self, _authz: &str, user: &str, password: &str) -> Response {
-        if (user, password) == self.login {
-            response::AUTH_OK
-        } else {
-            response::INVALID_CREDENTIALS
-        }
-    }
-
-    fn data(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.current.data.push_str(&String::from_utf8_lossy(buf));
-        Ok(())
-    }
-
-    fn data_end(&mut self) -> Response {
-        let m = std::mem::take(&mut self.current);
+    fn accept(&self, m: server::Accepted) {
         if m.to.iter().any(|t| t == "slow@example.org") {
             std::thread::sleep(std::time::Duration::from_secs(2));
         }
-        self.log.lock().expect("log").push(m);
-        response::OK
+        self.log.lock().expect("log").push(Received {
+            from: m.from,
+            to: m.to,
+            data: m.data,
+        });
     }
 }
 
@@ -110,48 +87,29 @@ fn start_server(port: u16) -> Log {
 
 /// The same, with the recipients of each message begun.
 fn start_server_watched(port: u16) -> (Log, Started) {
-    serve(port, Catcher::default(), |_| {})
+    let catcher = Catcher::default();
+    let seen = (Arc::clone(&catcher.log), Arc::clone(&catcher.started));
+    server::serve(listen(port), None, catcher);
+    seen
 }
 
 /// A server with STARTTLS (a certificate for `localhost` from the test CA `tests/smtp/ca.pem`)
 /// that wants a login (AUTH PLAIN, offered only once the connection is encrypted).
 fn start_tls_server(port: u16, user: &'static str, password: &'static str) -> Log {
-    // mailin-embedded's rustls has two crypto providers compiled in: name one.
-    let _ = rustls::crypto::ring::default_provider().install_default();
     let certs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp");
-    let file = |name: &str| certs.join(name).to_str().expect("utf-8").to_string();
-    let catcher = Catcher {
+    let catcher = Catcher::default();
+    let log = Arc::clone(&catcher.log);
+    let secure = server::Secure {
+        cert: &certs.join("server.pem"),
+        key: &certs.join("server.key"),
         login: (user, password),
-        ..Catcher::default()
     };
-    let tls = SslConfig::SelfSigned {
-        cert_path: file("server.pem"),
-        key_path: file("server.key"),
-    };
-    serve(port, catcher, move |s| {
-        s.with_ssl(tls).expect("the test certificate loads");
-        s.with_auth(AuthMechanism::Plain);
-    })
-    .0
+    server::serve(listen(port), Some(secure), catcher);
+    log
 }
 
-fn serve(port: u16, catcher: Catcher, setup: impl FnOnce(&mut Server<Catcher>)) -> (Log, Started) {
-    let log = Arc::clone(&catcher.log);
-    let started = Arc::clone(&catcher.started);
-    let listener = TcpListener::bind(("127.0.0.1", port)).expect("the port is free");
-    let mut server = Server::new(catcher);
-    server
-        .with_name("test.example.org")
-        .with_num_threads(2)
-        .with_tcp_listener(listener);
-    setup(&mut server);
-    std::thread::spawn(move || {
-        // The tests then fail on delivery; this says why.
-        if let Err(e) = server.serve() {
-            eprintln!("the test's SMTP server stopped: {e}");
-        }
-    });
-    (log, started)
+fn listen(port: u16) -> TcpListener {
+    TcpListener::bind(("127.0.0.1", port)).expect("the port is free")
 }
 
 struct Judged {
