@@ -2,7 +2,7 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use napjudge_cases::{self as case, run};
-use napjudge_engine::adjudicate::Describe;
+use napjudge_engine::outcome::Describe;
 use napjudge_engine::turn::{self, OrderError};
 use napjudge_engine::variant::{self, Variant};
 use napjudge_picture as picture;

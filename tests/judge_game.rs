@@ -562,3 +562,46 @@ fn a_merge_participant_left_out_is_said_in_the_acknowledgement() {
     );
     assert!(out.contains("1 of 1 orders kept for Prussia"), "{out}");
 }
+
+/// R1.4 and R2.6 in the acknowledgement (issue 18, fault 5): a one-line merge participant also
+/// ordered elsewhere is void by itself and the others merge; the reply says why it was left out
+/// (it is there, so "not there" would be wrong), and refuses the other order for it.
+#[test]
+fn a_merge_participant_ordered_twice_is_said_in_the_acknowledgement() {
+    let s = Shell::new("judge-merge-twice");
+    let at = "2026-07-01T10:00:00Z";
+    s.ok(at, &["game", "create", "g", "--gm", "gm@example.org"], "");
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        s.ok(
+            at,
+            &["game", "assign", "g", p, "p@example.org", "--password", "x"],
+            "",
+        );
+    }
+    s.ok(at, &["game", "start", "g"], "");
+    s.ok(at, &["game", "process", "g"], "");
+    // Spring 1801: A(Ber) is named in the merge into Saxony and ordered to Silesia too.
+    // A refused line makes the command exit 1; its reply is the acknowledgement all the same.
+    let o = s.run(
+        at,
+        &["game", "orders", "g", "Prussia", "-", "--as-player"],
+        "A(Kol) & A(Ber) MERGE Sax\nA(Ber)-Sil\n",
+    );
+    assert!(!o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = |n: &str| {
+        out.lines()
+            .find(|l| l.starts_with(n))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        line("line 1: ").ends_with(
+            "A(Kol) MERGE Sax (note: one participant named is also ordered elsewhere (R1.4): it \
+             takes no part, and the others merge (R2.4))"
+        ),
+        "{out}"
+    );
+    assert!(line("line 2: ").contains("also ordered in line 1"), "{out}");
+    assert!(out.contains("1 of 2 orders kept for Prussia"), "{out}");
+}

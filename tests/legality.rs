@@ -19,8 +19,8 @@
 //! `PROPTEST_CASES=100000 cargo test --release --test legality`.
 
 use napjudge_cases::{file, run};
-use napjudge_engine::adjudicate::{Event, Outcome};
 use napjudge_engine::order::{Order, OrderKind};
+use napjudge_engine::outcome::{Event, Outcome};
 use napjudge_engine::position::{Dislodged, Position};
 use napjudge_engine::turn::{self, Sheets};
 use napjudge_engine::variant::{PhaseKind, PowerId, ProvinceId, Region, SpaceKind, Variant};

@@ -5,7 +5,7 @@
 //! a longer search (`PROPTEST_CASES=100000`).
 
 use napjudge_cases::{self as case, file, run};
-use napjudge_engine::adjudicate::{Event, Outcome, Reason};
+use napjudge_engine::outcome::{Event, Outcome, Reason};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::{self, Sheets};
 use napjudge_engine::variant::{PhaseKind, PowerId, ProvinceId, SpaceKind, Variant};
@@ -280,6 +280,12 @@ fn compare(
             return Err(format!("order {key}: {oa} against {ob}"));
         }
     }
+    // The phase report's events (passages denied, blockades, starvation, the Winter's) are the
+    // same in any order of writing and either notation (section 0), listed in any order.
+    let (ea, eb) = (event_keys(&a.events), event_keys(&b.events));
+    if ea != eb {
+        return Err(format!("events differ: {ea:?} against {eb:?}"));
+    }
     // A rewritten chain or merge reports its second phase in its own words; the positions
     // compared above say whether it did the same.
     let (sa, sb) = (second_key(variant, a), second_key(variant, b));
@@ -287,6 +293,13 @@ fn compare(
         return Err(format!("second phase: {sa:?} against {sb:?}"));
     }
     Ok(())
+}
+
+/// A phase's events as compared between writings: in any order.
+fn event_keys(events: &[Event]) -> Vec<String> {
+    let mut keys: Vec<String> = events.iter().map(|e| format!("{e:?}")).collect();
+    keys.sort();
+    keys
 }
 
 /// Every permutation of `0..n`, the identity first.

@@ -687,9 +687,15 @@ fn every_switch_set_is_printed_and_spaces_are_described() {
     let v = loads(&text);
     assert!(v.rules.adoption);
     assert!(napjudge_engine::variant::summary(&v).contains("Rules:    adoption\n"));
+    // Each switch is found by its name, and turns on and off what it reads back.
     for s in napjudge_engine::variant::SWITCHES {
+        let found = napjudge_engine::variant::Switch::named(s.name).map(|f| f.name);
+        assert_eq!(found, Some(s.name));
         let mut rules = napjudge_engine::variant::Rules::default();
-        assert!(rules.switch(s.name).is_some(), "{}", s.name);
+        s.set(&mut rules, true);
+        assert!(s.is_on(&rules), "{}", s.name);
+        s.set(&mut rules, false);
+        assert!(!s.is_on(&rules), "{}", s.name);
     }
 }
 

@@ -6,7 +6,7 @@
 use napjudge_cases::mila::{self, RecordedPhase};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::{play, Sheets};
-use napjudge_engine::variant::{load_named, PhaseKind, Variant};
+use napjudge_engine::variant::{load_named, Edition, PhaseKind, Variant};
 use std::path::PathBuf;
 
 /// Plays every phase of one record; returns each difference from the record, naming the phase.
@@ -81,11 +81,11 @@ fn replay(variant: &Variant, phases: &[RecordedPhase]) -> Vec<String> {
     diffs
 }
 
-/// Replays all 20 records, the `webdiplomacy` edition on or off: the phases played and every
+/// Replays all 20 records under `edition` (webDiplomacy's or the DATC's): the phases played and every
 /// difference, naming the file and phase.
-fn replay_all(webdiplomacy: bool) -> (usize, Vec<String>) {
+fn replay_all(edition: Edition) -> (usize, Vec<String>) {
     let mut variant = load_named("standard").expect("the standard board loads");
-    variant.rules.webdiplomacy = webdiplomacy;
+    variant.rules.edition = edition;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/records/webdiplomacy");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("the records folder")
@@ -114,7 +114,7 @@ fn replay_all(webdiplomacy: bool) -> (usize, Vec<String>) {
 /// played (742 recorded states, each game's last only compared).
 #[test]
 fn the_20_webdiplomacy_games_replay_exactly_under_the_webdiplomacy_edition() {
-    let (phases, report) = replay_all(true);
+    let (phases, report) = replay_all(Edition::webdiplomacy());
     assert_eq!(phases, 722, "phases played");
     assert!(
         report.is_empty(),
@@ -129,7 +129,7 @@ fn the_20_webdiplomacy_games_replay_exactly_under_the_webdiplomacy_edition() {
 /// 1908 of ten games, where the powers sent no removals.
 #[test]
 fn under_the_datc_preferences_only_civil_disorder_removals_differ() {
-    let (_, report) = replay_all(false);
+    let (_, report) = replay_all(Edition::datc());
     assert!(!report.is_empty(), "the DATC edition must differ somewhere");
     let other: Vec<&String> = report
         .iter()

@@ -61,8 +61,8 @@ pub struct Case {
     pub variant: String,
     /// The `PHASE` line.
     pub phase: Option<Line>,
-    /// `OPTIONS` key=value pairs.
-    pub options: Vec<(String, String)>,
+    /// The `OPTIONS` rule switches, each as written: `NAME` or `NAME=on|off`.
+    pub options: Vec<String>,
     /// `CHOICE` notes.
     pub choices: Vec<String>,
     /// `STATE` lines.
@@ -304,14 +304,10 @@ fn parse_mode(file: &str, text: &str, record: bool) -> Result<Vec<Case>, CaseFil
             }
             "VARIANT" => case.variant = rest.to_string(),
             "PHASE" => case.phase = Some(line(rest)),
-            "OPTIONS" => {
-                for kv in rest.split_whitespace() {
-                    let (k, v) = kv
-                        .split_once('=')
-                        .ok_or_else(|| err(number, format!("option '{kv}' is not KEY=VALUE")))?;
-                    case.options.push((k.to_string(), v.to_string()));
-                }
-            }
+            // Read as a game's options are, when the case is run (`RuleOption`).
+            "OPTIONS" => case
+                .options
+                .extend(rest.split_whitespace().map(str::to_string)),
             "CHOICE" => case.choices.push(rest.to_string()),
             "STATE" => block = Block::State,
             "OWNERS" => block = Block::Owners,

@@ -2,12 +2,12 @@
 //! `ORDERS` block, and comparing what came out with what the case expects.
 
 use super::file::{Case, Line, Step};
-use napjudge_engine::adjudicate::{Describe, Event, Outcome};
 use napjudge_engine::order::{parse_line, parse_place, parse_unit, Order, ParseError, Place};
-use napjudge_engine::position::{Dislodged, Force, Position, SeaTime};
+use napjudge_engine::outcome::{Describe, Event, Outcome};
+use napjudge_engine::position::{Dislodged, Force, Item, Position, SeaTime};
 use napjudge_engine::turn::{self, OrderError, PhaseReport, Sheets, TurnError};
 use napjudge_engine::variant::{self, PowerId, ProvinceId, ProvinceSet, Region, Variant};
-use napjudge_engine::winter::{GmCommand, Item};
+use napjudge_engine::winter::GmCommand;
 use std::collections::HashMap;
 
 /// Variants loaded so far, by name.

@@ -1,10 +1,9 @@
 //! A position written as a case's state blocks (`docs/case-format.md`), so that what
 //! `napjudge adjudicate` prints after a phase can be fed back as the next case's position.
 
-use napjudge_engine::position::{Force, Position};
+use napjudge_engine::position::{Force, Item, Position};
 use napjudge_engine::turn::Retreats;
 use napjudge_engine::variant::{PowerId, ProvinceId, Variant};
-use napjudge_engine::winter::Item;
 use std::fmt::Write;
 
 /// `VARIANT`, `PHASE`, `STATE`, `DISLODGED` (each force's legal retreats in a comment),

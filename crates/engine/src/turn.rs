@@ -5,12 +5,13 @@
 //! is its first half alone, the acknowledgement of one power's orders. The case runner, the
 //! benches, the command line and the judge all go through these two.
 
-use crate::adjudicate::{self, Event, Outcome};
+use crate::adjudicate;
 use crate::order::{parse_mail, Order, OrderKind, ParseError, Place, UnitSpec};
-use crate::position::{Dislodged, Position};
-use crate::validate::{check_mail, Checker, ValidationError};
+use crate::outcome::{Event, Outcome, Void};
+use crate::position::{Dislodged, Item, LedgerError, Position};
+use crate::validate::{check_mail, retreat_barred, Checker, ValidationError};
 use crate::variant::{Phase, PhaseKind, PowerId, Region, Variant};
-use crate::winter::{GmCommand, Item, LedgerError};
+use crate::winter::GmCommand;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -250,9 +251,7 @@ pub fn play(
                 .into_iter()
                 .map(|order| {
                     let result = match &order.checked {
-                        Ok(_) => Ok(outcomes
-                            .next()
-                            .unwrap_or(Outcome::Void(adjudicate::Void::NoUnit))),
+                        Ok(_) => Ok(outcomes.next().unwrap_or(Outcome::Void(Void::NoUnit))),
                         Err(e) => Err(e.clone()),
                     };
                     OrderReport {
@@ -327,7 +326,7 @@ pub fn legal_retreats(variant: &Variant, position: &Position, d: &Dislodged) -> 
     };
     variant
         .province_ids()
-        .filter(|&p| p != d.province && adjudicate::retreat::barred(position, d, p).is_none())
+        .filter(|&p| p != d.province && retreat_barred(position, d, p).is_none())
         .flat_map(|p| {
             let coasts = &variant.province(p).coasts;
             std::iter::once(Region::of(p)).chain(coasts.iter().map(move |&c| Region {
@@ -433,11 +432,13 @@ mod tests {
             kind: PhaseKind::Adjustment,
         };
         let (sweden, england) = (power(&v, "Sweden"), power(&v, "England"));
-        pos.ledgers.adoptions.push(crate::winter::Adoption {
-            old: england,
-            new: sweden,
-            homes: ProvinceSet::EMPTY,
-        });
+        pos.ledgers
+            .adoptions
+            .push(crate::position::ledger::Adoption {
+                old: england,
+                new: sweden,
+                homes: ProvinceSet::EMPTY,
+            });
         let owe = owing(&v, &pos);
         assert!(owe.contains(&sweden), "{owe:?}");
         assert!(!owe.contains(&england), "{owe:?}");

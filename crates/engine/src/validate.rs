@@ -7,11 +7,11 @@
 //! makes the move void; the coast written for the ordered unit itself, and any coast written for
 //! an army or in a support, are ignored.
 
-use crate::adjudicate::{Describe, Refusal, Void};
-use crate::order::{spec_text, Order, OrderKind, Place, Stage, UnitSpec};
-use crate::position::Position;
+use crate::order::{Order, OrderKind, Place, Stage, UnitSpec};
+use crate::outcome::{Describe, Refusal, Void};
+use crate::position::{Dislodged, Ledgers, Position};
 use crate::variant::{
-    PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, UnitType, Variant,
+    spec_text, PhaseKind, PowerId, PowerKind, ProvinceId, Region, SpaceKind, UnitType, Variant,
 };
 
 /// An order the rules forbid whatever the position: one fixed reason each.
@@ -102,6 +102,9 @@ pub enum Forbidden {
     /// A build of armies and fleets in one order.
     #[error("build one type of unit at a time")]
     BuildMixed,
+    /// A build by count (`BUILD 2A(Par)`) where a space holds one unit (no Multiplicity).
+    #[error("a space holds one unit on this board: build one unit at a time")]
+    BuildStack,
     /// A loan to the lender itself.
     #[error("a power can't lend to itself")]
     LendToSelf,
@@ -586,9 +589,11 @@ impl<'a> Checker<'a> {
         }
         self.check_napoleonic(order)?;
         let mut order = self.check_geometry(order)?;
-        // The ordered unit's own coast is whatever the position says (DATC 4.B.5).
+        // The ordered unit's own coast is whatever the position says (DATC 4.B.5); armies alone
+        // stand in the whole space, and their canonical form names no coast (docs/orders.md).
         if let (Some(pos), Some(unit)) = (self.position, order.kind.unit_mut()) {
-            unit.at.coast = pos.force(unit.at.province).and_then(|f| f.coast);
+            let coast = pos.force(unit.at.province).and_then(|f| f.coast);
+            unit.at.coast = coast.filter(|_| unit.fleets > 0);
         }
         match &mut order.kind {
             Move { unit, to, .. } => {
@@ -637,27 +642,8 @@ impl<'a> Checker<'a> {
         &self,
         order: &Order<Region>,
     ) -> Result<Order<Region>, ValidationError> {
-        let mut order = order.clone();
-        if let OrderKind::Merge { units, result, .. } = &mut order.kind {
-            if units.len() > 1 {
-                let mut absent = None;
-                units.retain(|u| match self.check_unit(u) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        if let Some((a, f)) = result {
-                            *a = a.saturating_sub(u.armies);
-                            *f = f.saturating_sub(u.fleets);
-                        }
-                        absent.get_or_insert(e);
-                        false
-                    }
-                });
-                if let (true, Some(e)) = (units.is_empty(), absent) {
-                    return Err(e);
-                }
-            }
-        }
-        Ok(order)
+        without_void_participants(order.clone(), |u| self.check_unit(u))
+            .unwrap_or_else(|| Ok(order.clone()))
     }
 
     /// The variant's own first-phase orders (R2, R3, R5, R6), beyond what the board says.
@@ -879,11 +865,13 @@ impl<'a> Checker<'a> {
         };
         if let Retreat { unit, to } = &mut order.kind {
             if let Some(pos) = self.position {
+                // Armies alone name no coast, as in the movement phase.
                 unit.at.coast = pos
                     .dislodged
                     .iter()
                     .find(|d| d.province == unit.at.province)
-                    .and_then(|d| d.force.coast);
+                    .and_then(|d| d.force.coast)
+                    .filter(|_| unit.fleets > 0);
             }
             // Every component must reach the space as it could move there (R1.9): fleets by sea
             // or coast, armies over land, armies at sea only aboard their fleets (R1.2, R3.5).
@@ -905,7 +893,7 @@ impl<'a> Checker<'a> {
                     .map(|d| (pos, d))
             });
             if let Some((pos, d)) = dislodged {
-                if let Some(reason) = crate::adjudicate::retreat::barred(pos, d, to.province) {
+                if let Some(reason) = retreat_barred(pos, d, to.province) {
                     return Err(ValidationError::RetreatBarred {
                         unit: unit_name(self.variant, unit),
                         place: self.variant.province(to.province).name.clone(),
@@ -933,6 +921,10 @@ impl<'a> Checker<'a> {
             let t = unit
                 .unit_type()
                 .ok_or_else(|| ValidationError::from(Forbidden::BuildMixed))?;
+            // Each unit of a build by count is built in the one space (R7.3).
+            if unit.armies.max(unit.fleets) > 1 && !self.variant.rules.multiplicity {
+                return Err(Forbidden::BuildStack.into());
+            }
             if !self.variant.can_stand(t, unit.at) {
                 let place = self.variant.region_name(unit.at);
                 let unit = match t {
@@ -955,16 +947,10 @@ impl<'a> Checker<'a> {
             // The site is known from the position alone: the same rule adjudication applies
             // (R7.3, R5.4), so the acknowledgement and the result agree.
             let order = Order::new(kind.clone());
-            let builder = crate::winter::adjust::acting_power(self.variant, pos, giver, &order);
+            let builder = acting_power(self.variant, pos, giver, &order);
             if let Some(t) = unit.unit_type() {
-                crate::winter::adjust::may_build_at(
-                    self.variant,
-                    pos,
-                    builder,
-                    t,
-                    unit.at.province,
-                )
-                .map_err(|reason| self.refused(reason))?;
+                may_build_at(self.variant, pos, builder, t, unit.at.province)
+                    .map_err(|reason| self.refused(reason))?;
             }
         }
         if let Remove { unit } = &kind {
@@ -1003,7 +989,7 @@ impl<'a> Checker<'a> {
                 minor, on_behalf, ..
             } => {
                 if let (Some(pos), Some(bidder)) = (self.position, self.power) {
-                    crate::winter::influence::check_bid(v, &pos.ledgers, bidder, minor, on_behalf)
+                    check_bid(v, &pos.ledgers, bidder, minor, on_behalf)
                         .map_err(|reason| self.refused(reason))?;
                 }
             }
@@ -1476,14 +1462,57 @@ fn check_numbered<'o>(
                 }
             }
             // `used` holds only the counted orders' forces (none without a position).
+            if !used.iter().any(|u| u.by.contains(&this)) {
+                return Ok(checked);
+            }
+            // A one-line merge participant whose force is over-ordered is void by itself, as its
+            // own `MERGE` line would be, and the rest merges (R1.4, R2.6).
+            let valid = |unit: &UnitSpec<Region>| {
+                over_named(checker, &used, unit.at.province, this, numbers)
+            };
+            if let Some(merge) = without_void_participants(checked.clone(), valid) {
+                return merge;
+            }
             for unit in units_of(&checked) {
-                if used.iter().any(|u| u.by.contains(&this)) {
-                    over_named(checker, &used, unit.at.province, this, numbers)?;
-                }
+                valid(unit)?;
             }
             Ok(checked)
         })
         .collect()
+}
+
+/// A one-line merge with the participants `valid` refuses left out, as their own `MERGE` lines
+/// would be void (R2.6); the result written loses what they would have brought. Void, with the
+/// first participant's reason, when none is left. `None` for any other order.
+fn without_void_participants(
+    mut order: Order<Region>,
+    mut valid: impl FnMut(&UnitSpec<Region>) -> Result<(), ValidationError>,
+) -> Option<Checked> {
+    let OrderKind::Merge { units, result, .. } = &mut order.kind else {
+        return None;
+    };
+    if units.len() < 2 {
+        return None;
+    }
+    let mut void = None;
+    let mut kept = Vec::new();
+    for u in units.drain(..) {
+        match valid(&u) {
+            Ok(()) => kept.push(u),
+            Err(e) => {
+                if let Some((a, f)) = result {
+                    *a = a.saturating_sub(u.armies);
+                    *f = f.saturating_sub(u.fleets);
+                }
+                void.get_or_insert(e);
+            }
+        }
+    }
+    *units = kept;
+    Some(match void {
+        Some(e) if units.is_empty() => Err(e),
+        _ => Ok(order),
+    })
 }
 
 /// A one-line merge without its participants written with an ambiguous name, when its target
@@ -1793,4 +1822,119 @@ impl Numbering<'_> {
             },
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules that validation and adjudication both apply (the retreat phase and the Winter call
+// these too), so that the acknowledgement and the result agree.
+
+/// Why a retreat of `d` to `p` is illegal, if it is (DATC 6.H.5, 6.H.6, 6.H.10): the space is
+/// occupied, the attacker came from there (not by convoy), or a stand-off left it empty.
+pub fn retreat_barred(position: &Position, d: &Dislodged, p: ProvinceId) -> Option<Void> {
+    if position.units[p.index()].is_some() {
+        Some(Void::RetreatOccupied(p))
+    } else if d.attacker_from.contains(p) && !d.by_convoy {
+        Some(Void::RetreatToAttacker(p))
+    } else if position.standoffs.contains(p) {
+        Some(Void::RetreatToStandoff(p))
+    } else {
+        None
+    }
+}
+
+/// Where `power` may build a unit of this type: its owned home centres (armies in any owned
+/// centre for a major under rule 9), its build sites, never a fleet in a blockaded centre (R7.3).
+pub fn may_build_at(
+    variant: &Variant,
+    position: &Position,
+    power: PowerId,
+    unit: UnitType,
+    at: ProvinceId,
+) -> Result<(), Refusal> {
+    let prov = variant.province(at);
+    let ledgers = &position.ledgers;
+    if unit == UnitType::Fleet && position.blockaded.contains(at) {
+        return Err(Refusal::Blockaded(at));
+    }
+    if let Some(site) = variant.build_sites.iter().find(|s| s.province == at) {
+        let ok = site.power == power
+            && match unit {
+                UnitType::Army => site.army,
+                UnitType::Fleet => site.fleet,
+            };
+        return if ok {
+            Ok(())
+        } else {
+            Err(Refusal::NotBuildSite(at))
+        };
+    }
+    if !prov.centre || position.owners[at.index()] != Some(power) {
+        return Err(Refusal::NotOwnedCentre(at));
+    }
+    let anywhere = variant.rules.army_builds_anywhere
+        && unit == UnitType::Army
+        && ledgers.is_major(variant, power);
+    if !ledgers.homes(variant, power).contains(at) && !anywhere {
+        return Err(
+            if variant.rules.army_builds_anywhere && unit == UnitType::Fleet {
+                Refusal::FleetNotHome(at)
+            } else {
+                Refusal::NotHome(at)
+            },
+        );
+    }
+    Ok(())
+}
+
+/// The power an adjustment order is for: a build on a minor's home centre (not one of the
+/// giver's own), or a removal of a minor's unit, ordered by the minor's controller is the
+/// minor's (R7.9).
+pub fn acting_power(
+    variant: &Variant,
+    position: &Position,
+    giver: PowerId,
+    order: &Order<Region>,
+) -> PowerId {
+    let ledgers = &position.ledgers;
+    let minor = match &order.kind {
+        OrderKind::Build { unit } => {
+            let at = unit.at.province;
+            // A centre the giver owns is its own build, even a controlled minor's home (R7.9).
+            let own = ledgers.homes(variant, giver).contains(at)
+                || position.owners[at.index()] == Some(giver);
+            let mut minors = ledgers.controlled_by(giver);
+            (!own)
+                .then(|| minors.find(|&m| ledgers.homes(variant, m).contains(at)))
+                .flatten()
+        }
+        OrderKind::Remove { unit } => position
+            .force(unit.at.province)
+            .map(|f| f.power)
+            .filter(|&o| ledgers.controller(o) == Some(giver)),
+        _ => None,
+    };
+    minor.unwrap_or(giver)
+}
+
+/// Why `bidder`'s bid for `minor` (for `on_behalf`, or itself) can't be taken, if it can't: the
+/// minor must be a minor, the beneficiary a major that isn't barred from it (R7.6, R7.8).
+/// Validation and adjudication both ask this.
+pub fn check_bid(
+    variant: &Variant,
+    ledgers: &Ledgers,
+    bidder: PowerId,
+    minor: PowerId,
+    on_behalf: Option<PowerId>,
+) -> Result<(), Refusal> {
+    if ledgers.is_major(variant, minor) {
+        return Err(Refusal::NotAMinor(minor));
+    }
+    let beneficiary = on_behalf.unwrap_or(bidder);
+    if !ledgers.is_major(variant, beneficiary) {
+        return Err(Refusal::NotAMajor(beneficiary));
+    }
+    if ledgers.barred(minor, beneficiary) {
+        return Err(Refusal::Barred(minor, beneficiary));
+    }
+    Ok(())
 }

@@ -7,11 +7,14 @@ use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{self, Game, GameState, NewMail, Periods, PhaseRow, Store, StoreError};
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
-use napjudge_engine::adjudicate::{Outcome, Reason, Refusal};
-use napjudge_engine::position::Position;
+use napjudge_engine::order::{OrderKind, Place};
+use napjudge_engine::outcome::{Outcome, Reason, Refusal};
+use napjudge_engine::position::{LedgerError, Position};
 use napjudge_engine::turn::{self, OrderError, PhaseReport, Sheets, TurnError};
-use napjudge_engine::variant::{self, LoadError, PhaseKind, PowerId, PowerKind, Variant};
-use napjudge_engine::winter::{GmCommand, LedgerError};
+use napjudge_engine::variant::{
+    self, LoadError, PhaseKind, PowerId, PowerKind, RuleOption, Variant,
+};
+use napjudge_engine::winter::GmCommand;
 use napjudge_picture as picture;
 use rusqlite::{Connection, TransactionBehavior};
 use std::collections::{BTreeMap, HashMap};
@@ -286,6 +289,56 @@ impl OrderCheck {
     }
 }
 
+/// What the acknowledgement says of a one-line merge's participants left out: those named where
+/// the power has no such unit (R2.4), and those whose units are there but are ordered more than
+/// once (R1.4, R2.6); in both cases the others merge.
+fn participants_note(
+    position: &Position,
+    power: PowerId,
+    c: &turn::CheckedOrder,
+) -> Option<String> {
+    let dropped = c.dropped_participants();
+    let Some(OrderKind::Merge { units, .. }) = c.parsed.as_ref().map(|p| &p.kind) else {
+        return None;
+    };
+    // Every participant kept is there; one left out though its units are there was over-ordered.
+    let there = units
+        .iter()
+        .filter(|u| match &u.at {
+            Place::Known(r) => position.force(r.province).is_some_and(|f| {
+                position.commands(power, f.power) && f.armies >= u.armies && f.fleets >= u.fleets
+            }),
+            Place::Ambiguous { .. } => false,
+        })
+        .count();
+    let doubled = there.saturating_sub(units.len() - dropped).min(dropped);
+    let absent = dropped - doubled;
+    let mut notes = Vec::new();
+    match absent {
+        0 => {}
+        1 => notes.push("one participant named is not there".to_string()),
+        n => notes.push(format!("{n} participants named are not there")),
+    }
+    match doubled {
+        0 => {}
+        1 => notes.push("one participant named is also ordered elsewhere (R1.4)".to_string()),
+        n => notes.push(format!(
+            "{n} participants named are also ordered elsewhere (R1.4)"
+        )),
+    }
+    let they = if dropped == 1 {
+        "it takes"
+    } else {
+        "they take"
+    };
+    (dropped > 0).then(|| {
+        format!(
+            "{}: {they} no part, and the others merge (R2.4)",
+            notes.join(", and ")
+        )
+    })
+}
+
 /// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): each line
 /// through `turn::check`; in a Winter with influence, the valid lines are also played alone with
 /// `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with the engine's
@@ -310,18 +363,7 @@ pub fn acknowledge(
                 Err(OrderError::Parse(e)) => Some(e.to_string()),
                 Err(e) => Some(e.to_string()),
             },
-            note: match c.dropped_participants() {
-                0 => None,
-                1 => Some(
-                    "one participant named is not there: it takes no part, and the others merge \
-                     (R2.4)"
-                        .into(),
-                ),
-                n => Some(format!(
-                    "{n} participants named are not there: they take no part, and the others \
-                     merge (R2.4)"
-                )),
-            },
+            note: participants_note(position, power, c),
         })
         .collect();
     let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids);
@@ -363,17 +405,6 @@ fn begin<'a>(
     Ok((tx, cur, v))
 }
 
-/// A game's options as `(NAME, VALUE)` pairs: `NAME` alone is `NAME=on`.
-pub fn option_pairs(options: &[String]) -> Vec<(String, String)> {
-    options
-        .iter()
-        .map(|o| match o.split_once('=') {
-            Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
-            None => (o.trim().to_string(), "on".to_string()),
-        })
-        .collect()
-}
-
 /// The game's board with the game's options applied: the one place a game's variant comes from
 /// (loaded once per judge for each variant and set of options).
 fn variant<'a>(
@@ -384,7 +415,7 @@ fn variant<'a>(
     if !cache.contains_key(&key) {
         let base = variant::load_named(&game.variant)?;
         let v = base
-            .with_options(&option_pairs(&game.options))
+            .with_options(&game.options)
             .map_err(|e| GameError::Option(e.to_string()))?;
         cache.insert(key.clone(), v);
     }
@@ -478,10 +509,12 @@ impl Judge {
             wait: g.wait,
             state: GameState::Forming,
             pictures: g.pictures,
-            options: option_pairs(&g.options)
-                .into_iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect(),
+            options: g
+                .options
+                .iter()
+                .map(|o| RuleOption::parse(o).map(|o| o.to_string()))
+                .collect::<Result<_, _>>()
+                .map_err(|e| GameError::Option(e.to_string()))?,
         };
         // The variant loads and every option names a switch, before anything is stored.
         variant(&mut self.variants, &game)?;

@@ -2,8 +2,8 @@
 //! pure function of its inputs (no I/O), so the same position always gives the same picture.
 
 use super::shapes::{Board, Class, Point, Problem, Ring, Shape};
-use napjudge_engine::adjudicate::{Event, Outcome};
 use napjudge_engine::order::{spec_text, Order, OrderKind, Place, Stage, UnitSpec};
+use napjudge_engine::outcome::{Event, Outcome};
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::turn::PhaseReport;
 use napjudge_engine::variant::{PowerId, PowerKind, ProvinceId, ProvinceSet, Region, Variant};

@@ -19,7 +19,6 @@ use napjudge_cases::write::{force_lines, owner_lines};
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::turn::{self, Sheets, TurnError};
 use napjudge_engine::variant::{self, LoadError, Phase, PhaseKind, PowerId, ProvinceId, Variant};
-use napjudge_judge::game::option_pairs;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -168,7 +167,7 @@ pub fn import(
 ) -> Result<Imported, ImportError> {
     let base = variant::load_named("standard")?;
     let v = base
-        .with_options(&option_pairs(options))
+        .with_options(options)
         .map_err(|e| ImportError::Option(e.to_string()))?;
     let game = mila::read(&v, json).map_err(|source| ImportError::Mila {
         file: file.to_string(),

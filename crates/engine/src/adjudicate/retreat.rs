@@ -5,10 +5,11 @@
 //! the same space are all disbanded, except that with Multiplicity (R1.9) one power's retreats
 //! there merge and only retreats of different powers clash.
 
-use super::outcome::{Event, Outcome, Reason, Void};
 use crate::order::{Order, OrderKind};
-use crate::position::{Dislodged, Force, Position, SeaTime};
-use crate::variant::{PowerId, ProvinceId, Region, SpaceKind, Variant};
+use crate::outcome::{Event, Outcome, Reason, Void};
+use crate::position::{Force, Position, SeaTime};
+use crate::validate::retreat_barred;
+use crate::variant::{PowerId, Region, SpaceKind, Variant};
 
 /// One retreat, as decided so far.
 struct Move {
@@ -42,7 +43,7 @@ pub fn adjudicate(
                 else {
                     continue;
                 };
-                match barred(position, d, to.province) {
+                match retreat_barred(position, d, to.province) {
                     Some(why) => outcomes[i] = Outcome::Void(why),
                     None => moves.push(Move {
                         order: i,
@@ -131,20 +132,6 @@ fn unordered_disbands(
             })
         })
         .collect()
-}
-
-/// Why a retreat of `d` to `p` is illegal, if it is (DATC 6.H.5, 6.H.6, 6.H.10): the space is
-/// occupied, the attacker came from there (not by convoy), or a stand-off left it empty.
-pub fn barred(position: &Position, d: &Dislodged, p: ProvinceId) -> Option<Void> {
-    if position.units[p.index()].is_some() {
-        Some(Void::RetreatOccupied(p))
-    } else if d.attacker_from.contains(p) && !d.by_convoy {
-        Some(Void::RetreatToAttacker(p))
-    } else if position.standoffs.contains(p) {
-        Some(Void::RetreatToStandoff(p))
-    } else {
-        None
-    }
 }
 
 /// A dislodged force at sea retreats with its armies aboard (R3.5): armies its orders don't name go

@@ -3,10 +3,11 @@
 //! end of the season (blockades recorded for the Winter, armies starving at sea, centre owners).
 
 use super::movement;
-use super::outcome::{Outcome, Reason, Refusal, Void};
 use crate::order::{Order, OrderKind, Stage, UnitSpec};
+use crate::outcome::{Event, Outcome, Reason, Refusal, Void};
 use crate::position::{Pending, Position, SeaTime};
 use crate::variant::{PowerId, Region, Season, SpaceKind, Variant};
+use crate::winter::control::before_centres_change;
 
 /// The first movement phase: chains are split into a first move and a second-phase move, orders
 /// for the second phase are set aside, and after the first moves each set-aside order is checked
@@ -15,7 +16,7 @@ pub fn first_phase(
     variant: &Variant,
     position: &Position,
     orders: &[(PowerId, Order<Region>)],
-) -> (Vec<Outcome>, Position) {
+) -> (Vec<Outcome>, Position, Vec<Event>) {
     let mut first: Vec<Order<Region>> = Vec::new();
     let mut first_powers: Vec<PowerId> = Vec::new();
     let mut first_index: Vec<usize> = Vec::new();
@@ -53,7 +54,7 @@ pub fn first_phase(
         second,
     );
     void_armies_ashore(variant, &mut next.pending);
-    (outcomes, next)
+    (outcomes, next, r.events)
 }
 
 /// No army boards or acts in the second phase (R3.3, R4.4): a second-phase order naming armies
@@ -289,10 +290,7 @@ fn without_dropped(kind: &OrderKind<Region>, dropped: &[usize]) -> OrderKind<Reg
 
 /// The fleets' second phase, from the orders the position kept: returns each kept order with its
 /// outcome, and leaves the position after the phase.
-pub fn second_phase(
-    variant: &Variant,
-    position: &mut Position,
-) -> Vec<(PowerId, Order<Region>, Outcome)> {
+pub fn second_phase(variant: &Variant, position: &mut Position) -> Vec<super::Decided> {
     let pending = std::mem::take(&mut position.pending);
     let mut orders: Vec<Order<Region>> = pending
         .iter()
@@ -321,7 +319,7 @@ pub fn second_phase(
     }
     let r = movement::adjudicate(variant, position, &orders);
     let mut outcomes = r.outcomes.into_iter();
-    let mut reported: Vec<(PowerId, Order<Region>, Outcome)> = pending
+    let mut reported: Vec<super::Decided> = pending
         .into_iter()
         .map(|p| {
             let outcome = match &p.void {
@@ -357,8 +355,21 @@ pub fn second_phase(
 }
 
 /// The end of a movement season: armies too long at sea starve (R3.6), blockades that held stop
-/// fleet builds in the Winter (R5.4), and after Autumn centres change owner (R7.1).
-pub fn end_of_season(variant: &Variant, position: &mut Position) {
+/// fleet builds in the Winter (R5.4), and after Autumn centres change owner (R7.1). Returns what
+/// happened: each blockade held or cut, the armies starved, the minors lost (R7.8 (a)).
+pub fn end_of_season(variant: &Variant, position: &mut Position) -> Vec<Event> {
+    let mut events: Vec<Event> = position
+        .blockades
+        .iter()
+        .map(|b| {
+            let (power, sea, centre) = (b.power, b.province, b.centre);
+            if b.held {
+                Event::BlockadeHeld { power, sea, centre }
+            } else {
+                Event::BlockadeCut { power, sea, centre }
+            }
+        })
+        .collect();
     for p in variant.province_ids() {
         let i = p.index();
         let at_sea = variant.province(p).kind == SpaceKind::Sea;
@@ -367,7 +378,15 @@ pub fn end_of_season(variant: &Variant, position: &mut Position) {
             // Each army counts its own seasons; only those reaching four starve, the fleets and
             // the other armies sail on.
             Some(f) if at_sea && f.armies > 0 => {
-                f.armies -= time.end_season(f.armies, variant.rules.starvation);
+                let starved = time.end_season(f.armies, variant.rules.starvation);
+                f.armies -= starved;
+                if starved > 0 {
+                    events.push(Event::Starved {
+                        power: f.power,
+                        sea: p,
+                        armies: starved,
+                    });
+                }
             }
             _ => *time = SeaTime::default(),
         }
@@ -379,7 +398,8 @@ pub fn end_of_season(variant: &Variant, position: &mut Position) {
             position.blockaded.insert(b.centre);
         }
         // R7.8 (a), and how long centres are held (R7.11), before the centres change hands.
-        crate::winter::control::before_centres_change(variant, position);
+        let lost = before_centres_change(variant, position);
+        events.extend(lost.into_iter().map(Event::Winter));
         for (p, f) in position.units.iter().enumerate() {
             if let Some(f) = f {
                 if variant.provinces[p].centre {
@@ -388,4 +408,5 @@ pub fn end_of_season(variant: &Variant, position: &mut Position) {
             }
         }
     }
+    events
 }

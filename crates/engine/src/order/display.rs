@@ -1,21 +1,7 @@
 //! The canonical form of an order (`docs/orders.md`, first column).
 
 use super::{Order, OrderKind, Place, Stage, UnitSpec};
-use crate::variant::{Lookup, PowerId, Region, Variant};
-
-/// `A`, `2A`, `F`, `A/3F`, `2A/2F`: counts and types of a force or order.
-pub fn spec_text(armies: u8, fleets: u8) -> String {
-    let part = |n: u8, letter: char| match n {
-        0 => String::new(),
-        1 => letter.to_string(),
-        n => format!("{n}{letter}"),
-    };
-    match (armies, fleets) {
-        (a, 0) => part(a, 'A'),
-        (0, f) => part(f, 'F'),
-        (a, f) => format!("{}/{}", part(a, 'A'), part(f, 'F')),
-    }
-}
+use crate::variant::{spec_text, Lookup, PowerId, Region, Variant};
 
 /// A place that can be printed.
 pub trait PlaceName {

@@ -8,7 +8,8 @@
 mod display;
 mod parse;
 
-pub use display::{spec_text, PlaceName};
+pub use crate::variant::spec_text;
+pub use display::PlaceName;
 pub use parse::{
     parse_line, parse_mail, parse_orders, parse_place, parse_unit, ParseError, ParsedLine,
 };

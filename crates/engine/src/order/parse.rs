@@ -5,9 +5,9 @@
 //! longest match against the board's names, so `Mid-Atlantic Ocean - Spain (nc)` and `A Par-Bur`
 //! both split where a player means them to.
 
-use super::display::{spec_text, unit_name, PlaceName};
+use super::display::{unit_name, PlaceName};
 use super::{Order, OrderKind, Place, Stage, UnitSpec};
-use crate::variant::{Coast, Lookup, PowerId, Region, Variant};
+use crate::variant::{spec_text, Coast, Lookup, PowerId, Region, Variant};
 use nom::bytes::complete::{tag, tag_no_case, take_while};
 use nom::character::complete::digit1;
 use nom::{IResult, Parser};

@@ -632,8 +632,8 @@ impl<'f> Builder<'f> {
         }
         let mut words = a.iter();
         while let Some(w) = words.next() {
-            if let Some(on) = self.rules.switch(w) {
-                *on = true;
+            if let Some(switch) = super::Switch::named(w) {
+                switch.set(&mut self.rules, true);
                 continue;
             }
             match w.to_ascii_lowercase().as_str() {

@@ -3,14 +3,16 @@
 //! enough of them (civil disorder, the DATC's 2023 rule: the unit farthest from the power's owned
 //! centres goes first, counting moves over land and sea alike; fleets before armies at equal
 //! distance; then by the space's full name). The webdiplomacy edition counts from the power's
-//! home centres instead of its owned ones.
+//! home centres instead of its owned ones ([`CivilDisorder`]).
 
-use super::event::Event;
 use super::supply;
-use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::order::{Order, OrderKind};
+use crate::outcome::{Outcome, Reason, Refusal, WinterEvent};
 use crate::position::Position;
-use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, UnitType, Variant};
+use crate::validate::{acting_power, may_build_at};
+use crate::variant::{
+    CivilDisorder, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, UnitType, Variant,
+};
 
 /// How many units `power` may keep without supply points: what its centres would pay for (its
 /// centres, plus England's extra unit, R7.2).
@@ -20,13 +22,15 @@ pub fn allowance(variant: &Variant, position: &Position, power: PowerId) -> i32 
 
 /// Every power's builds, waives and removals, its civil-disorder removals and a minor's default
 /// builds, on `next`. A major under the supply-point rules keeps what its open account pays for.
+/// Returns the civil-disorder removals and default builds, power by power.
 pub fn units(
     variant: &Variant,
     position: &Position,
     next: &mut Position,
     orders: &[(PowerId, Order<Region>)],
     outcomes: &mut [Outcome],
-) {
+) -> Vec<WinterEvent> {
+    let mut events = Vec::new();
     let acting: Vec<PowerId> = orders
         .iter()
         .map(|(p, o)| acting_power(variant, position, *p, o))
@@ -44,86 +48,15 @@ pub fn units(
             Refusal::NoBuildsLeft
         };
         let mine: Vec<usize> = (0..orders.len()).filter(|&i| acting[i] == power).collect();
-        adjust_power(
+        events.extend(adjust_power(
             variant, position, next, power, keep, no_builds, orders, &mine, outcomes,
-        );
+        ));
     }
-}
-
-/// Where `power` may build a unit of this type: its owned home centres (armies in any owned
-/// centre for a major under rule 9), its build sites, never a fleet in a blockaded centre (R7.3).
-pub(crate) fn may_build_at(
-    variant: &Variant,
-    position: &Position,
-    power: PowerId,
-    unit: UnitType,
-    at: ProvinceId,
-) -> Result<(), Refusal> {
-    let prov = variant.province(at);
-    let ledgers = &position.ledgers;
-    if unit == UnitType::Fleet && position.blockaded.contains(at) {
-        return Err(Refusal::Blockaded(at));
-    }
-    if let Some(site) = variant.build_sites.iter().find(|s| s.province == at) {
-        let ok = site.power == power
-            && match unit {
-                UnitType::Army => site.army,
-                UnitType::Fleet => site.fleet,
-            };
-        return if ok {
-            Ok(())
-        } else {
-            Err(Refusal::NotBuildSite(at))
-        };
-    }
-    if !prov.centre || position.owners[at.index()] != Some(power) {
-        return Err(Refusal::NotOwnedCentre(at));
-    }
-    let anywhere = variant.rules.army_builds_anywhere
-        && unit == UnitType::Army
-        && ledgers.is_major(variant, power);
-    if !ledgers.homes(variant, power).contains(at) && !anywhere {
-        return Err(
-            if variant.rules.army_builds_anywhere && unit == UnitType::Fleet {
-                Refusal::FleetNotHome(at)
-            } else {
-                Refusal::NotHome(at)
-            },
-        );
-    }
-    Ok(())
-}
-
-/// The power an adjustment order is for: a build on a minor's home centre (not one of the
-/// giver's own), or a removal of a minor's unit, ordered by the minor's controller is the
-/// minor's (R7.9).
-pub(crate) fn acting_power(
-    variant: &Variant,
-    position: &Position,
-    giver: PowerId,
-    order: &Order<Region>,
-) -> PowerId {
-    let ledgers = &position.ledgers;
-    let minor = match &order.kind {
-        OrderKind::Build { unit } => {
-            let at = unit.at.province;
-            let own = ledgers.homes(variant, giver).contains(at);
-            let mut minors = ledgers.controlled_by(giver);
-            (!own)
-                .then(|| minors.find(|&m| ledgers.homes(variant, m).contains(at)))
-                .flatten()
-        }
-        OrderKind::Remove { unit } => position
-            .force(unit.at.province)
-            .map(|f| f.power)
-            .filter(|&o| ledgers.controller(o) == Some(giver)),
-        _ => None,
-    };
-    minor.unwrap_or(giver)
+    events
 }
 
 /// Builds, waives and removals of one power, its unordered removals (civil disorder) and, for a
-/// minor, its unordered builds (the default of R7.9).
+/// minor, its unordered builds (the default of R7.9). Returns those removals and builds.
 #[allow(clippy::too_many_arguments)]
 fn adjust_power(
     variant: &Variant,
@@ -135,7 +68,8 @@ fn adjust_power(
     orders: &[(PowerId, Order<Region>)],
     mine: &[usize],
     outcomes: &mut [Outcome],
-) {
+) -> Vec<WinterEvent> {
+    let mut events = Vec::new();
     let units: i32 = position
         .forces()
         .filter(|(_, f)| f.power == power)
@@ -147,12 +81,22 @@ fn adjust_power(
         outcomes[i] = match &order.kind {
             OrderKind::Build { unit } => {
                 let Some(t) = unit.unit_type() else { continue };
+                // A build by count is that many builds, all or none (R7.3).
+                let count = unit.armies.max(unit.fleets);
+                let mut built = || -> Result<(), Refusal> {
+                    for _ in 0..count {
+                        build(variant, position, next, power, t, unit.at)?;
+                    }
+                    Ok(())
+                };
                 if delta <= 0 {
                     Outcome::Fails(Reason::Refused(no_builds))
-                } else if let Err(why) = build(variant, position, next, power, t, unit.at) {
+                } else if delta < i32::from(count) {
+                    Outcome::Fails(Reason::Refused(Refusal::TooFewBuilds(count, delta)))
+                } else if let Err(why) = built() {
                     Outcome::Fails(Reason::Refused(why))
                 } else {
-                    delta -= 1;
+                    delta -= i32::from(count);
                     Outcome::Succeeds
                 }
             }
@@ -190,7 +134,7 @@ fn adjust_power(
         };
     }
     if !position.ledgers.is_major(variant, power) {
-        default_builds(variant, position, next, power, &mut delta);
+        events = default_builds(variant, position, next, power, &mut delta);
     }
     while delta < 0 {
         let Some((at, unit)) = civil_disorder_pick(variant, next, power) else {
@@ -201,11 +145,10 @@ fn adjust_power(
             UnitType::Fleet => (0, 1),
         };
         remove(next, at, a, f);
-        next.ledgers
-            .events
-            .push(Event::CivilDisorder { power, at, unit });
+        events.push(WinterEvent::CivilDisorder { power, at, unit });
         delta += 1;
     }
+    events
 }
 
 /// Whether `armies` and `fleets` left at sea would leave armies without fleets to carry them.
@@ -234,14 +177,15 @@ fn build(
 }
 
 /// R7.9's default for a minor's unordered builds: on its vacant owned home centres in board
-/// order, an army where an army can stand, else a fleet (on the first coast).
+/// order, an army where an army can stand, else a fleet (on the first coast). Returns the builds.
 fn default_builds(
     variant: &Variant,
     position: &Position,
     next: &mut Position,
     minor: PowerId,
     delta: &mut i32,
-) {
+) -> Vec<WinterEvent> {
+    let mut events = Vec::new();
     for p in position.ledgers.homes(variant, minor).iter() {
         if *delta <= 0 {
             break;
@@ -256,7 +200,7 @@ fn default_builds(
             (UnitType::Fleet, Region { province: p, coast })
         };
         if build(variant, position, next, minor, unit, region).is_ok() {
-            next.ledgers.events.push(Event::DefaultBuild {
+            events.push(WinterEvent::DefaultBuild {
                 power: minor,
                 at: p,
                 unit,
@@ -264,6 +208,7 @@ fn default_builds(
             *delta -= 1;
         }
     }
+    events
 }
 
 fn remove(position: &mut Position, at: ProvinceId, armies: u8, fleets: u8) {
@@ -305,20 +250,20 @@ fn civil_disorder_pick(
         })
 }
 
-/// Moves needed from each space to the nearest centre `power` owns (in the webdiplomacy edition,
-/// its nearest home centre), over land and sea alike.
+/// Moves needed from each space to the nearest centre `power` owns, or its nearest home centre,
+/// as the edition's civil-disorder policy says, over land and sea alike.
 fn distances_to_owned(variant: &Variant, position: &Position, power: PowerId) -> Vec<u32> {
     let n = variant.provinces.len();
     let mut dist = vec![u32::MAX; n];
-    // The webdiplomacy edition counts from the power's home centres instead.
-    let mut frontier: Vec<ProvinceId> = if variant.rules.webdiplomacy {
-        position.ledgers.homes(variant, power).iter().collect()
-    } else {
-        variant
+    let mut frontier: Vec<ProvinceId> = match variant.rules.edition.civil_disorder {
+        CivilDisorder::FarthestFromOwnedCentres => variant
             .centres()
             .iter()
             .filter(|p| position.owners[p.index()] == Some(power))
-            .collect()
+            .collect(),
+        CivilDisorder::FarthestFromHomeCentres => {
+            position.ledgers.homes(variant, power).iter().collect()
+        }
     };
     for p in &frontier {
         dist[p.index()] = 0;

@@ -2,14 +2,15 @@
 //! recording how long centres are held, and the GM's commands that name a new controller or
 //! carry out an adoption.
 
-use super::event::{Event, LossCause};
-use super::ledger::{Adoption, Holding, LedgerError, Ledgers, MinorControl};
+use crate::outcome::{LossCause, WinterEvent};
+use crate::position::ledger::{Adoption, Holding, LedgerError, Ledgers, MinorControl};
 use crate::position::Position;
 use crate::variant::{PowerId, ProvinceId, ProvinceSet, Variant};
 
 /// R7.8 (b): a controller with more than one unit inside its minor's home centres loses the minor
-/// for good. The phase sequence calls this after every phase.
-pub fn detect_crowding(variant: &Variant, position: &mut Position) {
+/// for good. The phase sequence calls this after every phase; returns the losses.
+pub fn detect_crowding(variant: &Variant, position: &mut Position) -> Vec<WinterEvent> {
+    let mut events = Vec::new();
     for (minor, major) in controlled(&position.ledgers) {
         let homes = position.ledgers.homes(variant, minor);
         let inside: u32 = position
@@ -18,27 +19,35 @@ pub fn detect_crowding(variant: &Variant, position: &mut Position) {
             .map(|(_, f)| f.components())
             .sum();
         if inside > 1 {
-            lose(
+            events.push(lose(
                 &mut position.ledgers,
                 minor,
                 major,
                 LossCause::Crowded(inside),
-            );
+            ));
         }
     }
+    events
 }
 
 /// The end of an Autumn season, before its centres change hands (R7.1): R7.8 (a), a controller
 /// occupying a centre its minor owns loses the minor for good; and every centre about to change
 /// hands is recorded as held by its new owner since this year (for optional rule 12, R7.11).
-pub fn before_centres_change(variant: &Variant, position: &mut Position) {
+/// Returns the losses.
+pub fn before_centres_change(variant: &Variant, position: &mut Position) -> Vec<WinterEvent> {
+    let mut events = Vec::new();
     for (minor, major) in controlled(&position.ledgers) {
         let occupied = position
             .forces()
             .find(|(p, f)| f.power == major && position.owners[p.index()] == Some(minor))
             .map(|(p, _)| p);
         if let Some(p) = occupied {
-            lose(&mut position.ledgers, minor, major, LossCause::Occupied(p));
+            events.push(lose(
+                &mut position.ledgers,
+                minor,
+                major,
+                LossCause::Occupied(p),
+            ));
         }
     }
     let year = position.phase.year;
@@ -54,6 +63,7 @@ pub fn before_centres_change(variant: &Variant, position: &mut Position) {
             position.ledgers.held.insert(p, holding);
         }
     }
+    events
 }
 
 fn controlled(ledgers: &Ledgers) -> Vec<(PowerId, PowerId)> {
@@ -64,18 +74,18 @@ fn controlled(ledgers: &Ledgers) -> Vec<(PowerId, PowerId)> {
         .collect()
 }
 
-fn lose(ledgers: &mut Ledgers, minor: PowerId, major: PowerId, cause: LossCause) {
+fn lose(ledgers: &mut Ledgers, minor: PowerId, major: PowerId, cause: LossCause) -> WinterEvent {
     let control = ledgers.minors.entry(minor).or_default();
     control.controller = None;
     control.years = 0;
     if !control.barred.contains(&major) {
         control.barred.push(major);
     }
-    ledgers.events.push(Event::ControlLost {
+    WinterEvent::ControlLost {
         minor,
         major,
         cause,
-    });
+    }
 }
 
 /// A GM command on the ledgers, as the GM's mail (or a case's `GM:` line) writes it.
@@ -125,7 +135,11 @@ impl GmCommand {
 
     /// Carries the command out on `position`, or says why it can't be; the event is for the
     /// report of the phase the GM acts before.
-    pub fn apply(&self, variant: &Variant, position: &mut Position) -> Result<Event, LedgerError> {
+    pub fn apply(
+        &self,
+        variant: &Variant,
+        position: &mut Position,
+    ) -> Result<WinterEvent, LedgerError> {
         match *self {
             GmCommand::Control { minor, major } => give_control(variant, position, minor, major),
             GmCommand::Adopt { minor, major } => adopt(variant, position, minor, major),
@@ -157,7 +171,7 @@ pub fn give_control(
     position: &mut Position,
     minor: PowerId,
     major: Option<PowerId>,
-) -> Result<Event, LedgerError> {
+) -> Result<WinterEvent, LedgerError> {
     if let Some(m) = major {
         check_kinds(variant, &position.ledgers, minor, m)?;
         if position.ledgers.barred(minor, m) {
@@ -172,7 +186,7 @@ pub fn give_control(
     let control = position.ledgers.minors.entry(minor).or_default();
     control.controller = major;
     control.years = 0;
-    Ok(Event::GmControl { minor, major })
+    Ok(WinterEvent::GmControl { minor, major })
 }
 
 /// Optional rule 12 (R7.11): `major` makes `minor`, which it controls and which owns at least 4
@@ -188,7 +202,7 @@ pub fn adopt(
     position: &mut Position,
     minor: PowerId,
     major: PowerId,
-) -> Result<Event, LedgerError> {
+) -> Result<WinterEvent, LedgerError> {
     if !variant.rules.adoption {
         return Err(LedgerError::Rule12Off);
     }
@@ -243,7 +257,7 @@ pub fn adopt(
             }
         }
     }
-    Ok(Event::Adopted {
+    Ok(WinterEvent::Adopted {
         old: major,
         new: minor,
         homes,

@@ -1,11 +1,11 @@
 //! Influence points and bids (R7.5-R7.7): (c) new IP, (d) bids in the order written, (e) the
 //! change of control of each minor.
 
-use super::event::Event;
-use super::ledger::{Bid, Influence, Ledgers};
-use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::order::{Order, OrderKind};
+use crate::outcome::{Outcome, Reason, Refusal, WinterEvent};
+use crate::position::ledger::{Bid, Influence};
 use crate::position::Position;
+use crate::validate::check_bid;
 use crate::variant::{PowerId, Region, Variant};
 use std::collections::BTreeMap;
 
@@ -13,29 +13,6 @@ use std::collections::BTreeMap;
 const IP_PER_CENTRE: u32 = 3;
 const IP_PER_MINOR: u32 = 2;
 const IP_PER_SP: u32 = 2;
-
-/// Why `bidder`'s bid for `minor` (for `on_behalf`, or itself) can't be taken, if it can't: the
-/// minor must be a minor, the beneficiary a major that isn't barred from it (R7.6, R7.8).
-/// Validation and adjudication both ask this.
-pub fn check_bid(
-    variant: &Variant,
-    ledgers: &Ledgers,
-    bidder: PowerId,
-    minor: PowerId,
-    on_behalf: Option<PowerId>,
-) -> Result<(), Refusal> {
-    if ledgers.is_major(variant, minor) {
-        return Err(Refusal::NotAMinor(minor));
-    }
-    let beneficiary = on_behalf.unwrap_or(bidder);
-    if !ledgers.is_major(variant, beneficiary) {
-        return Err(Refusal::NotAMajor(beneficiary));
-    }
-    if ledgers.barred(minor, beneficiary) {
-        return Err(Refusal::Barred(minor, beneficiary));
-    }
-    Ok(())
-}
 
 /// The incumbent's automatic IP for `minor` (R7.7): +1 per consecutive year of control, +2 per
 /// centre the minor owns beyond its home centres. None when nobody controls it.
@@ -48,16 +25,17 @@ pub fn automatic_ip(variant: &Variant, position: &Position, minor: PowerId) -> O
 }
 
 /// Steps (c) to (e) of a Winter, on the position after adjustments. Sets the outcomes of `BID`
-/// orders: a bid succeeds when it is taken (not when it wins).
+/// orders: a bid succeeds when it is taken (not when it wins). Returns the bids' totals and the
+/// changes of control.
 pub fn winter(
     variant: &Variant,
     next: &mut Position,
     orders: &[(PowerId, Order<Region>)],
     outcomes: &mut [Outcome],
-) {
+) -> Vec<WinterEvent> {
     allocate(variant, next);
     take_bids(variant, next, orders, outcomes);
-    change_control(variant, next);
+    change_control(variant, next)
 }
 
 /// (c): each major's IP for this Winter.
@@ -118,8 +96,10 @@ fn take_bids(
 }
 
 /// (e): the highest total takes each minor; a tie at the top leaves it with last year's
-/// controller, or with nobody. The incumbent's automatic IP go in the ledgers (R7.7).
-fn change_control(variant: &Variant, next: &mut Position) {
+/// controller, or with nobody. The incumbent's automatic IP go in the ledgers (R7.7). Returns the
+/// bids' totals and the change of control, minor by minor.
+fn change_control(variant: &Variant, next: &mut Position) -> Vec<WinterEvent> {
+    let mut events = Vec::new();
     let minors: Vec<PowerId> = next.ledgers.minor_powers(variant).collect();
     for minor in minors {
         let mut totals: BTreeMap<PowerId, u32> = BTreeMap::new();
@@ -155,16 +135,18 @@ fn change_control(variant: &Variant, next: &mut Position) {
         }
         let mut totals: Vec<(PowerId, u32)> = totals.into_iter().collect();
         totals.sort_by_key(|&(p, t)| (std::cmp::Reverse(t), p));
-        let events = &mut next.ledgers.events;
-        events.push(Event::Bids {
+        events.push(WinterEvent::Bids {
             minor,
             totals,
             automatic: automatic.map(|(n, c)| (c, n)),
         });
         events.push(match winner {
-            Some(major) if Some(major) == incumbent => Event::ControlKept { minor, major, tie },
-            Some(major) => Event::ControlGained { minor, major },
-            None => Event::Uncontrolled { minor, tie },
+            Some(major) if Some(major) == incumbent => {
+                WinterEvent::ControlKept { minor, major, tie }
+            }
+            Some(major) => WinterEvent::ControlGained { minor, major },
+            None => WinterEvent::Uncontrolled { minor, tie },
         });
     }
+    events
 }

@@ -6,35 +6,33 @@
 //! [`supply::close`]; (c)-(e) influence, bids and control ([`influence::winter`]); then the victory
 //! check ([`victory::check`]). A Winter `Bids` phase (Winter 1800) runs (c)-(e) only. [`control`]
 //! detects losses of control after every phase, records how long centres are held, and carries
-//! out the GM's commands. What happened beyond the orders' outcomes is reported as [`Event`]s in
-//! the position's ledgers.
+//! out the GM's commands. Each step returns what it reports beyond the orders' outcomes, as
+//! [`WinterEvent`]s in the order they happened.
 
 pub mod adjust;
 pub mod control;
-pub mod event;
 pub mod influence;
-pub mod ledger;
 pub mod supply;
 pub mod victory;
 
 pub use control::GmCommand;
-pub use event::{Event, LossCause};
-pub use ledger::{Adoption, Item, LedgerError, Ledgers};
 
-use crate::adjudicate::Outcome;
 use crate::order::Order;
+use crate::outcome::{Outcome, Void, WinterEvent};
 use crate::position::Position;
 use crate::variant::{PhaseKind, PowerId, ProvinceSet, Region, Variant};
 
 /// Adjudicates a Winter phase. `orders` are validated Winter orders, each with the power that
 /// gave it. Without the Napoleonic rule switches this is the standard adjustment phase; with
-/// them it is the Winter sequence of RULINGS §7.
+/// them it is the Winter sequence of RULINGS §7. Returns the outcomes, the position after the
+/// Winter, and its events in the order they happened.
 pub fn adjudicate(
     variant: &Variant,
     position: &Position,
     orders: &[(PowerId, Order<Region>)],
-) -> (Vec<Outcome>, Position) {
-    let mut outcomes = vec![Outcome::Void(crate::adjudicate::Void::NotAnAdjustment); orders.len()];
+) -> (Vec<Outcome>, Position, Vec<WinterEvent>) {
+    let mut outcomes = vec![Outcome::Void(Void::NotAnAdjustment); orders.len()];
+    let mut events = Vec::new();
     let mut next = position.clone();
     let rules = &variant.rules;
     let napoleonic = rules.supply_points || rules.influence;
@@ -44,9 +42,21 @@ pub fn adjudicate(
     // Winter 1800 (a Bids phase) runs steps (c)-(e) only.
     if position.phase.kind != PhaseKind::Bids {
         if rules.supply_points {
-            supply::open(variant, position, orders, &mut outcomes, &mut next.ledgers);
+            events.extend(supply::open(
+                variant,
+                position,
+                orders,
+                &mut outcomes,
+                &mut next.ledgers,
+            ));
         }
-        adjust::units(variant, position, &mut next, orders, &mut outcomes);
+        events.extend(adjust::units(
+            variant,
+            position,
+            &mut next,
+            orders,
+            &mut outcomes,
+        ));
         if rules.supply_points {
             supply::close(variant, &mut next, orders, &mut outcomes);
         }
@@ -54,17 +64,20 @@ pub fn adjudicate(
         next.blockaded = ProvinceSet::EMPTY;
     }
     if rules.influence {
-        influence::winter(variant, &mut next, orders, &mut outcomes);
+        events.extend(influence::winter(variant, &mut next, orders, &mut outcomes));
     }
     if napoleonic {
-        victory::check(variant, &mut next);
+        events.extend(victory::check(variant, &mut next));
     }
-    (outcomes, next)
+    (outcomes, next, events)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::LossCause;
+    use crate::position::ledger::Holding;
+    use crate::position::{Item, LedgerError, Ledgers};
     use crate::variant::{load_named, UnitType};
 
     fn board() -> Variant {
@@ -148,9 +161,8 @@ mod tests {
         control.controller = Some(eng);
         control.years = 3;
         let bids = orders(&v, &pos, "Russia", &["BID 8 Sweden"]);
-        let (_, next) = adjudicate(&v, &pos, &bids);
-        let events = &next.ledgers.events;
-        let tally = Event::Bids {
+        let (_, _, events) = adjudicate(&v, &pos, &bids);
+        let tally = WinterEvent::Bids {
             minor: swe,
             totals: vec![(rus, 8), (eng, 7)],
             automatic: Some((eng, 7)),
@@ -160,7 +172,7 @@ mod tests {
             tally.describe(&v),
             "bids for Sweden: Russia 8, England 7 (7 automatic)"
         );
-        let gained = Event::ControlGained {
+        let gained = WinterEvent::ControlGained {
             minor: swe,
             major: rus,
         };
@@ -185,14 +197,12 @@ mod tests {
         ] {
             pos.add_unit(fra, unit, Region::of(centre(&v, code)));
         }
-        let (_, next) = adjudicate(&v, &pos, &[]);
-        let removed: Vec<&Event> = next
-            .ledgers
-            .events
+        let (_, _, events) = adjudicate(&v, &pos, &[]);
+        let removed: Vec<&WinterEvent> = events
             .iter()
-            .filter(|e| matches!(e, Event::CivilDisorder { .. }))
+            .filter(|e| matches!(e, WinterEvent::CivilDisorder { .. }))
             .collect();
-        let war = Event::CivilDisorder {
+        let war = WinterEvent::CivilDisorder {
             power: fra,
             at: centre(&v, "War"),
             unit: UnitType::Army,
@@ -215,13 +225,13 @@ mod tests {
         let at = Region::of(centre(&v, "Den"));
         pos.add_unit(eng, UnitType::Army, at);
         pos.add_unit(eng, UnitType::Army, at);
-        control::detect_crowding(&v, &mut pos);
-        let lost = Event::ControlLost {
+        let events = control::detect_crowding(&v, &mut pos);
+        let lost = WinterEvent::ControlLost {
             minor: den,
             major: eng,
             cause: LossCause::Crowded(2),
         };
-        assert_eq!(pos.ledgers.events, vec![lost.clone()]);
+        assert_eq!(events, vec![lost.clone()]);
         assert!(lost
             .describe(&v)
             .contains("England loses control of Denmark for good (R7.8): it has 2 units inside"));
@@ -241,43 +251,15 @@ mod tests {
         for p in centres.take(16) {
             pos.owners[p.index()] = Some(eng);
         }
-        victory::check(&v, &mut pos);
+        let events = victory::check(&v, &mut pos);
         assert_eq!(pos.ledgers.winners, vec![eng, fra]);
-        let tie = Event::VictoryTie {
+        let tie = WinterEvent::VictoryTie {
             majors: vec![eng, fra],
         };
-        assert_eq!(pos.ledgers.events.last(), Some(&tie));
+        assert_eq!(events.last(), Some(&tie));
         assert_eq!(
             tie.describe(&v),
             "England, France all reached victory: the GM decides (R7.10)"
-        );
-    }
-
-    /// A phase's events go to its adjudication, not into the position: a Winter's are reported
-    /// with the Winter, and the Spring after it reports none of them.
-    #[test]
-    fn events_belong_to_one_phase() {
-        let v = board();
-        // No units: the minors' default builds are reported.
-        let pos = Position::empty(&v, winter_1803(&v).phase);
-        let winter = crate::adjudicate::adjudicate(&v, &pos, &[]);
-        let default_build = |e: &crate::adjudicate::Event| {
-            matches!(
-                e,
-                crate::adjudicate::Event::Winter(Event::DefaultBuild { .. })
-            )
-        };
-        assert!(
-            winter.events.iter().any(default_build),
-            "{:?}",
-            winter.events
-        );
-        assert_eq!(winter.position.ledgers.events, vec![]);
-        let spring = crate::adjudicate::adjudicate(&v, &winter.position, &[]);
-        assert!(
-            !spring.events.iter().any(default_build),
-            "{:?}",
-            spring.events
         );
     }
 
@@ -292,9 +274,7 @@ mod tests {
         for (c, since) in [("War", 1802), ("Nwy", 1803), ("Kau", 1801), ("Den", 1804)] {
             let p = centre(&v, c);
             pos.owners[p.index()] = Some(swe);
-            pos.ledgers
-                .held
-                .insert(p, ledger::Holding { owner: swe, since });
+            pos.ledgers.held.insert(p, Holding { owner: swe, since });
         }
         pos.ledgers.minors.entry(swe).or_default().controller = Some(eng);
         let event = GmCommand::parse(&v, "ADOPT Sweden England")
@@ -303,7 +283,7 @@ mod tests {
         let homes = ["Swe", "Kau", "War", "Nwy"].map(|c| centre(&v, c)).to_vec();
         assert_eq!(
             event,
-            Event::Adopted {
+            WinterEvent::Adopted {
                 old: eng,
                 new: swe,
                 homes

@@ -7,10 +7,9 @@
 //! units it has (loans received this Winter don't count). Conversions and banking come after the
 //! builds and removals; what is left unallocated is banked.
 
-use super::event::Event;
-use super::ledger::{Account, Ledgers};
-use crate::adjudicate::{Outcome, Reason, Refusal};
 use crate::order::{Order, OrderKind};
+use crate::outcome::{Outcome, Reason, Refusal, WinterEvent};
+use crate::position::ledger::{Account, Ledgers};
 use crate::position::Position;
 use crate::variant::{PowerId, Region, Variant};
 use std::collections::BTreeMap;
@@ -51,14 +50,16 @@ fn refuse(why: Refusal) -> Outcome {
 }
 
 /// Opens every major's account: income and bank, then last year's loans repaid (or renewed),
-/// then this Winter's loans, in the order written. Sets the outcomes of `RENEW` and `LOAN`.
+/// then this Winter's loans, in the order written. Sets the outcomes of `RENEW` and `LOAN`;
+/// returns the repayments.
 pub fn open(
     variant: &Variant,
     position: &Position,
     orders: &[(PowerId, Order<Region>)],
     outcomes: &mut [Outcome],
     ledgers: &mut Ledgers,
-) {
+) -> Vec<WinterEvent> {
+    let mut events = Vec::new();
     let mut own: BTreeMap<PowerId, u32> = ledgers
         .majors(variant)
         .map(|p| (p, income(variant, position, p) + ledgers.banked(p)))
@@ -98,7 +99,7 @@ pub fn open(
         if let Some(v) = payable.get_mut(&loan.borrower) {
             *v -= paid;
         }
-        ledgers.events.push(Event::LoanRepaid {
+        events.push(WinterEvent::LoanRepaid {
             borrower: loan.borrower,
             lender: loan.lender,
             paid,
@@ -140,6 +141,7 @@ pub fn open(
             },
         );
     }
+    events
 }
 
 /// Closes every major's account after its units are adjusted: upkeep of the units kept, then

@@ -1,7 +1,7 @@
 //! Victory (R7.10): after the Winter, a major owning, with the minors it controls, its variant's
 //! threshold of centres wins; every major that reaches it is reported and the GM decides a tie.
 
-use super::event::Event;
+use crate::outcome::WinterEvent;
 use crate::position::Position;
 use crate::variant::{PowerId, Variant};
 
@@ -16,18 +16,18 @@ pub fn centres_counted(variant: &Variant, position: &Position, major: PowerId) -
     (own + minors) as u32
 }
 
-/// Records in the ledgers every major that reached its threshold, with an event for each and one
-/// for a tie.
-pub fn check(variant: &Variant, position: &mut Position) {
+/// Records in the ledgers every major that reached its threshold; returns an event for each and
+/// one for a tie.
+pub fn check(variant: &Variant, position: &mut Position) -> Vec<WinterEvent> {
     let winners: Vec<(PowerId, u32)> = position
         .ledgers
         .majors(variant)
         .map(|p| (p, centres_counted(variant, position, p)))
         .filter(|&(p, n)| n >= variant.victory_for(p))
         .collect();
-    let events = &mut position.ledgers.events;
+    let mut events = Vec::new();
     for &(major, centres) in &winners {
-        events.push(Event::Victory {
+        events.push(WinterEvent::Victory {
             major,
             centres,
             needed: variant.victory_for(major),
@@ -35,9 +35,10 @@ pub fn check(variant: &Variant, position: &mut Position) {
     }
     let majors: Vec<PowerId> = winners.into_iter().map(|(p, _)| p).collect();
     if majors.len() > 1 {
-        events.push(Event::VictoryTie {
+        events.push(WinterEvent::VictoryTie {
             majors: majors.clone(),
         });
     }
     position.ledgers.winners = majors;
+    events
 }

@@ -5,8 +5,8 @@
 //! the templates print, they never decide an outcome.
 
 use askama::Template;
-use napjudge_engine::adjudicate::Describe;
 use napjudge_engine::order::OrderKind;
+use napjudge_engine::outcome::Describe;
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use napjudge_engine::variant::{PhaseKind, PowerId, PowerKind, Variant};

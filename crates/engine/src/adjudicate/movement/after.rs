@@ -3,7 +3,7 @@
 //! dislodged forces and standoffs).
 
 use super::{Act, Resolver, Route};
-use crate::adjudicate::outcome::{Outcome, Reason, Refusal, Void};
+use crate::outcome::{Outcome, Reason, Refusal, Void};
 use crate::position::{Blockade, Dislodged, Force, Position, SeaTime};
 use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind};
 
@@ -137,6 +137,7 @@ impl<'a> Resolver<'a> {
             Route::NoConvoy => return Reason::NoConvoy,
             Route::Convoy if self.d[m].paradox => return Reason::ConvoyParadox,
             Route::Convoy if !self.path(m) => return Reason::ConvoyDisrupted,
+            Route::Passage(sea) if self.d[m].paradox => return Reason::PassageParadox(sea),
             Route::Passage(sea) if !self.path(m) => return Reason::PassageDenied(sea),
             _ => {}
         }

@@ -175,19 +175,32 @@ impl<'a> Resolver<'a> {
 
     /// DATC 5.B.9: a cycle of moves only is circular movement, and all its moves succeed; a cycle
     /// through a convoy order is a paradox, and the Szykman rule makes its convoyed moves fail.
+    /// A cycle through a passage denial is the same paradox (R6.4): the crossings of that
+    /// passage fail and cut nothing.
     fn backup_rule(&mut self, members: &[usize]) {
         let act = |d: usize| self.items.get(d).map(|it| it.act);
-        let convoy_involved = members
+        let paradox = members
             .iter()
-            .any(|&d| matches!(act(d), Some(Act::Convoy { .. })));
-        if convoy_involved {
+            .any(|&d| matches!(act(d), Some(Act::Convoy { .. } | Act::Deny { .. })));
+        if paradox {
             for &d in members {
-                if let Some(Act::Convoy { from, to }) = act(d) {
-                    for m in self.items_at(from).collect::<Vec<_>>() {
-                        if self.move_to(m) == Some(to) && self.d[m].route == Route::Convoy {
-                            self.d[m].paradox = true;
+                match act(d) {
+                    Some(Act::Convoy { from, to }) => {
+                        for m in self.items_at(from).collect::<Vec<_>>() {
+                            if self.move_to(m) == Some(to) && self.d[m].route == Route::Convoy {
+                                self.d[m].paradox = true;
+                            }
                         }
                     }
+                    Some(Act::Deny { a, b }) => {
+                        let (sea, denier) = (self.items[d].at, self.items[d].power);
+                        for m in 0..self.items.len() {
+                            if self.crosses(m, sea, a, b, denier) {
+                                self.d[m].paradox = true;
+                            }
+                        }
+                    }
+                    _ => {}
                 }
             }
             for &d in members {
@@ -234,6 +247,7 @@ impl<'a> Resolver<'a> {
         match self.d[m].route {
             Route::Direct => true,
             Route::NotMove | Route::NoConvoy => false,
+            Route::Passage(_) if self.d[m].paradox => false,
             Route::Passage(sea) => {
                 let (from, to) = (
                     self.items[m].at,
@@ -290,6 +304,27 @@ impl<'a> Resolver<'a> {
         any
     }
 
+    /// Whether item `m` crosses the passage `a`-`b` over `sea` that a fleet of `denier` denies: a
+    /// move by that passage, or a support given across it, of a unit under another command.
+    fn crosses(
+        &self,
+        m: usize,
+        sea: ProvinceId,
+        a: ProvinceId,
+        b: ProvinceId,
+        denier: PowerId,
+    ) -> bool {
+        let it = self.items[m];
+        let to = match it.act {
+            Act::Move { to, .. } if self.d[m].route == Route::Passage(sea) => to.province,
+            Act::SupportHold { target } | Act::SupportMerge { target } => target,
+            Act::SupportMove { to, .. } => to,
+            _ => return false,
+        };
+        let across = (it.at == a && to == b) || (it.at == b && to == a);
+        across && it.fleets == 0 && self.commander(it.power) != self.commander(denier)
+    }
+
     /// Who commands `power`'s units: its controller for a controlled minor, else itself (R7.9).
     fn commander(&self, power: PowerId) -> PowerId {
         self.position.ledgers.controller(power).unwrap_or(power)
@@ -307,6 +342,9 @@ impl<'a> Resolver<'a> {
         if it.fleets > 0 || self.variant.army_adjacent(it.at, into) || !self.variant.rules.passages
         {
             return false;
+        }
+        if self.d[s].paradox {
+            return true;
         }
         match self.variant.passage(it.at, into) {
             Some(p) => {

@@ -4,10 +4,13 @@
 //! match an order.
 
 use super::{Act, Decision, Group, Item, Resolver, Route, State};
-use crate::adjudicate::outcome::{Refusal, Void};
 use crate::order::{Order, OrderKind};
+use crate::outcome::{Refusal, Void};
 use crate::position::Position;
-use crate::variant::{PhaseKind, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
+use crate::variant::{
+    ConvoyIntent, PhaseKind, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Unconvoyed,
+    Variant,
+};
 
 /// Item numbers grouped by space, built once per phase: `items[start[p + 1]..start[p + 2]]` are
 /// the items filed under space `p`, so that look-ups by space don't scan every item.
@@ -594,9 +597,10 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// How each move travels (DATC 4.A.3: an army that could go by land goes by convoy only when
-    /// written `via convoy` or when a fleet of its own power is ordered to convoy it; the
-    /// webdiplomacy edition: only when written `via convoy` and some fleet is ordered to).
+    /// How each move travels: an army that could go by land goes by convoy when written `via
+    /// convoy` (unless no fleet is ordered to convoy it and the edition sends it over land then,
+    /// [`Unconvoyed`]) or when its own power's fleet is ordered to convoy it and the edition
+    /// counts that ([`ConvoyIntent`]; DATC 4.A.3).
     fn find_routes(&mut self) {
         for m in 0..self.items.len() {
             let Act::Move { to, via_convoy } = self.items[m].act else {
@@ -643,13 +647,18 @@ impl<'a> Resolver<'a> {
                     to.province,
                     self.convoy_seas(from, to.province, |_| true),
                 );
-                // The webdiplomacy edition goes over land unless written `via convoy`, and then
-                // too when no fleet is ordered to convoy it.
-                let by_convoy = if rules.webdiplomacy {
-                    via_convoy && self.convoys_for(from, to.province).next().is_some()
-                } else {
-                    via_convoy || own
+                let written = via_convoy
+                    && match rules.edition.unconvoyed {
+                        Unconvoyed::Fails => true,
+                        Unconvoyed::Overland => {
+                            self.convoys_for(from, to.province).next().is_some()
+                        }
+                    };
+                let intended = match rules.edition.convoy_intent {
+                    ConvoyIntent::WrittenOrOwnConvoy => own,
+                    ConvoyIntent::WrittenOnly => false,
                 };
+                let by_convoy = written || intended;
                 match overland {
                     Some(land) if !by_convoy => land,
                     Some(_) => Route::Convoy,

@@ -26,8 +26,8 @@ mod after;
 mod decide;
 mod items;
 
-use super::outcome::{Outcome, Refusal, Void};
 use crate::order::Order;
+use crate::outcome::{Event, Outcome, Refusal, Void};
 use crate::position::{Blockade, Position};
 use crate::variant::{Coast, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
 use items::Index;
@@ -188,6 +188,10 @@ pub struct MovementResult {
     /// Every embarkation with a move and its fleets' move (R3.2): the second phase needs
     /// whether the fleets moved, which the embarkation's own outcome doesn't say (R4.3).
     pub embarked: Vec<EmbarkMove>,
+    /// The passages denied (R6.2), one for each force whose crossing was denied, a merge
+    /// participant's included (section 0: whichever notation the merge is written in), by the
+    /// space it came from.
+    pub events: Vec<Event>,
 }
 
 /// An embarkation with a move (`A(Tun) E F(BOT)-ION`) and the fleets' move.
@@ -281,6 +285,25 @@ pub fn adjudicate_by(
             own_order,
         })
         .collect();
+    let mut events: Vec<Event> = (0..r.items.len())
+        .filter_map(|m| {
+            let route = r.d[m].route;
+            match route {
+                Route::Passage(sea) if !r.d[m].paradox && !r.path(m) => {
+                    Some(Event::PassageDenied {
+                        from: r.items[m].at,
+                        sea,
+                    })
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    events.sort_by_key(|e| match e {
+        Event::PassageDenied { from, sea } => (*from, *sea),
+        _ => (ProvinceId(0), ProvinceId(0)),
+    });
+    events.dedup();
     let position = r.next_position(position);
     MovementResult {
         outcomes,
@@ -288,6 +311,7 @@ pub fn adjudicate_by(
         blockades,
         merged,
         embarked,
+        events,
     }
 }
 

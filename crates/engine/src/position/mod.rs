@@ -1,12 +1,18 @@
-//! A position: the phase, the forces on the board, dislodged forces, centre owners.
+//! A position: the phase, the forces on the board, dislodged forces, centre owners, and the Winter
+//! ledgers ([`ledger`]) it carries from year to year.
 //!
 //! A [`Force`] is all the units of one power in one space (Multiplicity II, rule R1.1): on the
 //! standard map every force is a single army or fleet.
 
-use crate::adjudicate::Void;
-use crate::order::{spec_text, Order};
-use crate::variant::{Coast, Phase, PowerId, ProvinceId, ProvinceSet, Region, UnitType, Variant};
-use crate::winter::Ledgers;
+pub mod ledger;
+
+pub use ledger::{Item, LedgerError, Ledgers};
+
+use crate::order::Order;
+use crate::outcome::Void;
+use crate::variant::{
+    spec_text, Coast, Phase, PowerId, ProvinceId, ProvinceSet, Region, UnitType, Variant,
+};
 
 /// All the units of one power in one space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -1,9 +1,9 @@
 //! The ledger types: what the position remembers from Winter to Winter (banks, loans, control of
 //! the minors, how long each centre has been held, adoptions) and what this Winter did (accounts,
-//! influence, bids, winners), with the events of the last phase, and the text form a case file and
-//! a result mail use (`docs/case-format.md`, `LEDGER`).
+//! influence, bids, winners), and the text form a case file and a result mail use
+//! (`docs/case-format.md`, `LEDGER`). What happened is not kept here: each step of a phase returns
+//! its events.
 
-use super::event::Event;
 use crate::variant::{Lookup, PowerId, PowerKind, ProvinceId, ProvinceSet, Variant};
 use std::collections::BTreeMap;
 
@@ -102,10 +102,6 @@ pub struct Ledgers {
     pub automatic: BTreeMap<PowerId, (PowerId, u32)>,
     /// The majors that reached their victory threshold this Winter (R7.10).
     pub winners: Vec<PowerId>,
-    /// The events of the phase being adjudicated, in the order they happened: the adjudication
-    /// takes them into its report, so a position between phases holds none.
-    #[serde(skip)]
-    pub events: Vec<Event>,
     /// Since when each centre's owner has held it, for the centres that changed hands during the
     /// game (a centre absent here, or recorded for another owner, is held since before it began).
     pub held: BTreeMap<ProvinceId, Holding>,

@@ -1,7 +1,11 @@
-//! What happened to each order, and why: structured (the ids each reason refers to, so a program
-//! can store them and a mail can render them), with the English in one place, [`Describe`].
+//! What happened to each order, and why, and what else happened in a phase: structured (the ids
+//! each reason refers to, so a program can store them and a mail can render them), with the
+//! English in one place, [`Describe`].
+//!
+//! A leaf of the engine: it names only the board's ids, so adjudication, the Winter, validation,
+//! the position and the turn all use it without using each other.
 
-use crate::variant::{PowerId, ProvinceId, Variant};
+use crate::variant::{spec_text, PowerId, ProvinceId, UnitType, Variant};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -46,6 +50,8 @@ pub enum Reason {
     ConvoyParadox,
     /// The passage was denied by the fleet in this sea (rule 10).
     PassageDenied(ProvinceId),
+    /// The crossing over this sea was taken out by the paradox rule through a denial (R6.4).
+    PassageParadox(ProvinceId),
     /// A support or blockade was cut by an attack from this space.
     Cut(ProvinceId),
     /// The unit was dislodged by the attack from this space.
@@ -127,6 +133,9 @@ pub enum Refusal {
     NoBuildsLeft,
     /// No builds left: the power's supply points pay for this many units (R7.2).
     NoBuildsLeftPaid(i32),
+    /// A build by count (`BUILD 2A(Par)`) past the builds left: this many ordered, that many
+    /// left (R7.3: never carried out as a smaller build).
+    TooFewBuilds(u8, i32),
     /// No removals are due.
     NoRemovalsDue,
     /// No such unit of the power in this space.
@@ -241,6 +250,11 @@ impl Describe for Reason {
             Reason::ConvoyDisrupted => f.write_str("convoy disrupted"),
             Reason::ConvoyParadox => f.write_str("convoy paradox (Szykman rule)"),
             Reason::PassageDenied(p) => write!(f, "passage denied by the fleet in {}", code(v, *p)),
+            Reason::PassageParadox(p) => write!(
+                f,
+                "passage paradox over {}: the crossing fails (R6.4)",
+                code(v, *p)
+            ),
             Reason::Cut(p) => write!(f, "cut by the attack from {}", code(v, *p)),
             Reason::Dislodged(p) => write!(f, "dislodged by the attack from {}", code(v, *p)),
             Reason::Refused(r) => r.describe_to(v, f),
@@ -310,6 +324,10 @@ impl Describe for Refusal {
             ),
             Refusal::BlockadeBroken => f.write_str("the blockade was cut or the fleets dislodged"),
             Refusal::NoBuildsLeft => f.write_str("no builds left"),
+            Refusal::TooFewBuilds(ordered, left) => write!(
+                f,
+                "{ordered} builds ordered, and only {left} left: build no more units than that"
+            ),
             Refusal::NoBuildsLeftPaid(n) => write!(
                 f,
                 "no builds left: your supply points pay for {n} units"
@@ -421,7 +439,7 @@ pub enum Event {
     },
     /// A Winter or control event (bids, control gained or lost, the GM's decision, adoption,
     /// civil disorder, victory).
-    Winter(crate::winter::Event),
+    Winter(WinterEvent),
 }
 
 impl Event {
@@ -438,8 +456,8 @@ impl Event {
     }
 
     /// Every kind, for messages.
-    pub const KINDS: [&'static str; 5 + crate::winter::Event::KINDS.len()] = {
-        let mut all = [""; 5 + crate::winter::Event::KINDS.len()];
+    pub const KINDS: [&'static str; 5 + WinterEvent::KINDS.len()] = {
+        let mut all = [""; 5 + WinterEvent::KINDS.len()];
         let own = [
             "blockade-held",
             "blockade-cut",
@@ -452,7 +470,7 @@ impl Event {
             all[i] = if i < own.len() {
                 own[i]
             } else {
-                crate::winter::Event::KINDS[i - own.len()]
+                WinterEvent::KINDS[i - own.len()]
             };
             i += 1;
         }
@@ -517,10 +535,292 @@ impl Describe for Event {
                 f,
                 "{}'s {}({}) did not retreat and was disbanded",
                 power(v, *p),
-                crate::order::spec_text(*armies, *fleets),
+                spec_text(*armies, *fleets),
                 code(v, *at)
             ),
             Event::Winter(e) => f.write_str(&e.describe(v)),
+        }
+    }
+}
+
+/// Why a major lost a minor for good (R7.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum LossCause {
+    /// (a) It occupied this centre, owned by the minor, at the end of an Autumn season.
+    Occupied(ProvinceId),
+    /// (b) It had this many units inside the minor's home centres.
+    Crowded(u32),
+}
+
+/// What the Winter and the control of the minors report (RULINGS §7), read as English in one
+/// place ([`WinterEvent::describe`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum WinterEvent {
+    /// A loan fell due (R7.2): the borrower repaid `paid` of the `owed` SP; the rest stays lent.
+    LoanRepaid {
+        /// Who borrowed.
+        borrower: PowerId,
+        /// Who lent.
+        lender: PowerId,
+        /// SP repaid.
+        paid: u32,
+        /// SP that were due.
+        owed: u32,
+    },
+    /// The bids for a minor (R7.6): each major's total, the incumbent's automatic IP included
+    /// (R7.7), highest first.
+    Bids {
+        /// The minor bid for.
+        minor: PowerId,
+        /// Each major's total.
+        totals: Vec<(PowerId, u32)>,
+        /// The incumbent and its automatic IP, part of its total.
+        automatic: Option<(PowerId, u32)>,
+    },
+    /// A major takes control of a minor at the bids (R7.6).
+    ControlGained {
+        /// The minor.
+        minor: PowerId,
+        /// Its new controller.
+        major: PowerId,
+    },
+    /// Last year's controller keeps a minor at the bids, outright or on a tie (R7.6).
+    ControlKept {
+        /// The minor.
+        minor: PowerId,
+        /// Its controller.
+        major: PowerId,
+        /// Whether the top totals tied.
+        tie: bool,
+    },
+    /// Nobody controls a minor after the bids (R7.6).
+    Uncontrolled {
+        /// The minor.
+        minor: PowerId,
+        /// Whether the top totals tied.
+        tie: bool,
+    },
+    /// A major loses a minor for good and may never regain it (R7.8); the GM names the next
+    /// controller.
+    ControlLost {
+        /// The minor.
+        minor: PowerId,
+        /// The major barred from it from now on.
+        major: PowerId,
+        /// Why.
+        cause: LossCause,
+    },
+    /// The GM names a minor's controller, or nobody (R7.8).
+    GmControl {
+        /// The minor.
+        minor: PowerId,
+        /// The new controller.
+        major: Option<PowerId>,
+    },
+    /// A player makes a minor its major power (optional rule 12, R7.11).
+    Adopted {
+        /// The major power the player had, a minor from now on.
+        old: PowerId,
+        /// The player's new major power.
+        new: PowerId,
+        /// The new major's home centres.
+        homes: Vec<ProvinceId>,
+    },
+    /// A unit removed because its power owed a removal it did not order (R7.4, civil disorder).
+    CivilDisorder {
+        /// The unit's power.
+        power: PowerId,
+        /// Where it was.
+        at: ProvinceId,
+        /// What it was.
+        unit: UnitType,
+    },
+    /// A minor's build its controller did not order, made by R7.9's default.
+    DefaultBuild {
+        /// The minor.
+        power: PowerId,
+        /// Where.
+        at: ProvinceId,
+        /// What.
+        unit: UnitType,
+    },
+    /// A major reaches its victory threshold with the minors it controls (R7.10).
+    Victory {
+        /// The major.
+        major: PowerId,
+        /// The centres it counts.
+        centres: u32,
+        /// Its threshold.
+        needed: u32,
+    },
+    /// Several majors reached victory at once: the GM decides (R7.10).
+    VictoryTie {
+        /// Those majors.
+        majors: Vec<PowerId>,
+    },
+}
+
+impl WinterEvent {
+    /// Every kind, as a case's `EVENTS` block names them.
+    pub const KINDS: [&'static str; 12] = [
+        "loan-repaid",
+        "bids",
+        "control-gained",
+        "control-kept",
+        "uncontrolled",
+        "control-lost",
+        "gm-control",
+        "adopted",
+        "civil-disorder",
+        "default-build",
+        "victory",
+        "victory-tie",
+    ];
+
+    /// The kind of event, one of [`WinterEvent::KINDS`].
+    pub fn kind(&self) -> &'static str {
+        let k = match self {
+            WinterEvent::LoanRepaid { .. } => 0,
+            WinterEvent::Bids { .. } => 1,
+            WinterEvent::ControlGained { .. } => 2,
+            WinterEvent::ControlKept { .. } => 3,
+            WinterEvent::Uncontrolled { .. } => 4,
+            WinterEvent::ControlLost { .. } => 5,
+            WinterEvent::GmControl { .. } => 6,
+            WinterEvent::Adopted { .. } => 7,
+            WinterEvent::CivilDisorder { .. } => 8,
+            WinterEvent::DefaultBuild { .. } => 9,
+            WinterEvent::Victory { .. } => 10,
+            WinterEvent::VictoryTie { .. } => 11,
+        };
+        Self::KINDS[k]
+    }
+
+    /// The event in English, for a result mail: `Denmark: France 6, England 4 (3 automatic)`.
+    pub fn describe(&self, variant: &Variant) -> String {
+        let name = |p: PowerId| variant.power(p).name.as_str();
+        let place = |p: ProvinceId| variant.province(p).name.as_str();
+        let unit = |u: UnitType| match u {
+            UnitType::Army => "army",
+            UnitType::Fleet => "fleet",
+        };
+        let a_unit = |u: UnitType| match u {
+            UnitType::Army => "an army",
+            UnitType::Fleet => "a fleet",
+        };
+        match self {
+            WinterEvent::LoanRepaid {
+                borrower,
+                lender,
+                paid,
+                owed,
+            } if paid == owed => {
+                format!("{} repays the {paid} SP lent by {}", name(*borrower), name(*lender))
+            }
+            WinterEvent::LoanRepaid {
+                borrower,
+                lender,
+                paid,
+                owed,
+            } => format!(
+                "{} can repay only {paid} of the {owed} SP lent by {}: the rest stays lent for a year",
+                name(*borrower),
+                name(*lender)
+            ),
+            WinterEvent::Bids {
+                minor,
+                totals,
+                automatic,
+            } => {
+                let parts: Vec<String> = totals
+                    .iter()
+                    .map(|&(p, t)| match automatic {
+                        Some((a, n)) if *a == p && *n > 0 => {
+                            format!("{} {t} ({n} automatic)", name(p))
+                        }
+                        _ => format!("{} {t}", name(p)),
+                    })
+                    .collect();
+                let parts = if parts.is_empty() {
+                    "no bids".to_string()
+                } else {
+                    parts.join(", ")
+                };
+                format!("bids for {}: {parts}", name(*minor))
+            }
+            WinterEvent::ControlGained { minor, major } => {
+                format!("{} takes control of {}", name(*major), name(*minor))
+            }
+            WinterEvent::ControlKept { minor, major, tie } => format!(
+                "{}{} keeps control of {}",
+                if *tie { "a tie: " } else { "" },
+                name(*major),
+                name(*minor)
+            ),
+            WinterEvent::Uncontrolled { minor, tie } => format!(
+                "{}nobody controls {}",
+                if *tie { "a tie: " } else { "" },
+                name(*minor)
+            ),
+            WinterEvent::ControlLost {
+                minor,
+                major,
+                cause,
+            } => {
+                let why = match cause {
+                    LossCause::Occupied(p) => {
+                        format!("it occupies {} at the end of the Autumn", place(*p))
+                    }
+                    LossCause::Crowded(n) => format!("it has {n} units inside its home centres"),
+                };
+                format!(
+                    "{} loses control of {} for good (R7.8): {why}; the GM names the new controller",
+                    name(*major),
+                    name(*minor)
+                )
+            }
+            WinterEvent::GmControl { minor, major } => format!(
+                "the GM gives control of {} to {}",
+                name(*minor),
+                major.map_or("nobody", name)
+            ),
+            WinterEvent::Adopted { old, new, homes } => {
+                let homes: Vec<&str> = homes.iter().map(|&p| place(p)).collect();
+                format!(
+                    "{} adopts {} as its major power (rule 12) and becomes a minor power; {}'s home centres: {}",
+                    name(*old),
+                    name(*new),
+                    name(*new),
+                    homes.join(", ")
+                )
+            }
+            WinterEvent::CivilDisorder { power, at, unit: u } => format!(
+                "{}'s {} in {} is removed (civil disorder)",
+                name(*power),
+                unit(*u),
+                place(*at)
+            ),
+            WinterEvent::DefaultBuild { power, at, unit: u } => format!(
+                "{} builds {} in {} (the default build, R7.9)",
+                name(*power),
+                a_unit(*u),
+                place(*at)
+            ),
+            WinterEvent::Victory {
+                major,
+                centres,
+                needed,
+            } => format!(
+                "{} reaches {centres} centres with its minors (needs {needed}): victory (R7.10)",
+                name(*major)
+            ),
+            WinterEvent::VictoryTie { majors } => {
+                let names: Vec<&str> = majors.iter().map(|&p| name(p)).collect();
+                format!(
+                    "{} all reached victory: the GM decides (R7.10)",
+                    names.join(", ")
+                )
+            }
         }
     }
 }
