@@ -549,14 +549,10 @@ impl<'a> Checker<'a> {
                 }
             }
             SupportHold { unit, supported } => {
-                if let Some(t) = unit.unit_type() {
-                    self.check_support_reach(t, unit.at, supported.at.province)?;
-                }
+                self.check_support_reach(unit, supported.at.province)?;
             }
             SupportMove { unit, to, .. } => {
-                if let Some(t) = unit.unit_type() {
-                    self.check_support_reach(t, unit.at, to.province)?;
-                }
+                self.check_support_reach(unit, to.province)?;
             }
             Disembark { unit, to } => {
                 let ok = self.variant.province(to.province).kind == SpaceKind::Coast
@@ -610,22 +606,7 @@ impl<'a> Checker<'a> {
                     *to = self.fleet_destination(unit, *to)?;
                 }
                 if unit.armies > 0 && unit.fleets > 0 {
-                    // At sea an A/F moves as one force but may not enter a coastal space (R3.4);
-                    // in a coastal space armies and fleets may move together along the coast,
-                    // each where it could go alone (R1.2).
-                    let v = self.variant;
-                    let at_sea = v.province(unit.at.province).kind == SpaceKind::Sea;
-                    if at_sea && unit.armies > unit.fleets {
-                        return Err(ValidationError::from(Forbidden::SeaArmiesNeedFleets));
-                    }
-                    let ok = if at_sea {
-                        v.province(to.province).kind == SpaceKind::Sea
-                    } else {
-                        v.army_adjacent(unit.at.province, to.province)
-                    };
-                    if !ok {
-                        return Err(ValidationError::from(Forbidden::MixedMoveAshore));
-                    }
+                    self.check_mixed_reach(unit, to.province)?;
                 }
             }
             SupportHold { unit, supported } if supported.at.province == unit.at.province => {
@@ -792,10 +773,7 @@ impl<'a> Checker<'a> {
                 }
                 Ok(())
             }
-            SupportMerge { unit, target } => match unit.unit_type() {
-                Some(t) => self.check_support_reach(t, unit.at, target.province),
-                None => Ok(()),
-            },
+            SupportMerge { unit, target } => self.check_support_reach(unit, target.province),
             _ => Ok(()),
         }
     }
@@ -835,7 +813,12 @@ impl<'a> Checker<'a> {
                 if !sea(to.province) {
                     return Err(Forbidden::SecondMoveNotSea.into());
                 }
-                self.check_support_reach(UnitType::Fleet, unit.at, to.province)?;
+                let fleets = UnitSpec {
+                    armies: 0,
+                    fleets: unit.fleets,
+                    at: unit.at,
+                };
+                self.check_support_reach(&fleets, to.province)?;
             }
             Merge { units, target, .. } => {
                 if units.iter().any(|u| u.fleets == 0) || !sea(target.province) {
@@ -890,15 +873,18 @@ impl<'a> Checker<'a> {
                     .and_then(|d| d.force.coast)
                     .filter(|_| unit.fleets > 0);
             }
-            match unit.unit_type() {
-                Some(UnitType::Fleet) => *to = self.fleet_destination(unit, *to)?,
-                Some(UnitType::Army) => {
-                    to.coast = None;
-                    if !self.variant.army_adjacent(unit.at.province, to.province) {
-                        return Err(self.unreachable(unit, *to));
-                    }
-                }
-                None => {}
+            // Every component must reach the space as it could move there (R1.9): fleets by sea
+            // or coast, armies over land, armies at sea only aboard their fleets (R1.2, R3.5).
+            if unit.fleets > 0 {
+                *to = self.fleet_destination(unit, *to)?;
+            } else {
+                to.coast = None;
+            }
+            if unit.armies > 0 && unit.fleets > 0 {
+                self.check_mixed_reach(unit, to.province)?;
+            } else if unit.armies > 0 && !self.variant.army_adjacent(unit.at.province, to.province)
+            {
+                return Err(self.unreachable(unit, *to));
             }
             let dislodged = self.position.and_then(|pos| {
                 pos.dislodged
@@ -1082,28 +1068,51 @@ impl<'a> Checker<'a> {
         }))
     }
 
-    fn check_support_reach(
+    /// A mixed force moving or retreating as one (R1.2, R3.4, R1.9): at sea the fleets carry the
+    /// armies into another sea, never ashore; in a coastal space armies and fleets go together
+    /// only where each could go alone (the fleets' reach is checked with their destination).
+    fn check_mixed_reach(
         &self,
-        t: UnitType,
-        from: Region,
-        into: ProvinceId,
+        unit: &UnitSpec<Region>,
+        to: ProvinceId,
     ) -> Result<(), ValidationError> {
         let v = self.variant;
-        let ok = match t {
-            UnitType::Army => {
-                v.army_adjacent(from.province, into)
-                    || (v.rules.passages && v.passage(from.province, into).is_some())
-            }
-            UnitType::Fleet => self.fleet_reaches(from, into),
+        let at_sea = v.province(unit.at.province).kind == SpaceKind::Sea;
+        if at_sea && unit.armies > unit.fleets {
+            return Err(ValidationError::from(Forbidden::SeaArmiesNeedFleets));
+        }
+        let ok = if at_sea {
+            v.province(to).kind == SpaceKind::Sea
+        } else {
+            v.army_adjacent(unit.at.province, to)
         };
         if ok {
             Ok(())
         } else {
-            Err(ValidationError::Unreachable {
-                unit: format!("{}({})", t.letter(), v.region_name(from)),
-                place: v.province(into).code.clone(),
-            })
+            Err(ValidationError::from(Forbidden::MixedMoveAshore))
         }
+    }
+
+    /// A support some component of the force could give by moving into the space itself (R1.6):
+    /// armies ashore over land or across a passage, fleets by sea or coast.
+    fn check_support_reach(
+        &self,
+        unit: &UnitSpec<Region>,
+        into: ProvinceId,
+    ) -> Result<(), ValidationError> {
+        let v = self.variant;
+        let from = self.actual_region(unit.at);
+        if v.supporting(unit.armies, unit.fleets, from, into) != (0, 0) {
+            return Ok(());
+        }
+        let unit = match unit.unit_type() {
+            Some(t) => format!("{}({})", t.letter(), v.region_name(unit.at)),
+            None => unit_name(v, unit),
+        };
+        Err(ValidationError::Unreachable {
+            unit,
+            place: v.province(into).code.clone(),
+        })
     }
 
     /// Whether a fleet in `from` reaches some coast of `to`. The fleet's coast comes from the
@@ -1141,7 +1150,15 @@ impl<'a> Checker<'a> {
     }
 
     fn actual_region(&self, from: Region) -> Region {
-        match self.position.and_then(|p| p.force(from.province)) {
+        // In a retreat phase the unit ordered is the dislodged force, not whoever entered its
+        // space (its fleet's coast is its own, R1.9).
+        let dislodged = self.position.and_then(|p| {
+            (p.phase.kind == PhaseKind::Retreat)
+                .then(|| p.dislodged.iter().find(|d| d.province == from.province))
+                .flatten()
+                .map(|d| &d.force)
+        });
+        match dislodged.or_else(|| self.position.and_then(|p| p.force(from.province))) {
             Some(f) if f.fleets > 0 => Region {
                 province: from.province,
                 coast: f.coast,
@@ -1395,15 +1412,26 @@ fn check_numbered<'o>(
             }
         }
     }
-    // Seas this order set brings an army of the power into (R3.2): a landing from a sea the army
-    // only reaches this phase must be the same power's.
+    // Seas this order set may bring an army of the power into (R3.2): a landing from a sea the
+    // army only reaches this phase must be the same power's. Fleets sailing from a force with
+    // armies aboard may carry them (R3.4), by a move or a merge, whether or not the order names
+    // the armies; adjudication matches each landing to the armies actually carried (R3.3).
+    let carries = |u: &UnitSpec<Region>| {
+        u.fleets > 0
+            && (u.armies > 0
+                || checker
+                    .position
+                    .and_then(|pos| pos.force(u.at.province))
+                    .is_some_and(|f| f.armies > 0))
+    };
     let carried: Vec<ProvinceId> = checked
         .iter()
         .flatten()
         .filter_map(|o| match &o.kind {
             OrderKind::EmbarkWith { to, .. } => Some(to.province),
-            OrderKind::Move { unit, to, .. } if unit.armies > 0 && unit.fleets > 0 => {
-                Some(to.province)
+            OrderKind::Move { unit, to, .. } if carries(unit) => Some(to.province),
+            OrderKind::Merge { units, target, .. } if units.iter().any(carries) => {
+                Some(target.province)
             }
             _ => None,
         })

@@ -135,8 +135,9 @@ fn unordered_disbands(
 }
 
 /// A dislodged force at sea retreats with its armies aboard (R3.5): armies its orders don't name go
-/// with its retreating fleets (in the order of `moves`), as many as those fleets can carry; the
-/// rest are lost with no fleet.
+/// with its fleets retreating to other seas (in the order of `moves`), as many as those fleets can
+/// carry; a fleet retreating ashore takes none (an army lands only by D, R3.3); the rest are lost
+/// with no fleet.
 fn carry_armies_aboard(variant: &Variant, position: &Position, moves: &mut [Move]) {
     for (from, d) in position.dislodged.iter().enumerate() {
         if variant.province(d.province).kind != SpaceKind::Sea {
@@ -148,7 +149,8 @@ fn carry_armies_aboard(variant: &Variant, position: &Position, moves: &mut [Move
             .map(|m| m.armies)
             .sum();
         let mut loose = d.force.armies.saturating_sub(named);
-        for m in moves.iter_mut().filter(|m| m.from == from) {
+        let to_sea = |m: &Move| variant.province(m.to.province).kind == SpaceKind::Sea;
+        for m in moves.iter_mut().filter(|m| m.from == from && to_sea(m)) {
             let room = m.fleets.saturating_sub(m.armies).min(loose);
             m.armies += room;
             loose -= room;

@@ -50,7 +50,7 @@ pub fn first_phase(
         &next,
         &first,
         &r.outcomes,
-        &r.merged,
+        (&r.merged, &r.embarked),
         second,
     );
     void_armies_ashore(variant, &mut next.pending);
@@ -84,16 +84,20 @@ fn pending_orders(
     after: &Position,
     first: &[Order<Region>],
     outcomes: &[Outcome],
-    merged: &[movement::MergeMove],
+    (merged, embarked): (&[movement::MergeMove], &[movement::EmbarkMove]),
     second: Vec<(PowerId, Order<Region>, Option<usize>)>,
 ) -> Vec<Pending> {
+    // Whether each first-phase order's move was made: an embarkation's is its fleets' move,
+    // which stands even when the army can't board (R3.2), so a chain's second leg goes on.
+    let embarkation = |k: usize| embarked.iter().find(|e| e.order == k);
+    let moved = |k: usize| embarkation(k).map_or(outcomes[k].succeeded(), |e| e.moved);
     // Fleets that may still act in each space: those that held, and those that arrived.
     let n = after.units.len();
     let mut eligible = vec![0u32; n];
     for (p, f) in before.forces() {
         eligible[p.index()] = u32::from(f.fleets);
     }
-    for (order, outcome) in first.iter().zip(outcomes) {
+    for (k, (order, outcome)) in first.iter().zip(outcomes).enumerate() {
         let Some(unit) = order.kind.unit() else {
             continue;
         };
@@ -108,10 +112,13 @@ fn pending_orders(
             OrderKind::Blockade { .. } => {
                 eligible[from] = eligible[from].saturating_sub(u32::from(unit.fleets));
             }
-            OrderKind::EmbarkWith { fleet, to, .. } => {
+            // Fleets whose own order gives the same move are counted with that order.
+            OrderKind::EmbarkWith { fleet, to, .. }
+                if embarkation(k).is_some_and(|e| !e.own_order) =>
+            {
                 let at = fleet.at.province.index();
                 eligible[at] = eligible[at].saturating_sub(u32::from(fleet.fleets));
-                if outcome.succeeded() {
+                if moved(k) {
                     eligible[to.province.index()] += u32::from(fleet.fleets);
                 }
             }
@@ -184,7 +191,7 @@ fn pending_orders(
                 None => Some(Void::NamesNoFleet),
             },
         };
-        let failed = chain.is_some_and(|k| !outcomes[k].succeeded());
+        let failed = chain.is_some_and(|k| !moved(k));
         let void = void.map(|why| if failed { Void::FirstMoveFailed } else { why });
         pending.push(Pending {
             power,

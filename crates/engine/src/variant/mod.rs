@@ -817,6 +817,33 @@ impl Variant {
             .map(|&(_, b)| b)
     }
 
+    /// How many of a force's `armies` and `fleets` in `from` could move into `into` themselves,
+    /// as a support needs (R1.6): armies ashore over land or across a direct passage (R6.1),
+    /// fleets by sea or coast (from any coast when `from` names none). Armies at sea support
+    /// nothing: they act only aboard their fleets.
+    pub fn supporting(&self, armies: u8, fleets: u8, from: Region, into: ProvinceId) -> (u8, u8) {
+        let p = from.province;
+        let walks = self.province(p).kind != SpaceKind::Sea
+            && (self.army_adjacent(p, into)
+                || (self.rules.passages && self.passage(p, into).is_some()));
+        let coasts = &self.province(p).coasts;
+        let sails = if from.coast.is_none() && !coasts.is_empty() {
+            coasts.iter().any(|&c| {
+                self.fleet_moves(Region {
+                    province: p,
+                    coast: Some(c),
+                })
+                .any(|r| r.province == into)
+            })
+        } else {
+            self.fleet_moves(from).any(|r| r.province == into)
+        };
+        (
+            if walks { armies } else { 0 },
+            if sails { fleets } else { 0 },
+        )
+    }
+
     /// The direct passage between `a` and `b`, if there is one (either direction).
     pub fn passage(&self, a: ProvinceId, b: ProvinceId) -> Option<&Passage> {
         self.passages

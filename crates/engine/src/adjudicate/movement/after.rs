@@ -142,7 +142,7 @@ impl<'a> Resolver<'a> {
             _ => {}
         }
         if let Some(c) = self.items[m].carrier {
-            if !self.d[c].result {
+            if !self.is_move(c) || !self.d[c].result {
                 return Reason::Refused(Refusal::CarrierFailed);
             }
         }
@@ -248,15 +248,28 @@ impl<'a> Resolver<'a> {
     /// An army whose landing failed stays aboard (R3.3): when the fleets it was aboard sailed on
     /// to other seas and those that stayed have no room for it, it sails with them (R3.4, as an
     /// army no order names does), the seas taken in board order so that the order of writing
-    /// plays no part.
-    fn failed_landings_sail_on(&self, next: &mut Position, sea_time: &mut [SeaTime]) {
+    /// plays no part. `stranded` are such armies left alone in a sea another power entered: they
+    /// sail on from there too, and only those with no room are dislodged.
+    fn failed_landings_sail_on(
+        &self,
+        next: &mut Position,
+        sea_time: &mut [SeaTime],
+        stranded: &mut [Dislodged],
+    ) {
         for (i, it) in self.items.iter().enumerate() {
             if !it.lands || it.carrier.is_some() || self.d[i].result {
                 continue;
             }
             let at = it.at.index();
-            let Some(stayed) = next.units[at].filter(|f| f.power == it.power) else {
-                continue;
+            let alone = stranded
+                .iter()
+                .position(|d| d.province == it.at && d.force.power == it.power);
+            let stayed = match alone {
+                Some(k) => stranded[k].force,
+                None => match next.units[at].filter(|f| f.power == it.power) {
+                    Some(f) => f,
+                    None => continue,
+                },
             };
             let mut excess = stayed.armies.saturating_sub(stayed.fleets);
             let mut seas: Vec<ProvinceId> = (0..self.items.len())
@@ -279,10 +292,18 @@ impl<'a> Resolver<'a> {
                 let moved = excess.min(there.fleets.saturating_sub(there.armies));
                 there.armies += moved;
                 excess -= moved;
-                if let Some(f) = next.units[at].as_mut() {
-                    f.armies -= moved;
-                }
-                let time = sea_time[at].take_longest(moved);
+                let time = match alone {
+                    Some(k) => {
+                        stranded[k].force.armies -= moved;
+                        stranded[k].sea_time.take_longest(moved)
+                    }
+                    None => {
+                        if let Some(f) = next.units[at].as_mut() {
+                            f.armies -= moved;
+                        }
+                        sea_time[at].take_longest(moved)
+                    }
+                };
                 sea_time[sea.index()].add(time);
             }
         }
@@ -384,7 +405,9 @@ impl<'a> Resolver<'a> {
             }
         }
         // A force still in a space another power entered is dislodged; one power's arrivals
-        // join its own force there.
+        // join its own force there. Armies alone at sea are those whose landing failed after
+        // their fleets sailed: they go with those fleets first (R3.3).
+        let mut stranded: Vec<Dislodged> = Vec::new();
         for (p, force, i, time) in arriving {
             let slot = &mut next.units[p.index()];
             match slot {
@@ -400,13 +423,19 @@ impl<'a> Resolver<'a> {
                     if let Some(stayed) = slot.take() {
                         let mut attacker_from = ProvinceSet::EMPTY;
                         attacker_from.insert(self.items[i].at);
-                        next.dislodged.push(Dislodged {
+                        let d = Dislodged {
                             province: p,
                             force: stayed,
                             attacker_from,
                             by_convoy: self.d[i].route == Route::Convoy,
                             sea_time: sea_time[p.index()],
-                        });
+                        };
+                        let sea = self.variant.province(p).kind == SpaceKind::Sea;
+                        if sea && stayed.fleets == 0 {
+                            stranded.push(d);
+                        } else {
+                            next.dislodged.push(d);
+                        }
                     }
                     next.units[p.index()] = Some(force);
                     sea_time[p.index()] = SeaTime::default();
@@ -415,7 +444,9 @@ impl<'a> Resolver<'a> {
             }
             sea_time[p.index()].add(time);
         }
-        self.failed_landings_sail_on(&mut next, &mut sea_time);
+        self.failed_landings_sail_on(&mut next, &mut sea_time, &mut stranded);
+        next.dislodged
+            .extend(stranded.into_iter().filter(|d| d.force.armies > 0));
         // At sea a force may not carry more armies than it has fleets: the rest are lost (R1.2,
         // R3.5).
         for (i, slot) in next.units.iter_mut().enumerate() {

@@ -228,7 +228,8 @@ impl<'a> Resolver<'a> {
             Act::Move { .. } => match (item.group, item.carrier) {
                 // Each participant goes with the merge when its own path holds (R2.4, R2.6).
                 (Some(g), _) => self.path(i) && self.resolve(self.group_node(g)),
-                (None, Some(c)) => self.resolve(c) && self.move_succeeds(i),
+                // A carrier whose move was found void (now a hold) carries nothing (R3.3).
+                (None, Some(c)) => self.is_move(c) && self.resolve(c) && self.move_succeeds(i),
                 (None, None) => self.move_succeeds(i),
             },
             Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. } => {
@@ -396,7 +397,7 @@ impl<'a> Resolver<'a> {
         let mut holder = None;
         for k in self.at.range(p) {
             let j = self.at.get(k);
-            if self.items[j].carrier.is_some() {
+            if !self.holds_ground(j) {
                 continue;
             }
             if self.leaves(j) {
@@ -516,7 +517,7 @@ impl<'a> Resolver<'a> {
         let mut others = false;
         for k in self.at.range(target) {
             let j = self.at.get(k);
-            if self.items[j].carrier.is_some() {
+            if !self.holds_ground(j) {
                 continue;
             }
             occupant = Some(self.items[j].power);
@@ -566,7 +567,7 @@ impl<'a> Resolver<'a> {
         let mut occupant = None;
         for k in self.at.range(to) {
             let j = self.at.get(k);
-            if self.items[j].carrier.is_some() {
+            if !self.holds_ground(j) {
                 continue;
             }
             occupant = Some(self.items[j].power);

@@ -183,11 +183,29 @@ impl<'a> Resolver<'a> {
             }
         }
         // A landing takes an army aboard that no other order names, else one carried into the
-        // sea this phase (R3.3); landings from one sea are matched by destination, so the order of
-        // writing plays no part.
-        disembarks.sort_by_key(|&(_, at, _, to)| (at.index(), to.province.index()));
-        for (i, at, armies, to) in disembarks {
-            if left[at.index()].0 < armies {
+        // sea this phase (R3.3); landings from one sea are matched by destination (then count),
+        // and landings written alike (sea, destination and count) get their armies together or
+        // not at all: nothing tells them apart but the order of writing, which plays no part.
+        disembarks.sort_by_key(|&(_, at, n, to)| (at.index(), to.province.index(), n));
+        let alike = |a: &(usize, ProvinceId, u8, Region), b: &(usize, ProvinceId, u8, Region)| {
+            (a.1, a.2, a.3.province) == (b.1, b.2, b.3.province)
+        };
+        let mut from_aboard = vec![false; disembarks.len()];
+        for k in 0..disembarks.len() {
+            let (i, at, armies, to) = disembarks[k];
+            // The first of a group decides for it: from the armies aboard if there are enough
+            // for all, else each from a carrier.
+            if k == 0 || !alike(&disembarks[k - 1], &disembarks[k]) {
+                let group: Vec<usize> = (k..disembarks.len())
+                    .take_while(|&j| alike(&disembarks[j], &disembarks[k]))
+                    .collect();
+                let all = u32::from(armies) * group.len() as u32;
+                let enough = u32::from(left[at.index()].0) >= all;
+                for j in group {
+                    from_aboard[j] = enough;
+                }
+            }
+            if !from_aboard[k] {
                 landings.push((i, at, armies, to));
                 continue;
             }
@@ -205,6 +223,7 @@ impl<'a> Resolver<'a> {
         }
         let mut void_orders: Vec<(usize, Void)> = Vec::new();
         let mut refused: Vec<(usize, Refusal)> = Vec::new();
+        let mut embarked: Vec<(usize, usize, bool)> = Vec::new();
         for &(i, fleet_at, armies, army_at, to) in &carried {
             let Some(force) = position.force(fleet_at) else {
                 continue;
@@ -268,6 +287,7 @@ impl<'a> Resolver<'a> {
                     items.len() - 1
                 }
             };
+            embarked.push((i, m, fleet_move.is_some()));
             // A force carrying its limit takes on no further army (R3.4, R1.2): the army stays
             // ashore and the fleet's move stands.
             let own = items[m].armies - items[m].boarded;
@@ -282,33 +302,6 @@ impl<'a> Resolver<'a> {
             items[m].boarded = items[m].boarded.saturating_add(armies);
             items[m].also = Some(i);
         }
-        for (i, at, armies, to) in landings {
-            let power = powers.get(i).copied();
-            let carrier = items.iter().position(|it| {
-                power.is_none_or(|p| position.commands(p, it.power))
-                    && it.armies > 0
-                    && it.fleets > 0
-                    && matches!(it.act, Act::Move { to: dest, .. } if dest.province == at)
-            });
-            let Some(c) = carrier else {
-                void_orders.push((i, Void::NoArmyAboard));
-                continue;
-            };
-            let mut it = item(
-                items[c].power,
-                at,
-                armies.min(items[c].armies),
-                0,
-                Act::Move {
-                    to,
-                    via_convoy: false,
-                },
-                Some(i),
-            );
-            it.lands = true;
-            it.carrier = Some(c);
-            items.push(it);
-        }
         let mut fleet_seas = ProvinceSet::EMPTY;
         for (p, force) in position.forces() {
             let (armies, fleets) = left[p.index()];
@@ -320,6 +313,68 @@ impl<'a> Resolver<'a> {
             }
         }
         let ashore = carry_armies_aboard(variant, &mut items);
+        // A landing from a sea its army only reaches this phase takes armies a move of its
+        // power carries there, once the armies aboard have gone with their fleets (R3.3, R3.4):
+        // each carrier's armies land once, a landing's armies from one carrier, the carriers
+        // taken in board order and the landings by destination, so that the order of writing
+        // plays no part.
+        let mut aboard: Vec<u8> = items.iter().map(|it| it.armies).collect();
+        let mut served: Vec<usize> = Vec::new();
+        let carriers_for = |aboard: &mut Vec<u8>,
+                            items: &Vec<Item>,
+                            power: Option<PowerId>,
+                            (at, armies): (ProvinceId, u8)| {
+            let c = (0..aboard.len())
+                .filter(|&c| {
+                    let it = &items[c];
+                    // Armies come into a sea only aboard fleets sailing from another (R3.2:
+                    // from a coast they board by E, and the embarkation's fleets carry them).
+                    power.is_none_or(|p| position.commands(p, it.power))
+                        && variant.province(it.at).kind == SpaceKind::Sea
+                        && it.fleets > 0
+                        && aboard[c] >= armies
+                        && matches!(it.act, Act::Move { to: dest, .. } if dest.province == at)
+                })
+                .min_by_key(|&c| items[c].at)?;
+            aboard[c] -= armies;
+            Some(c)
+        };
+        // Landings written alike are served together or not at all (see above).
+        for (k, &(i, at, armies, to)) in landings.iter().enumerate() {
+            let group: Vec<usize> = (0..landings.len())
+                .filter(|&j| {
+                    let l = landings[j];
+                    (l.1, l.2, l.3.province) == (at, armies, to.province)
+                })
+                .collect();
+            if group.first() == Some(&k) {
+                let mut trial = aboard.clone();
+                let fits = group.iter().all(|&j| {
+                    let power = powers.get(landings[j].0).copied();
+                    carriers_for(&mut trial, &items, power, (at, armies)).is_some()
+                });
+                if fits {
+                    served.extend(group.iter().copied());
+                }
+            }
+            let power = powers.get(i).copied();
+            let carrier = served
+                .contains(&k)
+                .then(|| carriers_for(&mut aboard, &items, power, (at, armies)))
+                .flatten();
+            let Some(c) = carrier else {
+                void_orders.push((i, Void::NoArmyAboard));
+                continue;
+            };
+            let act = Act::Move {
+                to,
+                via_convoy: false,
+            };
+            let mut it = item(items[c].power, at, armies, 0, act, Some(i));
+            it.lands = true;
+            it.carrier = Some(c);
+            items.push(it);
+        }
         let n = items.len();
         let decisions = n + groups.len();
         let spaces = variant.provinces.len();
@@ -338,6 +393,7 @@ impl<'a> Resolver<'a> {
             second: position.phase.kind == PhaseKind::SecondMovement,
             void_orders: Vec::new(),
             refused,
+            embarked,
             items,
             d: vec![
                 Decision {

@@ -165,6 +165,9 @@ struct Resolver<'a> {
     void_orders: Vec<(usize, Void)>,
     /// Orders that fail whatever the decisions (an embarkation onto fleets carrying their limit).
     refused: Vec<(usize, Refusal)>,
+    /// Each embarkation with a move (`A(Tun) E F(BOT)-ION`): its order, the item of the fleets'
+    /// move, and whether that move is also the fleets' own order.
+    embarked: Vec<(usize, usize, bool)>,
     /// Kruijswijk's list of decisions that depend on a guess.
     cycle: Vec<usize>,
     /// How many guesses have been made: numbers each guess (see [`State::Guessing`]).
@@ -182,10 +185,24 @@ pub struct MovementResult {
     /// Every merge participant that set out for the target, with its own result (R2.6): the
     /// second phase's orders need it fleet by fleet (R4.3).
     pub merged: Vec<MergeMove>,
+    /// Every embarkation with a move and its fleets' move (R3.2): the second phase needs
+    /// whether the fleets moved, which the embarkation's own outcome doesn't say (R4.3).
+    pub embarked: Vec<EmbarkMove>,
     /// The passages denied (R6.2), one for each force whose crossing was denied, a merge
     /// participant's included (section 0: whichever notation the merge is written in), by the
     /// space it came from.
     pub events: Vec<Event>,
+}
+
+/// An embarkation with a move (`A(Tun) E F(BOT)-ION`) and the fleets' move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmbarkMove {
+    /// The embarkation's order, by its index in the orders adjudicated.
+    pub order: usize,
+    /// Whether the fleets made the move, whether or not the army boarded (R3.2-q).
+    pub moved: bool,
+    /// Whether the fleets' own order gives the same move (it then accounts for the fleets).
+    pub own_order: bool,
 }
 
 /// A merge participant's move and whether it went in.
@@ -259,6 +276,15 @@ pub fn adjudicate_by(
             })
         })
         .collect();
+    let embarked = r
+        .embarked
+        .iter()
+        .map(|&(order, m, own_order)| EmbarkMove {
+            order,
+            moved: r.d[m].result,
+            own_order,
+        })
+        .collect();
     let mut events: Vec<Event> = (0..r.items.len())
         .filter_map(|m| {
             let route = r.d[m].route;
@@ -284,6 +310,7 @@ pub fn adjudicate_by(
         position,
         blockades,
         merged,
+        embarked,
         events,
     }
 }
@@ -302,6 +329,13 @@ impl<'a> Resolver<'a> {
 
     fn items_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
         self.at.iter(p)
+    }
+
+    /// Whether item `i` counts as standing in its space against moves into it: not an army that
+    /// only reaches the space aboard a carrier, nor an army landing from it (R3.3: a landing that
+    /// fails adds nothing to the force it stays aboard, and its army sails on with its fleets).
+    fn holds_ground(&self, i: usize) -> bool {
+        self.items[i].carrier.is_none() && !self.items[i].lands
     }
 
     /// The items really standing in `p` (not an army that only reaches it aboard a carrier).
@@ -381,13 +415,26 @@ impl<'a> Resolver<'a> {
     }
 
     /// The components of an item that count in or into `dest` (R1.5): at sea only fleets act
-    /// (a landing army counts itself); into a sea only fleets count; into an inland space only
-    /// armies.
+    /// (a landing army counts itself into the coast, and nothing in its sea, R3.3); into a sea
+    /// only fleets count; into an inland space only armies. A support counts only the components
+    /// that could move into the space themselves (R1.6).
     fn weight(&self, i: usize, dest: ProvinceId) -> u32 {
         let it = &self.items[i];
         let (a, f) = (u32::from(it.armies), u32::from(it.fleets));
         if it.lands {
-            return a;
+            return if dest == it.at { 0 } else { a };
+        }
+        let supports = matches!(
+            it.act,
+            Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. }
+        );
+        if supports && dest != it.at {
+            let from = Region {
+                province: it.at,
+                coast: self.position.force(it.at).and_then(|f| f.coast),
+            };
+            let (a, f) = self.variant.supporting(it.armies, it.fleets, from, dest);
+            return u32::from(a) + u32::from(f);
         }
         if self.variant.province(it.at).kind == SpaceKind::Sea {
             return f;
