@@ -478,14 +478,6 @@ fn check(xs: &[u16]) -> Result<(), String> {
     Ok(())
 }
 
-/// Generated phases per run: `PROPTEST_CASES` when set (`PROPTEST_CASES=100000` for a long run).
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3000)
-}
-
 /// What a failure is about, to tell the faults apart: which check failed, for which kind of
 /// order, given by a mixed force or not.
 fn failure_kind(e: &str) -> String {
@@ -545,7 +537,7 @@ fn failure_kind(e: &str) -> String {
 fn survey_illegal_successes() {
     let mut seen: Vec<String> = Vec::new();
     let mut failed = 0;
-    let n = cases();
+    let n = cases(3000);
     for k in 0..n {
         let seed = u64::from(k);
         let xs: Vec<u16> = shuffled(120, seed)
@@ -569,7 +561,7 @@ fn survey_illegal_successes() {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: cases(), max_shrink_iters: 2000, ..Config::default() })]
+    #![proptest_config(Config { cases: cases(3000), max_shrink_iters: 2000, ..Config::default() })]
 
     /// Issue 18: on generated Napoleonic phases, every order reported as succeeded is legal for
     /// its force, by the board and the position alone (R1.2, R1.6, R1.9, R3.3, R3.5).

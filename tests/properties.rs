@@ -420,7 +420,7 @@ fn survey_generated_failures() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    let n = cases();
+    let n = cases(2000);
     for k in 0..n {
         let seed = u64::from(k) + first_seed;
         let xs: Vec<u16> = shuffled(120, seed)
@@ -549,16 +549,8 @@ fn arrivals(v: &Variant, phase: &Phase, played: &Played) -> Result<(), String> {
     Ok(())
 }
 
-/// Generated phases per run: `PROPTEST_CASES` when set (`PROPTEST_CASES=100000` for a long run).
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2000)
-}
-
 proptest! {
-    #![proptest_config(Config { cases: cases(), max_shrink_iters: 4000, ..Config::default() })]
+    #![proptest_config(Config { cases: cases(2000), max_shrink_iters: 4000, ..Config::default() })]
 
     /// RULINGS §0: on generated Napoleonic phases, the outcome is the same however the orders
     /// are ordered and written, and units are conserved except for the losses rulings allow.

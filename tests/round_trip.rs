@@ -6,6 +6,9 @@
 //! participant, chains or `2:` orders), several to a mail so that R1.4's counting across orders
 //! plays its part.
 
+#[path = "generated/cases.rs"]
+mod cases;
+use cases::cases;
 use napjudge_cases::{self as case, file, run};
 use napjudge_engine::order::spec_text;
 use napjudge_engine::position::Position;
@@ -548,15 +551,8 @@ fn round_trip(b: &Board, pos: &Position, power: PowerId, text: &str) -> Result<(
     Ok(())
 }
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3000)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(ProptestConfig::with_cases(cases(3000)))]
 
     /// docs/orders.md and RULINGS section 0: what the acknowledgement prints for an order parses
     /// back, against the same position, to the same order, in every notation, on both boards.

@@ -2,6 +2,9 @@
 //! and check for legality (`tests/legality.rs`): a position around a random space, and orders of
 //! every kind, legal and not, written in either notation.
 
+mod cases;
+pub use cases::cases;
+
 use napjudge_engine::variant::{self, PowerId, PowerKind, ProvinceId, Region, SpaceKind, Variant};
 use std::sync::OnceLock;
 
