@@ -531,13 +531,9 @@ fn control_and_pause_are_gm_actions_of_the_current_phase() {
     assert_eq!(ps[0].missing.len(), 5);
 }
 
-/// R2.4 in the acknowledgement: a one-line merge naming a unit that isn't there keeps its other
-/// participants, and the reply says that one was left out (before, the line came back shorter
-/// with no word why).
-#[test]
-fn a_merge_participant_left_out_is_said_in_the_acknowledgement() {
-    let s = Shell::new("judge-merge-note");
-    let at = "2026-07-01T10:00:00Z";
+/// Game `g` by the shell at `at`: created, its five majors assigned, started, and its Winter 1800
+/// processed, so that it stands in Spring 1801 Movement.
+fn spring_1801(s: &Shell, at: &str) {
     s.ok(at, &["game", "create", "g", "--gm", "gm@example.org"], "");
     for p in ["Austria", "England", "France", "Prussia", "Russia"] {
         s.ok(
@@ -548,6 +544,16 @@ fn a_merge_participant_left_out_is_said_in_the_acknowledgement() {
     }
     s.ok(at, &["game", "start", "g"], "");
     s.ok(at, &["game", "process", "g"], "");
+}
+
+/// R2.4 in the acknowledgement: a one-line merge naming a unit that isn't there keeps its other
+/// participants, and the reply says that one was left out (before, the line came back shorter
+/// with no word why).
+#[test]
+fn a_merge_participant_left_out_is_said_in_the_acknowledgement() {
+    let s = Shell::new("judge-merge-note");
+    let at = "2026-07-01T10:00:00Z";
+    spring_1801(&s, at);
     // Spring 1801: Silesia is empty, so only A(Kol) takes part in the merge into Saxony.
     let out = s.orders(at, "Prussia", "A(Kol) & A(Sil) MERGE Sax\n");
     let line = out
@@ -573,16 +579,7 @@ fn a_merge_participant_left_out_is_said_in_the_acknowledgement() {
 fn a_merge_participant_ordered_twice_is_said_in_the_acknowledgement() {
     let s = Shell::new("judge-merge-twice");
     let at = "2026-07-01T10:00:00Z";
-    s.ok(at, &["game", "create", "g", "--gm", "gm@example.org"], "");
-    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
-        s.ok(
-            at,
-            &["game", "assign", "g", p, "p@example.org", "--password", "x"],
-            "",
-        );
-    }
-    s.ok(at, &["game", "start", "g"], "");
-    s.ok(at, &["game", "process", "g"], "");
+    spring_1801(&s, at);
     // Spring 1801: A(Ber) is named in the merge into Saxony and ordered to Silesia too.
     // A refused line makes the command exit 1; its reply is the acknowledgement all the same.
     let o = s.run(
