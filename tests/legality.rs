@@ -233,20 +233,6 @@ fn retreat_legal(pos: &Position, d: &Dislodged, to: ProvinceId) -> bool {
         && !pos.standoffs.contains(to)
 }
 
-/// Every army and fleet of each power, on the board and dislodged.
-fn units(v: &Variant, pos: &Position) -> Vec<(u32, u32)> {
-    let mut out = vec![(0, 0); v.powers.len()];
-    let all = pos
-        .forces()
-        .map(|(_, f)| *f)
-        .chain(pos.dislodged.iter().map(|d| d.force));
-    for f in all {
-        out[f.power.index()].0 += u32::from(f.armies);
-        out[f.power.index()].1 += u32::from(f.fleets);
-    }
-    out
-}
-
 /// The forces dislodged after the first moves: at sea none has more armies than fleets (R1.2;
 /// an army whose landing failed is aboard or gone with its fleets, R3.3); every retreat the result
 /// lists is one the whole force could make to a legal space (R1.9).

@@ -109,21 +109,6 @@ fn allowed_losses(variant: &Variant, played: &Played) -> Vec<(u32, u32)> {
     out
 }
 
-/// Every army and fleet of each power, on the board and dislodged.
-fn units(variant: &Variant, pos: &Position) -> Vec<(u32, u32)> {
-    let mut out = vec![(0, 0); variant.powers.len()];
-    let all = pos
-        .forces()
-        .map(|(_, f)| *f)
-        .chain(pos.dislodged.iter().map(|d| d.force));
-    for f in all {
-        let u = &mut out[f.power.index()];
-        u.0 += u32::from(f.armies);
-        u.1 += u32::from(f.fleets);
-    }
-    out
-}
-
 /// RULINGS §0 and R1.1/R1.2: conservation of units and what a position may hold.
 fn check_invariants(variant: &Variant, played: &Played) -> Result<(), String> {
     let before = units(variant, &played.before);

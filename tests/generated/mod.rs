@@ -814,3 +814,18 @@ pub fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     }
     xs
 }
+
+/// Every army and fleet of each power, on the board and dislodged.
+pub fn units(variant: &Variant, pos: &napjudge_engine::position::Position) -> Vec<(u32, u32)> {
+    let mut out = vec![(0, 0); variant.powers.len()];
+    let all = pos
+        .forces()
+        .map(|(_, f)| *f)
+        .chain(pos.dislodged.iter().map(|d| d.force));
+    for f in all {
+        let u = &mut out[f.power.index()];
+        u.0 += u32::from(f.armies);
+        u.1 += u32::from(f.fleets);
+    }
+    out
+}
