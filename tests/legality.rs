@@ -20,7 +20,7 @@
 
 use napjudge_cases::{file, run};
 use napjudge_engine::order::{Order, OrderKind};
-use napjudge_engine::outcome::{Event, Outcome};
+use napjudge_engine::outcome::Outcome;
 use napjudge_engine::position::{Dislodged, Position};
 use napjudge_engine::turn::{self, Sheets};
 use napjudge_engine::variant::{PhaseKind, PowerId, ProvinceId, Region, SpaceKind, Variant};
@@ -403,22 +403,7 @@ fn check_retreats(v: &Variant, pos: &Position, xs: &[u16]) -> Result<(), String>
     }
     // Units lost in the retreat phase (and the end of the season) are all reported.
     let (before, after) = (units(v, pos), units(v, &report.next));
-    let mut reported = vec![(0u32, 0u32); v.powers.len()];
-    for e in &report.events {
-        match e {
-            Event::Disbanded {
-                power,
-                armies,
-                fleets,
-                ..
-            } => {
-                reported[power.index()].0 += u32::from(*armies);
-                reported[power.index()].1 += u32::from(*fleets);
-            }
-            Event::Starved { power, armies, .. } => reported[power.index()].0 += u32::from(*armies),
-            _ => {}
-        }
-    }
+    let reported = reported_losses(v, &report.events);
     for p in v.power_ids() {
         let (b, a, r) = (before[p.index()], after[p.index()], reported[p.index()]);
         let lost = (b.0.saturating_sub(a.0), b.1.saturating_sub(a.1));

@@ -86,34 +86,11 @@ fn play_phase(variant: &Variant, text: &str) -> Result<Played, String> {
         .ok_or_else(|| "no phase played".to_string())
 }
 
-/// The units each power may lose in a played phase, as (armies, fleets): what the report says
-/// was lost, the units disbanded for want of a retreat and the armies starved at sea (R3.6).
-fn allowed_losses(variant: &Variant, played: &Played) -> Vec<(u32, u32)> {
-    let mut out = vec![(0, 0); variant.powers.len()];
-    for e in &played.events {
-        match e {
-            Event::Disbanded {
-                power,
-                armies,
-                fleets,
-                ..
-            } => {
-                let l = &mut out[power.index()];
-                l.0 += u32::from(*armies);
-                l.1 += u32::from(*fleets);
-            }
-            Event::Starved { power, armies, .. } => out[power.index()].0 += u32::from(*armies),
-            _ => {}
-        }
-    }
-    out
-}
-
 /// RULINGS §0 and R1.1/R1.2: conservation of units and what a position may hold.
 fn check_invariants(variant: &Variant, played: &Played) -> Result<(), String> {
     let before = units(variant, &played.before);
     let after = units(variant, &played.after);
-    let allowed = allowed_losses(variant, played);
+    let allowed = reported_losses(variant, &played.events);
     for p in variant.power_ids() {
         let (b, a, l) = (before[p.index()], after[p.index()], allowed[p.index()]);
         let name = &variant.power(p).name;

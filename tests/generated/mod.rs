@@ -829,3 +829,30 @@ pub fn units(variant: &Variant, pos: &napjudge_engine::position::Position) -> Ve
     }
     out
 }
+
+/// The units each power may lose in a played phase, as (armies, fleets): what its events report
+/// lost, the units disbanded for want of a retreat and the armies starved at sea (R3.6).
+pub fn reported_losses(
+    variant: &Variant,
+    events: &[napjudge_engine::outcome::Event],
+) -> Vec<(u32, u32)> {
+    use napjudge_engine::outcome::Event;
+    let mut out = vec![(0, 0); variant.powers.len()];
+    for e in events {
+        match e {
+            Event::Disbanded {
+                power,
+                armies,
+                fleets,
+                ..
+            } => {
+                let l = &mut out[power.index()];
+                l.0 += u32::from(*armies);
+                l.1 += u32::from(*fleets);
+            }
+            Event::Starved { power, armies, .. } => out[power.index()].0 += u32::from(*armies),
+            _ => {}
+        }
+    }
+    out
+}
