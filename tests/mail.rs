@@ -406,6 +406,7 @@ fn leave_stored(db: &Path, file: &str, message_id: &str) {
                 digest: &digest,
                 sender: &sender,
                 raw: &raw,
+                secrets: None,
             },
             parse_time("2026-07-01T11:00:00Z").expect("time"),
         )

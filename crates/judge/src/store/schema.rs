@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 7;
+pub const VERSION: i64 = 8;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -165,6 +165,27 @@ ALTER TABLE outbox ADD COLUMN in_reply_to TEXT;
 -- A player's CLEAR is a row of the orders' history, not a deletion: its text is what it
 -- cleared, and from it on the power has no orders in the phase.
 ALTER TABLE orders ADD COLUMN cleared INTEGER NOT NULL DEFAULT 0;
+"#,
+    // Version 8 (issue 19): the throttle counts per game and power, and no password is kept.
+    r#"
+-- The old throttle counted wrong passwords per address across every game, so a forged From
+-- locked a player out everywhere: its rows mean nothing to the new one.
+DROP TABLE signon_failures;
+-- Each password check (argon2) of a SIGNON, kept for the throttle's window.
+CREATE TABLE signon_attempts (
+    game       INTEGER NOT NULL REFERENCES games(id),
+    role       TEXT NOT NULL,
+    address    TEXT NOT NULL,      -- the sender, lower case
+    registered INTEGER NOT NULL,   -- 1: the address the judge mails the role at
+    ok         INTEGER NOT NULL,
+    at         TEXT NOT NULL
+);
+CREATE INDEX signon_attempts_role ON signon_attempts (game, role, at);
+-- A stored mail's raw text has its passwords masked; one not yet answered keeps them apart
+-- ('LINE PASSWORD' lines), for the tick that answers it, and loses them when it is answered.
+ALTER TABLE inbox ADD COLUMN secrets TEXT;
+-- A generated password mailed: masked in the mail's body once the mail is sent.
+ALTER TABLE outbox ADD COLUMN secret TEXT;
 "#,
 ];
 
