@@ -1340,7 +1340,9 @@ impl Judge {
         out.push_str("Players:\n");
         for p in c.players(game.id)? {
             let shown = match viewer {
-                Some(v @ Role::Power(_)) if *v != p.role && p.role != Role::Gm => "(address private)",
+                Some(v @ Role::Power(_)) if *v != p.role && p.role != Role::Gm => {
+                    "(address private)"
+                }
                 _ => p.address.as_str(),
             };
             out.push_str(&format!("  {:<10} {shown}\n", p.role));
@@ -1630,7 +1632,7 @@ pub fn check_name(name: &str) -> Result<(), GameError> {
 
 /// The throttle's window (seconds): the wrong passwords given for a role (a power or the GM)
 /// of a game within it are counted.
-pub const THROTTLE_WINDOW: i64 = 3600;
+pub const THROTTLE_WINDOW: i64 = 6 * 3600;
 /// Wrong passwords for a role from one sender (not the role's own address) in the window, after
 /// which that sender's SIGNONs for the role are refused unchecked.
 pub const SENDER_LIMIT: usize = 5;
@@ -1654,16 +1656,10 @@ fn throttled(
     // The moment enough of a bucket's failures leave the window to bring it under its limit.
     let over = |times: Vec<DateTime<Utc>>, limit: usize| {
         let first = times.len().checked_sub(limit)?;
-        times
-            .get(first)
-            .map(|&t| clock::after(t, THROTTLE_WINDOW))
+        times.get(first).map(|&t| clock::after(t, THROTTLE_WINDOW))
     };
     let times = |keep: &dyn Fn(&SignonFailure) -> bool| {
-        failures
-            .iter()
-            .filter(|f| keep(f))
-            .map(|f| f.at)
-            .collect()
+        failures.iter().filter(|f| keep(f)).map(|f| f.at).collect()
     };
     if own {
         return over(times(&|f| f.registered), OWNER_LIMIT).map(|t| (Guesser::Owner, t));
@@ -1672,12 +1668,12 @@ fn throttled(
     [
         (
             Guesser::Sender,
-            over(
-                times(&|f| !f.registered && f.address == me),
-                SENDER_LIMIT,
-            ),
+            over(times(&|f| !f.registered && f.address == me), SENDER_LIMIT),
         ),
-        (Guesser::Others, over(times(&|f| !f.registered), OTHERS_LIMIT)),
+        (
+            Guesser::Others,
+            over(times(&|f| !f.registered), OTHERS_LIMIT),
+        ),
     ]
     .into_iter()
     .filter_map(|(g, t)| t.map(|t| (g, t)))
@@ -1746,7 +1742,8 @@ impl Judge {
             .iter()
             .any(|p| p.role == role && &p.address == sender)
             || (role == Role::Gm && &g.gm == sender);
-        if let Some((by, until)) = throttled(&view.signon_failures(g.id, &role, since)?, sender, own)
+        if let Some((by, until)) =
+            throttled(&view.signon_failures(g.id, &role, since)?, sender, own)
         {
             return Ok(Err(SignonRefusal::Throttled {
                 role,

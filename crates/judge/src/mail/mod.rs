@@ -10,6 +10,7 @@ pub mod text;
 use crate::clock;
 use crate::game::{
     Acknowledgement, GameError, Guesser, Judge, OrderSet, Reply, Signed, SignonRefusal, TickReport,
+    THROTTLE_WINDOW,
 };
 use crate::render::{self, RenderError};
 use crate::store::{Address, Author, Earlier, Game, GameState, InboxState, NewMessage, Role};
@@ -182,7 +183,17 @@ fn answer_pending(j: &mut Judge, cfg: &MailConfig, now: DateTime<Utc>) -> Result
         let lines = commands(parsed.as_ref(), secrets);
         let at = m.received;
         let done = if lines.iter().all(|l| repeatable(&l.command)) {
-            answer(j, cfg, &m.raw, parsed.as_ref(), secrets, &h, m.id, earlier, at)
+            answer(
+                j,
+                cfg,
+                &m.raw,
+                parsed.as_ref(),
+                secrets,
+                &h,
+                m.id,
+                earlier,
+                at,
+            )
         } else {
             let intro = format!(
                 "The judge stored your mail of {} but was stopped before it answered, \
@@ -314,8 +325,10 @@ pub fn receive(
         now,
     )?;
     // Stored: whatever goes wrong now is the judge's to report, not the mail server's to retry.
-    Ok(answer(j, cfg, raw, parsed.as_ref(), None, &h, id, earlier, now)
-        .unwrap_or_else(|e| Handled::Unanswered(e.to_string())))
+    Ok(
+        answer(j, cfg, raw, parsed.as_ref(), None, &h, id, earlier, now)
+            .unwrap_or_else(|e| Handled::Unanswered(e.to_string())),
+    )
 }
 
 /// Renders the reply to the stored message `id`, and has the service queue it and mark the
@@ -435,24 +448,25 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
             let (whose, what) = match by {
                 Guesser::Sender => (
                     format!("from {sender}"),
-                    "checks no password from this address",
+                    "checks no password from this address".to_string(),
                 ),
                 Guesser::Others => (
                     format!("from addresses other than {role}'s own"),
-                    "checks only mail from the address it mails {role} at",
+                    format!("checks only mail from the address it mails {role} at"),
                 ),
                 Guesser::Owner => (
                     format!(
                         "from {role}'s own address (if they were not yours, someone is \
                          forging it: tell your GM)"
                     ),
-                    "checks no password",
+                    "checks no password".to_string(),
                 ),
             };
             format!(
                 "Too many wrong passwords for {role} in game '{game}' came {whose} in the last \
-                 hour: the judge {what} for {role} until {until}. Nothing was done: try again \
-                 then; your GM can set a new password."
+                 {}: the judge {what} for {role} until {until}. Nothing was done: try again \
+                 then; your GM can set a new password.",
+                clock::show_period(THROTTLE_WINDOW)
             )
         }
         SignonRefusal::UnknownGame(game) => format!(

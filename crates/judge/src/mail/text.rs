@@ -330,7 +330,11 @@ mod tests {
         );
         let mut lines = read(&masked);
         restore(&mut lines, &secrets_text(&secrets));
-        let commands = |ls: Vec<Line>| ls.into_iter().map(|l| (l.number, l.command)).collect::<Vec<_>>();
+        let commands = |ls: Vec<Line>| {
+            ls.into_iter()
+                .map(|l| (l.number, l.command))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(commands(lines), commands(read(body)));
     }
 
