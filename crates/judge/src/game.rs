@@ -1756,7 +1756,8 @@ impl Judge {
             .password_hash(g.id, &role)?
             .is_some_and(|h| verify_password(password, &h));
         let tx = self.store.begin()?;
-        tx.add_signon_attempt(g.id, &role, sender, own, ok, now, since)?;
+        tx.forget_signon_attempts(since)?;
+        tx.add_signon_attempt(g.id, &role, sender, own, ok, now)?;
         tx.commit()?;
         if !ok {
             return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));

@@ -1189,8 +1189,16 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Records a password check of a SIGNON for `role` in `game` from `sender`, and forgets
-    /// those from before `since` (the throttle looks no further back).
+    /// Forgets the password checks of SIGNONs made at `since` or before (the throttle looks no
+    /// further back).
+    pub fn forget_signon_attempts(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0
+            .execute("DELETE FROM signon_attempts WHERE at <= ?1", [time(since)])?;
+        Ok(())
+    }
+
+    /// Records a password check of a SIGNON for `role` in `game` from `sender` (`registered`:
+    /// the role's own address), right or wrong.
     pub fn add_signon_attempt(
         &self,
         game: i64,
@@ -1199,10 +1207,7 @@ impl Tx<'_> {
         registered: bool,
         ok: bool,
         now: DateTime<Utc>,
-        since: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0
-            .execute("DELETE FROM signon_attempts WHERE at <= ?1", [time(since)])?;
         self.0.execute(
             "INSERT INTO signon_attempts (game, role, address, registered, ok, at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
