@@ -243,7 +243,10 @@ fn masked(raw: &[u8], m: &Message) -> Option<(Vec<u8>, String)> {
         {
             continue;
         }
-        let field = raw.get(h.offset_field() as usize..h.offset_end() as usize)?;
+        // A header the parser can't place is left out rather than the mail stored unmasked.
+        let Some(field) = raw.get(h.offset_field() as usize..h.offset_end() as usize) else {
+            continue;
+        };
         let end = field
             .iter()
             .rposition(|&b| b != b'\r' && b != b'\n')
