@@ -1698,8 +1698,8 @@ pub struct Reply<'a> {
 /// messages' own record.
 impl Judge {
     /// Checks a SIGNON from `sender`: the game (capitals aside), the power (or `GM`) and the
-    /// password. Each password check is recorded for the throttle, which counts the wrong ones
-    /// per role and refuses a sender unchecked past [`SENDER_LIMIT`], [`OTHERS_LIMIT`] or
+    /// password. Each wrong password is recorded for the throttle, which counts them per role
+    /// and refuses a sender unchecked past [`SENDER_LIMIT`], [`OTHERS_LIMIT`] or
     /// [`OWNER_LIMIT`] (the role's own address is only counted against the last).
     pub fn signon(
         &mut self,
@@ -1752,14 +1752,14 @@ impl Judge {
                 until: clock::show_in(until, &g.timezone),
             }));
         }
-        let ok = view
-            .password_hash(g.id, &role)?
-            .is_some_and(|h| verify_password(password, &h));
-        let tx = self.store.begin()?;
-        tx.forget_signon_attempts(since)?;
-        tx.add_signon_attempt(g.id, &role, sender, own, ok, now)?;
-        tx.commit()?;
-        if !ok {
+        let hash = view.password_hash(g.id, &role)?;
+        if !hash.is_some_and(|h| verify_password(password, &h)) {
+            // A right password is no guess: only wrong ones are recorded (and a good mail
+            // costs no write).
+            let tx = self.store.begin()?;
+            tx.forget_signon_failures(since)?;
+            tx.add_signon_failure(g.id, &role, sender, own, now)?;
+            tx.commit()?;
             return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));
         }
         Ok(Ok(Signed { game: g, role }))

@@ -806,8 +806,8 @@ impl View<'_> {
         since: DateTime<Utc>,
     ) -> Result<Vec<SignonFailure>, StoreError> {
         let mut st = self.0.prepare_cached(
-            "SELECT address, registered, at FROM signon_attempts
-             WHERE game = ?1 AND role = ?2 AND ok = 0 AND at > ?3 ORDER BY at",
+            "SELECT address, registered, at FROM signon_failures
+             WHERE game = ?1 AND role = ?2 AND at > ?3 ORDER BY at",
         )?;
         let rows: Vec<(String, bool, String)> = st
             .query_map(params![game, role, time(since)], |r| {
@@ -1189,29 +1189,28 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Forgets the password checks of SIGNONs made at `since` or before (the throttle looks no
-    /// further back).
-    pub fn forget_signon_attempts(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
+    /// Forgets the wrong passwords given at `since` or before (the throttle looks no further
+    /// back).
+    pub fn forget_signon_failures(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
         self.0
-            .execute("DELETE FROM signon_attempts WHERE at <= ?1", [time(since)])?;
+            .execute("DELETE FROM signon_failures WHERE at <= ?1", [time(since)])?;
         Ok(())
     }
 
-    /// Records a password check of a SIGNON for `role` in `game` from `sender` (`registered`:
-    /// the role's own address), right or wrong.
-    pub fn add_signon_attempt(
+    /// Records a wrong password in a SIGNON for `role` in `game` from `sender` (`registered`:
+    /// the role's own address).
+    pub fn add_signon_failure(
         &self,
         game: i64,
         role: &Role,
         sender: &Address,
         registered: bool,
-        ok: bool,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         self.0.execute(
-            "INSERT INTO signon_attempts (game, role, address, registered, ok, at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![game, role, sender.folded(), registered, ok, time(now)],
+            "INSERT INTO signon_failures (game, role, address, registered, at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game, role, sender.folded(), registered, time(now)],
         )?;
         Ok(())
     }

@@ -169,18 +169,18 @@ ALTER TABLE orders ADD COLUMN cleared INTEGER NOT NULL DEFAULT 0;
     // Version 8 (issue 19): the throttle counts per game and power, and no password is kept.
     r#"
 -- The old throttle counted wrong passwords per address across every game, so a forged From
--- locked a player out everywhere: its rows mean nothing to the new one.
+-- locked a player out everywhere: it counts per game and role now, and its old rows name
+-- neither.
 DROP TABLE signon_failures;
--- Each password check (argon2) of a SIGNON, kept for the throttle's window.
-CREATE TABLE signon_attempts (
+-- Each wrong password of a SIGNON (an argon2 check), kept for the throttle's window.
+CREATE TABLE signon_failures (
     game       INTEGER NOT NULL REFERENCES games(id),
     role       TEXT NOT NULL,
     address    TEXT NOT NULL,      -- the sender, lower case
     registered INTEGER NOT NULL,   -- 1: the address the judge mails the role at
-    ok         INTEGER NOT NULL,
     at         TEXT NOT NULL
 );
-CREATE INDEX signon_attempts_role ON signon_attempts (game, role, at);
+CREATE INDEX signon_failures_role ON signon_failures (game, role, at);
 -- A stored mail's raw text has its passwords masked; one not yet answered keeps them apart
 -- ('LINE PASSWORD' lines), for the tick that answers it, and loses them when it is answered.
 ALTER TABLE inbox ADD COLUMN secrets TEXT;
