@@ -71,7 +71,12 @@ impl Server {
     }
 
     fn take_again(&self, to: &str) {
-        self.behaviour.0.lock().expect("behaviour").refuse.remove(to);
+        self.behaviour
+            .0
+            .lock()
+            .expect("behaviour")
+            .refuse
+            .remove(to);
     }
 
     fn stall(&self, to: &str) {
@@ -161,7 +166,13 @@ impl Judged {
 
     /// `outbox send --smtp smtp://127.0.0.1:PORT` at `now`: (standard output, standard error).
     fn send(&self, now: DateTime<Utc>, port: u16) -> (String, String) {
-        let o = self.run(now, &send_args(port).iter().map(String::as_str).collect::<Vec<_>>());
+        let o = self.run(
+            now,
+            &send_args(port)
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        );
         (
             String::from_utf8_lossy(&o.stdout).into_owned(),
             String::from_utf8_lossy(&o.stderr).into_owned(),
@@ -210,7 +221,10 @@ fn an_outage_of_more_than_eight_tries_keeps_the_mails_until_the_server_returns()
     let mut waits = Vec::new();
     for _ in 0..12 {
         let (out, _) = s.send(now, port);
-        assert!(out.contains(&format!("0 sent, {n} failed, 0 given up")), "{out}");
+        assert!(
+            out.contains(&format!("0 sent, {n} failed, 0 given up")),
+            "{out}"
+        );
         let next = s.results()[0].next_try.expect("a next try");
         waits.push((next - now).num_minutes());
         now = next;
@@ -226,7 +240,10 @@ fn an_outage_of_more_than_eight_tries_keeps_the_mails_until_the_server_returns()
     let server = Server::default();
     server.start(port);
     let (out, _) = s.send(now, port);
-    assert!(out.contains(&format!("{n} sent, 0 failed, 0 given up")), "{out}");
+    assert!(
+        out.contains(&format!("{n} sent, 0 failed, 0 given up")),
+        "{out}"
+    );
     assert_eq!(server.count(), n);
     assert!(s.mails().iter().all(|m| m.state == MailState::Sent));
 }
@@ -242,7 +259,10 @@ fn mails_given_up_in_an_outage_go_again_when_the_server_returns() {
     assert!(out.contains(&format!("0 sent, {n} failed")), "{out}");
     // Tried a day later: past the day, so given up.
     let (out, _) = s.send(time("2026-07-02T12:00:00Z"), port);
-    assert!(out.contains(&format!("0 sent, 0 failed, {n} given up")), "{out}");
+    assert!(
+        out.contains(&format!("0 sent, 0 failed, {n} given up")),
+        "{out}"
+    );
     assert!(s
         .results()
         .iter()
@@ -253,16 +273,24 @@ fn mails_given_up_in_an_outage_go_again_when_the_server_returns() {
     let server = Server::default();
     server.start(port);
     let (out, _) = s.send(time("2026-07-02T13:00:00Z"), port);
-    assert!(out.contains(&format!("{n} sent, 0 failed, 0 given up")), "{out}");
     assert!(
-        out.contains(&format!("{n} mail(s) given up while the server was unreachable queued again")),
+        out.contains(&format!("{n} sent, 0 failed, 0 given up")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{n} mail(s) given up while the server was unreachable queued again"
+        )),
         "{out}"
     );
     let (out, _) = s.send(time("2026-07-02T13:05:00Z"), port);
     assert!(out.contains(&format!("{n} sent, 0 failed")), "{out}");
     assert_eq!(server.count(), 2 * n);
     let sent_ids: Vec<_> = s.results().iter().map(|m| m.message_id.clone()).collect();
-    for (id, to) in sent_ids.iter().zip(s.results().iter().map(|m| m.to.clone())) {
+    for (id, to) in sent_ids
+        .iter()
+        .zip(s.results().iter().map(|m| m.to.clone()))
+    {
         let copies = server.copies(&to);
         let id = id.as_deref().expect("a Message-ID");
         assert!(
@@ -295,7 +323,11 @@ fn a_permanent_refusal_is_given_up_at_once_and_outbox_retry_sends_it_again() {
     let prussia = s.mail_to("prussia@example.org", MailKind::Results);
     assert_eq!(prussia.state, MailState::Failed, "a 4xx is retried");
     let notice = s.mail_to("gm@example.org", MailKind::Undeliverable);
-    assert!(notice.body.contains("france@example.org"), "{}", notice.body);
+    assert!(
+        notice.body.contains("france@example.org"),
+        "{}",
+        notice.body
+    );
     assert!(
         notice
             .body
@@ -323,17 +355,26 @@ fn a_permanent_refusal_is_given_up_at_once_and_outbox_retry_sends_it_again() {
     let o = s.run(time(T0), &["outbox", "retry", &france.id.to_string()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains(&format!("mail {} queued again", france.id)), "{out}");
+    assert!(
+        out.contains(&format!("mail {} queued again", france.id)),
+        "{out}"
+    );
     assert_eq!(
         s.mail_to("france@example.org", MailKind::Results).state,
         MailState::Queued
     );
     let (out, _) = s.send(time("2026-07-01T12:01:00Z"), port);
-    assert!(out.contains("2 sent"), "the mail and the GM's notice: {out}");
+    assert!(
+        out.contains("2 sent"),
+        "the mail and the GM's notice: {out}"
+    );
     let copies = server.copies("france@example.org");
     assert_eq!(copies.len(), 1);
     let id = france.message_id.expect("a Message-ID");
-    assert!(copies[0].contains(&id), "sent with the Message-ID of its first try");
+    assert!(
+        copies[0].contains(&id),
+        "sent with the Message-ID of its first try"
+    );
 }
 
 /// Finding 7: the GM's notice of a mail given up is never given up itself: it stays in the
@@ -344,7 +385,10 @@ fn the_gms_notice_is_never_given_up_silently() {
     let server = Server::default();
     server.refuse("france@example.org", "550 5.1.1 no such mailbox");
     server.start(port);
-    let s = Judged::new("outage-notice", "[outbox]\nretry_days = 1\nretry_limit = 2\n");
+    let s = Judged::new(
+        "outage-notice",
+        "[outbox]\nretry_days = 1\nretry_limit = 2\n",
+    );
     let (out, _) = s.send(time(T0), port);
     assert!(out.contains("1 given up"), "{out}");
     // The GM's mailbox goes too: the notice can't be delivered, neither for days nor in tries.
@@ -354,7 +398,11 @@ fn the_gms_notice_is_never_given_up_silently() {
         now += Duration::days(1);
         let (_, err) = s.send(now, port);
         let notice = s.mail_to("gm@example.org", MailKind::Undeliverable);
-        assert_eq!(notice.state, MailState::Failed, "never given up: {notice:?}");
+        assert_eq!(
+            notice.state,
+            MailState::Failed,
+            "never given up: {notice:?}"
+        );
         assert_eq!(
             notice.next_try,
             Some(now + Duration::days(1)),
@@ -398,7 +446,13 @@ fn a_second_send_does_not_send_a_mail_whose_try_outlasts_the_claim() {
     let s = Judged::new("outage-claim", "");
     let n = s.results().len();
     let first = s
-        .command(time(T0), &send_args(port).iter().map(String::as_str).collect::<Vec<_>>())
+        .command(
+            time(T0),
+            &send_args(port)
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -406,7 +460,10 @@ fn a_second_send_does_not_send_a_mail_whose_try_outlasts_the_claim() {
     // The whole message is in, its reply held.
     let waited = std::time::Instant::now();
     while !server.behaviour.0.lock().expect("behaviour").stalling {
-        assert!(waited.elapsed().as_secs() < 30, "the stalled mail never came");
+        assert!(
+            waited.elapsed().as_secs() < 30,
+            "the stalled mail never came"
+        );
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     // Eleven minutes on by the second sender's clock: past the first one's claim.
@@ -414,12 +471,12 @@ fn a_second_send_does_not_send_a_mail_whose_try_outlasts_the_claim() {
     server.release();
     let first = first.wait_with_output().expect("the first send ends");
     let first_out = String::from_utf8_lossy(&first.stdout);
-    assert!(first.status.success(), "{first_out}\nthe second: {out}{err}");
-    assert!(first_out.contains(&format!("{n} sent")), "{first_out}");
     assert!(
-        out.contains("another outbox send is running"),
-        "{out}{err}"
+        first.status.success(),
+        "{first_out}\nthe second: {out}{err}"
     );
+    assert!(first_out.contains(&format!("{n} sent")), "{first_out}");
+    assert!(out.contains("another outbox send is running"), "{out}{err}");
     assert_eq!(
         server.copies("france@example.org").len(),
         1,
@@ -471,14 +528,24 @@ fn a_large_body_arrives_whole_with_its_bytes() {
     let copies = server.copies("big@example.org");
     assert_eq!(copies.len(), 1);
     let taken = server.taken.lock().expect("taken");
-    assert!(taken.iter().all(|m| m.from == "judge@example.org"), "the envelope's sender");
+    assert!(
+        taken.iter().all(|m| m.from == "judge@example.org"),
+        "the envelope's sender"
+    );
     drop(taken);
     let parsed = mail_parser::MessageParser::default()
         .parse(copies[0].as_bytes())
         .expect("the message parses");
-    let got = parsed.body_text(0).expect("a text body").replace("\r\n", "\n");
+    let got = parsed
+        .body_text(0)
+        .expect("a text body")
+        .replace("\r\n", "\n");
     // Compared by hand: a failing assert_eq would print 4 MB twice.
-    let same = got.bytes().zip(body.bytes()).take_while(|(a, b)| a == b).count();
+    let same = got
+        .bytes()
+        .zip(body.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
     assert!(
         got.len() == body.len() && same == body.len(),
         "the body's bytes differ from byte {same} (got {} bytes, queued {}): {:?} against {:?}",

@@ -401,8 +401,14 @@ mod tests {
     fn out_of_bounds_numbers_are_refused_with_their_field() {
         for (text, field) in [
             ("[outbox]\nretry_days = 0\n", "[outbox] retry_days = 0"),
-            ("[outbox]\nretry_days = 1000000\n", "[outbox] retry_days = 1000000"),
-            ("[outbox]\nretry_minutes = 0\n", "[outbox] retry_minutes = 0"),
+            (
+                "[outbox]\nretry_days = 1000000\n",
+                "[outbox] retry_days = 1000000",
+            ),
+            (
+                "[outbox]\nretry_minutes = 0\n",
+                "[outbox] retry_minutes = 0",
+            ),
             ("[outbox]\nretry_limit = 0\n", "[outbox] retry_limit = 0"),
             (
                 "[smtp]\nhost = \"h\"\ntimeout = 600\n",

@@ -1791,10 +1791,7 @@ impl Judge {
     }
 
     /// Queues given-up mails again (`outbox retry`); their ids.
-    pub fn retry_outbox(
-        &mut self,
-        which: outbox::Which,
-    ) -> Result<Vec<i64>, outbox::OutboxError> {
+    pub fn retry_outbox(&mut self, which: outbox::Which) -> Result<Vec<i64>, outbox::OutboxError> {
         outbox::retry(&mut self.store, which)
     }
 }

@@ -76,10 +76,7 @@ impl Store {
 
     /// The file the store is in; none for a database in memory.
     pub fn path(&self) -> Option<&Path> {
-        self.conn
-            .path()
-            .filter(|p| !p.is_empty())
-            .map(Path::new)
+        self.conn.path().filter(|p| !p.is_empty()).map(Path::new)
     }
 
     /// Reads outside any write transaction.
