@@ -30,6 +30,7 @@ fn mail(body: String) -> Mail {
         next_try: None,
         picture: None,
         in_reply_to: None,
+        failing_since: None,
     }
 }
 
