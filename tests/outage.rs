@@ -471,17 +471,17 @@ fn a_second_send_does_not_send_a_mail_whose_try_outlasts_the_claim() {
     server.release();
     let first = first.wait_with_output().expect("the first send ends");
     let first_out = String::from_utf8_lossy(&first.stdout);
+    assert_eq!(
+        server.copies("france@example.org").len(),
+        1,
+        "sent once; the first: {first_out}\nthe second: {out}{err}"
+    );
     assert!(
         first.status.success(),
         "{first_out}\nthe second: {out}{err}"
     );
     assert!(first_out.contains(&format!("{n} sent")), "{first_out}");
     assert!(out.contains("another outbox send is running"), "{out}{err}");
-    assert_eq!(
-        server.copies("france@example.org").len(),
-        1,
-        "sent once: {out}{err}"
-    );
     assert_eq!(server.count(), n);
 }
 
