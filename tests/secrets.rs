@@ -373,8 +373,9 @@ fn a_sent_password_mail_keeps_no_password() {
         .to_string();
     let out = dir.join("out");
     let retry = Retry {
-        limit: 8,
+        days: 7,
         minutes: 5,
+        limit: None,
     };
     let sent = j
         .send_outbox(&Target::Dir(out.clone()), JUDGE, retry, at(1))
