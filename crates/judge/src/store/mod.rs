@@ -47,6 +47,32 @@ pub enum StoreError {
     Time(String),
 }
 
+impl StoreError {
+    /// Whether the file or the machine is at fault (damaged, not a database, full, busy,
+    /// unreadable), not what was asked: every message would fail alike, so a mail server should
+    /// keep the message and try again later rather than have it marked failed.
+    pub fn is_database_fault(&self) -> bool {
+        use rusqlite::ErrorCode as C;
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                C::DatabaseCorrupt
+                    | C::NotADatabase
+                    | C::DiskFull
+                    | C::SystemIoFailure
+                    | C::DatabaseBusy
+                    | C::DatabaseLocked
+                    | C::CannotOpen
+                    | C::ReadOnly
+                    | C::OutOfMemory
+                    | C::PermissionDenied
+                    | C::FileLockingProtocolFailed
+            ),
+            _ => false,
+        }
+    }
+}
+
 /// An open judge database.
 pub struct Store {
     conn: Connection,
@@ -241,8 +267,10 @@ pub struct NewMessage<'a> {
     pub digest: &'a str,
     /// The address a reply goes to (`''` when there is none).
     pub sender: &'a str,
-    /// The raw bytes.
+    /// The raw bytes: the whole message, or only its headers when it is over the size limit.
     pub raw: &'a [u8],
+    /// The whole message's size (bytes), larger than `raw` when only the headers are kept.
+    pub size: u64,
 }
 
 /// A message seen before the one asked about.
@@ -252,6 +280,10 @@ pub struct Earlier {
     pub at: String,
     /// A duplicate of it was answered already.
     pub answered_twice: bool,
+    /// The first copy's row id.
+    pub first: i64,
+    /// What became of the first copy: `stored` when it was never answered.
+    pub state: InboxState,
 }
 
 /// A message stored and never answered.
@@ -259,8 +291,12 @@ pub struct Earlier {
 pub struct Pending {
     /// Its row id.
     pub id: i64,
-    /// The raw bytes.
+    /// The raw bytes (only the headers of a message over the size limit).
     pub raw: Vec<u8>,
+    /// The whole message's size (bytes).
+    pub size: u64,
+    /// The SHA-256 of the whole message, hex.
+    pub digest: String,
     /// When it was received.
     pub received: DateTime<Utc>,
 }
@@ -684,42 +720,75 @@ impl View<'_> {
             Some(m) => ("message_id = ?1", m),
             None => ("message_id IS NULL AND digest = ?1", digest),
         };
-        Ok(self
+        let first = self
             .0
             .query_row(
                 &format!(
-                    "SELECT MIN(received), SUM(state = 'duplicate') FROM inbox
-                     WHERE {key} AND id < ?2 HAVING COUNT(*) > 0"
+                    "SELECT id, received, state FROM inbox WHERE {key} AND id < ?2
+                     ORDER BY id LIMIT 1"
                 ),
                 params![value, id],
-                |r| {
-                    Ok(Earlier {
-                        at: r.get(0)?,
-                        answered_twice: r.get::<_, i64>(1)? > 0,
-                    })
-                },
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
-            .optional()?)
+            .optional()?;
+        let Some((first, at, state)) = first else {
+            return Ok(None);
+        };
+        let answered_twice = self.0.query_row(
+            &format!("SELECT COUNT(*) > 0 FROM inbox WHERE {key} AND id < ?2 AND state = ?3"),
+            params![value, id, InboxState::Duplicate],
+            |r| r.get(0),
+        )?;
+        Ok(Some(Earlier {
+            at,
+            answered_twice,
+            first,
+            state,
+        }))
     }
 
     /// The messages stored and not answered, received at `before` or earlier, oldest first.
     pub fn pending(&self, before: DateTime<Utc>) -> Result<Vec<Pending>, StoreError> {
         let mut st = self.0.prepare_cached(
-            "SELECT id, raw, received FROM inbox WHERE state = 'stored' AND received <= ?1
-             ORDER BY id",
+            "SELECT id FROM inbox WHERE state = 'stored' AND received <= ?1 ORDER BY id",
         )?;
-        let raw: Vec<(i64, Vec<u8>, String)> = st
-            .query_map([time(before)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        let ids: Vec<i64> = st
+            .query_map([time(before)], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
-        raw.into_iter()
-            .map(|(id, raw, received)| {
-                Ok(Pending {
-                    id,
-                    raw,
-                    received: read_time(&received)?,
-                })
-            })
+        ids.into_iter()
+            .filter_map(|id| self.message(id).transpose())
             .collect()
+    }
+
+    /// The stored message `id`, if there is one.
+    pub fn message(&self, id: i64) -> Result<Option<Pending>, StoreError> {
+        let row: Option<(Vec<u8>, i64, String, String)> = self
+            .0
+            .query_row(
+                "SELECT raw, size, digest, received FROM inbox WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        row.map(|(raw, size, digest, received)| {
+            Ok(Pending {
+                id,
+                raw,
+                size: u64::try_from(size).unwrap_or_default(),
+                digest,
+                received: read_time(&received)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Press sent by `sender` (a power's name, or `GM`) in a phase of a game.
+    pub fn press_count(&self, game: i64, phase: i64, sender: &str) -> Result<i64, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM press WHERE game = ?1 AND phase = ?2 AND sender = ?3",
+            params![game, phase, sender],
+            |r| r.get(0),
+        )?)
     }
 
     /// Wrong passwords from `sender` after `since`.
@@ -1053,7 +1122,7 @@ impl Tx<'_> {
                 m.message_id,
                 m.digest,
                 m.sender,
-                m.raw.len() as i64,
+                i64::try_from(m.size).unwrap_or(i64::MAX),
                 m.raw,
                 time(now),
                 InboxState::Stored
@@ -1062,20 +1131,21 @@ impl Tx<'_> {
         Ok(self.0.last_insert_rowid())
     }
 
-    /// Sets what became of a received message: its state, the game it concerned, why (in
-    /// words) when it was not answered.
+    /// Sets what became of a received message still `stored`: its state, the game it
+    /// concerned, why (in words) when it was not answered. False when it is no longer `stored`
+    /// (another napjudge answered it first): a message is answered once.
     pub fn set_message_state(
         &self,
         id: i64,
         state: InboxState,
         game: Option<i64>,
         note: Option<&str>,
-    ) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE inbox SET state = ?2, game = ?3, note = ?4 WHERE id = ?1",
-            params![id, state, game, note],
+    ) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE inbox SET state = ?2, game = ?3, note = ?4 WHERE id = ?1 AND state = ?5",
+            params![id, state, game, note, InboxState::Stored],
         )?;
-        Ok(())
+        Ok(n == 1)
     }
 
     /// Records a wrong password from `sender`.
