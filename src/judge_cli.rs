@@ -682,8 +682,7 @@ fn poll(
                 ),
             }
         };
-        let m = match std::fs::File::open(&path)
-            .and_then(|f| mail::Incoming::read(f, cfg.max_size))
+        let m = match std::fs::File::open(&path).and_then(|f| mail::Incoming::read(f, cfg.max_size))
         {
             Ok(m) => m,
             Err(err) => {

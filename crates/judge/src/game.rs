@@ -1789,12 +1789,7 @@ impl Judge {
 
     /// Marks a received message still `stored` as `state` (ignored on purpose, or a duplicate
     /// answered through its original), with why.
-    pub fn mark_message(
-        &mut self,
-        id: i64,
-        state: InboxState,
-        why: &str,
-    ) -> Result<(), GameError> {
+    pub fn mark_message(&mut self, id: i64, state: InboxState, why: &str) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         tx.set_message_state(id, state, None, Some(why))?;
         tx.commit()?;
@@ -1846,7 +1841,10 @@ impl Judge {
         if !tx.set_message_state(id, InboxState::Failed, gm.game, Some(why))? {
             return Ok(());
         }
-        let notices = [Some((MailKind::Unanswered, gm)), sender.map(|r| (MailKind::Reply, r))];
+        let notices = [
+            Some((MailKind::Unanswered, gm)),
+            sender.map(|r| (MailKind::Reply, r)),
+        ];
         for (kind, n) in notices.into_iter().flatten() {
             tx.queue_mail(
                 &NewMail {

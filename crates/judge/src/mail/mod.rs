@@ -356,7 +356,9 @@ fn fail(
         Some(name) => j.view().game(&name).map_err(GameError::from)?,
         None => None,
     };
-    let received = m.received.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let received = m
+        .received
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let body = render::render(
         "unanswered",
         &UnansweredMail {
@@ -397,7 +399,8 @@ fn fail(
         body: &sorry,
         in_reply_to: h.message_id.as_deref(),
     };
-    let answerable = h.sender.as_str().contains('@') && !h.auto && h.sender != Address::new(&cfg.judge);
+    let answerable =
+        h.sender.as_str().contains('@') && !h.auto && h.sender != Address::new(&cfg.judge);
     j.fail_message(m.id, why, &gm, answerable.then_some(&to_sender), now)?;
     Ok(())
 }
@@ -739,11 +742,9 @@ struct Session<'a> {
 
 /// The bytes a block takes in the reply (as `reply.txt` lays it out).
 fn block_size(b: &Block) -> usize {
-    b.lines
-        .iter()
-        .fold(b.head.len().saturating_add(2), |n, l| {
-            n.saturating_add(l.len()).saturating_add(3)
-        })
+    b.lines.iter().fold(b.head.len().saturating_add(2), |n, l| {
+        n.saturating_add(l.len()).saturating_add(3)
+    })
 }
 
 impl<'a> Session<'a> {

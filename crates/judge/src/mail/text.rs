@@ -251,7 +251,8 @@ mod tests {
     /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.
     #[test]
     fn press_runs_to_endpress() {
-        let lines = read("PRESS TO Britain Russia\nHello\n  there\nENDPRESS\nlist\n").expect("short");
+        let lines =
+            read("PRESS TO Britain Russia\nHello\n  there\nENDPRESS\nlist\n").expect("short");
         assert_eq!(
             lines[0].command,
             Command::Press {
