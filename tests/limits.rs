@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::{Judge, NewGame, PasswordCost};
 use napjudge_judge::mail::{self, Handled, MailConfig};
-use napjudge_judge::store::{NewMessage, Periods, Store};
+use napjudge_judge::store::{Periods, Store};
 use napjudge_judge::MailKind;
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -325,6 +325,28 @@ fn maildir_sets_aside_an_unreadable_and_a_too_big_file_and_goes_on() {
     assert!(replies[1].contains("Game g (napoleonic)"), "{}", replies[1]);
 }
 
+/// The row a `receive` killed between storing and answering leaves: the message `stored`,
+/// received an hour after the games started (written by hand: the test's own connection).
+fn leave_stored(db: &Path, raw: &str, message_id: &str) {
+    let digest: String = Sha256::digest(raw.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let conn = rusqlite::Connection::open(db).expect("db");
+    conn.execute(
+        "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state)
+         VALUES (?1, ?2, 'france@example.org', ?3, ?4, ?5, 'stored')",
+        rusqlite::params![
+            message_id,
+            digest,
+            raw.len() as i64,
+            raw.as_bytes(),
+            rfc3339(at(1))
+        ],
+    )
+    .expect("the stored row");
+}
+
 /// Damages game `name`'s current position, as a bad disk or a hand edit would.
 fn damage_position(db: &Path, name: &str) {
     let conn = rusqlite::Connection::open(db).expect("db");
@@ -353,22 +375,7 @@ fn a_mail_whose_answering_fails_is_marked_failed_and_the_tick_goes_on() {
     let o = napjudge(&db, at(1), &["mail", "receive"], raw.as_bytes());
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let stored = mail_from_france("stored", "SIGNON France g pw-france\r\nBID 6 Denmark\r\n");
-    let digest: String = Sha256::digest(stored.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    Judge::new(Store::open(&db).expect("db"))
-        .store_message(
-            &NewMessage {
-                message_id: Some("stored@example.org"),
-                digest: &digest,
-                sender: "france@example.org",
-                raw: stored.as_bytes(),
-                size: stored.len() as u64,
-            },
-            at(1),
-        )
-        .expect("the row a killed receive leaves");
+    leave_stored(&db, &stored, "stored@example.org");
     // After the grace: both games are due.
     let o = napjudge(&db, at(80), &["tick"], b"");
     let err = String::from_utf8_lossy(&o.stderr);
@@ -460,22 +467,8 @@ fn a_redelivered_copy_answers_the_unanswered_original() {
     let db = dir.join("judge.db");
     new_game(&db, "g");
     let raw = mail_from_france("killed", "SIGNON France g pw-france\r\nBID 6 Denmark\r\n");
-    let digest: String = Sha256::digest(raw.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    leave_stored(&db, &raw, "killed@example.org");
     let mut j = Judge::new(Store::open(&db).expect("db"));
-    j.store_message(
-        &NewMessage {
-            message_id: Some("killed@example.org"),
-            digest: &digest,
-            sender: "france@example.org",
-            raw: raw.as_bytes(),
-            size: raw.len() as u64,
-        },
-        at(1),
-    )
-    .expect("the row a killed receive leaves");
     let h = mail::receive(&mut j, &config(), raw.as_bytes(), at(1)).expect("stored");
     assert_eq!(h, Handled::Answered);
     let replies = replies_to(&db, "france@example.org");
