@@ -469,7 +469,9 @@ fn a_redelivered_copy_answers_the_unanswered_original() {
     let raw = mail_from_france("killed", "SIGNON France g pw-france\r\nBID 6 Denmark\r\n");
     leave_stored(&db, &raw, "killed@example.org");
     let mut j = Judge::new(Store::open(&db).expect("db"));
-    let h = mail::receive(&mut j, &config(), raw.as_bytes(), at(1)).expect("stored");
+    // The mail server's retry, an hour later (an original younger than five minutes may still
+    // be at work in its own receive, and is left to it).
+    let h = mail::receive(&mut j, &config(), raw.as_bytes(), at(2)).expect("stored");
     assert_eq!(h, Handled::Answered);
     let replies = replies_to(&db, "france@example.org");
     assert_eq!(replies.len(), 1, "{replies:?}");

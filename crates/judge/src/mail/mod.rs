@@ -500,9 +500,11 @@ fn take(
         now,
     )?;
     // A copy of a message stored and never answered (its receive was killed): the original is
-    // answered now, once, and this copy through it.
+    // answered now, once, and this copy through it. Under the recovery's guard: an original
+    // stored less than `PENDING_AFTER` ago may still be at work in its own receive.
     if let Some(e) = earlier.as_ref().filter(|e| e.state == InboxState::Stored) {
-        if let Some(original) = j.view().message(e.first).map_err(GameError::from)? {
+        let original = j.view().message(e.first).map_err(GameError::from)?;
+        if let Some(original) = original.filter(|o| o.received <= now - PENDING_AFTER) {
             let done = answer_stored(j, cfg, &original);
             let handled = settle(j, cfg, &original, done, now)?;
             j.mark_message(
@@ -642,7 +644,12 @@ fn answer(
         return Ok(Handled::Ignored(why.into()));
     }
     if let Some(Earlier { at, state, .. }) = earlier {
-        let intro = if state == InboxState::Failed {
+        let intro = if state == InboxState::Stored {
+            format!(
+                "This message (the same Message-ID, or the same text) reached the judge before, \
+                 at {at}, and is being answered: this copy was not run."
+            )
+        } else if state == InboxState::Failed {
             format!(
                 "This message (the same Message-ID, or the same text) reached the judge before, \
                  at {at}, and could not be answered then: the GM was told. Nothing was done this \
