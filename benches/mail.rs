@@ -1,6 +1,7 @@
 //! Issue 10's figure: one order mail from `mail::receive` to its queued reply (stored raw,
 //! parsed, signed on, validated through `game orders`' service, rendered, queued, committed),
 //! with the database on disk. The sign-on's argon2 check is part of it, and measured alone too.
+//! Issue 19's figure: a stranger's 1 MB mail (a HELP flood, plain-text noise) to its reply.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -55,6 +56,31 @@ fn bench(c: &mut Criterion) {
     c.bench_function("mail/argon2_signon_check", |b| {
         b.iter(|| assert!(verify_password("pw", &hash)))
     });
+    // Issue 19: a stranger's 1 MB mail (under the size limit, so read whole), a HELP flood and
+    // plain-text noise, from `receive` to its queued reply.
+    let help = "HELP\r\n".repeat(1_000_000 / 6);
+    let noise: String = (0..500)
+        .map(|i| {
+            let line: String = (0..2000)
+                .map(|k| char::from(b'a' + ((i * 7 + k * 13) % 26) as u8))
+                .collect();
+            format!("{line}\r\n")
+        })
+        .collect();
+    for (name, body) in [("help_flood", help), ("noise", noise)] {
+        c.bench_function(&format!("mail/stranger_1mb_{name}"), |b| {
+            b.iter(|| {
+                n += 1;
+                let raw = format!(
+                    "From: <stranger@example.net>\r\nTo: judge@napjudge.invalid\r\n\
+                     Subject: hi\r\nMessage-ID: <{n}@example.net>\r\n\
+                     Content-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+                );
+                let h = mail::receive(&mut j, &cfg, raw.as_bytes(), now).expect("stored");
+                assert_eq!(h, Handled::Answered);
+            })
+        });
+    }
 }
 
 criterion_group! {

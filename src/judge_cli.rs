@@ -537,15 +537,24 @@ pub fn tick(
     for line in &report.done {
         println!("{line}");
     }
+    // A game or a mail that failed is reported and skipped; the rest of the tick goes on.
+    for line in &report.failed {
+        eprintln!("napjudge: tick: {line}");
+    }
+    let mut code = if report.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    };
     if let Some(target) = target(&config, to_dir, smtp)? {
         let from = std::env::var("NAPJUDGE_FROM").ok();
         let sent = deliver(&mut j, &config, &target, from, clock)?;
         println!("outbox: {}", sent_lines(&sent));
         if sent.failed + sent.given_up > 0 {
-            return Ok(ExitCode::FAILURE);
+            code = ExitCode::FAILURE;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
 /// Runs an `outbox` command.
@@ -605,8 +614,8 @@ fn handled(what: &str, h: &mail::Handled) {
         mail::Handled::Answered => println!("{what}: answered"),
         mail::Handled::Duplicate => println!("{what}: duplicate, answered as such"),
         mail::Handled::Ignored(why) => println!("{what}: stored, not answered ({why})"),
-        mail::Handled::Unanswered(why) => {
-            eprintln!("napjudge: {what}: stored, not answered: {why}")
+        mail::Handled::Failed(why) => {
+            eprintln!("napjudge: {what}: stored, not answered (marked failed, the GM told): {why}")
         }
     }
 }
@@ -641,14 +650,19 @@ pub fn mail(
                 judge: judge_address(from),
                 max_size,
             };
-            let mut raw = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut raw)
-                .map_err(|err| format!("standard input: {err}"))?;
-            match mail::receive(&mut j, &cfg, &raw, clock.now()) {
+            // At most the size limit is held: the rest of a larger message only goes through
+            // its digest.
+            let m = match mail::Incoming::read(std::io::stdin().lock(), max_size) {
+                Ok(m) => m,
+                Err(err) => {
+                    eprintln!("napjudge: standard input: {err}; the message was not stored");
+                    return Ok(ExitCode::from(75));
+                }
+            };
+            match mail::receive_incoming(&mut j, &cfg, &m, clock.now()) {
                 Ok(h) => handled("message", &h),
                 Err(e) => {
-                    eprintln!("napjudge: the message was not stored: {e}");
+                    eprintln!("napjudge: the message was not stored or answered: {e}");
                     return Ok(ExitCode::from(75));
                 }
             }
@@ -662,31 +676,93 @@ pub fn mail(
                 judge: judge_address(from),
                 max_size,
             };
-            let new = maildir.join("new");
-            let cur = maildir.join("cur");
-            std::fs::create_dir_all(&cur).map_err(|err| format!("{}: {err}", cur.display()))?;
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&new)
-                .map_err(|err| format!("{}: {err} (give a Maildir)", new.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file())
-                .collect();
-            // Maildir names start with the delivery time: their order is the order of arrival.
-            files.sort();
-            for path in files {
-                let raw =
-                    std::fs::read(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-                let h =
-                    mail::receive(&mut j, &cfg, &raw, clock.now()).map_err(|e| e.to_string())?;
-                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-                let name = name.unwrap_or_default();
-                handled(&name, &h);
-                let target = cur.join(format!("{name}:2,S"));
-                std::fs::rename(&path, &target)
-                    .map_err(|err| format!("{}: {err}", path.display()))?;
-            }
+            return poll(&mut j, &cfg, &maildir, clock);
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `mail poll`: each file of `DIR/new`, in name order, stored and answered, then moved to
+/// `DIR/cur`. A file that can't be read or stored, or one over the size limit (its headers
+/// stored and its sender answered, but not the whole), is moved to `DIR/failed` with a line on
+/// standard error, and polling goes on. A fault of the database stops the run (exit 75): every
+/// later file would fail alike, so they stay in `new` for the next run.
+fn poll(
+    j: &mut Judge,
+    cfg: &mail::MailConfig,
+    maildir: &Path,
+    clock: Clock,
+) -> Result<ExitCode, String> {
+    let new = maildir.join("new");
+    let cur = maildir.join("cur");
+    let failed = maildir.join("failed");
+    for dir in [&cur, &failed] {
+        std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&new)
+        .map_err(|err| format!("{}: {err} (give a Maildir)", new.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    // Maildir names start with the delivery time: their order is the order of arrival.
+    files.sort();
+    let mut code = ExitCode::SUCCESS;
+    for path in files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = name.unwrap_or_default();
+        let set_aside = |why: &str| {
+            let target = failed.join(&name);
+            match std::fs::rename(&path, &target) {
+                Ok(()) => eprintln!(
+                    "napjudge: {}: {why}; moved to {}",
+                    path.display(),
+                    target.display()
+                ),
+                Err(err) => eprintln!(
+                    "napjudge: {}: {why}; could not move it to {}: {err}",
+                    path.display(),
+                    failed.display()
+                ),
+            }
+        };
+        let m = match std::fs::File::open(&path).and_then(|f| mail::Incoming::read(f, cfg.max_size))
+        {
+            Ok(m) => m,
+            Err(err) => {
+                set_aside(&format!("can't be read ({err})"));
+                code = ExitCode::FAILURE;
+                continue;
+            }
+        };
+        match mail::receive_incoming(j, cfg, &m, clock.now()) {
+            Ok(h) => handled(&name, &h),
+            Err(e) if e.is_database_fault() => {
+                eprintln!(
+                    "napjudge: {}: not stored: {e}; it and the files after it stay in {}",
+                    path.display(),
+                    new.display()
+                );
+                return Ok(ExitCode::from(75));
+            }
+            Err(e) => {
+                set_aside(&format!("can't be stored ({e})"));
+                code = ExitCode::FAILURE;
+                continue;
+            }
+        }
+        if usize::try_from(m.size()).map_or(true, |n| n > cfg.max_size) {
+            set_aside(&format!(
+                "{} bytes, over the limit of {}: only its headers were stored, and its sender \
+                 answered",
+                m.size(),
+                cfg.max_size
+            ));
+            continue;
+        }
+        let target = cur.join(format!("{name}:2,S"));
+        std::fs::rename(&path, &target).map_err(|err| format!("{}: {err}", path.display()))?;
+    }
+    Ok(code)
 }
 
 /// The picture format `output`'s extension asks for, and the shapes file to draw with when one

@@ -318,6 +318,7 @@ fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
             digest: "0",
             sender: "france@example.org",
             raw: raw.as_bytes(),
+            size: raw.len() as u64,
             secrets: Some(&text::secrets_text(&secrets)),
         },
         at(1),

@@ -6,7 +6,7 @@ use crate::clock::{self, ClockError};
 use crate::outbox;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
-    Address, Author, Earlier, Game, GameState, InboxState, MailKind, NewMail, NewMessage,
+    Address, Author, Due, Earlier, Game, GameState, InboxState, MailKind, NewMail, NewMessage,
     OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store, StoreError, Tx, View,
 };
 use argon2::password_hash::PasswordHasher;
@@ -21,6 +21,14 @@ use napjudge_engine::variant::{
 use napjudge_engine::winter::GmCommand;
 use napjudge_picture as picture;
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+impl GameError {
+    /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
+    /// not the command: anything else would fail alike now.
+    pub fn is_database_fault(&self) -> bool {
+        matches!(self, GameError::Store(e) if e.is_database_fault())
+    }
+}
 
 /// Why a GM command or a tick can't be done. Each names what to fix.
 #[derive(Debug, thiserror::Error)]
@@ -132,6 +140,18 @@ pub enum GameError {
     /// Press to a name that is not another power of the game.
     #[error("'{0}' is not another power of the game: write PRESS TO and the powers' names")]
     PressTo(String),
+    /// A power (or the GM) has sent all the press one phase takes.
+    #[error(
+        "{0} has sent {PRESS_PER_PHASE} press messages in this phase, the most the judge takes \
+         in one phase: send more once the phase is processed"
+    )]
+    PressLimit(Role),
+    /// A press message longer than the judge takes.
+    #[error(
+        "the press is {0} bytes; the judge takes press of up to {MAX_PRESS_BYTES} bytes: send \
+         it in parts"
+    )]
+    PressTooLong(usize),
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
@@ -193,6 +213,9 @@ pub struct Processed {
 pub struct TickReport {
     /// One line per thing done (`game: processed Spring 1801 Movement`).
     pub done: Vec<String>,
+    /// One line per game (or received mail) whose handling failed, with why: the others went
+    /// on, and nothing of the failed one was changed.
+    pub failed: Vec<String>,
 }
 
 /// A power's orders as the acknowledgement gives them: each line as understood, and for the
@@ -1512,100 +1535,108 @@ impl Judge {
         let mut report = TickReport::default();
         // One read for every game; only a game with something to do opens a write transaction.
         for due in self.store.view().due()? {
-            let waiting: Vec<String> = due
-                .owe
-                .iter()
-                .filter(|p| !due.ordered.contains(p))
-                .cloned()
-                .collect();
-            let grace_end = clock::after(due.deadline, due.game.periods.grace);
-            let process =
-                (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
-            let remind_at = clock::after(due.deadline, -due.game.periods.remind);
-            let level = if now >= due.deadline {
-                Reminded::Grace
-            } else if now >= remind_at {
-                Reminded::BeforeDeadline
-            } else {
-                Reminded::None
-            };
-            let remind = level > due.reminded && !waiting.is_empty();
-            if !process && !remind {
-                continue;
+            // One game that fails (a damaged row, a GM command the engine refuses) is reported
+            // and left as it was: the others are still processed.
+            match self.tick_game(&due, now) {
+                Ok(Some(done)) => report.done.push(done),
+                Ok(None) => {}
+                Err(e) => report.failed.push(format!("{}: {e}", due.game.name)),
             }
-            let v = variant(&mut self.variants, &due.game)?;
-            let tx = self.store.begin()?;
-            // Re-read inside the transaction: another napjudge may have moved the game on.
-            let Some(phase) = tx.view().current_phase(due.game.id)? else {
-                continue;
-            };
-            if phase.id != due.phase
-                || tx.view().game(&due.game.name)?.map(|g| g.state) != Some(GameState::Running)
-            {
-                continue;
-            }
-            let game = &due.game;
-            if process {
-                let cur = Current {
-                    game: game.clone(),
-                    phase,
-                };
-                let done = Judge::play(&tx, v, &cur, now, false)?;
-                tx.commit()?;
-                report
-                    .done
-                    .push(format!("{}: processed {}", game.name, done.phase));
-                continue;
-            }
-            let players = tx.view().players(game.id)?;
-            let phase_name = v.phase_name(phase.position.phase);
-            let shown = clock::show_in(due.deadline, &game.timezone);
-            let grace_shown = clock::show_in(grace_end, &game.timezone);
-            for power in &waiting {
-                let Some(player) = players
-                    .iter()
-                    .find(|p| p.role.power() == Some(power.as_str()))
-                else {
-                    continue;
-                };
-                let body = render::render(
-                    "reminder",
-                    &render::ReminderMail {
-                        game: &game.name,
-                        power,
-                        phase: &phase_name,
-                        deadline: &shown,
-                        grace_end: &grace_shown,
-                        in_grace: level == Reminded::Grace,
-                    },
-                )?;
-                tx.queue_mail(
-                    &NewMail {
-                        game: Some(game.id),
-                        phase: Some(phase.id),
-                        kind: MailKind::Reminder,
-                        to: player.address.as_str(),
-                        subject: &format!("{}: {phase_name}: orders due", game.name),
-                        body: &body,
-                        in_reply_to: None,
-                    },
-                    now,
-                )?;
-            }
-            tx.set_reminded(phase.id, level)?;
-            tx.commit()?;
-            report.done.push(format!(
-                "{}: reminded {} ({})",
-                game.name,
-                waiting.join(", "),
-                if level == Reminded::Grace {
-                    "grace"
-                } else {
-                    "before the deadline"
-                }
-            ));
         }
         Ok(report)
+    }
+
+    /// One game's part of a tick, in its own transaction: what was done, if anything.
+    fn tick_game(&mut self, due: &Due, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+        let waiting: Vec<String> = due
+            .owe
+            .iter()
+            .filter(|p| !due.ordered.contains(p))
+            .cloned()
+            .collect();
+        let grace_end = clock::after(due.deadline, due.game.periods.grace);
+        let process =
+            (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
+        let remind_at = clock::after(due.deadline, -due.game.periods.remind);
+        let level = if now >= due.deadline {
+            Reminded::Grace
+        } else if now >= remind_at {
+            Reminded::BeforeDeadline
+        } else {
+            Reminded::None
+        };
+        let remind = level > due.reminded && !waiting.is_empty();
+        if !process && !remind {
+            return Ok(None);
+        }
+        let v = variant(&mut self.variants, &due.game)?;
+        let tx = self.store.begin()?;
+        // Re-read inside the transaction: another napjudge may have moved the game on.
+        let Some(phase) = tx.view().current_phase(due.game.id)? else {
+            return Ok(None);
+        };
+        if phase.id != due.phase
+            || tx.view().game(&due.game.name)?.map(|g| g.state) != Some(GameState::Running)
+        {
+            return Ok(None);
+        }
+        let game = &due.game;
+        if process {
+            let cur = Current {
+                game: game.clone(),
+                phase,
+            };
+            let done = Judge::play(&tx, v, &cur, now, false)?;
+            tx.commit()?;
+            return Ok(Some(format!("{}: processed {}", game.name, done.phase)));
+        }
+        let players = tx.view().players(game.id)?;
+        let phase_name = v.phase_name(phase.position.phase);
+        let shown = clock::show_in(due.deadline, &game.timezone);
+        let grace_shown = clock::show_in(grace_end, &game.timezone);
+        for power in &waiting {
+            let Some(player) = players
+                .iter()
+                .find(|p| p.role.power() == Some(power.as_str()))
+            else {
+                continue;
+            };
+            let body = render::render(
+                "reminder",
+                &render::ReminderMail {
+                    game: &game.name,
+                    power,
+                    phase: &phase_name,
+                    deadline: &shown,
+                    grace_end: &grace_shown,
+                    in_grace: level == Reminded::Grace,
+                },
+            )?;
+            tx.queue_mail(
+                &NewMail {
+                    game: Some(game.id),
+                    phase: Some(phase.id),
+                    kind: MailKind::Reminder,
+                    to: player.address.as_str(),
+                    subject: &format!("{}: {phase_name}: orders due", game.name),
+                    body: &body,
+                    in_reply_to: None,
+                },
+                now,
+            )?;
+        }
+        tx.set_reminded(phase.id, level)?;
+        tx.commit()?;
+        Ok(Some(format!(
+            "{}: reminded {} ({})",
+            game.name,
+            waiting.join(", "),
+            if level == Reminded::Grace {
+                "grace"
+            } else {
+                "before the deadline"
+            }
+        )))
     }
 }
 
@@ -1679,6 +1710,12 @@ fn throttled(
     .filter_map(|(g, t)| t.map(|t| (g, t)))
     .max_by_key(|&(_, t)| t)
 }
+
+/// Press messages one power (or the GM) may send in one phase: a lively negotiation is a few
+/// a day per partner; more is a flood, each one mailed to every power it names.
+pub const PRESS_PER_PHASE: i64 = 50;
+/// The longest press message (bytes): each is mailed to every power it names.
+pub const MAX_PRESS_BYTES: usize = 20_000;
 
 /// A reply to a received message, for [`Judge::answer_message`].
 pub struct Reply<'a> {
@@ -1810,7 +1847,16 @@ impl Judge {
         body: &str,
         now: DateTime<Utc>,
     ) -> Result<Vec<String>, GameError> {
+        if body.len() > MAX_PRESS_BYTES {
+            return Err(GameError::PressTooLong(body.len()));
+        }
         let tx = self.store.begin()?;
+        let phase = tx.view().current_phase(game.id)?.map(|p| p.id);
+        if let Some(phase) = phase {
+            if tx.view().press_count(game.id, phase, from.name())? >= PRESS_PER_PHASE {
+                return Err(GameError::PressLimit(from.clone()));
+            }
+        }
         let players = tx.view().players(game.id)?;
         let others: Vec<_> = players.iter().filter(|p| &p.role != from).collect();
         let recipients = if to.is_empty() {
@@ -1827,7 +1873,6 @@ impl Judge {
                 .collect::<Result<_, _>>()?
         };
         let names: Vec<String> = recipients.iter().map(|p| p.role.to_string()).collect();
-        let phase = tx.view().current_phase(game.id)?.map(|p| p.id);
         tx.add_press(game.id, phase, from.name(), &names.join(" "), body, now)?;
         let mail = format!(
             "Press in game '{}' from {from} to {}:\n\n{body}",
@@ -1868,16 +1913,18 @@ impl Judge {
         Ok((id, earlier))
     }
 
-    /// Marks a received message not answered, on purpose, with why.
-    pub fn ignore_message(&mut self, id: i64, why: &str) -> Result<(), GameError> {
+    /// Marks a received message still `stored` as `state` (ignored on purpose, or a duplicate
+    /// answered through its original), with why.
+    pub fn mark_message(&mut self, id: i64, state: InboxState, why: &str) -> Result<(), GameError> {
         let tx = self.store.begin()?;
-        tx.set_message_state(id, InboxState::Ignored, None, Some(why))?;
+        tx.set_message_state(id, state, None, Some(why))?;
         tx.commit()?;
         Ok(())
     }
 
     /// Queues the reply to the received message `id` and marks the message `state`, in one
-    /// transaction: a message is answered once or not at all.
+    /// transaction: a message is answered once or not at all (a message another napjudge
+    /// answered first gets no second reply).
     pub fn answer_message(
         &mut self,
         id: i64,
@@ -1886,6 +1933,9 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
+        if !tx.set_message_state(id, state, reply.game, None)? {
+            return Ok(());
+        }
         tx.queue_mail(
             &NewMail {
                 game: reply.game,
@@ -1898,7 +1948,43 @@ impl Judge {
             },
             now,
         )?;
-        tx.set_message_state(id, state, reply.game, None)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Marks the received message `id` failed with why, and queues the notice to the GM (or
+    /// the judge's own address) and the word to its sender, in one transaction: later ticks
+    /// skip it, and the notices go once.
+    pub fn fail_message(
+        &mut self,
+        id: i64,
+        why: &str,
+        gm: &Reply,
+        sender: Option<&Reply>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        if !tx.set_message_state(id, InboxState::Failed, gm.game, Some(why))? {
+            return Ok(());
+        }
+        let notices = [
+            Some((MailKind::Unanswered, gm)),
+            sender.map(|r| (MailKind::Reply, r)),
+        ];
+        for (kind, n) in notices.into_iter().flatten() {
+            tx.queue_mail(
+                &NewMail {
+                    game: n.game,
+                    phase: None,
+                    kind,
+                    to: n.to,
+                    subject: n.subject,
+                    body: n.body,
+                    in_reply_to: n.in_reply_to,
+                },
+                now,
+            )?;
+        }
         tx.commit()?;
         Ok(())
     }

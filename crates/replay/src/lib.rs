@@ -230,7 +230,7 @@ impl Run<'_> {
             (Handled::Answered, None) => Some("no reply was queued".into()),
             (Handled::Duplicate, _) => Some("answered as a duplicate of an earlier mail".into()),
             (Handled::Ignored(why), _) => Some(format!("ignored: {why}")),
-            (Handled::Unanswered(why), _) => Some(format!("not answered: {why}")),
+            (Handled::Failed(why), _) => Some(format!("not answered: {why}")),
         })
     }
 }

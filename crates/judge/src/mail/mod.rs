@@ -13,11 +13,14 @@ use crate::game::{
     THROTTLE_WINDOW,
 };
 use crate::render::{self, RenderError};
-use crate::store::{Address, Author, Earlier, Game, GameState, InboxState, NewMessage, Role};
+use crate::store::{
+    Address, Author, Earlier, Game, GameState, InboxState, NewMessage, Pending, Role,
+};
 use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser};
 use napjudge_engine::variant::{PhaseKind, PowerKind, Variant};
 use sha2::{Digest, Sha256};
+use std::io::Read;
 use text::{Command, GmCommand, Line};
 
 /// The default size limit of a message (bytes).
@@ -26,6 +29,70 @@ pub const MAX_SIZE: usize = 1 << 20;
 /// Order lines one mail may hold: a power has a few dozen units; a mail with more is a mistake
 /// (a pasted file, a loop) and its orders are refused whole.
 pub const MAX_ORDER_LINES: usize = 500;
+
+/// Commands one mail may give (every line but an order line; a press with its text is one): a
+/// player's mail has a handful. Past it, the rest of the mail is not run, and the reply says
+/// how many commands were left.
+pub const MAX_COMMANDS: usize = 100;
+
+/// LIST, HISTORY, SUMMARY and PREVIEW run in one mail, in all: each can be long.
+pub const MAX_REPORTS: usize = 3;
+
+/// The most a reply's blocks hold (bytes): a block past it is cut, and the commands after it
+/// are not run.
+pub const MAX_REPLY: usize = 40_000;
+
+/// The part of a message over the size limit that is stored: its headers, up to this many bytes.
+const MAX_HEADERS: usize = 64 * 1024;
+
+/// A message as read from the mail server, holding at most the size limit and one byte in
+/// memory: the bytes (all of them, or the first `max_size + 1` of a message over the limit),
+/// and the whole message's size and SHA-256.
+pub struct Incoming {
+    bytes: Vec<u8>,
+    size: u64,
+    digest: String,
+}
+
+impl Incoming {
+    /// Reads a message from `r`: up to `max_size + 1` bytes are kept; the rest only goes
+    /// through the digest and the count.
+    pub fn read(mut r: impl Read, max_size: usize) -> std::io::Result<Incoming> {
+        let mut bytes = Vec::new();
+        let keep = u64::try_from(max_size.saturating_add(1)).unwrap_or(u64::MAX);
+        Read::by_ref(&mut r).take(keep).read_to_end(&mut bytes)?;
+        let mut hash = Sha256::new();
+        hash.update(&bytes);
+        let mut size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match r.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    hash.update(buf.get(..n).unwrap_or_default());
+                    size = size.saturating_add(u64::try_from(n).unwrap_or(u64::MAX));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if bytes.len() > max_size {
+            // Only the headers are stored: the rest need not stay in memory.
+            let head = header_part(&bytes).len();
+            bytes.truncate(head);
+        }
+        Ok(Incoming {
+            bytes,
+            size,
+            digest: hex(&hash.finalize()),
+        })
+    }
+
+    /// The whole message's size (bytes).
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+}
 
 /// What intake needs to know about the judge.
 #[derive(Clone, Debug)]
@@ -48,6 +115,14 @@ pub enum MailError {
     Render(#[from] RenderError),
 }
 
+impl MailError {
+    /// Whether the database file or the machine failed, not this message: the mail server
+    /// should keep it and try again later.
+    pub fn is_database_fault(&self) -> bool {
+        matches!(self, MailError::Game(e) if e.is_database_fault())
+    }
+}
+
 /// What became of a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Handled {
@@ -57,8 +132,8 @@ pub enum Handled {
     Duplicate,
     /// Stored, not answered (why).
     Ignored(String),
-    /// Stored, but answering failed (why): the raw message is kept with state `stored`.
-    Unanswered(String),
+    /// Stored, but answering failed (why): the message is marked `failed`, the GM told.
+    Failed(String),
 }
 
 /// The headers intake looks at.
@@ -95,13 +170,14 @@ fn head(m: &Message) -> Head {
     }
 }
 
-/// A message as intake reads it: whole, or only its headers when it is over the size limit.
-fn parse<'a>(cfg: &MailConfig, raw: &'a [u8]) -> (Option<Message<'a>>, Head) {
+/// A message as intake reads it: whole, or only its headers when it was over the size limit
+/// (`whole` false: `raw` holds only them).
+fn parse(raw: &[u8], whole: bool) -> (Option<Message<'_>>, Head) {
     let parser = MessageParser::default();
-    let parsed = if raw.len() > cfg.max_size {
-        parser.parse_headers(header_part(raw))
-    } else {
+    let parsed = if whole {
         parser.parse(raw)
+    } else {
+        parser.parse_headers(header_part(raw))
     };
     let h = parsed.as_ref().map(head).unwrap_or_default();
     (parsed, h)
@@ -109,13 +185,12 @@ fn parse<'a>(cfg: &MailConfig, raw: &'a [u8]) -> (Option<Message<'a>>, Head) {
 
 /// The header part of a message too large to read whole.
 fn header_part(raw: &[u8]) -> &[u8] {
-    let limit = raw.len().min(64 * 1024);
-    let part = &raw[..limit];
+    let part = raw.get(..MAX_HEADERS).unwrap_or(raw);
     let end = part
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
         .or_else(|| part.windows(2).position(|w| w == b"\n\n"));
-    end.map_or(part, |e| &raw[..e])
+    end.and_then(|e| part.get(..e)).unwrap_or(part)
 }
 
 /// The judge's tick, the one `napjudge tick` and the replay run: the messages stored but never
@@ -127,8 +202,10 @@ pub fn tick(
     cfg: &MailConfig,
     now: DateTime<Utc>,
 ) -> Result<(usize, TickReport), MailError> {
-    let answered = answer_pending(j, cfg, now)?;
-    Ok((answered, j.tick_games(now)?))
+    let (answered, failed) = answer_pending(j, cfg, now)?;
+    let mut report = j.tick_games(now)?;
+    report.failed.splice(0..0, failed);
+    Ok((answered, report))
 }
 
 /// Whether running a command a second time does no harm: orders and player settings are
@@ -153,10 +230,11 @@ fn repeatable(c: &Command) -> bool {
 
 /// The SHA-256 of a raw message, hex: how a message without a Message-ID is recognised again.
 fn digest_of(raw: &[u8]) -> String {
-    Sha256::digest(raw)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(raw))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// How long a stored message waits before `tick` answers it in place of the `mail receive`
@@ -164,65 +242,176 @@ fn digest_of(raw: &[u8]) -> String {
 pub const PENDING_AFTER: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
 
 /// Answers the messages stored but never answered (the judge killed between storing and
-/// answering, or an answer that failed), oldest first, each as of the time it was received, so
-/// that its orders count for the phase they came in and no order stored is ever lost. The
-/// replies say nothing of the delay; the number answered is returned.
-fn answer_pending(j: &mut Judge, cfg: &MailConfig, now: DateTime<Utc>) -> Result<usize, MailError> {
+/// answering), oldest first, each as of the time it was received, so that its orders count
+/// for the phase they came in and no order stored is ever lost. The replies say nothing of the
+/// delay. A message whose answering fails is marked failed (its GM told) and the others go
+/// on; only a fault of the database itself stops the tick. The number answered, and a line
+/// for each message that failed.
+fn answer_pending(
+    j: &mut Judge,
+    cfg: &MailConfig,
+    now: DateTime<Utc>,
+) -> Result<(usize, Vec<String>), MailError> {
     let pending = j
         .view()
         .pending(now - PENDING_AFTER)
         .map_err(GameError::from)?;
     let mut answered = 0;
+    let mut failed = Vec::new();
     for m in pending {
-        let (parsed, h) = parse(cfg, &m.raw);
-        let earlier = j
-            .view()
-            .earlier(h.message_id.as_deref(), &m.digest, m.id)
-            .map_err(GameError::from)?;
-        let secrets = m.secrets.as_deref();
-        let lines = commands(parsed.as_ref(), secrets);
-        let at = m.received;
-        let done = if lines.iter().all(|l| repeatable(&l.command)) {
-            answer(
-                j,
-                cfg,
-                &m.raw,
-                parsed.as_ref(),
-                secrets,
-                &h,
-                m.id,
-                earlier,
-                at,
-            )
-        } else {
-            let intro = format!(
-                "The judge stored your mail of {} but was stopped before it answered, \
-                 and may have carried out part of it. It was not run again, because a GM \
-                 command or press run twice could do harm: check the game with LIST and send \
-                 again what is missing.",
-                at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-            );
-            reply(j, &h, m.id, None, &intro, &[], InboxState::Answered, at)
-                .map(|()| Handled::Answered)
-        };
-        if done.is_ok() {
-            answered += 1;
+        let done = answer_stored(j, cfg, &m);
+        match settle(j, cfg, &m, done, now)? {
+            Handled::Failed(why) => failed.push(format!("message {}: not answered: {why}", m.id)),
+            _ => answered += 1,
         }
     }
-    Ok(answered)
+    Ok((answered, failed))
+}
+
+/// Answers a message stored earlier and never answered (by `tick`, or by `receive` when the
+/// mail server delivers it again), as of the time it was received. Part of it may have been
+/// carried out before the judge was stopped, so only a mail whose commands are harmless to
+/// repeat is run again (orders, which replace themselves, and a player's settings); a mail
+/// with press or a GM command is not (press would go out twice, a PROCESS would process two
+/// phases): its sender is told to check with LIST and send again what is missing.
+fn answer_stored(j: &mut Judge, cfg: &MailConfig, m: &Pending) -> Result<Handled, MailError> {
+    let (parsed, h) = parse(&m.raw, whole(cfg, m.size));
+    let earlier = j
+        .view()
+        .earlier(h.message_id.as_deref(), &m.digest, m.id)
+        .map_err(GameError::from)?;
+    let secrets = m.secrets.as_deref();
+    // A mail too long to read runs nothing: `answer` tells its sender so.
+    let lines = commands(parsed.as_ref(), secrets).unwrap_or_default();
+    let at = m.received;
+    let msg = Stored {
+        size: m.size,
+        parsed: parsed.as_ref(),
+        secrets,
+        head: &h,
+        id: m.id,
+    };
+    if lines.iter().all(|l| repeatable(&l.command)) {
+        answer(j, cfg, &msg, earlier, at)
+    } else {
+        let intro = format!(
+            "The judge stored your mail of {} but was stopped before it answered, \
+             and may have carried out part of it. It was not run again, because a GM \
+             command or press run twice could do harm: check the game with LIST and send \
+             again what is missing.",
+            at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        );
+        reply(j, &h, m.id, None, &intro, &[], InboxState::Answered, at).map(|()| Handled::Answered)
+    }
+}
+
+/// The GM's notice of a message that could not be answered.
+#[derive(askama::Template)]
+#[template(path = "unanswered.txt")]
+pub struct UnansweredMail<'a> {
+    /// The game the message named, if any.
+    pub game: Option<&'a str>,
+    /// Its sender.
+    pub sender: &'a str,
+    /// Its subject.
+    pub subject: &'a str,
+    /// Its Message-ID.
+    pub message_id: &'a str,
+    /// When it came.
+    pub received: &'a str,
+    /// Its size (bytes).
+    pub size: u64,
+    /// Its row in the inbox.
+    pub id: i64,
+    /// Why answering it failed.
+    pub error: &'a str,
+}
+
+/// Marks the stored message `m` failed with `why`, and tells the GM of the game its SIGNON
+/// names (else the judge's own address) and its sender, once.
+fn fail(
+    j: &mut Judge,
+    cfg: &MailConfig,
+    m: &Pending,
+    why: &str,
+    now: DateTime<Utc>,
+) -> Result<(), MailError> {
+    let (parsed, h) = parse(&m.raw, whole(cfg, m.size));
+    let named = commands(parsed.as_ref(), None).ok().and_then(|lines| {
+        lines.into_iter().find_map(|l| match l.command {
+            Command::Signon { game, .. } => Some(game),
+            _ => None,
+        })
+    });
+    let game = match named {
+        Some(name) => j.view().game(&name).map_err(GameError::from)?,
+        None => None,
+    };
+    let received = m
+        .received
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let body = render::render(
+        "unanswered",
+        &UnansweredMail {
+            game: game.as_ref().map(|g| g.name.as_str()),
+            sender: h.sender.as_str(),
+            subject: &h.subject,
+            message_id: h.message_id.as_deref().unwrap_or("(none)"),
+            received: &received,
+            size: m.size,
+            id: m.id,
+            error: why,
+        },
+    )?;
+    let subject = match &game {
+        Some(g) => format!("{}: a mail the judge could not answer", g.name),
+        None => "a mail the judge could not answer".to_string(),
+    };
+    let gm = Reply {
+        game: game.as_ref().map(|g| g.id),
+        to: game.as_ref().map_or(cfg.judge.as_str(), |g| g.gm.as_str()),
+        subject: &subject,
+        body: &body,
+        in_reply_to: None,
+    };
+    let sorry = render::render(
+        "reply",
+        &ReplyMail {
+            intro: "The judge could not answer your mail: something went wrong on its side, \
+                    and it has told the GM. Nothing more will be done with this mail; send it \
+                    again once the GM says so.",
+            blocks: &[],
+        },
+    )?;
+    let to_sender = Reply {
+        game: gm.game,
+        to: h.sender.as_str(),
+        subject: &reply_subject(&h.subject),
+        body: &sorry,
+        in_reply_to: h.message_id.as_deref(),
+    };
+    let answerable =
+        h.sender.as_str().contains('@') && !h.auto && h.sender != Address::new(&cfg.judge);
+    j.fail_message(m.id, why, &gm, answerable.then_some(&to_sender), now)?;
+    Ok(())
 }
 
 /// The commands of a message; `secrets`, the passwords kept apart from a stored copy, are put
 /// back into its masked lines.
-fn commands(parsed: Option<&Message>, secrets: Option<&str>) -> Vec<Line> {
-    let mut lines = parsed
-        .and_then(|p| p.body_text(0))
-        .map(|b| text::read(&b))
-        .unwrap_or_default();
+fn commands(parsed: Option<&Message>, secrets: Option<&str>) -> Result<Vec<Line>, text::TooLong> {
+    let mut lines = match parsed.and_then(|p| p.body_text(0)) {
+        Some(body) => text::read(&body)?,
+        None => Vec::new(),
+    };
     if let Some(s) = secrets {
         text::restore(&mut lines, s);
     }
-    lines
+    Ok(lines)
+}
+
+/// Whether a message of `size` bytes was read and stored whole, not only its headers.
+fn whole(cfg: &MailConfig, size: u64) -> bool {
+    usize::try_from(size).is_ok_and(|n| n <= cfg.max_size)
 }
 
 /// The message to store, when the text the judge reads holds a password: its headers and that
@@ -305,33 +494,142 @@ pub struct HelpMail<'a> {
 }
 
 /// Receives one message at `now`: stores it, then answers it (or not: mail from the judge
-/// itself and automatic mail are stored and never answered).
+/// itself and automatic mail are stored and never answered). A message over the size limit is
+/// stored as its headers, digest and size.
 pub fn receive(
     j: &mut Judge,
     cfg: &MailConfig,
     raw: &[u8],
     now: DateTime<Utc>,
 ) -> Result<Handled, MailError> {
-    let (parsed, h) = parse(cfg, raw);
-    // Of the bytes received: a redelivered copy has the same digest.
-    let digest = digest_of(raw);
+    let size = u64::try_from(raw.len()).unwrap_or(u64::MAX);
+    let kept = if raw.len() > cfg.max_size {
+        header_part(raw)
+    } else {
+        raw
+    };
+    take(j, cfg, kept, size, digest_of(raw), now)
+}
+
+/// [`receive`] of a message read by [`Incoming::read`].
+pub fn receive_incoming(
+    j: &mut Judge,
+    cfg: &MailConfig,
+    m: &Incoming,
+    now: DateTime<Utc>,
+) -> Result<Handled, MailError> {
+    take(j, cfg, &m.bytes, m.size, m.digest.clone(), now)
+}
+
+/// Stores a message (`kept`: the whole, or its headers when `size` is over the limit) and
+/// answers it. An error is a message not stored, or a fault of the database: the mail server
+/// keeps it and tries again. Anything else that fails marks the message failed.
+fn take(
+    j: &mut Judge,
+    cfg: &MailConfig,
+    kept: &[u8],
+    size: u64,
+    digest: String,
+    now: DateTime<Utc>,
+) -> Result<Handled, MailError> {
+    let (parsed, h) = parse(kept, whole(cfg, size));
     // No password is written: the masked copy is stored, the passwords apart until answered.
-    let masked = parsed.as_ref().and_then(|m| masked(raw, m));
+    let masked = parsed.as_ref().and_then(|m| masked(kept, m));
     let (id, earlier) = j.store_message(
         &NewMessage {
             message_id: h.message_id.as_deref(),
             digest: &digest,
             sender: h.sender.as_str(),
-            raw: masked.as_ref().map_or(raw, |(r, _)| r),
+            raw: masked.as_ref().map_or(kept, |(r, _)| r),
+            size,
             secrets: masked.as_ref().map(|(_, s)| s.as_str()),
         },
         now,
     )?;
-    // Stored: whatever goes wrong now is the judge's to report, not the mail server's to retry.
-    Ok(
-        answer(j, cfg, raw, parsed.as_ref(), None, &h, id, earlier, now)
-            .unwrap_or_else(|e| Handled::Unanswered(e.to_string())),
-    )
+    // A copy of a message stored and never answered (its receive was killed): the original is
+    // answered now, once, and this copy through it. Under the recovery's guard: an original
+    // stored less than `PENDING_AFTER` ago may still be at work in its own receive.
+    if let Some(e) = earlier.as_ref().filter(|e| e.state == InboxState::Stored) {
+        let original = j.view().message(e.first).map_err(GameError::from)?;
+        if let Some(original) = original.filter(|o| o.received <= now - PENDING_AFTER) {
+            let done = answer_stored(j, cfg, &original);
+            let handled = settle(j, cfg, &original, done, now)?;
+            j.mark_message(
+                id,
+                InboxState::Duplicate,
+                &format!("a second copy of message {}, answered through it", e.first),
+            )?;
+            return Ok(handled);
+        }
+    }
+    let msg = Stored {
+        size,
+        parsed: parsed.as_ref(),
+        // Read from the bytes received, passwords and all.
+        secrets: None,
+        head: &h,
+        id,
+    };
+    match answer(j, cfg, &msg, earlier, now) {
+        Err(e) if !e.is_database_fault() => {
+            // Only the failure's notices need the bytes again.
+            let this = Pending {
+                id,
+                raw: kept.to_vec(),
+                size,
+                digest,
+                secrets: None,
+                received: now,
+            };
+            settle(j, cfg, &this, Err(e), now)
+        }
+        done => done,
+    }
+}
+
+/// What answering a stored message came to: a fault of the database is passed on (the message
+/// stays `stored`, to be answered later); any other failure marks it failed, the GM told.
+fn settle(
+    j: &mut Judge,
+    cfg: &MailConfig,
+    m: &Pending,
+    done: Result<Handled, MailError>,
+    now: DateTime<Utc>,
+) -> Result<Handled, MailError> {
+    match done {
+        Ok(h) => Ok(h),
+        Err(e) if e.is_database_fault() => Err(e),
+        Err(e) => {
+            let why = e.to_string();
+            fail(j, cfg, m, &why, now)?;
+            Ok(Handled::Failed(why))
+        }
+    }
+}
+
+/// A stored message being answered.
+struct Stored<'a> {
+    /// The whole message's size.
+    size: u64,
+    parsed: Option<&'a Message<'a>>,
+    /// The passwords masked in `raw`, to put back into its lines (a stored copy).
+    secrets: Option<&'a str>,
+    head: &'a Head,
+    /// Its row.
+    id: i64,
+}
+
+/// The subject of a reply to a mail whose subject is `subject`.
+fn reply_subject(subject: &str) -> String {
+    let clean: String = subject.chars().filter(|c| !c.is_control()).collect();
+    let clean = clean.trim();
+    if clean.is_empty() {
+        "your mail to the judge".to_string()
+    } else if clean.to_ascii_lowercase().starts_with("re:") {
+        clean.to_string()
+    } else {
+        format!("Re: {clean}")
+    }
 }
 
 /// Renders the reply to the stored message `id`, and has the service queue it and mark the
@@ -347,15 +645,6 @@ fn reply(
     state: InboxState,
     now: DateTime<Utc>,
 ) -> Result<(), MailError> {
-    let clean: String = h.subject.chars().filter(|c| !c.is_control()).collect();
-    let clean = clean.trim();
-    let subject = if clean.is_empty() {
-        "your mail to the judge".to_string()
-    } else if clean.to_ascii_lowercase().starts_with("re:") {
-        clean.to_string()
-    } else {
-        format!("Re: {clean}")
-    };
     let body = render::render("reply", &ReplyMail { intro, blocks })?;
     j.answer_message(
         id,
@@ -363,7 +652,7 @@ fn reply(
         &Reply {
             game,
             to: h.sender.as_str(),
-            subject: &subject,
+            subject: &reply_subject(&h.subject),
             body: &body,
             in_reply_to: h.message_id.as_deref(),
         },
@@ -373,19 +662,14 @@ fn reply(
 }
 
 /// Answers a stored message (or marks it ignored).
-#[allow(clippy::too_many_arguments)]
 fn answer(
     j: &mut Judge,
     cfg: &MailConfig,
-    raw: &[u8],
-    parsed: Option<&Message>,
-    secrets: Option<&str>,
-    h: &Head,
-    id: i64,
+    m: &Stored,
     earlier: Option<Earlier>,
     now: DateTime<Utc>,
 ) -> Result<Handled, MailError> {
-    let too_big = raw.len() > cfg.max_size;
+    let (h, id) = (m.head, m.id);
     let ignored = if h.sender.as_str().is_empty() || !h.sender.as_str().contains('@') {
         Some(("no sender address to answer", "no sender address"))
     } else if h.sender == Address::new(&cfg.judge) {
@@ -405,28 +689,52 @@ fn answer(
         None
     };
     if let Some((note, why)) = ignored {
-        j.ignore_message(id, note)?;
+        j.mark_message(id, InboxState::Ignored, note)?;
         return Ok(Handled::Ignored(why.into()));
     }
-    if let Some(Earlier { at, .. }) = earlier {
-        let intro = format!(
-            "This message (the same Message-ID, or the same text) reached the judge before, at {at}. \
-             It was answered then; nothing was done this time."
-        );
+    if let Some(Earlier { at, state, .. }) = earlier {
+        let intro = if state == InboxState::Stored {
+            format!(
+                "This message (the same Message-ID, or the same text) reached the judge before, \
+                 at {at}, and is being answered: this copy was not run."
+            )
+        } else if state == InboxState::Failed {
+            format!(
+                "This message (the same Message-ID, or the same text) reached the judge before, \
+                 at {at}, and could not be answered then: the GM was told. Nothing was done this \
+                 time."
+            )
+        } else {
+            format!(
+                "This message (the same Message-ID, or the same text) reached the judge before, \
+                 at {at}. It was answered then; nothing was done this time."
+            )
+        };
         reply(j, h, id, None, &intro, &[], InboxState::Duplicate, now)?;
         return Ok(Handled::Duplicate);
     }
-    if too_big {
+    if !whole(cfg, m.size) {
         let intro = format!(
-            "Your mail is {} bytes; the judge reads mail up to {} bytes. Nothing was done: send \
-             your commands as plain text, without attachments.",
-            raw.len(),
-            cfg.max_size
+            "Your mail of {} bytes is over the judge's limit of {} bytes; nothing in it was \
+             read. Send your commands as plain text, without attachments.",
+            m.size, cfg.max_size
         );
         reply(j, h, id, None, &intro, &[], InboxState::Answered, now)?;
         return Ok(Handled::Answered);
     }
-    let lines = commands(parsed, secrets);
+    let lines = match commands(m.parsed, m.secrets) {
+        Ok(lines) => lines,
+        Err(long) => {
+            let intro = format!(
+                "Your mail has {} lines of text; the judge reads at most {} in one mail. \
+                 Nothing in it was read: send fewer at a time.",
+                long.0,
+                text::MAX_LINES
+            );
+            reply(j, h, id, None, &intro, &[], InboxState::Answered, now)?;
+            return Ok(Handled::Answered);
+        }
+    };
     if lines.is_empty() {
         let intro = "The judge found no text it could read in your mail (no plain text or HTML \
                      body, or only quoted lines). Nothing was done. Write your commands as plain \
@@ -502,6 +810,19 @@ struct Session<'a> {
     /// The power's order set as the mail's latest orders left it, when they were stored: the
     /// reply's last block, without checking them again.
     set: Option<Acknowledgement>,
+    /// Commands run so far (order lines not counted), of [`MAX_COMMANDS`].
+    commands: usize,
+    /// LIST, HISTORY, SUMMARY and PREVIEW run so far, of [`MAX_REPORTS`].
+    reports: usize,
+    /// HELP answered already.
+    helped: bool,
+}
+
+/// The bytes a block takes in the reply (as `reply.txt` lays it out).
+fn block_size(b: &Block) -> usize {
+    b.lines.iter().fold(b.head.len().saturating_add(2), |n, l| {
+        n.saturating_add(l.len()).saturating_add(3)
+    })
 }
 
 impl<'a> Session<'a> {
@@ -519,11 +840,44 @@ impl<'a> Session<'a> {
             blocks: Vec::new(),
             who: None,
             set: None,
+            commands: 0,
+            reports: 0,
+            helped: false,
         }
     }
 
     fn push(&mut self, b: Block) {
-        self.blocks.push((false, b));
+        self.push_block(false, b);
+    }
+
+    /// Adds a block (an orders' block, or another), cut to the room the reply has left.
+    fn push_block(&mut self, orders: bool, mut b: Block) {
+        let room = MAX_REPLY.saturating_sub(self.size());
+        let mut used = b.head.len().saturating_add(2);
+        let keep = b
+            .lines
+            .iter()
+            .take_while(|l| {
+                used = used.saturating_add(l.len()).saturating_add(3);
+                used <= room
+            })
+            .count();
+        let cut = b.lines.len().saturating_sub(keep);
+        if cut > 0 {
+            b.lines.truncate(keep);
+            b.lines.push(format!(
+                "... {cut} more lines cut: a reply holds at most {MAX_REPLY} bytes. Ask for \
+                 this alone, or for less at a time."
+            ));
+        }
+        self.blocks.push((orders, b));
+    }
+
+    /// The bytes the reply's blocks take so far.
+    fn size(&self) -> usize {
+        self.blocks
+            .iter()
+            .fold(0, |n, (_, b)| n.saturating_add(block_size(b)))
     }
 
     /// Runs a mail's commands: the game it concerned, the reply's first sentence and its
@@ -533,7 +887,21 @@ impl<'a> Session<'a> {
         // flush.
         let mut orders: Vec<&Line> = Vec::new();
         let mut dirty = false;
-        for l in lines {
+        for (i, l) in lines.iter().enumerate() {
+            // Bounded work per mail: past the commands' cap or a full reply, the rest is not
+            // run (order lines have their own cap, checked as a set).
+            let is_order = matches!(l.command, Command::Order(_));
+            if !is_order {
+                self.commands = self.commands.saturating_add(1);
+            }
+            if self.commands > MAX_COMMANDS || self.size() >= MAX_REPLY {
+                let rest = lines.len().saturating_sub(i);
+                self.push(Block::with(
+                    format!("line {} and after", l.number),
+                    format!("{rest} more commands not answered: send fewer at a time."),
+                ));
+                break;
+            }
             // A new password is not echoed back.
             let head = match l.command {
                 Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
@@ -542,7 +910,6 @@ impl<'a> Session<'a> {
             // The order lines so far are taken before any other command runs (LIST shows them,
             // a PAUSE comes after them), as one set: later lines join them and the set is taken
             // again.
-            let is_order = matches!(l.command, Command::Order(_));
             if let (Some(s), true, false, false) = (
                 self.who.clone(),
                 dirty,
@@ -553,7 +920,11 @@ impl<'a> Session<'a> {
                 dirty = false;
             }
             match (&l.command, self.who.clone()) {
+                (Command::Help, _) if self.helped => {
+                    self.push(Block::with(head, "HELP is answered once per mail."));
+                }
                 (Command::Help, _) => {
+                    self.helped = true;
                     let guide = render::render(
                         "help",
                         &HelpMail {
@@ -638,7 +1009,19 @@ impl<'a> Session<'a> {
                     }
                     self.push(b);
                 }
+                (c, Some(_)) if is_report(c) && self.reports >= MAX_REPORTS => {
+                    self.push(Block::with(
+                        head,
+                        format!(
+                            "LIST, HISTORY, SUMMARY and PREVIEW are answered {MAX_REPORTS} \
+                             times per mail in all: this one was not run."
+                        ),
+                    ));
+                }
                 (c, Some(s)) => {
+                    if is_report(c) {
+                        self.reports = self.reports.saturating_add(1);
+                    }
                     let b = self.command(&s, c, head)?;
                     self.push(b);
                 }
@@ -711,11 +1094,11 @@ impl<'a> Session<'a> {
         self.blocks.retain(|(o, _)| !o);
         let game = self.game_now(s)?;
         if let Some(refusal) = refuse_orders(&game) {
-            self.blocks.push((true, Block::with("Orders", refusal)));
+            self.push_block(true, Block::with("Orders", refusal));
             return Ok(());
         }
         if lines.len() > MAX_ORDER_LINES {
-            self.blocks.push((
+            self.push_block(
                 true,
                 Block::with(
                     "Orders",
@@ -726,7 +1109,7 @@ impl<'a> Session<'a> {
                         lines.len()
                     ),
                 ),
-            ));
+            );
             return Ok(());
         }
         // Per power, each line as given to the service with the mail's line.
@@ -763,13 +1146,13 @@ impl<'a> Session<'a> {
                         )
                     })
                     .collect();
-                self.blocks.push((
+                self.push_block(
                     true,
                     Block {
                         head: "Orders".into(),
                         lines,
                     },
-                ));
+                );
                 continue;
             }
             let text: String = ls.iter().map(|(_, o)| format!("{o}\n")).collect();
@@ -813,7 +1196,7 @@ impl<'a> Session<'a> {
                     format!("ERROR: {e}. Nothing was done."),
                 ),
             };
-            self.blocks.push((true, block));
+            self.push_block(true, block);
         }
         Ok(())
     }
@@ -902,6 +1285,9 @@ impl<'a> Session<'a> {
                          the powers' names. Nothing was sent."
                     ),
                 ),
+                Err(e @ (GameError::PressLimit(_) | GameError::PressTooLong(_))) => {
+                    Block::with(head, format!("ERROR: {e}. Nothing was sent."))
+                }
                 Err(e) => return Err(e.into()),
             },
             Command::Gm(GmCommand::Process) if gm => {
@@ -989,6 +1375,14 @@ impl<'a> Session<'a> {
             | Command::Order(_) => Block::new(head),
         })
     }
+}
+
+/// The commands that answer with a long text: LIST, HISTORY, SUMMARY, PREVIEW.
+fn is_report(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::List | Command::History | Command::Summary | Command::Gm(GmCommand::Preview)
+    )
 }
 
 fn gm_only(head: String) -> Block {

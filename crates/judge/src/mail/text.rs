@@ -78,17 +78,28 @@ pub struct Line {
     pub command: Command,
 }
 
+/// Own lines (not blank, not quoted) one mail may hold: a power's orders and a few commands
+/// take a few dozen; more is a pasted file or a flood, and the mail is refused unread.
+pub const MAX_LINES: usize = 2000;
+
+/// A body with more than [`MAX_LINES`] own lines: how many it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the mail has {0} lines of text; the judge reads at most {MAX_LINES} in one mail")]
+pub struct TooLong(pub usize);
+
 /// The lines of `body` that are the sender's own: up to a signature (`-- `) or an unmarked quote
 /// (`-----Original Message-----`), without quoted
-/// lines (`>`), blank lines and the "On ... wrote:" line that introduces a quote.
-fn own_lines(body: &str) -> Vec<(usize, &str)> {
-    let lines: Vec<&str> = body.lines().collect();
+/// lines (`>`), blank lines and the "On ... wrote:" line that introduces a quote. Past
+/// [`MAX_LINES`] nothing more is kept, only counted: a flood costs no memory.
+fn own_lines(body: &str) -> Result<Vec<(usize, &str)>, TooLong> {
+    let mut lines = body.lines().enumerate().peekable();
     let mut out = Vec::new();
-    for (i, raw) in lines.iter().enumerate() {
+    let mut count = 0usize;
+    while let Some((i, raw)) = lines.next() {
         let t = raw.trim();
         // A signature, or a quote written without `>` (Outlook's "Original Message", a forward).
-        if *raw == "-- "
-            || *raw == "--"
+        if raw == "-- "
+            || raw == "--"
             || (t.starts_with("-----") && t.to_ascii_lowercase().contains("original message"))
             || t.eq_ignore_ascii_case("Begin forwarded message:")
         {
@@ -98,14 +109,20 @@ fn own_lines(body: &str) -> Vec<(usize, &str)> {
             continue;
         }
         let next_quoted = lines
-            .get(i + 1)
-            .is_some_and(|n| n.trim_start().starts_with('>'));
+            .peek()
+            .is_some_and(|(_, n)| n.trim_start().starts_with('>'));
         if next_quoted && t.ends_with("wrote:") {
             continue;
         }
-        out.push((i + 1, t));
+        count = count.saturating_add(1);
+        if count <= MAX_LINES {
+            out.push((i.saturating_add(1), t));
+        }
     }
-    out
+    if count > MAX_LINES {
+        return Err(TooLong(count));
+    }
+    Ok(out)
 }
 
 fn words(t: &str) -> Vec<&str> {
@@ -113,10 +130,11 @@ fn words(t: &str) -> Vec<&str> {
 }
 
 /// Reads a body into commands. Press runs from `PRESS`/`BROADCAST` to `ENDPRESS` (or the end).
-pub fn read(body: &str) -> Vec<Line> {
+/// A body of more than [`MAX_LINES`] own lines is not read.
+pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
     let mut out: Vec<Line> = Vec::new();
     let mut press: Option<(usize, String, Vec<String>, Vec<&str>)> = None;
-    for (number, t) in own_lines(body) {
+    for (number, t) in own_lines(body)? {
         let w = words(t);
         let first = w
             .first()
@@ -182,7 +200,7 @@ pub fn read(body: &str) -> Vec<Line> {
     if let Some((n, head, to, text)) = press.take() {
         out.push(press_line(n, head, to, &text));
     }
-    out
+    Ok(out)
 }
 
 /// What a stored mail shows in place of a password.
@@ -284,7 +302,7 @@ mod tests {
     #[test]
     fn quotes_and_signature_are_dropped() {
         let body = "signon France g1 pw\nA Par-Bur\n\nOn Monday the judge wrote:\n> A Mar-Spa\n> SIGNON GM g1 x\n-- \nJean\nA Bre-Pic\n";
-        let lines = read(body);
+        let lines = read(body).expect("short");
         let got: Vec<(usize, &Command)> = lines.iter().map(|l| (l.number, &l.command)).collect();
         assert_eq!(
             got,
@@ -305,7 +323,7 @@ mod tests {
     /// Issue 10: a reply quoting the judge's mail without `>` (Outlook) is read up to the quote.
     #[test]
     fn original_message_ends_the_mail() {
-        let lines = read("list\n-----Original Message-----\nA(Par)-Bur\n");
+        let lines = read("list\n-----Original Message-----\nA(Par)-Bur\n").expect("short");
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].command, Command::List);
     }
@@ -328,20 +346,21 @@ mod tests {
                 (4, "gmpw".to_string())
             ]
         );
-        let mut lines = read(&masked);
+        let mut lines = read(&masked).expect("a short mail");
         restore(&mut lines, &secrets_text(&secrets));
         let commands = |ls: Vec<Line>| {
             ls.into_iter()
                 .map(|l| (l.number, l.command))
                 .collect::<Vec<_>>()
         };
-        assert_eq!(commands(lines), commands(read(body)));
+        assert_eq!(commands(lines), commands(read(body).expect("a short mail")));
     }
 
     /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.
     #[test]
     fn press_runs_to_endpress() {
-        let lines = read("PRESS TO Britain Russia\nHello\n  there\nENDPRESS\nlist\n");
+        let lines =
+            read("PRESS TO Britain Russia\nHello\n  there\nENDPRESS\nlist\n").expect("short");
         assert_eq!(
             lines[0].command,
             Command::Press {

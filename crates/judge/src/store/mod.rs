@@ -70,6 +70,32 @@ fn create_private(path: &Path) -> std::io::Result<()> {
     }
 }
 
+impl StoreError {
+    /// Whether the file or the machine is at fault (damaged, not a database, full, busy,
+    /// unreadable), not what was asked: every message would fail alike, so a mail server should
+    /// keep the message and try again later rather than have it marked failed.
+    pub fn is_database_fault(&self) -> bool {
+        use rusqlite::ErrorCode as C;
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                C::DatabaseCorrupt
+                    | C::NotADatabase
+                    | C::DiskFull
+                    | C::SystemIoFailure
+                    | C::DatabaseBusy
+                    | C::DatabaseLocked
+                    | C::CannotOpen
+                    | C::ReadOnly
+                    | C::OutOfMemory
+                    | C::PermissionDenied
+                    | C::FileLockingProtocolFailed
+            ),
+            _ => false,
+        }
+    }
+}
+
 /// An open judge database.
 pub struct Store {
     conn: Connection,
@@ -303,8 +329,11 @@ pub struct NewMessage<'a> {
     pub digest: &'a str,
     /// The address a reply goes to (`''` when there is none).
     pub sender: &'a str,
-    /// The raw bytes, passwords masked.
+    /// The raw bytes, passwords masked: the whole message, or only its headers when it is over
+    /// the size limit.
     pub raw: &'a [u8],
+    /// The whole message's size (bytes) as received.
+    pub size: u64,
     /// The passwords masked in `raw`, one `LINE PASSWORD` line each, kept only until the
     /// message is answered.
     pub secrets: Option<&'a str>,
@@ -317,6 +346,10 @@ pub struct Earlier {
     pub at: String,
     /// A duplicate of it was answered already.
     pub answered_twice: bool,
+    /// The first copy's row id.
+    pub first: i64,
+    /// What became of the first copy: `stored` when it was never answered.
+    pub state: InboxState,
 }
 
 /// A message stored and never answered.
@@ -324,9 +357,11 @@ pub struct Earlier {
 pub struct Pending {
     /// Its row id.
     pub id: i64,
-    /// The raw bytes, passwords masked.
+    /// The raw bytes, passwords masked (only the headers of a message over the size limit).
     pub raw: Vec<u8>,
-    /// The SHA-256 of the bytes received (before masking), hex.
+    /// The whole message's size (bytes) as received.
+    pub size: u64,
+    /// The SHA-256 of the whole message as received (before masking), hex.
     pub digest: String,
     /// The passwords masked in `raw` (`LINE PASSWORD` lines), if any.
     pub secrets: Option<String>,
@@ -781,47 +816,77 @@ impl View<'_> {
             Some(m) => ("message_id = ?1", m),
             None => ("message_id IS NULL AND digest = ?1", digest),
         };
-        Ok(self
+        let first = self
             .0
             .query_row(
                 &format!(
-                    "SELECT MIN(received), SUM(state = 'duplicate') FROM inbox
-                     WHERE {key} AND id < ?2 HAVING COUNT(*) > 0"
+                    "SELECT id, received, state FROM inbox WHERE {key} AND id < ?2
+                     ORDER BY id LIMIT 1"
                 ),
                 params![value, id],
-                |r| {
-                    Ok(Earlier {
-                        at: r.get(0)?,
-                        answered_twice: r.get::<_, i64>(1)? > 0,
-                    })
-                },
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
-            .optional()?)
+            .optional()?;
+        let Some((first, at, state)) = first else {
+            return Ok(None);
+        };
+        let answered_twice = self.0.query_row(
+            &format!("SELECT COUNT(*) > 0 FROM inbox WHERE {key} AND id < ?2 AND state = ?3"),
+            params![value, id, InboxState::Duplicate],
+            |r| r.get(0),
+        )?;
+        Ok(Some(Earlier {
+            at,
+            answered_twice,
+            first,
+            state,
+        }))
     }
 
     /// The messages stored and not answered, received at `before` or earlier, oldest first.
     pub fn pending(&self, before: DateTime<Utc>) -> Result<Vec<Pending>, StoreError> {
         let mut st = self.0.prepare_cached(
-            "SELECT id, raw, digest, secrets, received FROM inbox
-             WHERE state = 'stored' AND received <= ?1 ORDER BY id",
+            "SELECT id FROM inbox WHERE state = 'stored' AND received <= ?1 ORDER BY id",
         )?;
-        type Row = (i64, Vec<u8>, String, Option<String>, String);
-        let raw: Vec<Row> = st
-            .query_map([time(before)], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-            })?
+        let ids: Vec<i64> = st
+            .query_map([time(before)], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
-        raw.into_iter()
-            .map(|(id, raw, digest, secrets, received)| {
-                Ok(Pending {
-                    id,
-                    raw,
-                    digest,
-                    secrets,
-                    received: read_time(&received)?,
-                })
-            })
+        ids.into_iter()
+            .filter_map(|id| self.message(id).transpose())
             .collect()
+    }
+
+    /// The stored message `id`, if there is one.
+    pub fn message(&self, id: i64) -> Result<Option<Pending>, StoreError> {
+        type Row = (Vec<u8>, i64, String, Option<String>, String);
+        let row: Option<Row> = self
+            .0
+            .query_row(
+                "SELECT raw, size, digest, secrets, received FROM inbox WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .optional()?;
+        row.map(|(raw, size, digest, secrets, received)| {
+            Ok(Pending {
+                id,
+                raw,
+                size: u64::try_from(size).unwrap_or_default(),
+                digest,
+                secrets,
+                received: read_time(&received)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Press sent by `sender` (a power's name, or `GM`) in a phase of a game.
+    pub fn press_count(&self, game: i64, phase: i64, sender: &str) -> Result<i64, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM press WHERE game = ?1 AND phase = ?2 AND sender = ?3",
+            params![game, phase, sender],
+            |r| r.get(0),
+        )?)
     }
 
     /// The wrong passwords given for `role` in `game` after `since`, oldest first.
@@ -1228,7 +1293,7 @@ impl Tx<'_> {
                 m.message_id,
                 m.digest,
                 m.sender,
-                m.raw.len() as i64,
+                i64::try_from(m.size).unwrap_or(i64::MAX),
                 m.raw,
                 time(now),
                 InboxState::Stored,
@@ -1238,20 +1303,23 @@ impl Tx<'_> {
         Ok(self.0.last_insert_rowid())
     }
 
-    /// Sets what became of a received message: its state, the game it concerned, why (in
-    /// words) when it was not answered. Its passwords kept apart are dropped: it is handled.
+    /// Sets what became of a received message still `stored`: its state, the game it
+    /// concerned, why (in words) when it was not answered. Its passwords kept apart are
+    /// dropped: it is handled. False when it is no longer `stored` (another napjudge answered
+    /// it first): a message is answered once.
     pub fn set_message_state(
         &self,
         id: i64,
         state: InboxState,
         game: Option<i64>,
         note: Option<&str>,
-    ) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE inbox SET state = ?2, game = ?3, note = ?4, secrets = NULL WHERE id = ?1",
-            params![id, state, game, note],
+    ) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE inbox SET state = ?2, game = ?3, note = ?4, secrets = NULL
+             WHERE id = ?1 AND state = ?5",
+            params![id, state, game, note, InboxState::Stored],
         )?;
-        Ok(())
+        Ok(n == 1)
     }
 
     /// Forgets the wrong passwords given at `since` or before (the throttle looks no further

@@ -82,6 +82,8 @@ stored_word!(
         Reply => "reply",
         /// Press delivered from a power.
         Press => "press",
+        /// The GM (or the judge's own address) told a received mail could not be answered.
+        Unanswered => "unanswered",
     }
 );
 
@@ -93,7 +95,8 @@ impl MailKind {
             MailKind::Results
             | MailKind::Reminder
             | MailKind::Password
-            | MailKind::Undeliverable => "auto-generated",
+            | MailKind::Undeliverable
+            | MailKind::Unanswered => "auto-generated",
             MailKind::Reply | MailKind::Press => "auto-replied",
         }
     }
@@ -139,6 +142,8 @@ stored_word!(
         Duplicate => "duplicate",
         /// Not answered, on purpose (automatic mail, the judge's own, a loop).
         Ignored => "ignored",
+        /// Answering it failed (the note says why); later ticks skip it, the GM was told.
+        Failed => "failed",
     }
 );
 
