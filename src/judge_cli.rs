@@ -162,6 +162,19 @@ pub enum GameCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Writes a game as a MILA JSON record, the format `game import` reads (standard games
+    /// only): every phase, its orders and press (docs/games.md).
+    Export {
+        /// The game.
+        name: String,
+        /// The file to write (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Only what anyone may read: press to every power, and no press of the current phase
+        /// (what `napjudge site` publishes).
+        #[arg(long)]
+        public: bool,
+    },
 }
 
 /// `napjudge outbox ...`
@@ -250,6 +263,34 @@ fn import(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `game export`: the record to `out`, else to standard output. The store is only read.
+fn export(db: &Path, name: &str, out: Option<&Path>, public: bool) -> Result<ExitCode, String> {
+    let store = open_existing(db)?;
+    let scope = if public {
+        replay::export::Scope::Public
+    } else {
+        replay::export::Scope::Full
+    };
+    let json = replay::export::export(store.view(), name, scope).map_err(|e| e.to_string())?;
+    match out {
+        Some(path) => std::fs::write(path, json + "\n")
+            .map_err(|e| format!("{}: {e}", path.display()))?,
+        None => println!("{json}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The store at `db`, which must exist: a reader never creates an empty one by a typo.
+fn open_existing(db: &Path) -> Result<Store, String> {
+    if !db.is_file() {
+        return Err(format!(
+            "{}: no such database (give --db FILE, or set NAPJUDGE_DB)",
+            db.display()
+        ));
+    }
+    Store::open(db).map_err(|e| format!("{}: {e}", db.display()))
+}
+
 /// Runs a `game` command.
 pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCode, String> {
     if let GameCommand::Import {
@@ -261,6 +302,9 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
     } = command
     {
         return import(&file, &editions, out, name.as_deref(), force);
+    }
+    if let GameCommand::Export { name, out, public } = command {
+        return export(db, &name, out.as_deref(), public);
     }
     let (mut j, clock) = judge(db, now)?;
     let e = |e: napjudge_judge::game::GameError| e.to_string();
@@ -432,6 +476,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             }
         }
         GameCommand::Import { .. } => return Err("game import needs no database".into()),
+        GameCommand::Export { .. } => return Err("game export is run before the judge".into()),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@
 //! through [`outbox::send`] (what `napjudge outbox send --to-dir` calls).
 
 pub mod folder;
+pub mod export;
 pub mod import;
 
 use chrono::{DateTime, Utc};
