@@ -291,6 +291,40 @@ fn open_existing(db: &Path) -> Result<Store, String> {
     Store::open(db).map_err(|e| format!("{}: {e}", db.display()))
 }
 
+/// `napjudge site`: the web archive of the games in `db`, written into `out`.
+pub fn site(
+    db: &Path,
+    config_file: Option<&Path>,
+    out: &Path,
+    games: &[String],
+) -> Result<ExitCode, String> {
+    let config = config::load(config_file).map_err(|e| e.to_string())?;
+    let store = open_existing(db)?;
+    let url = config.site.url.as_deref();
+    // The feeds' tag: ids are minted by the site's host, else the judge's mail domain.
+    let host = url.and_then(|u| u.split("://").nth(1)).and_then(|r| r.split(['/', ':']).next());
+    let mail_domain = config.judge.address.rsplit('@').next();
+    let authority = host.filter(|h| !h.is_empty()).or(mail_domain).unwrap_or("localhost");
+    let built = napjudge_site::build(
+        store.view(),
+        out,
+        &napjudge_site::Options {
+            games,
+            url,
+            authority,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    println!(
+        "wrote {}: {} games, {} phase pages; open {}",
+        out.display(),
+        built.games,
+        built.phases,
+        out.join("index.html").display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs a `game` command.
 pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCode, String> {
     if let GameCommand::Import {

@@ -12,7 +12,7 @@ use napjudge_cases::mila::{self, MilaError, Press, RecordedGame, RecordedPhase, 
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::variant::{PowerId, ProvinceId, Region, UnitType, Variant};
 use napjudge_judge::game::{self, GameError};
-use napjudge_judge::store::{PressRow, StoreError, View};
+use napjudge_judge::store::{Player, PressRow, StoreError, View};
 use std::collections::BTreeSet;
 
 /// Why a game can't be exported.
@@ -70,11 +70,7 @@ pub fn record(
             variant: v.name.clone(),
         });
     }
-    let powers: BTreeSet<PowerId> = view
-        .players(g.id)?
-        .iter()
-        .filter_map(|p| p.role.power().and_then(|n| v.power_by_name(n)))
-        .collect();
+    let players = view.players(g.id)?;
     let press = view.press(g.id)?;
     let mut phases = Vec::new();
     for row in view.phases(g.id)?.into_iter().filter(|r| !r.superseded) {
@@ -100,7 +96,7 @@ pub fn record(
         let mut messages = Vec::new();
         if processed || scope == Scope::Full {
             for m in press.iter().filter(|m| m.phase == Some(row.id)) {
-                messages.extend(messages_of(&v, &powers, m, scope));
+                messages.extend(messages_of(&v, &players, m, scope));
             }
         }
         phases.push(RecordedPhase {
@@ -128,7 +124,7 @@ pub fn export(view: View, name: &str, scope: Scope) -> Result<String, ExportErro
 
 /// One stored press message as the format's messages: `ALL` when it went to every other power,
 /// else one to each power named (none for the GM's, nor for private press in a public export).
-fn messages_of(v: &Variant, powers: &BTreeSet<PowerId>, m: &PressRow, scope: Scope) -> Vec<Press> {
+fn messages_of(v: &Variant, players: &[Player], m: &PressRow, scope: Scope) -> Vec<Press> {
     let Some(sender) = v.power_by_name(&m.sender) else {
         return Vec::new();
     };
@@ -137,7 +133,7 @@ fn messages_of(v: &Variant, powers: &BTreeSet<PowerId>, m: &PressRow, scope: Sco
         .iter()
         .filter_map(|r| v.power_by_name(r))
         .collect();
-    let everyone = powers.iter().all(|p| *p == sender || to.contains(p));
+    let everyone = m.to_everyone(players);
     let press = |recipient| Press {
         sender,
         recipient,

@@ -260,6 +260,17 @@ pub struct PressRow {
     pub at: DateTime<Utc>,
 }
 
+impl PressRow {
+    /// Whether it went to every power of the game but its sender (a BROADCAST): the public
+    /// press, which the web archive publishes.
+    pub fn to_everyone(&self, players: &[Player]) -> bool {
+        players
+            .iter()
+            .filter_map(|p| p.role.power())
+            .all(|p| p == self.sender || self.recipients.iter().any(|r| r == p))
+    }
+}
+
 /// A message seen before the one asked about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Earlier {
