@@ -273,8 +273,9 @@ fn export(db: &Path, name: &str, out: Option<&Path>, public: bool) -> Result<Exi
     };
     let json = replay::export::export(store.view(), name, scope).map_err(|e| e.to_string())?;
     match out {
-        Some(path) => std::fs::write(path, json + "\n")
-            .map_err(|e| format!("{}: {e}", path.display()))?,
+        Some(path) => {
+            std::fs::write(path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?
+        }
         None => println!("{json}"),
     }
     Ok(ExitCode::SUCCESS)
@@ -302,9 +303,14 @@ pub fn site(
     let store = open_existing(db)?;
     let url = config.site.url.as_deref();
     // The feeds' tag: ids are minted by the site's host, else the judge's mail domain.
-    let host = url.and_then(|u| u.split("://").nth(1)).and_then(|r| r.split(['/', ':']).next());
+    let host = url
+        .and_then(|u| u.split("://").nth(1))
+        .and_then(|r| r.split(['/', ':']).next());
     let mail_domain = config.judge.address.rsplit('@').next();
-    let authority = host.filter(|h| !h.is_empty()).or(mail_domain).unwrap_or("localhost");
+    let authority = host
+        .filter(|h| !h.is_empty())
+        .or(mail_domain)
+        .unwrap_or("localhost");
     let built = napjudge_site::build(
         store.view(),
         out,

@@ -154,7 +154,10 @@ fn exports_as_recorded(db: &Path, name: &str) {
     for (w, g) in want.phases.iter_mut().zip(&got.phases) {
         for (wm, gm) in w.press.iter_mut().zip(&g.press) {
             // The import only ever moves press later, to fit its phase.
-            assert!(gm.time_sent / 10_000 >= wm.time_sent / 10_000, "{name}: press time");
+            assert!(
+                gm.time_sent / 10_000 >= wm.time_sent / 10_000,
+                "{name}: press time"
+            );
             wm.time_sent = gm.time_sent;
         }
     }
@@ -171,7 +174,11 @@ fn exports_as_recorded(db: &Path, name: &str) {
             continue;
         }
         let old = std::fs::read(fixture.join(path)).expect("the fixture has the file");
-        assert!(old == *bytes, "{name}: {} differs from the fixture's", path.display());
+        assert!(
+            old == *bytes,
+            "{name}: {} differs from the fixture's",
+            path.display()
+        );
     }
 }
 

@@ -607,6 +607,10 @@ mod tests {
             season: Season::Winter,
             kind: PhaseKind::Bids,
         };
-        assert_eq!(phase_name(bids), None, "Winter 1800 Bids has no name in the format");
+        assert_eq!(
+            phase_name(bids),
+            None,
+            "Winter 1800 Bids has no name in the format"
+        );
     }
 }

@@ -8,7 +8,9 @@
 //! one message to each; press to every other power is the format's `ALL`; the GM's press is left
 //! out (the format has powers only).
 
-use napjudge_cases::mila::{self, MilaError, Press, RecordedGame, RecordedPhase, RecordedState, RecordedUnit};
+use napjudge_cases::mila::{
+    self, MilaError, Press, RecordedGame, RecordedPhase, RecordedState, RecordedUnit,
+};
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::variant::{PowerId, ProvinceId, Region, UnitType, Variant};
 use napjudge_judge::game::{self, GameError};
@@ -107,13 +109,7 @@ pub fn record(
             press: messages,
         });
     }
-    Ok((
-        v,
-        RecordedGame {
-            id: g.name,
-            phases,
-        },
-    ))
+    Ok((v, RecordedGame { id: g.name, phases }))
 }
 
 /// The game called `name` as MILA JSON text.

@@ -8,8 +8,8 @@
 //! [`check_step`], the case runner's own check. The result mails go to a folder of `.eml` files
 //! through [`outbox::send`] (what `napjudge outbox send --to-dir` calls).
 
-pub mod folder;
 pub mod export;
+pub mod folder;
 pub mod import;
 
 use chrono::{DateTime, Utc};

@@ -22,7 +22,10 @@ pub fn centres(v: &Variant, rows: &[PhaseRow]) -> String {
     let mut points: Vec<(String, &Position)> = vec![("start".into(), &first.position)];
     for r in rows {
         if let Some(report) = &r.report {
-            if matches!(r.position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids) {
+            if matches!(
+                r.position.phase.kind,
+                PhaseKind::Adjustment | PhaseKind::Bids
+            ) {
                 points.push((r.position.phase.year.to_string(), &report.next));
             }
         }

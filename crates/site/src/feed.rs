@@ -81,7 +81,9 @@ pub fn render(f: &Feed) -> Result<String, SiteError> {
 
 /// A `tag:` URI minted by `authority` on `date`'s day (the epoch's when there is none yet).
 pub fn tag(authority: &str, date: Option<DateTime<Utc>>, specific: &str) -> String {
-    let day = date.unwrap_or(DateTime::<Utc>::UNIX_EPOCH).format("%Y-%m-%d");
+    let day = date
+        .unwrap_or(DateTime::<Utc>::UNIX_EPOCH)
+        .format("%Y-%m-%d");
     format!("tag:{authority},{day}:{specific}")
 }
 

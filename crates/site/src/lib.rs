@@ -341,7 +341,10 @@ impl GameSite<'_> {
             })
             .collect();
         let mut entries = Vec::new();
-        let first = self.rows.first().and_then(|r| r.processed_at.or(r.deadline));
+        let first = self
+            .rows
+            .first()
+            .and_then(|r| r.processed_at.or(r.deadline));
         for (i, (row, link)) in processed.iter().enumerate() {
             let Some(report) = &row.report else {
                 continue;
@@ -379,7 +382,10 @@ impl GameSite<'_> {
                 board: &self.svg(&board, &row.position, row)?,
                 v: &pv,
                 press: &items,
-                prev: i.checked_sub(1).and_then(|p| processed.get(p)).map(|p| &p.1),
+                prev: i
+                    .checked_sub(1)
+                    .and_then(|p| processed.get(p))
+                    .map(|p| &p.1),
                 next: processed.get(i + 1).map(|p| &p.1),
             };
             write(&self.dir.join(&link.href), &render(&link.href, &page)?)?;
@@ -429,7 +435,7 @@ impl GameSite<'_> {
             no_export: &no_export,
         };
         write(&self.dir.join("index.html"), &render("index.html", &page)?)?;
-        entries.sort_by(|a, b| b.updated.cmp(&a.updated));
+        entries.sort_by_key(|e| std::cmp::Reverse(e.updated));
         let game_feed = feed::Feed {
             id: feed::tag(opts.authority, first, dir),
             title: format!("napjudge: {}", g.name),
@@ -459,7 +465,11 @@ fn standings(v: &Variant, position: &Position) -> Vec<Standing> {
         .power_ids()
         .map(|p: PowerId| Standing {
             power: v.power(p).name.clone(),
-            colour: colours.get(p.index()).copied().unwrap_or("#888").to_string(),
+            colour: colours
+                .get(p.index())
+                .copied()
+                .unwrap_or("#888")
+                .to_string(),
             centres: v
                 .centres()
                 .iter()
@@ -475,4 +485,41 @@ fn standings(v: &Variant, position: &Position) -> Vec<Standing> {
         .collect();
     out.sort_by(|a, b| b.centres.cmp(&a.centres).then(a.power.cmp(&b.power)));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 23: what users write (a game's name) is HTML-escaped on the pages and in the feeds,
+    /// and never names a folder outside the site.
+    #[test]
+    fn names_from_users_are_escaped_and_kept_inside_the_site() {
+        let name = "<b>Ann & \"Bob\"</b>";
+        let lines = [GameLine {
+            href: format!("{}/index.html", slug(name)),
+            name: name.into(),
+            variant: "standard".into(),
+            state: "running".into(),
+            phase: "Spring 1901 Movement".into(),
+        }];
+        let html = render("index.html", &IndexPage { games: &lines }).expect("renders");
+        assert!(
+            html.contains("&#60;b&#62;Ann &#38; &#34;Bob&#34;&#60;/b&#62;"),
+            "{html}"
+        );
+        assert!(!html.contains("<b>"), "{html}");
+        let f = feed::Feed {
+            id: "tag:example.org,2026-01-01:x".into(),
+            title: name.into(),
+            updated: None,
+            self_href: "feed.atom".into(),
+            alternate: "index.html".into(),
+            entries: Vec::new(),
+        };
+        let xml = feed::render(&f).expect("renders");
+        assert!(xml.contains("<title>&#60;b&#62;Ann &#38;"), "{xml}");
+        assert_eq!(slug("../etc/passwd"), "---etc-passwd");
+        assert_eq!(slug(""), "game");
+    }
 }
