@@ -1,5 +1,5 @@
 //! The chart of each power's centres year by year: an inline SVG, no script. A point at the
-//! game's start and one after each Winter (the centres change hands only then).
+//! game's start, one after each Winter, and one for the phase now when it is not one of those.
 
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::{PhaseKind, PowerId, Variant};
@@ -29,6 +29,10 @@ pub fn centres(v: &Variant, rows: &[PhaseRow]) -> String {
                 points.push((r.position.phase.year.to_string(), &report.next));
             }
         }
+    }
+    // The centres taken since the last Winter, until the next one counts them.
+    if let Some(last) = rows.last().filter(|r| r.report.is_none() && rows.len() > 1) {
+        points.push(("now".into(), &last.position));
     }
     let colours = picture::power_colours(v);
     let series: Vec<(String, &str, Vec<usize>)> = v
