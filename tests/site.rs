@@ -201,6 +201,31 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
+    // Bad inputs get an answer that says what to fix, and write nothing.
+    let napjudge = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_napjudge"))
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .current_dir(&work)
+            .env_remove("NAPJUDGE_CONFIG")
+            .output()
+            .expect("napjudge runs")
+    };
+    let nope = napjudge(&["site", "--out", "nowhere", "nosuch"]);
+    assert!(!nope.status.success());
+    assert!(String::from_utf8_lossy(&nope.stderr).contains("no game 'nosuch'"));
+    assert!(
+        !work.join("nowhere").exists(),
+        "nothing written for an unknown game"
+    );
+    let nap = napjudge(&["game", "export", "nap1800"]);
+    assert!(!nap.status.success());
+    assert!(String::from_utf8_lossy(&nap.stderr).contains("standard Diplomacy only"));
+    assert!(
+        !out.join("nap1800/game.json").exists(),
+        "no record as data for Napoleonic"
+    );
     let base = serve(out.clone());
     let profile = work.join("profile");
 
