@@ -1793,4 +1793,9 @@ impl Judge {
     ) -> Result<outbox::Sent, outbox::OutboxError> {
         outbox::send(&mut self.store, target, from, retry, now)
     }
+
+    /// Queues given-up mails again (`outbox retry`); their ids.
+    pub fn retry_outbox(&mut self, which: outbox::Which) -> Result<Vec<i64>, outbox::OutboxError> {
+        outbox::retry(&mut self.store, which)
+    }
 }

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 7;
+pub const VERSION: i64 = 8;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -165,6 +165,14 @@ ALTER TABLE outbox ADD COLUMN in_reply_to TEXT;
 -- A player's CLEAR is a row of the orders' history, not a deletion: its text is what it
 -- cleared, and from it on the power has no orders in the phase.
 ALTER TABLE orders ADD COLUMN cleared INTEGER NOT NULL DEFAULT 0;
+"#,
+    // Version 8 (issue 19, delivery through outages): a mail is retried for days from its first
+    // failure, not for a number of tries; why its last try failed decides whether it is retried
+    // and whether it is sent again by itself once the server is back (given up at `given_up`).
+    r#"
+ALTER TABLE outbox ADD COLUMN fault TEXT;
+ALTER TABLE outbox ADD COLUMN failing_since TEXT;
+ALTER TABLE outbox ADD COLUMN given_up TEXT;
 "#,
 ];
 
