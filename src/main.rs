@@ -110,6 +110,16 @@ enum Command {
         #[command(subcommand)]
         command: judge_cli::OutboxCommand,
     },
+    /// Writes the web archive: a static site of the games (every processed phase with its board,
+    /// orders, outcomes and public press; standings, centres chart, Atom feeds), no script
+    /// (docs/judge.md, "Web archive").
+    Site {
+        /// The folder to write (made when missing; the site's files in it are replaced).
+        #[arg(long)]
+        out: PathBuf,
+        /// The games to publish (default: every game started).
+        games: Vec<String>,
+    },
     /// Plays game folders through the judge (mails in, deadlines, results out) and compares
     /// every phase with the folder's record; exit 1 on any difference (docs/games.md).
     Replay {
@@ -165,6 +175,9 @@ fn main() -> ExitCode {
             outbox.as_deref(),
         ),
         Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
+        Command::Site { out, games } => {
+            judge_cli::site(&cli.db, cli.config.as_deref(), &out, &games)
+        }
         Command::Tick { to_dir, smtp } => judge_cli::tick(
             &cli.db,
             cli.now.as_deref(),
@@ -239,6 +252,7 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
         | Command::Tick { .. }
         | Command::Outbox { .. }
         | Command::Replay { .. }
+        | Command::Site { .. }
         | Command::Mail { .. } => Err("the judge's commands are run by main".into()),
     }
 }

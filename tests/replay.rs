@@ -1,7 +1,8 @@
 //! Issue 11: game folders replayed through the judge (docs/games.md), `napjudge game import`,
 //! and game options. Real SQLite files in a temporary folder, real .eml files.
 
-use napjudge_replay::{self as replay, folder, import};
+use napjudge_cases::mila;
+use napjudge_replay::{self as replay, export, folder, import};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -116,6 +117,103 @@ fn every_game_folder_replays_with_zero_differences() {
         6070,
         "mails in"
     );
+    // Issue 23: each replayed store exported again (no second replay: the stores are these).
+    for r in &results {
+        exports_as_recorded(&work.join(format!("{}.db", r.name)), &r.name);
+    }
+}
+
+/// Issue 23, `game export`: the game in `db` written as MILA JSON equals its record in every
+/// field the importer reads, and imported again gives the fixture's folder (so its replay is the
+/// fixture's: zero differences). What the judge doesn't keep is the judge's own: the id (the
+/// game's name), the press times (to the second, as the judge received each message) and blanks
+/// at a press message's ends. A record closed as `COMPLETED` ends at the judge's phase now (its
+/// re-imported folder then expects that phase too, and is replayed). The Napoleonic game is
+/// refused: the format has no Bids phase.
+fn exports_as_recorded(db: &Path, name: &str) {
+    let store = napjudge_judge::Store::open(db).expect("the replayed store");
+    let exported = export::export(store.view(), name, export::Scope::Full);
+    let Some(number) = name.strip_prefix("wd") else {
+        let err = exported.expect_err("the Napoleonic game has no MILA record");
+        assert!(err.to_string().contains("standard Diplomacy only"), "{err}");
+        return;
+    };
+    let json = exported.expect("a standard game exports");
+    let records = root().join("fixtures/records/webdiplomacy");
+    let original = std::fs::read_dir(&records)
+        .expect("the records")
+        .map(|e| e.expect("an entry").path())
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(&format!("game_{number}_")))
+        })
+        .expect("the game's record");
+    let board = napjudge_engine::variant::load_named("standard").expect("the standard board");
+    let read = |text: &str| mila::read(&board, text).expect("a record reads");
+    let mut want = read(&std::fs::read_to_string(&original).expect("the record"));
+    let got = read(&json);
+    want.id = name.to_string();
+    for (w, g) in want.phases.iter_mut().zip(&got.phases) {
+        for (wm, gm) in w.press.iter_mut().zip(&g.press) {
+            // The import only ever moves press later, to fit its phase.
+            assert!(
+                gm.time_sent / 10_000 >= wm.time_sent / 10_000,
+                "{name}: press time"
+            );
+            wm.time_sent = gm.time_sent;
+            // Blanks at a message's ends are not kept by the judge (a mail's lines are trimmed).
+            assert_eq!(wm.text.trim(), gm.text, "{name}: press text");
+            wm.text.clone_from(&gm.text);
+        }
+    }
+    // A record closed as `COMPLETED` (the game ended, on the site that recorded it) ends, in the
+    // judge's game, at the phase the judge waits in: the same position, the phase's own name.
+    let completed = want.phases.last().is_some_and(|p| p.phase.is_none());
+    if let (true, Some(w), Some(g)) = (completed, want.phases.last_mut(), got.phases.last()) {
+        assert!(g.orders.is_empty(), "{name}: no orders of the phase now");
+        w.name.clone_from(&g.name);
+        w.phase = g.phase;
+    }
+    assert_eq!(want.phases.len(), got.phases.len(), "{name}: phases");
+    for (w, g) in want.phases.iter().zip(&got.phases) {
+        assert_eq!(w, g, "{name} {}: the exported phase", w.name);
+    }
+    assert_eq!(want, got, "{name}");
+    // Imported under the original's file name (the folder names its source file).
+    let source = original.display().to_string();
+    let again = import::import(&json, &source, name, &["webdiplomacy".into()], None)
+        .expect("the export imports");
+    let fixture = root().join("fixtures/games").join(name);
+    assert!(again.files.len() > 2, "{name}: a folder");
+    if completed {
+        // Its record.txt also expects the phase now: replayed, it has no differences.
+        let dir = db.with_extension("exported");
+        import::write(&again, &dir, true).expect("the folder written");
+        let f = folder::read(&dir).expect("the folder reads");
+        let r = replay::replay_game(&f, &dir.join("replay.db"), &dir.join("outbox"), &|_| {})
+            .expect("replays");
+        assert!(r.differences.is_empty(), "{name}: {:?}", r.differences);
+        return;
+    }
+    for (path, bytes) in &again.files {
+        let old = std::fs::read(fixture.join(path)).expect("the fixture has the file");
+        // The mails' lines compared without their blanks at the ends, which the judge drops.
+        let trimmed = |b: &[u8]| -> Vec<u8> {
+            let text = String::from_utf8_lossy(b);
+            let lines: Vec<&str> = text.lines().map(str::trim).collect();
+            lines.join("\n").into_bytes()
+        };
+        let (old, bytes) = if path.starts_with("mail") {
+            (trimmed(&old), trimmed(bytes))
+        } else {
+            (old, bytes.clone())
+        };
+        assert!(
+            old == bytes,
+            "{name}: {} differs from the fixture's",
+            path.display()
+        );
+    }
 }
 
 /// Issue 11: a record changed by one unit makes `napjudge replay` print that difference, naming

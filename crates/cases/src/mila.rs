@@ -4,7 +4,8 @@
 //! [`read`] maps the record onto a board's names: phase names (`S1901M`), unit strings (`A VIE`,
 //! `F STP/SC`, `*A BUD` for a dislodged unit), order strings (`A EDI - NWY VIA`, `A PAR B`) into
 //! this judge's order text, so that a phase can be played through [`napjudge_engine::turn::play`]. A phase
-//! it can't express is an error naming the phase. No I/O: the caller reads the file.
+//! it can't express is an error naming the phase. [`write`] is its inverse: a game in the same
+//! format, which [`read`] gives back. No I/O: the caller reads and writes the file.
 
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::{
@@ -60,16 +61,23 @@ pub enum MilaError {
         /// The order as recorded.
         order: String,
     },
+    /// A phase of another board's calendar, which the format has no name for.
+    #[error(
+        "{0}: the MILA JSON format names the standard board's phases only (Spring and Autumn \
+         movement and retreats, Winter adjustments), not this one"
+    )]
+    NoName(String),
 }
 
-#[derive(serde::Deserialize)]
+// One set of types for both directions: what `write` writes is what `read` reads.
+#[derive(serde::Deserialize, serde::Serialize)]
 struct RawGame {
     #[serde(default)]
     id: serde_json::Value,
     phases: Vec<RawPhase>,
 }
 
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, serde::Serialize)]
 struct RawPhase {
     name: String,
     state: RawState,
@@ -79,7 +87,7 @@ struct RawPhase {
     messages: Vec<RawMessage>,
 }
 
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, serde::Serialize)]
 struct RawState {
     #[serde(default)]
     units: BTreeMap<String, Vec<String>>,
@@ -87,7 +95,7 @@ struct RawState {
     centers: BTreeMap<String, Vec<String>>,
 }
 
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, serde::Serialize)]
 struct RawMessage {
     sender: String,
     recipient: String,
@@ -361,6 +369,109 @@ fn read_phase(variant: &Variant, raw: RawPhase, last: bool) -> Result<RecordedPh
     })
 }
 
+/// Writes `game` in the format [`read`] reads, for `variant` (the board its phases were read
+/// with): power names in capitals, units as `A VIE` and `*A BUD`, orders in the format's
+/// notation. A phase the format has no name for (Bids, a second phase) is an error.
+pub fn write(variant: &Variant, game: &RecordedGame) -> Result<String, MilaError> {
+    let power = |p: PowerId| variant.power(p).name.to_ascii_uppercase();
+    let unit = |u: &RecordedUnit, dislodged: bool| {
+        format!(
+            "{}{} {}",
+            if dislodged { "*" } else { "" },
+            u.unit.letter(),
+            variant.region_name(u.region).to_ascii_uppercase()
+        )
+    };
+    let mut phases = Vec::with_capacity(game.phases.len());
+    for p in &game.phases {
+        let name = match p.phase {
+            Some(ph) => phase_name(ph).ok_or_else(|| MilaError::NoName(variant.phase_name(ph)))?,
+            None => p.name.clone(),
+        };
+        let mut state = RawState {
+            units: BTreeMap::new(),
+            centers: BTreeMap::new(),
+        };
+        let listed = p.state.units.iter().map(|u| (u, false));
+        for (u, dislodged) in listed.chain(p.state.dislodged.iter().map(|u| (u, true))) {
+            state
+                .units
+                .entry(power(u.power))
+                .or_default()
+                .push(unit(u, dislodged));
+        }
+        for &(who, c) in &p.state.centres {
+            state
+                .centers
+                .entry(power(who))
+                .or_default()
+                .push(variant.province(c).code.to_ascii_uppercase());
+        }
+        let kind = p.phase.map(|ph| ph.kind);
+        let orders = p
+            .orders
+            .iter()
+            .map(|(&who, text)| {
+                let list = text.lines().map(|o| mila_order(o, kind)).collect();
+                (power(who), Some(list))
+            })
+            .collect();
+        let messages = p
+            .press
+            .iter()
+            .map(|m| RawMessage {
+                sender: power(m.sender),
+                recipient: m.recipient.map_or_else(|| "ALL".to_string(), power),
+                message: m.text.clone(),
+                time_sent: m.time_sent,
+            })
+            .collect();
+        phases.push(RawPhase {
+            name,
+            state,
+            orders,
+            messages,
+        });
+    }
+    let raw = RawGame {
+        id: serde_json::Value::String(game.id.clone()),
+        phases,
+    };
+    Ok(serde_json::to_string_pretty(&raw)?)
+}
+
+/// The format's name of a phase (`S1901M`), when it has one: the inverse of [`phase_of`].
+pub fn phase_name(phase: Phase) -> Option<String> {
+    let season = match phase.season {
+        Season::Spring => 'S',
+        Season::Autumn => 'F',
+        Season::Winter => 'W',
+    };
+    let kind = match phase.kind {
+        PhaseKind::Movement => 'M',
+        PhaseKind::Retreat => 'R',
+        PhaseKind::Adjustment => 'A',
+        PhaseKind::Bids | PhaseKind::SecondMovement | PhaseKind::SecondRetreat => return None,
+    };
+    let name = format!("{season}{}{kind}", phase.year);
+    (phase_of(&name) == Some(phase)).then_some(name)
+}
+
+/// An order of this judge's notation in the format's: the inverse of [`order_text`] (`BUILD A
+/// PAR` → `A PAR B`); any other order is written as it is.
+fn mila_order(order: &str, kind: Option<PhaseKind>) -> String {
+    let words: Vec<&str> = order.split_whitespace().collect();
+    match (words.as_slice(), kind) {
+        (["BUILD", u, at], Some(PhaseKind::Adjustment)) => format!("{u} {at} B"),
+        (["REMOVE", u, at], Some(PhaseKind::Adjustment)) => format!("{u} {at} D"),
+        ([u, at, "DISBAND"], Some(PhaseKind::Retreat)) => format!("{u} {at} D"),
+        ([head @ .., "via", "convoy"], Some(PhaseKind::Movement)) => {
+            format!("{} VIA", head.join(" "))
+        }
+        _ => words.join(" "),
+    }
+}
+
 /// `S1901M` → Spring 1901 Movement; `F1901R` → Autumn 1901 Retreat; `W1901A` → Winter 1901
 /// Adjustment. Any other name is None.
 fn phase_of(name: &str) -> Option<Phase> {
@@ -472,5 +583,34 @@ mod tests {
         assert_eq!(order_text("A BUD D", r).as_deref(), Some("A BUD DISBAND"));
         // A build in a movement phase is not an order of the format.
         assert_eq!(order_text("A PAR B", m), None);
+    }
+
+    /// The writer is the reader's inverse (the export's round trip, issue 23): each order of
+    /// the format read and written back is itself.
+    #[test]
+    fn orders_written_back_are_the_formats() {
+        let cases = [
+            ("A EDI - NWY VIA", PhaseKind::Movement),
+            ("F NTH S A PIC - BEL", PhaseKind::Movement),
+            ("A PAR B", PhaseKind::Adjustment),
+            ("A BUD D", PhaseKind::Adjustment),
+            ("WAIVE", PhaseKind::Adjustment),
+            ("A BUD D", PhaseKind::Retreat),
+            ("F NAO R MAO", PhaseKind::Retreat),
+        ];
+        for (order, kind) in cases {
+            let ours = order_text(order, Some(kind)).expect("an order of the format");
+            assert_eq!(mila_order(&ours, Some(kind)), order);
+        }
+        let bids = Phase {
+            year: 1800,
+            season: Season::Winter,
+            kind: PhaseKind::Bids,
+        };
+        assert_eq!(
+            phase_name(bids),
+            None,
+            "Winter 1800 Bids has no name in the format"
+        );
     }
 }

@@ -80,6 +80,17 @@ pub struct Config {
     pub smtp: Option<Smtp>,
     /// `[outbox]`.
     pub outbox: Outbox,
+    /// `[site]`: the web archive (`napjudge site`).
+    pub site: Site,
+}
+
+/// `[site]`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Site {
+    /// Where the archive is served (`https://example.org/games/`): the feeds' links are absolute
+    /// under it; without it they are relative to the feed.
+    pub url: Option<String>,
 }
 
 /// `[judge]`.

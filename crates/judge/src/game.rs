@@ -567,15 +567,19 @@ fn variant<'a>(
 ) -> Result<&'a Variant, GameError> {
     let key = format!("{} {}", game.variant, game.options.join(" "));
     if !cache.contains_key(&key) {
-        let base = variant::load_named(&game.variant)?;
-        let v = base
-            .with_options(&game.options)
-            .map_err(|e| GameError::Option(e.to_string()))?;
-        cache.insert(key.clone(), v);
+        cache.insert(key.clone(), board(game)?);
     }
     cache
         .get(&key)
         .ok_or_else(|| GameError::Variant(LoadError::UnknownVariant(game.variant.clone())))
+}
+
+/// The game's board with the game's options applied, loaded afresh (for readers of the store,
+/// such as the export and the web archive, that hold no [`Judge`]).
+pub fn board(game: &Game) -> Result<Variant, GameError> {
+    variant::load_named(&game.variant)?
+        .with_options(&game.options)
+        .map_err(|e| GameError::Option(e.to_string()))
 }
 
 /// Everything about a game's current phase the commands need.

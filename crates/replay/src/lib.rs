@@ -8,6 +8,7 @@
 //! [`check_step`], the case runner's own check. The result mails go to a folder of `.eml` files
 //! through [`outbox::send`] (what `napjudge outbox send --to-dir` calls).
 
+pub mod export;
 pub mod folder;
 pub mod import;
 

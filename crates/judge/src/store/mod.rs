@@ -339,6 +339,32 @@ pub struct NewMessage<'a> {
     pub secrets: Option<&'a str>,
 }
 
+/// Press as stored: who sent it, to whom, in which phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PressRow {
+    /// The phase current when it was sent (none before the game started).
+    pub phase: Option<i64>,
+    /// The sender: a power's name, or `GM`.
+    pub sender: String,
+    /// The names of those it went to.
+    pub recipients: Vec<String>,
+    /// The text.
+    pub body: String,
+    /// When it was sent.
+    pub at: DateTime<Utc>,
+}
+
+impl PressRow {
+    /// Whether it went to every power of the game but its sender (a BROADCAST): the public
+    /// press, which the web archive publishes.
+    pub fn to_everyone(&self, players: &[Player]) -> bool {
+        players
+            .iter()
+            .filter_map(|p| p.role.power())
+            .all(|p| p == self.sender || self.recipients.iter().any(|r| r == p))
+    }
+}
+
 /// A message seen before the one asked about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Earlier {
@@ -719,6 +745,29 @@ impl View<'_> {
         )?;
         let rows = st.query_map([phase], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The press of a game, oldest first (the web archive publishes the public part).
+    pub fn press(&self, game: i64) -> Result<Vec<PressRow>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT phase, sender, recipients, body, at FROM press WHERE game = ?1 ORDER BY id",
+        )?;
+        let raw: Vec<(Option<i64>, String, String, String, String)> = st
+            .query_map([game], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        raw.into_iter()
+            .map(|(phase, sender, recipients, body, at)| {
+                Ok(PressRow {
+                    phase,
+                    sender,
+                    recipients: recipients.split_whitespace().map(str::to_string).collect(),
+                    body,
+                    at: read_time(&at)?,
+                })
+            })
+            .collect()
     }
 
     /// The picture of `phase`, when one was stored.

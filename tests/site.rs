@@ -1,0 +1,445 @@
+//! Issue 23, the web archive: `napjudge site` over a store holding the replayed Napoleonic game
+//! and a real webDiplomacy game, served from a loopback HTTP server this test starts, opened in
+//! real headless Chromium (`--dump-dom`, `--screenshot`), the Atom feeds parsed by Python's
+//! `xml.etree.ElementTree`. Chromium and python3 are required: CI installs Chromium (`.ci/run`).
+
+use napjudge_judge::Store;
+use napjudge_replay::{self as replay, folder};
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The Napoleonic game and the smallest real game, replayed into one SQLite file.
+const GAMES: [&str; 2] = ["napoleonic-1800", "wd439643"];
+
+/// Serves `dir` over HTTP on loopback: GET of a file gives it, anything else 404. Returns the
+/// base URL; the server's thread lives as long as the test.
+fn serve(dir: PathBuf) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address");
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let dir = dir.clone();
+            std::thread::spawn(move || answer(stream, &dir));
+        }
+    });
+    format!("http://{addr}")
+}
+
+fn answer(mut stream: TcpStream, dir: &Path) {
+    let mut reader = BufReader::new(match stream.try_clone() {
+        Ok(s) => s,
+        Err(_) => return,
+    });
+    let mut request = String::new();
+    if reader.read_line(&mut request).is_err() {
+        return;
+    }
+    // The headers, unread.
+    let mut line = String::new();
+    while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+        line.clear();
+    }
+    let path = request.split_whitespace().nth(1).unwrap_or("/");
+    let path = path.split(['?', '#']).next().unwrap_or("/");
+    let file = dir.join(path.trim_start_matches('/'));
+    let inside = !path.contains("..");
+    let (status, body, kind) = match std::fs::read(&file) {
+        Ok(bytes) if inside && file.is_file() => {
+            let kind = match file.extension().and_then(|e| e.to_str()) {
+                Some("html") => "text/html; charset=utf-8",
+                Some("css") => "text/css",
+                Some("atom") => "application/atom+xml",
+                Some("json") => "application/json",
+                Some("png") => "image/png",
+                _ => "application/octet-stream",
+            };
+            ("200 OK", bytes, kind)
+        }
+        _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&body);
+}
+
+/// The status line of a GET of `url` (`http://127.0.0.1:PORT/path`) from the test's own client.
+fn status(url: &str) -> String {
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let (host, path) = rest.split_once('/').expect("a path");
+    let mut s = TcpStream::connect(host).expect("the server answers");
+    write!(
+        s,
+        "GET /{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("sent");
+    let mut reply = String::new();
+    let _ = s.read_to_string(&mut reply);
+    reply.lines().next().unwrap_or_default().to_string()
+}
+
+/// Chromium, with the flags it needs on a closed network, and a fresh profile.
+fn chromium(args: &[&str], profile: &Path) -> std::process::Output {
+    let bin = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .unwrap_or_else(|| {
+            panic!(
+                "Chromium is missing: install it (`apt-get install -y chromium`; .ci/run does) \
+                 to run the web archive's tests"
+            )
+        });
+    let _ = std::fs::remove_dir_all(profile);
+    Command::new(bin)
+        .args([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .output()
+        .expect("chromium runs")
+}
+
+/// Every `href="..."` and `src="..."` in `html`.
+fn links(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in ["href=\"", "src=\""] {
+        let mut rest = html;
+        while let Some(i) = rest.find(attr) {
+            rest = &rest[i + attr.len()..];
+            if let Some(end) = rest.find('"') {
+                out.push(rest[..end].to_string());
+                rest = &rest[end..];
+            }
+        }
+    }
+    out
+}
+
+/// `link` from the page at `page` (a path under the site, `nap1800/index.html`): the path it
+/// names under the site, or None when it leaves the site (then the test fails on it).
+fn resolve(page: &str, link: &str) -> Option<String> {
+    if link.contains("://") || link.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = page.split('/').collect();
+    parts.pop();
+    for piece in link.split('#').next().unwrap_or_default().split('/') {
+        match piece {
+            ".." => {
+                parts.pop()?;
+            }
+            "." | "" => {}
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("a folder") {
+            let p = e.expect("an entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Issue 23's tests with real parts, in one run (the replays are the slow part).
+#[test]
+fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("site");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).expect("a folder");
+    let db = work.join("games.db");
+    let mut names = Vec::new();
+    for g in GAMES {
+        let f = folder::read(&root().join("fixtures/games").join(g)).expect("a game folder");
+        let r =
+            replay::replay_game(&f, &db, &work.join("outbox").join(g), &|_| {}).expect("replays");
+        assert!(r.differences.is_empty(), "{:?}", r.differences);
+        names.push(r.name);
+    }
+    let out = work.join("www");
+    let run = Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .args(["--db"])
+        .arg(&db)
+        .args(["site", "--out"])
+        .arg(&out)
+        .current_dir(&work)
+        .env_remove("NAPJUDGE_DB")
+        .env_remove("NAPJUDGE_CONFIG")
+        .output()
+        .expect("napjudge runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // Bad inputs get an answer that says what to fix, and write nothing.
+    let napjudge = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_napjudge"))
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .current_dir(&work)
+            .env_remove("NAPJUDGE_CONFIG")
+            .output()
+            .expect("napjudge runs")
+    };
+    let nope = napjudge(&["site", "--out", "nowhere", "nosuch"]);
+    assert!(!nope.status.success());
+    assert!(String::from_utf8_lossy(&nope.stderr).contains("no game 'nosuch'"));
+    assert!(
+        !work.join("nowhere").exists(),
+        "nothing written for an unknown game"
+    );
+    let nap = napjudge(&["game", "export", "nap1800"]);
+    assert!(!nap.status.success());
+    assert!(String::from_utf8_lossy(&nap.stderr).contains("standard Diplomacy only"));
+    assert!(
+        !out.join("nap1800/game.json").exists(),
+        "no record as data for Napoleonic"
+    );
+    let base = serve(out.clone());
+    let profile = work.join("profile");
+
+    // Every page written, and every href/src in it, is served.
+    let pages = files(&out, "html");
+    assert!(pages.len() > 20, "the index, 2 game pages and the phases");
+    let mut checked = BTreeSet::new();
+    for page in &pages {
+        let rel = page
+            .strip_prefix(&out)
+            .expect("inside")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let html = std::fs::read_to_string(page).expect("a page");
+        assert!(!html.contains("<script"), "{rel}: no script");
+        for link in links(&html) {
+            let target = resolve(&rel, &link)
+                .unwrap_or_else(|| panic!("{rel}: link {link} is not relative inside the site"));
+            if checked.insert(target.clone()) {
+                let got = status(&format!("{base}/{target}"));
+                assert!(got.contains("200"), "{rel}: {link} -> {target}: {got}");
+            }
+        }
+    }
+    assert!(checked.contains("site.css") && checked.contains("nap1800/feed.atom"));
+
+    // The phase page as Chromium builds it: the board's SVG with each of the board's spaces.
+    let phase = "nap1800/1802-autumn-movement.html";
+    let dom = chromium(&["--dump-dom", &format!("{base}/{phase}")], &profile);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(dom.contains("<svg"), "the board is inline SVG:\n{dom}");
+    let v = napjudge_engine::variant::load_named("napoleonic").expect("the board");
+    let missing: Vec<&str> = v
+        .provinces
+        .iter()
+        .map(|p| p.code.as_str())
+        .filter(|c| !dom.contains(&format!("id=\"name-{c}\"")))
+        .collect();
+    assert!(missing.is_empty(), "spaces not drawn: {missing:?}");
+    assert!(dom.contains("A(Pic)-Bel"), "the orders are on the page");
+
+    // Fits 375 px: a probe page of the test's own (the site has no script) loads each page in a
+    // 375 px wide frame and compares the document's scroll width with its width.
+    let probe_pages: Vec<String> = pages
+        .iter()
+        .map(|p| {
+            p.strip_prefix(&out)
+                .expect("inside")
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    let frames: String = probe_pages
+        .iter()
+        .map(|p| format!("<iframe src=\"{p}\" width=\"375\" height=\"600\"></iframe>\n"))
+        .collect();
+    let probe = format!(
+        "<!DOCTYPE html><html><body>{frames}<pre id=\"result\">pending</pre><script>\n\
+         window.addEventListener('load', () => {{\n\
+           const out = [];\n\
+           for (const f of document.querySelectorAll('iframe')) {{\n\
+             const d = f.contentDocument.documentElement;\n\
+             out.push(f.getAttribute('src') + ' ' + d.scrollWidth + ' ' + d.clientWidth);\n\
+           }}\n\
+           document.getElementById('result').textContent = 'widths\\n' + out.join('\\n');\n\
+         }});\n</script></body></html>"
+    );
+    std::fs::write(out.join("probe.html"), probe).expect("the probe");
+    let dom = chromium(
+        &[
+            "--virtual-time-budget=20000",
+            "--run-all-compositor-stages-before-draw",
+            "--dump-dom",
+            &format!("{base}/probe.html"),
+        ],
+        &profile,
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let widths = dom
+        .split("widths\n")
+        .nth(1)
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or_else(|| panic!("the probe ran:\n{dom}"));
+    let mut measured = 0;
+    for line in widths.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [page, scroll, width] = f.as_slice() else {
+            panic!("a probe line: {line}");
+        };
+        let (scroll, width): (u32, u32) = (
+            scroll.parse().expect("a width"),
+            width.parse().expect("a width"),
+        );
+        assert!(
+            width > 300 && width <= 375,
+            "{page}: a 375 px frame, got {width}"
+        );
+        assert!(
+            scroll <= width,
+            "{page}: {scroll} px wide in {width} px: sideways scrolling"
+        );
+        measured += 1;
+    }
+    assert_eq!(measured, probe_pages.len(), "every page measured");
+    std::fs::remove_file(out.join("probe.html")).expect("the probe removed");
+
+    // Screenshots of a phase page for the note, at a desktop's and a phone's width.
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target/")
+        .join("site-shots");
+    std::fs::create_dir_all(&shots).expect("target/site-shots");
+    for width in [1280, 375] {
+        let file = shots.join(format!("phase-{width}.png"));
+        let _ = std::fs::remove_file(&file);
+        chromium(
+            &[
+                &format!("--screenshot={}", file.display()),
+                &format!("--window-size={width},2400"),
+                &format!("{base}/{phase}"),
+            ],
+            &profile,
+        );
+        let png = std::fs::read(&file).expect("a screenshot");
+        assert_eq!(&png[1..4], b"PNG");
+        let w = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+        assert_eq!(w, width, "{}", file.display());
+    }
+
+    // The feeds, parsed by Python's XML parser: Atom's namespace, one entry per processed phase
+    // (a page each), unique ids.
+    for (feed, dir) in [
+        ("nap1800/feed.atom", Some("nap1800")),
+        ("wd439643/feed.atom", Some("wd439643")),
+        ("feed.atom", None),
+    ] {
+        let want = match dir {
+            Some(d) => files(&out.join(d), "html").len() - 1,
+            None => pages.len() - 1 - names.len(),
+        };
+        let script = "import sys, xml.etree.ElementTree as E\n\
+            A = '{http://www.w3.org/2005/Atom}'\n\
+            r = E.parse(sys.argv[1]).getroot()\n\
+            assert r.tag == A + 'feed', r.tag\n\
+            for k in ('id', 'title', 'updated'): assert r.find(A + k) is not None, k\n\
+            es = r.findall(A + 'entry')\n\
+            ids = [e.find(A + 'id').text for e in es]\n\
+            assert len(set(ids)) == len(ids), 'ids unique'\n\
+            assert all(i.startswith('tag:') for i in ids), ids\n\
+            assert all(e.find(A + 'updated') is not None and e.find(A + 'link').get('href') for e in es)\n\
+            print(len(es))\n";
+        let py = Command::new("python3")
+            .arg("-c")
+            .arg(script)
+            .arg(out.join(feed))
+            .output()
+            .unwrap_or_else(|e| panic!("python3 is needed to check the feeds ({e}): install it"));
+        assert!(
+            py.status.success(),
+            "{feed}: {}",
+            String::from_utf8_lossy(&py.stderr)
+        );
+        let n: usize = String::from_utf8_lossy(&py.stdout)
+            .trim()
+            .parse()
+            .expect("a count");
+        assert_eq!(n, want, "{feed}: an entry per processed phase");
+    }
+
+    // Nothing private: no address, no private press; the public press is there.
+    let store = Store::open(&db).expect("the store");
+    let view = store.view();
+    let game = view.game("wd439643").expect("reads").expect("the game");
+    let players = view.players(game.id).expect("the players");
+    let mut published = String::new();
+    for f in files(&out, "html")
+        .iter()
+        .chain(&files(&out, "json"))
+        .chain(&files(&out, "atom"))
+    {
+        published.push_str(&std::fs::read_to_string(f).expect("a file"));
+    }
+    for p in &players {
+        assert!(
+            !published.contains(p.address.as_str()),
+            "{} published",
+            p.address
+        );
+    }
+    // A message is found as written (game.json) or as the pages escape it.
+    let found = |b: &str| {
+        // askama's escapes: numeric character references.
+        let escaped = b
+            .replace('&', "&#38;")
+            .replace('<', "&#60;")
+            .replace('>', "&#62;")
+            .replace('"', "&#34;")
+            .replace('\'', "&#39;");
+        published.contains(b) || published.contains(&escaped)
+    };
+    let press = view.press(game.id).expect("the press");
+    let (public, private): (Vec<_>, Vec<_>) = press.iter().partition(|m| m.to_everyone(&players));
+    let text = |m: &&napjudge_judge::store::PressRow| m.body.trim().to_string();
+    let public: Vec<String> = public.iter().map(text).collect();
+    let private: Vec<String> = private.iter().map(text).collect();
+    assert!(
+        !private.is_empty() && !public.is_empty(),
+        "press of both kinds to look for"
+    );
+    for b in private.iter().filter(|b| !public.contains(b)) {
+        assert!(!found(b), "private press published: {b}");
+    }
+    assert!(
+        public.iter().any(|b| found(b)),
+        "the public press is published"
+    );
+}
