@@ -2,7 +2,7 @@
 //! [`Store`]. The engine is reached only through [`turn`]: `check` for orders, `play` for a phase,
 //! `owing` for who owes orders.
 
-use crate::clock::{self, ClockError};
+use crate::clock::{self, ClockError, Period};
 use crate::outbox;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
@@ -278,7 +278,7 @@ pub struct Judge {
     variants: HashMap<String, Variant>,
 }
 
-fn period_for(p: &Periods, kind: PhaseKind) -> i64 {
+fn period_for(p: &Periods, kind: PhaseKind) -> Period {
     match kind {
         PhaseKind::Movement | PhaseKind::SecondMovement => p.movement,
         PhaseKind::Retreat | PhaseKind::SecondRetreat => p.retreat,
@@ -605,12 +605,12 @@ impl Judge {
         if !gm.is_valid() {
             return Err(GameError::Address(g.gm.clone()));
         }
-        for (what, secs) in [
+        for (what, period) in [
             ("movement", g.periods.movement),
             ("retreat", g.periods.retreat),
             ("winter", g.periods.winter),
         ] {
-            if secs <= 0 {
+            if period.secs() == 0 {
                 return Err(GameError::ZeroPeriod(what));
             }
         }
@@ -737,7 +737,7 @@ impl Judge {
             });
         }
         let position = Position::initial(v);
-        let deadline = clock::after(now, period_for(&game.periods, position.phase.kind));
+        let deadline = clock::after(now, period_for(&game.periods, position.phase.kind).secs())?;
         let owe = names(v, &turn::owing(v, &position));
         tx.insert_phase(game.id, &position, &owe, Some(deadline))?;
         tx.set_state(game.id, GameState::Running)?;
@@ -974,8 +974,13 @@ impl Judge {
         let report = turn::play(v, &phase.position, &sheets)?;
         let (late, missing) = Judge::lateness(v, phase, &texts);
         let over = !report.next.ledgers.winners.is_empty();
-        let deadline =
-            (!over).then(|| clock::after(now, period_for(&game.periods, report.next.phase.kind)));
+        let deadline = match over {
+            true => None,
+            false => Some(clock::after(
+                now,
+                period_for(&game.periods, report.next.phase.kind).secs(),
+            )?),
+        };
         let results = Judge::render_results(v, game, phase, &report, &late, &missing, deadline)?;
         let phase_name = v.phase_name(report.phase);
         let next = (!over).then(|| v.phase_name(report.next.phase));
@@ -1098,7 +1103,10 @@ impl Judge {
         let texts = tx.view().all_orders(target.id)?;
         let commands = tx.view().gm_commands(target.id)?;
         tx.supersede_from(game.id, target.seq)?;
-        let deadline = clock::after(now, period_for(&game.periods, target.position.phase.kind));
+        let deadline = clock::after(
+            now,
+            period_for(&game.periods, target.position.phase.kind).secs(),
+        )?;
         let owe = names(v, &turn::owing(v, &target.position));
         let id = tx.insert_phase(game.id, &target.position, &owe, Some(deadline))?;
         for t in &texts {
@@ -1188,8 +1196,8 @@ impl Judge {
                 if let Some(phase) = tx.view().current_phase(game.id)? {
                     deadline = phase.deadline;
                     if phase.deadline.is_none_or(|d| d <= now) {
-                        let d =
-                            clock::after(now, period_for(&game.periods, phase.position.phase.kind));
+                        let period = period_for(&game.periods, phase.position.phase.kind);
+                        let d = clock::after(now, period.secs())?;
                         tx.set_deadline(phase.id, Some(d))?;
                         deadline = Some(d);
                     }
@@ -1209,13 +1217,7 @@ impl Judge {
         at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        if at <= now {
-            return Err(GameError::Clock(ClockError::Time(format!(
-                "{} is in the past (now is {}): give a later deadline",
-                at.to_rfc3339(),
-                now.to_rfc3339()
-            ))));
-        }
+        clock::check_deadline(at, now)?;
         let tx = self.store.begin()?;
         let cur = Judge::current(tx.view(), name)?;
         tx.set_deadline(cur.phase.id, Some(at))?;
@@ -1234,16 +1236,16 @@ impl Judge {
     pub fn set_grace(
         &mut self,
         name: &str,
-        secs: i64,
+        grace: Period,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
-        tx.set_grace(game.id, secs)?;
+        tx.set_grace(game.id, grace)?;
         tx.add_gm_action(
             game.id,
             None,
-            &format!("grace set to {}", clock::show_period(secs)),
+            &format!("grace set to {grace}"),
             None,
             now,
         )?;
@@ -1286,11 +1288,11 @@ impl Judge {
             game.state,
             game.gm,
             game.timezone,
-            clock::show_period(game.periods.movement),
-            clock::show_period(game.periods.retreat),
-            clock::show_period(game.periods.winter),
-            clock::show_period(game.periods.grace),
-            clock::show_period(game.periods.remind),
+            game.periods.movement,
+            game.periods.retreat,
+            game.periods.winter,
+            game.periods.grace,
+            game.periods.remind,
             if game.wait { "; waits for the deadline" } else { "" },
         );
         if !game.pictures {
@@ -1321,10 +1323,14 @@ impl Judge {
         let pos = &cur.position;
         out.push_str(&format!("Phase: {}\n", v.phase_name(pos.phase)));
         if let Some(d) = cur.deadline {
+            // A stored deadline at the calendar's end shows without its grace, not a panic.
+            let grace = clock::after(d, game.periods.grace.secs()).map_or_else(
+                |_| "past the end of the calendar".to_string(),
+                |g| clock::show_in(g, &game.timezone),
+            );
             out.push_str(&format!(
-                "Deadline: {} (grace until {})\n",
+                "Deadline: {} (grace until {grace})\n",
                 clock::show_in(d, &game.timezone),
-                clock::show_in(clock::after(d, game.periods.grace), &game.timezone)
             ));
         }
         let texts = c.latest_orders(cur.id)?;
@@ -1474,10 +1480,20 @@ impl Judge {
                 .filter(|p| !due.ordered.contains(p))
                 .cloned()
                 .collect();
-            let grace_end = clock::after(due.deadline, due.game.periods.grace);
+            let p = &due.game.periods;
+            let times = clock::after(due.deadline, p.grace.secs())
+                .and_then(|g| Ok((g, clock::after(due.deadline, -p.remind.secs())?)));
+            // A stored deadline at the calendar's end (only a damaged file has one) stops its
+            // own game, said in the report, never the other games' tick.
+            let (grace_end, remind_at) = match times {
+                Ok(t) => t,
+                Err(e) => {
+                    report.done.push(format!("{}: not processed: {e}", due.game.name));
+                    continue;
+                }
+            };
             let process =
                 (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
-            let remind_at = clock::after(due.deadline, -due.game.periods.remind);
             let level = if now >= due.deadline {
                 Reminded::Grace
             } else if now >= remind_at {
@@ -1599,7 +1615,7 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<Result<Signed, SignonRefusal>, GameError> {
         let view = self.store.view();
-        let since = clock::after(now, -THROTTLE_WINDOW);
+        let since = clock::after(now, -THROTTLE_WINDOW)?;
         if view.signon_failures(sender, since)? >= THROTTLE_LIMIT {
             return Ok(Err(SignonRefusal::Throttled));
         }

@@ -844,12 +844,10 @@ impl<'a> Session<'a> {
                 })
             }
             Command::Gm(GmCommand::SetGrace(p)) if gm => {
-                let r = clock::parse_period(p)
+                let r = clock::Period::parse(p)
                     .map_err(GameError::from)
-                    .and_then(|secs| j.set_grace(&name, secs, now).map(|()| secs));
-                service(head, r, |secs| {
-                    vec![format!("Grace: {}.", clock::show_period(secs))]
-                })
+                    .and_then(|grace| j.set_grace(&name, grace, now).map(|()| grace));
+                service(head, r, |grace| vec![format!("Grace: {grace}.")])
             }
             Command::Gm(GmCommand::SetPictures(word)) if gm => {
                 let on = match word.to_ascii_lowercase().as_str() {

@@ -7,6 +7,7 @@ mod schema;
 mod types;
 
 use chrono::{DateTime, Utc};
+use crate::clock::Period;
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
@@ -93,19 +94,19 @@ pub struct View<'a>(&'a Connection);
 /// A write transaction: every change to the file is one of its methods.
 pub struct Tx<'a>(rusqlite::Transaction<'a>);
 
-/// The periods of a game, in seconds.
+/// The periods of a game, each bounded ([`Period`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Periods {
     /// A movement phase.
-    pub movement: i64,
+    pub movement: Period,
     /// A retreat phase.
-    pub retreat: i64,
+    pub retreat: Period,
     /// A Winter (adjustments, bids).
-    pub winter: i64,
+    pub winter: Period,
     /// The grace after a deadline.
-    pub grace: i64,
+    pub grace: Period,
     /// How long before the deadline the reminder goes.
-    pub remind: i64,
+    pub remind: Period,
 }
 
 /// A game as stored.
@@ -826,11 +827,11 @@ impl Tx<'_> {
         Ok(n == 1)
     }
 
-    /// Sets a game's grace (seconds).
-    pub fn set_grace(&self, game: i64, secs: i64) -> Result<(), StoreError> {
+    /// Sets a game's grace.
+    pub fn set_grace(&self, game: i64, grace: Period) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE games SET grace = ?2 WHERE id = ?1",
-            params![game, secs],
+            params![game, grace],
         )?;
         Ok(())
     }
