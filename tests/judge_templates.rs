@@ -4,8 +4,8 @@
 //! tracking sheet, the GM's preview, a reminder and the password mail.
 
 use chrono::{DateTime, Utc};
-use napjudge_judge::clock::Period;
 use napjudge_judge::clock::parse_time;
+use napjudge_judge::clock::Period;
 use napjudge_judge::render::{self, PasswordMail};
 use napjudge_judge::MailKind;
 use napjudge_judge::{Author, Judge, MailConfig, NewGame, Periods, Store};

@@ -9,8 +9,8 @@
 //! `NAPJUDGE_BLESS=1 cargo test --test mail` rewrites the `.out` files: review their diff.
 
 use chrono::{DateTime, Utc};
-use napjudge_judge::clock::Period;
 use napjudge_judge::clock::parse_time;
+use napjudge_judge::clock::Period;
 use napjudge_judge::game::{Judge, NewGame};
 use napjudge_judge::mail::{self, Handled, MailConfig};
 use napjudge_judge::store::{self, NewMessage, Periods, Store};

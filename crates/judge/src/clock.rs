@@ -148,7 +148,6 @@ impl Clock {
     }
 }
 
-
 /// Reads `2026-11-22T18:00:00Z` (any RFC 3339 offset) or `2026-11-22 18:00[:ss]` (UTC).
 pub fn parse_time(text: &str) -> Result<DateTime<Utc>, ClockError> {
     let t = text.trim();
@@ -242,7 +241,13 @@ mod tests {
     fn periods_are_bounded() {
         assert_eq!(Period::parse("365d"), Ok(Period::MAX));
         assert_eq!(Period::parse("0s").map(Period::secs), Ok(0));
-        for t in ["366d", "365d1s", "100000000d", "9999999999999999999d", "9223372036854775807s"] {
+        for t in [
+            "366d",
+            "365d1s",
+            "100000000d",
+            "9999999999999999999d",
+            "9223372036854775807s",
+        ] {
             assert_eq!(
                 Period::parse(t),
                 Err(ClockError::PeriodTooLong(t.to_string())),

@@ -6,8 +6,8 @@ use crate::clock::{self, ClockError, Period};
 use crate::outbox;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
-    Address, Author, Earlier, Game, GameState, InboxState, MailKind, NewMail, NewMessage,
-    OrderText, Periods, PhaseRow, Reminded, Role, Store, StoreError, Tx, View,
+    Address, Author, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
+    NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, Store, StoreError, Tx, View,
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
@@ -126,6 +126,21 @@ pub enum GameError {
     /// Press to a name that is not another power of the game.
     #[error("'{0}' is not another power of the game: write PRESS TO and the powers' names")]
     PressTo(String),
+    /// A GM's PROCESS by mail without the phase it means.
+    #[error("write the phase to process after PROCESS, as the game names it: PROCESS {0}")]
+    ProcessWhich(String),
+    /// A GM's PROCESS by mail naming a phase that is not the current one.
+    #[error("{named} is not the current phase of game '{game}' ({what}): nothing was processed; the current phase is {current}")]
+    NotCurrent {
+        /// The game.
+        game: String,
+        /// The phase named, as written.
+        named: String,
+        /// Processed already, or not a phase of the game yet.
+        what: &'static str,
+        /// The current phase.
+        current: String,
+    },
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
@@ -739,7 +754,7 @@ impl Judge {
         let position = Position::initial(v);
         let deadline = clock::after(now, period_for(&game.periods, position.phase.kind).secs())?;
         let owe = names(v, &turn::owing(v, &position));
-        tx.insert_phase(game.id, &position, &owe, Some(deadline))?;
+        tx.insert_phase(game.id, &position, &owe, Some(deadline), now)?;
         tx.set_state(game.id, GameState::Running)?;
         tx.add_gm_action(game.id, None, "started the game", None, now)?;
         tx.commit()?;
@@ -950,7 +965,50 @@ impl Judge {
         preview: bool,
         now: DateTime<Utc>,
     ) -> Result<Processed, GameError> {
+        self.process_checked(name, None, preview, now)
+    }
+
+    /// The GM's `PROCESS PHASE` by mail: plays the current phase only when it is the one named,
+    /// so that a PROCESS mail sent again (or replayed) can't process the phase after it.
+    pub fn process_named(
+        &mut self,
+        name: &str,
+        phase: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Processed, GameError> {
+        self.process_checked(name, Some(phase), false, now)
+    }
+
+    fn process_checked(
+        &mut self,
+        name: &str,
+        named: Option<&str>,
+        preview: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Processed, GameError> {
         let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
+        if let Some(named) = named {
+            let current = v.phase_name(cur.phase.position.phase);
+            if named.trim().is_empty() {
+                return Err(GameError::ProcessWhich(current));
+            }
+            let wanted = v.parse_phase(named);
+            if wanted != Some(cur.phase.position.phase) {
+                let played = tx.view().phases(cur.game.id)?.iter().any(|p| {
+                    Some(p.position.phase) == wanted && p.report.is_some() && !p.superseded
+                });
+                return Err(GameError::NotCurrent {
+                    game: cur.game.name.clone(),
+                    named: named.trim().to_string(),
+                    what: if played {
+                        "it was processed already"
+                    } else {
+                        "not a phase the game is in"
+                    },
+                    current,
+                });
+            }
+        }
         let processed = Judge::play(&tx, v, &cur, now, preview)?;
         if preview {
             // Dropping the transaction rolls it back: a preview leaves no trace.
@@ -1012,7 +1070,7 @@ impl Judge {
         if over {
             c.set_state(game.id, GameState::Finished)?;
         } else {
-            c.insert_phase(game.id, &report.next, &names(v, &report.owe), deadline)?;
+            c.insert_phase(game.id, &report.next, &names(v, &report.owe), deadline, now)?;
         }
         let subject = format!("{}: results of {phase_name}", game.name);
         let mut to: Vec<Address> = c
@@ -1108,7 +1166,7 @@ impl Judge {
             period_for(&game.periods, target.position.phase.kind).secs(),
         )?;
         let owe = names(v, &turn::owing(v, &target.position));
-        let id = tx.insert_phase(game.id, &target.position, &owe, Some(deadline))?;
+        let id = tx.insert_phase(game.id, &target.position, &owe, Some(deadline), now)?;
         for t in &texts {
             tx.add_orders(id, t)?;
         }
@@ -1242,13 +1300,7 @@ impl Judge {
         let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
         tx.set_grace(game.id, grace)?;
-        tx.add_gm_action(
-            game.id,
-            None,
-            &format!("grace set to {grace}"),
-            None,
-            now,
-        )?;
+        tx.add_gm_action(game.id, None, &format!("grace set to {grace}"), None, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -1469,8 +1521,13 @@ impl Judge {
     /// `tick`: for each running game, processes a phase that is due, or sends the reminders due.
     /// A phase is due when its deadline has passed and every power owing orders has sent them,
     /// when everyone has ordered and the game doesn't wait for the deadline, or when the grace
-    /// has run out. Each game is its own transaction.
-    pub(crate) fn tick_games(&mut self, now: DateTime<Utc>) -> Result<TickReport, GameError> {
+    /// has run out. Each game is its own transaction. Without `may_process` (a mail is still
+    /// being read) no phase is processed: a phase due waits for the next tick.
+    pub(crate) fn tick_games(
+        &mut self,
+        now: DateTime<Utc>,
+        may_process: bool,
+    ) -> Result<TickReport, GameError> {
         let mut report = TickReport::default();
         // One read for every game; only a game with something to do opens a write transaction.
         for due in self.store.view().due()? {
@@ -1488,12 +1545,21 @@ impl Judge {
             let (grace_end, remind_at) = match times {
                 Ok(t) => t,
                 Err(e) => {
-                    report.done.push(format!("{}: not processed: {e}", due.game.name));
+                    report
+                        .done
+                        .push(format!("{}: not processed: {e}", due.game.name));
                     continue;
                 }
             };
-            let process =
+            let due_now =
                 (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
+            if due_now && !may_process {
+                report.done.push(format!(
+                    "{}: due, waits for a mail the judge is still reading",
+                    due.game.name
+                ));
+            }
+            let process = due_now && may_process;
             let level = if now >= due.deadline {
                 Reminded::Grace
             } else if now >= remind_at {
@@ -1598,6 +1664,37 @@ pub struct Reply<'a> {
     pub body: &'a str,
     /// The Message-ID (without brackets) of the message answered.
     pub in_reply_to: Option<&'a str>,
+    /// The mail's record for refusing older mail and replays, when it was handled after a
+    /// SIGNON.
+    pub handled: Option<&'a HandledMail>,
+}
+
+/// Why a signed-on mail is not carried out: it is older than one handled, or a copy of one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stale {
+    /// Dated before the latest mail handled for the power in the game.
+    Older {
+        /// The mail's date.
+        dated: DateTime<Utc>,
+        /// The latest handled mail's date.
+        last: DateTime<Utc>,
+    },
+    /// The same text as a mail handled for the power in the same phase.
+    Replayed {
+        /// The earlier mail's date.
+        first: DateTime<Utc>,
+    },
+}
+
+/// A mail read after the phase of its time was over (a `receive` killed, the mail answered
+/// by a later `tick`, or a PROCESS at the same time): the phase it belonged to and the
+/// current one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhasePassed {
+    /// The phase current when the mail came, by name (none: the game had not started).
+    pub then: Option<String>,
+    /// The current phase.
+    pub now: String,
 }
 
 /// The calls of the judge by mail: signing on, a player's own settings, press, and the received
@@ -1653,6 +1750,65 @@ impl Judge {
             return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));
         }
         Ok(Ok(Signed { game: g, role }))
+    }
+
+    /// After a SIGNON as `s`: the mail's record (dated `dated`, its text's digest `digest`,
+    /// read at `now`), or why it is refused: older than a mail handled for the same power in
+    /// the game, or the same text as one handled in the current phase.
+    pub fn check_fresh(
+        &self,
+        s: &Signed,
+        dated: DateTime<Utc>,
+        digest: &str,
+    ) -> Result<Result<HandledMail, Stale>, GameError> {
+        let view = self.store.view();
+        if let Some(last) = view.last_dated(s.game.id, &s.role)? {
+            if dated < last {
+                return Ok(Err(Stale::Older { dated, last }));
+            }
+        }
+        let phase = view.current_phase(s.game.id)?.map(|p| p.id);
+        if let Some(first) = view.handled_digest(s.game.id, &s.role, phase, digest)? {
+            return Ok(Err(Stale::Replayed { first }));
+        }
+        Ok(Ok(HandledMail {
+            game: s.game.id,
+            role: s.role.clone(),
+            phase,
+            dated,
+            digest: digest.to_string(),
+        }))
+    }
+
+    /// Whether a mail of time `at` came before the game's current phase began: then its
+    /// orders belong to a phase that is over and are not used.
+    pub fn phase_passed(
+        &mut self,
+        game: &Game,
+        at: DateTime<Utc>,
+    ) -> Result<Option<PhasePassed>, GameError> {
+        let phases = self.store.view().phases(game.id)?;
+        let Some(cur) = phases
+            .iter()
+            .rev()
+            .find(|p| !p.superseded && p.report.is_none())
+        else {
+            return Ok(None);
+        };
+        // A phase stored before schema version 8 has no start: taken as current, as before.
+        if cur.started.is_none_or(|s| s <= at) {
+            return Ok(None);
+        }
+        let v = variant(&mut self.variants, game)?;
+        let then = phases
+            .iter()
+            .rev()
+            .find(|p| p.started.is_some_and(|s| s <= at))
+            .map(|p| v.phase_name(p.position.phase));
+        Ok(Some(PhasePassed {
+            then,
+            now: v.phase_name(cur.position.phase),
+        }))
     }
 
     /// SET PASSWORD: a power's player chooses a new password (hashed at full cost).
@@ -1789,6 +1945,9 @@ impl Judge {
             now,
         )?;
         tx.set_message_state(id, state, reply.game, None)?;
+        if let Some(h) = reply.handled {
+            tx.add_handled(id, h)?;
+        }
         tx.commit()?;
         Ok(())
     }

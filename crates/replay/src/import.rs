@@ -14,12 +14,12 @@
 //! as the judge will; the expected results come from the record alone.
 
 use chrono::{DateTime, Duration, Utc};
-use napjudge_judge::clock::Period;
 use napjudge_cases::mila::{self, MilaError, RecordedGame, RecordedUnit};
 use napjudge_cases::write::{force_lines, owner_lines};
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::turn::{self, Sheets, TurnError};
 use napjudge_engine::variant::{self, LoadError, Phase, PhaseKind, PowerId, ProvinceId, Variant};
+use napjudge_judge::clock::Period;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};

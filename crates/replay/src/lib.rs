@@ -205,7 +205,7 @@ impl Run<'_> {
             ]
             .into_iter()
             .filter(|t| *t > now && until.is_none_or(|u| *t < u))
-                .min();
+            .min();
             let Some(t) = next else {
                 return Ok(());
             };

@@ -9,10 +9,13 @@ pub mod text;
 
 use crate::clock;
 use crate::game::{
-    Acknowledgement, GameError, Judge, OrderSet, Reply, Signed, SignonRefusal, TickReport,
+    Acknowledgement, GameError, Judge, OrderSet, PhasePassed, Reply, Signed, SignonRefusal, Stale,
+    TickReport,
 };
 use crate::render::{self, RenderError};
-use crate::store::{Address, Author, Earlier, Game, GameState, InboxState, NewMessage, Role};
+use crate::store::{
+    Address, Author, Earlier, Game, GameState, HandledMail, InboxState, NewMessage, Role,
+};
 use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser};
 use napjudge_engine::variant::{PhaseKind, PowerKind, Variant};
@@ -68,6 +71,22 @@ struct Head {
     sender: Address,
     subject: String,
     auto: bool,
+    /// The Date header, when it is a valid date.
+    date: Option<DateTime<Utc>>,
+}
+
+/// How far after the time it was received a mail's Date may be and still count: a Date later
+/// than that (a wrong clock, or a forger's trick to lock the player out of older-mail checks)
+/// counts as the time received.
+pub const DATE_AHEAD: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
+
+impl Head {
+    /// The mail's date as the judge orders mail by: its Date header, bounded by
+    /// [`DATE_AHEAD`] after `received`; without one, `received`.
+    fn dated(&self, received: DateTime<Utc>) -> DateTime<Utc> {
+        let latest = received.checked_add_signed(DATE_AHEAD).unwrap_or(received);
+        self.date.filter(|d| *d <= latest).unwrap_or(received)
+    }
 }
 
 fn head(m: &Message) -> Head {
@@ -91,6 +110,10 @@ fn head(m: &Message) -> Head {
         sender: Address::new(&sender.unwrap_or_default()),
         subject: m.subject().unwrap_or("").to_string(),
         auto,
+        date: m
+            .date()
+            .filter(|d| d.is_valid())
+            .and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0)),
     }
 }
 
@@ -127,7 +150,14 @@ pub fn tick(
     now: DateTime<Utc>,
 ) -> Result<(usize, TickReport), MailError> {
     let answered = answer_pending(j, cfg, now)?;
-    Ok((answered, j.tick_games(now)?))
+    // A mail stored and not yet answered, too young to be taken from the `receive` at work on
+    // it, may hold orders for a phase due now: no phase is processed until it is answered
+    // (the next tick answers it, or finds it answered).
+    let reading = j
+        .view()
+        .stored_between(now - PENDING_AFTER, now)
+        .map_err(GameError::from)?;
+    Ok((answered, j.tick_games(now, reading == 0)?))
 }
 
 /// Whether running a command a second time does no harm: orders and player settings are
@@ -195,8 +225,18 @@ fn answer_pending(j: &mut Judge, cfg: &MailConfig, now: DateTime<Utc>) -> Result
                  again what is missing.",
                 at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
             );
-            reply(j, &h, m.id, None, &intro, &[], InboxState::Answered, at)
-                .map(|()| Handled::Answered)
+            reply(
+                j,
+                &h,
+                m.id,
+                None,
+                &intro,
+                &[],
+                None,
+                InboxState::Answered,
+                at,
+            )
+            .map(|()| Handled::Answered)
         };
         if done.is_ok() {
             answered += 1;
@@ -282,6 +322,7 @@ fn reply(
     game: Option<i64>,
     intro: &str,
     blocks: &[Block],
+    handled: Option<&HandledMail>,
     state: InboxState,
     now: DateTime<Utc>,
 ) -> Result<(), MailError> {
@@ -304,6 +345,7 @@ fn reply(
             subject: &subject,
             body: &body,
             in_reply_to: h.message_id.as_deref(),
+            handled,
         },
         now,
     )?;
@@ -350,7 +392,17 @@ fn answer(
             "This message (the same Message-ID, or the same text) reached the judge before, at {at}. \
              It was answered then; nothing was done this time."
         );
-        reply(j, h, id, None, &intro, &[], InboxState::Duplicate, now)?;
+        reply(
+            j,
+            h,
+            id,
+            None,
+            &intro,
+            &[],
+            None,
+            InboxState::Duplicate,
+            now,
+        )?;
         return Ok(Handled::Duplicate);
     }
     if too_big {
@@ -360,7 +412,7 @@ fn answer(
             raw.len(),
             cfg.max_size
         );
-        reply(j, h, id, None, &intro, &[], InboxState::Answered, now)?;
+        reply(j, h, id, None, &intro, &[], None, InboxState::Answered, now)?;
         return Ok(Handled::Answered);
     }
     let body = parsed.and_then(|m| m.body_text(0));
@@ -369,11 +421,27 @@ fn answer(
         let intro = "The judge found no text it could read in your mail (no plain text or HTML \
                      body, or only quoted lines). Nothing was done. Write your commands as plain \
                      text, starting with SIGNON POWER GAME PASSWORD; send HELP for the guide.";
-        reply(j, h, id, None, intro, &[], InboxState::Answered, now)?;
+        reply(j, h, id, None, intro, &[], None, InboxState::Answered, now)?;
         return Ok(Handled::Answered);
     }
-    let (game, intro, blocks) = Session::new(j, cfg, &h.sender, now).run(&lines)?;
-    reply(j, h, id, game, &intro, &blocks, InboxState::Answered, now)?;
+    let own = body.as_deref().map(text::own_text).unwrap_or_default();
+    let fresh = Fresh {
+        dated: h.dated(now),
+        digest: digest_of(own.as_bytes()),
+    };
+    let read = Session::new(j, cfg, &h.sender, now).run(&lines, &fresh)?;
+    let handled = read.handled.as_ref();
+    reply(
+        j,
+        h,
+        id,
+        read.game,
+        &read.intro,
+        &read.blocks,
+        handled,
+        InboxState::Answered,
+        now,
+    )?;
     Ok(Handled::Answered)
 }
 
@@ -415,6 +483,77 @@ struct Session<'a> {
     /// The power's order set as the mail's latest orders left it, when they were stored: the
     /// reply's last block, without checking them again.
     set: Option<Acknowledgement>,
+    /// The mail's record once its SIGNON passed the checks of older mail and replays.
+    handled: Option<HandledMail>,
+}
+
+/// What a mail is recognised by: its date ([`Head::dated`]) and the digest of its text.
+struct Fresh {
+    dated: DateTime<Utc>,
+    digest: String,
+}
+
+/// A mail's commands run: the game it concerned, the reply's first sentence and its blocks,
+/// and its record when it was handled after a SIGNON.
+struct Read {
+    game: Option<i64>,
+    intro: String,
+    blocks: Vec<Block>,
+    handled: Option<HandledMail>,
+}
+
+impl Read {
+    /// A mail refused whole, in one sentence.
+    fn refused(intro: String) -> Read {
+        Read {
+            game: None,
+            intro,
+            blocks: Vec::new(),
+            handled: None,
+        }
+    }
+}
+
+/// A time as a reply gives it.
+fn stamp(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// The one sentence of a mail refused as older than one handled, or as a replay.
+fn stale(why: &Stale, s: &Signed) -> String {
+    let (role, game) = (&s.role, &s.game.name);
+    match why {
+        Stale::Older { dated, last } => format!(
+            "Your mail is dated {}, before your mail dated {} that the judge has handled \
+             already for {role} in game '{game}': an older mail can't undo a newer one. Nothing \
+             in it was done. If you mean it, send it again: a new mail is dated now.",
+            stamp(*dated),
+            stamp(*last)
+        ),
+        Stale::Replayed { first } => format!(
+            "Your mail has the same text as your mail dated {} that the judge has handled \
+             already for {role} in game '{game}' in this phase: it is taken for a copy sent \
+             again, and nothing in it was done. To give the same commands again on purpose, \
+             add a line such as LIST.",
+            stamp(*first)
+        ),
+    }
+}
+
+/// Why a mail's orders or CLEAR are not used: it came in a phase that is over.
+fn passed(p: &PhasePassed, at: DateTime<Utc>) -> String {
+    let then = p
+        .then
+        .as_ref()
+        .map_or("the game started".to_string(), |t| format!("{t} was over"));
+    format!(
+        "Your mail of {} reached the judge but was not read before {then}; its orders were not \
+         used (the game is now in {}). Nothing was changed: send your orders for {} if you \
+         have not.",
+        stamp(at),
+        p.now,
+        p.now
+    )
 }
 
 impl<'a> Session<'a> {
@@ -432,6 +571,7 @@ impl<'a> Session<'a> {
             blocks: Vec::new(),
             who: None,
             set: None,
+            handled: None,
         }
     }
 
@@ -441,7 +581,7 @@ impl<'a> Session<'a> {
 
     /// Runs a mail's commands: the game it concerned, the reply's first sentence and its
     /// blocks.
-    fn run(mut self, lines: &[Line]) -> Result<(Option<i64>, String, Vec<Block>), MailError> {
+    fn run(mut self, lines: &[Line], fresh: &Fresh) -> Result<Read, MailError> {
         // The mail's order lines since its last CLEAR, and whether some came since the last
         // flush.
         let mut orders: Vec<&Line> = Vec::new();
@@ -490,41 +630,38 @@ impl<'a> Session<'a> {
                     .signon(self.sender, power, game, password, self.now)?
                 {
                     Ok(s) => {
+                        // An older mail, or the same text again in the phase: nothing is done.
+                        match self.j.check_fresh(&s, fresh.dated, &fresh.digest)? {
+                            Ok(h) => self.handled = Some(h),
+                            Err(why) => return Ok(Read::refused(stale(&why, &s))),
+                        }
                         self.push(Block::with(
                             format!("line {}: SIGNON {} {}", l.number, s.role, s.game.name),
                             format!("Signed on as {} in game '{}'.", s.role, s.game.name),
                         ));
                         self.who = Some(s);
                     }
-                    Err(r) => return Ok((None, refusal(&r, self.sender), Vec::new())),
+                    Err(r) => return Ok(Read::refused(refusal(&r, self.sender))),
                 },
                 (Command::Signon { .. }, Some(_)) => self.push(Block::with(
                     format!("line {}: SIGNON ...", l.number),
                     "One SIGNON per mail: this line was ignored.",
                 )),
                 (Command::BadSignon, _) => {
-                    return Ok((
-                        None,
-                        format!(
-                            "Line {}: a SIGNON line has three words after SIGNON: \
-                             SIGNON POWER GAME PASSWORD (the GM: SIGNON GM GAME PASSWORD). \
-                             Nothing was done.",
-                            l.number
-                        ),
-                        Vec::new(),
-                    ))
+                    return Ok(Read::refused(format!(
+                        "Line {}: a SIGNON line has three words after SIGNON: \
+                         SIGNON POWER GAME PASSWORD (the GM: SIGNON GM GAME PASSWORD). \
+                         Nothing was done.",
+                        l.number
+                    )))
                 }
                 (_, None) => {
-                    return Ok((
-                        None,
-                        format!(
-                            "Line {}: your mail has no SIGNON before its commands. Start the mail \
-                             with SIGNON POWER GAME PASSWORD (send HELP for the guide). Nothing \
-                             was done.",
-                            l.number
-                        ),
-                        Vec::new(),
-                    ))
+                    return Ok(Read::refused(format!(
+                        "Line {}: your mail has no SIGNON before its commands. Start the mail \
+                         with SIGNON POWER GAME PASSWORD (send HELP for the guide). Nothing \
+                         was done.",
+                        l.number
+                    )))
                 }
                 (Command::Signoff, Some(_)) => {
                     self.push(Block::with(
@@ -558,11 +695,12 @@ impl<'a> Session<'a> {
             }
         }
         let Some(s) = self.who.clone() else {
-            return Ok((
-                None,
-                "Here is what you asked for.".into(),
-                self.blocks.into_iter().map(|(_, b)| b).collect(),
-            ));
+            return Ok(Read {
+                game: None,
+                intro: "Here is what you asked for.".into(),
+                blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
+                handled: None,
+            });
         };
         if dirty {
             self.take_orders(&s, &orders)?;
@@ -576,11 +714,12 @@ impl<'a> Session<'a> {
             "The judge read your mail as {} in game '{}'. Line by line:",
             s.role, s.game.name
         );
-        Ok((
-            Some(s.game.id),
+        Ok(Read {
+            game: Some(s.game.id),
             intro,
-            self.blocks.into_iter().map(|(_, b)| b).collect(),
-        ))
+            blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
+            handled: self.handled,
+        })
     }
 
     /// The game as it is now: an earlier line of the mail may have paused or resumed it.
@@ -598,6 +737,9 @@ impl<'a> Session<'a> {
         let game = self.game_now(s)?;
         if let Some(refusal) = refuse_orders(&game) {
             return Ok(Block::with(head, refusal));
+        }
+        if let Some(p) = self.j.phase_passed(&game, self.now)? {
+            return Ok(Block::with(head, passed(&p, self.now)));
         }
         let power = s.role.name();
         match self.j.clear(&game.name, power, Author::Player, self.now) {
@@ -622,6 +764,11 @@ impl<'a> Session<'a> {
         let game = self.game_now(s)?;
         if let Some(refusal) = refuse_orders(&game) {
             self.blocks.push((true, Block::with("Orders", refusal)));
+            return Ok(());
+        }
+        if let Some(p) = self.j.phase_passed(&game, self.now)? {
+            self.blocks
+                .push((true, Block::with("Orders", passed(&p, self.now))));
             return Ok(());
         }
         if lines.len() > MAX_ORDER_LINES {
@@ -814,8 +961,8 @@ impl<'a> Session<'a> {
                 ),
                 Err(e) => return Err(e.into()),
             },
-            Command::Gm(GmCommand::Process) if gm => {
-                service(head, j.process(&name, false, now), |p| {
+            Command::Gm(GmCommand::Process(phase)) if gm => {
+                service(head, j.process_named(&name, phase, now), |p| {
                     vec![format!(
                         "Processed {}; next {}; {} mails queued.",
                         p.phase,

@@ -47,8 +47,8 @@ pub enum Command {
 /// A command only the GM may give.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GmCommand {
-    /// `PROCESS`.
-    Process,
+    /// `PROCESS PHASE` (the phase as the game names it; empty when not given).
+    Process(String),
     /// `PREVIEW`.
     Preview,
     /// `ROLLBACK PHASE`.
@@ -108,6 +108,15 @@ fn own_lines(body: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The text the judge reads of a body ([`own_lines`], one a line): what a replay of the same
+/// commands is recognised by, whatever headers, quotes or signature came with it.
+pub fn own_text(body: &str) -> String {
+    own_lines(body)
+        .iter()
+        .map(|(_, t)| format!("{t}\n"))
+        .collect()
+}
+
 fn words(t: &str) -> Vec<&str> {
     t.split_whitespace().collect()
 }
@@ -149,7 +158,7 @@ pub fn read(body: &str) -> Vec<Line> {
             ("SUMMARY", _) => Command::Summary,
             ("CLEAR", _) => Command::Clear,
             ("SIGNOFF", _) => Command::Signoff,
-            ("PROCESS", _) => Command::Gm(GmCommand::Process),
+            ("PROCESS", _) => Command::Gm(GmCommand::Process(rest(1))),
             ("PREVIEW", _) => Command::Gm(GmCommand::Preview),
             ("PAUSE", _) => Command::Gm(GmCommand::Pause),
             ("RESUME", _) => Command::Gm(GmCommand::Resume),

@@ -6,8 +6,8 @@
 mod schema;
 mod types;
 
-use chrono::{DateTime, Utc};
 use crate::clock::Period;
+use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
@@ -158,6 +158,8 @@ pub struct PhaseRow {
     pub deadline: Option<DateTime<Utc>>,
     /// When it was processed.
     pub processed_at: Option<DateTime<Utc>>,
+    /// When it became current (none: stored before schema version 8).
+    pub started: Option<DateTime<Utc>>,
     /// Reminders sent.
     pub reminded: Reminded,
     /// Whether a rollback set it aside (kept as history).
@@ -255,6 +257,22 @@ pub struct Earlier {
     pub answered_twice: bool,
 }
 
+/// A mail handled for a power (or the GM) after its SIGNON: what refuses an older mail and a
+/// replay of the same text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandledMail {
+    /// The game.
+    pub game: i64,
+    /// Who signed on.
+    pub role: Role,
+    /// The current phase at the mail's time, if any.
+    pub phase: Option<i64>,
+    /// The mail's date: its Date header, bounded by the time it was received.
+    pub dated: DateTime<Utc>,
+    /// The SHA-256 (hex) of the text the judge read.
+    pub digest: String,
+}
+
 /// A message stored and never answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pending {
@@ -317,7 +335,8 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
 }
 
 const PHASE_COLUMNS: &str =
-    "id, seq, position, report, deadline, processed_at, reminded, superseded, late, missing";
+    "id, seq, position, report, deadline, processed_at, reminded, superseded, late, missing, \
+     started";
 
 fn phase_row(r: &Row) -> rusqlite::Result<RawPhase> {
     Ok(RawPhase {
@@ -331,6 +350,7 @@ fn phase_row(r: &Row) -> rusqlite::Result<RawPhase> {
         superseded: r.get(7)?,
         late: r.get(8)?,
         missing: r.get(9)?,
+        started: r.get(10)?,
     })
 }
 
@@ -345,6 +365,7 @@ struct RawPhase {
     superseded: bool,
     late: String,
     missing: String,
+    started: Option<String>,
 }
 
 impl RawPhase {
@@ -359,6 +380,7 @@ impl RawPhase {
                 .transpose()?,
             deadline: read_opt_time(self.deadline)?,
             processed_at: read_opt_time(self.processed_at)?,
+            started: read_opt_time(self.started)?,
             reminded: self.reminded,
             superseded: self.superseded,
             late: from_json("list of late powers", &self.late)?,
@@ -723,6 +745,48 @@ impl View<'_> {
             .collect()
     }
 
+    /// How many messages are stored and not answered, received after `after` and at `until`
+    /// or earlier.
+    pub fn stored_between(
+        &self,
+        after: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> Result<i64, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM inbox WHERE state = 'stored' AND received > ?1 AND received <= ?2",
+            params![time(after), time(until)],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The latest date of a mail handled for `role` in `game`.
+    pub fn last_dated(&self, game: i64, role: &Role) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let t: Option<String> = self.0.query_row(
+            "SELECT MAX(dated) FROM handled WHERE game = ?1 AND power = ?2",
+            params![game, role],
+            |r| r.get(0),
+        )?;
+        read_opt_time(t)
+    }
+
+    /// The date of a mail with the text digest `digest` handled for `role` in `game`'s
+    /// `phase`, if there was one.
+    pub fn handled_digest(
+        &self,
+        game: i64,
+        role: &Role,
+        phase: Option<i64>,
+        digest: &str,
+    ) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let t: Option<String> = self.0.query_row(
+            "SELECT MIN(dated) FROM handled
+             WHERE game = ?1 AND power = ?2 AND phase IS ?3 AND digest = ?4",
+            params![game, role, phase, digest],
+            |r| r.get(0),
+        )?;
+        read_opt_time(t)
+    }
+
     /// Wrong passwords from `sender` after `since`.
     pub fn signon_failures(
         &self,
@@ -852,6 +916,7 @@ impl Tx<'_> {
         position: &Position,
         owe: &[String],
         deadline: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
         let seq: i64 = self.0.query_row(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM phases WHERE game = ?1",
@@ -859,8 +924,16 @@ impl Tx<'_> {
             |r| r.get(0),
         )?;
         self.0.execute(
-            "INSERT INTO phases (game, seq, position, owe, deadline) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![game, seq, json(position), json(&owe), deadline.map(time)],
+            "INSERT INTO phases (game, seq, position, owe, deadline, started)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                game,
+                seq,
+                json(position),
+                json(&owe),
+                deadline.map(time),
+                time(now)
+            ],
         )?;
         Ok(self.0.last_insert_rowid())
     }
@@ -1075,6 +1148,16 @@ impl Tx<'_> {
         self.0.execute(
             "UPDATE inbox SET state = ?2, game = ?3, note = ?4 WHERE id = ?1",
             params![id, state, game, note],
+        )?;
+        Ok(())
+    }
+
+    /// Records a mail handled after its SIGNON (with the received message `inbox`).
+    pub fn add_handled(&self, inbox: i64, h: &HandledMail) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO handled (inbox, game, power, phase, dated, digest)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![inbox, h.game, h.role, h.phase, time(h.dated), h.digest],
         )?;
         Ok(())
     }
