@@ -1,7 +1,7 @@
 //! Time for the judge: the clock (`--now` or the system's, the only place that reads it),
 //! periods such as `48h`, and deadlines shown in a game's time zone.
 
-use chrono::{DateTime, NaiveDateTime, TimeDelta, TimeZone, Utc};
+use chrono::{DateTime, Datelike, NaiveDateTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
 /// Why a time, period or zone can't be read.
@@ -19,6 +19,9 @@ pub enum ClockError {
     /// A period longer than any game needs (and than the calendar can add up safely).
     #[error("'{0}' is too long: a period is at most {MAX_PERIOD_DAYS}d")]
     PeriodTooLong(String),
+    /// A deadline that is not ahead.
+    #[error("{0} is in the past (now is {1}): give a later deadline")]
+    Past(String, String),
     /// A deadline farther ahead than any game needs.
     #[error("{0} is too far ahead: a deadline is at most {MAX_AHEAD_DAYS} days from now")]
     TooFarAhead(String),
@@ -151,13 +154,18 @@ impl Clock {
 /// Reads `2026-11-22T18:00:00Z` (any RFC 3339 offset) or `2026-11-22 18:00[:ss]` (UTC).
 pub fn parse_time(text: &str) -> Result<DateTime<Utc>, ClockError> {
     let t = text.trim();
-    if let Ok(d) = DateTime::parse_from_rfc3339(t) {
-        return Ok(d.with_timezone(&Utc));
+    if let Some(d) = DateTime::parse_from_rfc3339(t)
+        .ok()
+        .map(|d| d.with_timezone(&Utc))
+        .filter(storable)
+    {
+        return Ok(d);
     }
     ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"]
         .iter()
         .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())
         .map(|n| Utc.from_utc_datetime(&n))
+        .filter(storable)
         .ok_or_else(|| ClockError::Time(text.to_string()))
 }
 
@@ -186,21 +194,24 @@ pub fn parse_zone(name: &str) -> Result<Tz, ClockError> {
         .map_err(|_| ClockError::Zone(name.to_string()))
 }
 
-/// `t` plus `secs` seconds (minus, when negative), or an error past the calendar's end.
+/// Whether `t` is a time the store can keep: years 0 to 9999, what RFC 3339 writes.
+fn storable(t: &DateTime<Utc>) -> bool {
+    (0..=9999).contains(&t.year())
+}
+
+/// `t` plus `secs` seconds (minus, when negative), or an error past the calendar's ends
+/// (years 0 and 9999, the store's).
 pub fn after(t: DateTime<Utc>, secs: i64) -> Result<DateTime<Utc>, ClockError> {
     TimeDelta::try_seconds(secs)
         .and_then(|d| t.checked_add_signed(d))
+        .filter(storable)
         .ok_or_else(|| ClockError::OutOfRange(t.to_rfc3339(), secs))
 }
 
 /// A deadline the GM sets: after `now`, and at most [`MAX_AHEAD_DAYS`] ahead.
 pub fn check_deadline(at: DateTime<Utc>, now: DateTime<Utc>) -> Result<(), ClockError> {
     if at <= now {
-        return Err(ClockError::Time(format!(
-            "{} is in the past (now is {}): give a later deadline",
-            at.to_rfc3339(),
-            now.to_rfc3339()
-        )));
+        return Err(ClockError::Past(at.to_rfc3339(), now.to_rfc3339()));
     }
     if at > after(now, MAX_AHEAD_DAYS * 86_400)? {
         return Err(ClockError::TooFarAhead(at.to_rfc3339()));
@@ -263,8 +274,9 @@ mod tests {
     /// Issue 19, finding 2: time arithmetic is checked, never a panic.
     #[test]
     fn arithmetic_past_the_calendar_is_an_error() {
-        let t = DateTime::<Utc>::MAX_UTC;
+        let t = parse_time("9999-12-31T00:00:00Z").expect("a time");
         assert!(after(t, Period::MAX.secs()).is_err());
+        assert!(after(DateTime::<Utc>::MAX_UTC, 1).is_err());
         assert!(after(t, i64::MAX).is_err());
         assert!(after(t, i64::MIN).is_err());
         let now = parse_time("2026-07-01 16:00").expect("a time");

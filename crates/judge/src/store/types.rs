@@ -294,6 +294,20 @@ impl FromSql for Address {
     }
 }
 
+/// A period is stored as its seconds; a stored value out of bounds (an older napjudge had none)
+/// is read as the nearest bound ([`Period::clamped`]), never an error that would stop a tick.
+impl ToSql for Period {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.secs()))
+    }
+}
+
+impl FromSql for Period {
+    fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
+        v.as_i64().map(Period::clamped)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,19 +349,5 @@ mod tests {
         );
         assert_eq!(Role::named("gm"), Role::Gm);
         assert_eq!(Role::named("France").power(), Some("France"));
-    }
-}
-
-/// A period is stored as its seconds; a stored value out of bounds (an older napjudge had none)
-/// is read as the nearest bound ([`Period::clamped`]), never an error that would stop a tick.
-impl ToSql for Period {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.secs()))
-    }
-}
-
-impl FromSql for Period {
-    fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
-        v.as_i64().map(Period::clamped)
     }
 }
