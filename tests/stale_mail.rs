@@ -336,7 +336,8 @@ fn a_replayed_process_is_refused() {
     assert_eq!(phases(&j).len(), 2);
 }
 
-/// Finding 5: a press mail replayed with a new Message-ID is delivered once.
+/// Finding 5: a press mail replayed with a new Message-ID is delivered once (the copy is read,
+/// its press not sent again).
 #[test]
 fn a_replayed_press_mail_is_delivered_once() {
     let db = scratch("stale-press");
@@ -359,6 +360,8 @@ fn a_replayed_press_mail_is_delivered_once() {
         .filter(|m| m.kind == MailKind::Press)
         .count();
     assert_eq!(delivered, 1);
+    let r = reply_to(&j, "m2@example.org");
+    assert!(r.body.contains("Not sent again"), "{}", r.body);
 }
 
 // ---- Finding 2: every command that takes a time or a period, fed the extremes.

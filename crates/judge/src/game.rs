@@ -1787,18 +1787,15 @@ impl Judge {
         game: &Game,
         at: DateTime<Utc>,
     ) -> Result<Option<PhasePassed>, GameError> {
-        let phases = self.store.view().phases(game.id)?;
-        let Some(cur) = phases
-            .iter()
-            .rev()
-            .find(|p| !p.superseded && p.report.is_none())
-        else {
+        let Some(cur) = self.store.view().current_phase(game.id)? else {
             return Ok(None);
         };
         // A phase stored before schema version 8 has no start: taken as current, as before.
         if cur.started.is_none_or(|s| s <= at) {
             return Ok(None);
         }
+        // Rare (a mail answered late): the whole history is read only then.
+        let phases = self.store.view().phases(game.id)?;
         let v = variant(&mut self.variants, game)?;
         let then = phases
             .iter()

@@ -155,7 +155,7 @@ pub fn tick(
     // (the next tick answers it, or finds it answered).
     let reading = j
         .view()
-        .stored_between(now - PENDING_AFTER, now)
+        .stored_between(now.checked_sub_signed(PENDING_AFTER).unwrap_or(now), now)
         .map_err(GameError::from)?;
     Ok((answered, j.tick_games(now, reading == 0)?))
 }
@@ -424,10 +424,21 @@ fn answer(
         reply(j, h, id, None, intro, &[], None, InboxState::Answered, now)?;
         return Ok(Handled::Answered);
     }
-    let own = body.as_deref().map(text::own_text).unwrap_or_default();
+    let mut own = body.as_deref().map(text::own_text).unwrap_or_default();
+    // Players send the same short press twice in a phase ("ok", an empty one: 8 such mails in
+    // the recorded games, four in one second), so a mail with press is a copy only with the
+    // same Date too, and a copy is still read: only its press is not sent again.
+    let press = lines
+        .iter()
+        .any(|l| matches!(l.command, Command::Press { .. }));
+    if press {
+        let date = h.date.map(|d| d.to_rfc3339()).unwrap_or_default();
+        own.push_str(&format!("Date: {date}\n"));
+    }
     let fresh = Fresh {
         dated: h.dated(now),
         digest: digest_of(own.as_bytes()),
+        press,
     };
     let read = Session::new(j, cfg, &h.sender, now).run(&lines, &fresh)?;
     let handled = read.handled.as_ref();
@@ -485,12 +496,17 @@ struct Session<'a> {
     set: Option<Acknowledgement>,
     /// The mail's record once its SIGNON passed the checks of older mail and replays.
     handled: Option<HandledMail>,
+    /// A mail with press that is a copy of one handled (the date of that one): its press is
+    /// not sent again.
+    press_copy: Option<DateTime<Utc>>,
 }
 
 /// What a mail is recognised by: its date ([`Head::dated`]) and the digest of its text.
 struct Fresh {
     dated: DateTime<Utc>,
     digest: String,
+    /// The mail carries press.
+    press: bool,
 }
 
 /// A mail's commands run: the game it concerned, the reply's first sentence and its blocks,
@@ -572,6 +588,7 @@ impl<'a> Session<'a> {
             who: None,
             set: None,
             handled: None,
+            press_copy: None,
         }
     }
 
@@ -633,6 +650,9 @@ impl<'a> Session<'a> {
                         // An older mail, or the same text again in the phase: nothing is done.
                         match self.j.check_fresh(&s, fresh.dated, &fresh.digest)? {
                             Ok(h) => self.handled = Some(h),
+                            Err(Stale::Replayed { first }) if fresh.press => {
+                                self.press_copy = Some(first)
+                            }
                             Err(why) => return Ok(Read::refused(stale(&why, &s))),
                         }
                         self.push(Block::with(
@@ -950,6 +970,14 @@ impl<'a> Session<'a> {
                     )
                 }
             }
+            Command::Press { .. } if self.press_copy.is_some() => Block::with(
+                head,
+                format!(
+                    "Not sent again: your mail dated {} had the same text and date, and its \
+                     press went then.",
+                    self.press_copy.map(stamp).unwrap_or_default()
+                ),
+            ),
             Command::Press { to, body } => match j.press(&s.game, &s.role, to, body, now) {
                 Ok(names) => Block::with(head, format!("Sent to {}.", names.join(", "))),
                 Err(GameError::PressTo(name)) => Block::with(
