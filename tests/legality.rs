@@ -10,6 +10,10 @@
 //! - landings put ashore no more armies than can be aboard in their sea once the first moves are
 //!   over, R3.3 and section 0;
 //! - no force at sea ends the first moves dislodged with more armies than fleets, R1.2 and R3.3;
+//! - a move of fleets into a sea another power holds, where nothing else changes how strongly it
+//!   is held, is decided by the fleets alone (a failed landing adds nothing), R1.5 and R3.3;
+//! - a chain's second leg is void for a failed first move only when the fleets didn't arrive,
+//!   R4.3;
 //! - each retreat that succeeds is one its components could make as moves, to a space that is
 //!   vacant, not the attacker's origin and not a stand-off, into which no other power retreats;
 //!   the retreats a result lists are such spaces; and the retreat phase loses no unit it does not
@@ -20,7 +24,7 @@
 
 use napjudge_cases::{file, run};
 use napjudge_engine::order::{Order, OrderKind};
-use napjudge_engine::outcome::Outcome;
+use napjudge_engine::outcome::{Outcome, Void};
 use napjudge_engine::position::{Dislodged, Position};
 use napjudge_engine::turn::{self, Sheets};
 use napjudge_engine::variant::{PhaseKind, PowerId, ProvinceId, Region, SpaceKind, Variant};
@@ -220,6 +224,126 @@ fn check_orders(
                 "{} landed {n} armies from {}, with at most {most} aboard there (R3.3)",
                 v.power(power).name,
                 v.province(sea).code
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether order `g` may change how strongly the sea `s` is held against a move from `from` into
+/// it, by the position and the orders' text alone: a move, chain, merge or embarkation into `s`
+/// or out of it, a support to hold it or of a merge into it, a landing from it into `from` (a
+/// battle over the same border). A landing into another space, a support of a move into `s`,
+/// and what the forces staying in `s` do in place change nothing (R1.5, R3.3).
+fn touches_sea(g: &G, s: ProvinceId, from: ProvinceId) -> bool {
+    let at = |u: &U| u.1.province;
+    match g {
+        G::Move(u, to) | G::Chain(u, to, _) => at(u) == s || to.province == s,
+        G::Merge(us, to, false) => to.province == s || us.iter().any(|u| at(u) == s),
+        G::EmbarkFleet(_, f, to, _) => at(f) == s || to.province == s,
+        G::Support(_, t, None) => at(t) == s,
+        G::SupportMerge(_, to) => to.province == s,
+        G::Disembark(u, to) => at(u) == s && to.province == from,
+        _ => false,
+    }
+}
+
+/// Strength at sea (R1.5 with R3.3, issue 18 fault 3): a move of fleets into a sea held by
+/// another power's force, where no other order changes how strongly the sea is held
+/// ([`touches_sea`]), is decided by the fleets alone: with more fleets than the force holding it
+/// it goes in, whatever that force's armies are ordered to do (a failed landing adds nothing);
+/// with as many or fewer and no support ordered for any move into the sea, it doesn't.
+fn check_sea_strength(
+    v: &Variant,
+    phase: &Phase,
+    before: &Position,
+    outcomes: &[Result<Outcome, String>],
+) -> Result<(), String> {
+    let w = Writer {
+        v,
+        style: Style {
+            judge: false,
+            split: false,
+        },
+    };
+    for (k, ((power, g), o)) in phase.orders.iter().zip(outcomes).enumerate() {
+        let (G::Move(u, to), Ok(o)) = (g, o) else {
+            continue;
+        };
+        if matches!(o, Outcome::Void(_)) {
+            continue;
+        }
+        let (sea, u) = (to.province, standing(before, *u));
+        let from = u.1.province;
+        let Some(held) = before.force(sea) else {
+            continue;
+        };
+        let mine = before.commands(*power, held.power) || before.commands(held.power, *power);
+        let plain = answering(v, sea) == [sea]
+            && kind(v, sea) == SpaceKind::Sea
+            && u.0 .1 > 0
+            && (u.0 .0 == 0 || kind(v, from) == SpaceKind::Sea)
+            && fleet_steps(v, u.1, sea);
+        let others = phase
+            .orders
+            .iter()
+            .enumerate()
+            .any(|(j, (_, h))| j != k && touches_sea(h, sea, from));
+        if mine || !plain || others {
+            continue;
+        }
+        let supported = phase
+            .orders
+            .iter()
+            .any(|(_, h)| matches!(h, G::Support(_, _, Some(t)) if t.province == sea));
+        let stronger = u.0 .1 > held.fleets;
+        let went = o.succeeded();
+        if stronger != went && (stronger || !supported) {
+            return Err(format!(
+                "{} {} with {} fleets against {} holding the sea with {} (R1.5, R3.3)",
+                w.lines(g).join(" "),
+                if went { "succeeded" } else { "failed" },
+                u.0 .1,
+                held.name(v, sea),
+                held.fleets
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A chain's second leg void because "its first move failed" (R4.3, issue 18 fault 6): its first
+/// move did fail. The witness it didn't: after the season, with nothing pending, the power has
+/// fleets in the space the leg starts from, which was empty, and no other order of any power
+/// takes anything there (so they came by the chain's first move, and stayed).
+fn check_second_legs(v: &Variant, phase: &Phase, step: &run::PlayedStep) -> Result<(), String> {
+    let next = &step.report.next;
+    if next.phase.kind == PhaseKind::Retreat {
+        return Ok(());
+    }
+    for s in &step.report.second {
+        if s.outcome != Outcome::Void(Void::FirstMoveFailed) {
+            continue;
+        }
+        let Some(at) = s.order.kind.unit().map(|u| u.at.province) else {
+            continue;
+        };
+        let into = |g: &G| match g {
+            G::Move(_, to) | G::EmbarkSea(_, to) | G::Disembark(_, to) => to.province == at,
+            G::Merge(_, to, _) | G::SecondMove(_, to) => to.province == at,
+            G::Chain(_, a, b) => a.province == at || b.province == at,
+            G::EmbarkFleet(_, _, a, b) => a.province == at || b.is_some_and(|b| b.province == at),
+            _ => false,
+        };
+        let entering = phase.orders.iter().filter(|(_, g)| into(g)).count();
+        let arrived = next
+            .force(at)
+            .is_some_and(|f| f.fleets > 0 && step.before.commands(s.power, f.power));
+        if step.before.force(at).is_none() && entering == 1 && arrived {
+            return Err(format!(
+                "{} void as its first move failed, but its fleets are in {} (R4.3)",
+                s.canonical,
+                v.province(at).code
             ));
         }
     }
@@ -440,6 +564,8 @@ fn check(xs: &[u16]) -> Result<(), String> {
         .collect();
     let with = |e: String| format!("{e}\n{text}");
     check_orders(v, &phase, &step.before, &outcomes).map_err(with)?;
+    check_sea_strength(v, &phase, &step.before, &outcomes).map_err(with)?;
+    check_second_legs(v, &phase, &step).map_err(with)?;
     let next = &step.report.next;
     if next.phase.kind == PhaseKind::Retreat {
         let rest: Vec<u16> = xs.iter().rev().copied().collect();
@@ -459,6 +585,11 @@ fn failure_kind(e: &str) -> String {
             "reach of a succeeded order",
         ),
         ("landed", "landings put more armies ashore than are aboard"),
+        ("holding the sea with", "strength at sea"),
+        (
+            "its first move failed",
+            "a chain's second leg void for a first move that held",
+        ),
         (
             "dislodged with more armies",
             "a force at sea dislodged with more armies than fleets",

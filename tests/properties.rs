@@ -26,6 +26,8 @@ struct Played {
     before: Position,
     /// Each order line's power and outcome (or why the check refused it), in the order written.
     orders: Vec<(PowerId, Result<Outcome, String>)>,
+    /// Each order line's text as the case runner reads it back (canonical when it parsed).
+    texts: Vec<String>,
     /// The second-phase orders as reported (`2:` canonical text), with their outcomes.
     second: Vec<(PowerId, String, Outcome)>,
     /// The events the phase reported (starvation among them), the retreat phase's included.
@@ -51,6 +53,7 @@ fn play_case(
                 .iter()
                 .map(|o| (o.power, o.result.clone().map_err(|e| e.to_string())))
                 .collect(),
+            texts: step.orders.iter().map(|o| o.text.clone()).collect(),
             second: step
                 .second
                 .into_iter()
@@ -234,12 +237,31 @@ fn compare(
     }
     for (i, key) in lines_a.iter().enumerate() {
         let Some(key) = key else { continue };
-        let Some(j) = lines_b.iter().position(|k| k.as_ref() == Some(key)) else {
-            continue;
+        // Lines written alike (one power, one text) differ in nothing but the order of writing
+        // (R3.3: two landings sharing their carriers), so their outcomes are compared together,
+        // in any order; every other line by itself.
+        let alike = |k: usize| {
+            lines_a[k].is_some() && a.orders[k].0 == a.orders[i].0 && a.texts[k] == a.texts[i]
         };
-        let (oa, ob) = (result_key(&a.orders[i].1), result_key(&b.orders[j].1));
+        if (0..i).any(alike) {
+            continue;
+        }
+        let (mut oa, mut ob) = (Vec::new(), Vec::new());
+        for k in (i..lines_a.len()).filter(|&k| alike(k)) {
+            let Some(j) = lines_b.iter().position(|l| *l == lines_a[k]) else {
+                continue;
+            };
+            oa.push(result_key(&a.orders[k].1));
+            ob.push(result_key(&b.orders[j].1));
+        }
+        oa.sort();
+        ob.sort();
         if oa != ob {
-            return Err(format!("order {key}: {oa} against {ob}"));
+            return Err(format!(
+                "order {key}: {} against {}",
+                oa.join(" | "),
+                ob.join(" | ")
+            ));
         }
     }
     // The phase report's events (passages denied, blockades, starvation, the Winter's) are the

@@ -141,10 +141,8 @@ impl<'a> Resolver<'a> {
             Route::Passage(sea) if !self.path(m) => return Reason::PassageDenied(sea),
             _ => {}
         }
-        if let Some(c) = self.items[m].carrier {
-            if !self.is_move(c) || !self.d[c].result {
-                return Reason::Refused(Refusal::CarrierFailed);
-            }
+        if !self.aboard(m) {
+            return Reason::Refused(Refusal::CarrierFailed);
         }
         if let Some(n) = self.d[m].h2h {
             if self.d[n].result {

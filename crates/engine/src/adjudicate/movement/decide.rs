@@ -27,6 +27,57 @@ impl<'a> Resolver<'a> {
                 self.resolve(node.index());
             }
         });
+        // Each landing is filed under the carrier that carried it, for what follows (R3.3).
+        for g in 0..self.alike.len() {
+            let members = self.alike[g].clone();
+            let carriers: Vec<Option<usize>> =
+                members.iter().map(|&i| self.carrier_of(i)).collect();
+            for (i, c) in members.into_iter().zip(carriers) {
+                self.items[i].carrier = c;
+            }
+        }
+    }
+
+    /// The carrier whose move brings landing `i`'s armies into its sea (R3.3). Landings written
+    /// alike share the carriers matched to them: those that arrive go first, in board order, to
+    /// the landings in the order written (nothing else tells them apart), so exactly the armies
+    /// that arrive land, whichever carrier's move is written first.
+    pub(super) fn carrier_of(&mut self, i: usize) -> Option<usize> {
+        let own = self.items[i].carrier?;
+        let Some(g) = self.alike.iter().position(|g| g.contains(&i)) else {
+            return Some(own);
+        };
+        let members: Vec<usize> = self.alike[g]
+            .iter()
+            .copied()
+            .filter(|&j| self.is_move(j) && self.d[j].void.is_none())
+            .collect();
+        let Some(rank) = members.iter().position(|&j| j == i) else {
+            return Some(own);
+        };
+        let mut carriers: Vec<(bool, usize, usize)> = Vec::with_capacity(members.len());
+        for j in members {
+            if let Some(c) = self.items[j].carrier {
+                let arrives = self.arrives(c);
+                carriers.push((!arrives, self.items[c].at.index(), c));
+            }
+        }
+        carriers.sort_unstable();
+        carriers.get(rank).map(|&(_, _, c)| c)
+    }
+
+    /// Whether carrier `c` brings its armies into the sea: its move (not found void) succeeds.
+    fn arrives(&mut self, c: usize) -> bool {
+        self.is_move(c) && self.resolve(c)
+    }
+
+    /// Whether landing `m`'s armies are in its sea to land: not when they come aboard a carrier
+    /// that doesn't arrive; such a landing fails and contests nothing (R3.3).
+    pub(super) fn aboard(&mut self, m: usize) -> bool {
+        match self.carrier_of(m) {
+            Some(c) => self.arrives(c),
+            None => true,
+        }
     }
 
     /// The decisions a move's route reads: its convoys, or the fleets that may deny its passage.
@@ -40,8 +91,15 @@ impl<'a> Resolver<'a> {
                 .for_each(&mut *edge),
             _ => {}
         }
-        if let Some(c) = self.items[m].carrier {
-            edge(c);
+        if self.items[m].carrier.is_some() {
+            // Alike landings share their carriers (`carrier_of`).
+            match self.alike.iter().find(|g| g.contains(&m)) {
+                Some(g) => g
+                    .iter()
+                    .filter_map(|&j| self.items[j].carrier)
+                    .for_each(&mut *edge),
+                None => self.items[m].carrier.into_iter().for_each(&mut *edge),
+            }
         }
     }
 
@@ -225,12 +283,11 @@ impl<'a> Resolver<'a> {
             return self.merge_succeeds(i - self.items.len());
         };
         match item.act {
-            Act::Move { .. } => match (item.group, item.carrier) {
+            Act::Move { .. } => match item.group {
                 // Each participant goes with the merge when its own path holds (R2.4, R2.6).
-                (Some(g), _) => self.path(i) && self.resolve(self.group_node(g)),
-                // A carrier whose move was found void (now a hold) carries nothing (R3.3).
-                (None, Some(c)) => self.is_move(c) && self.resolve(c) && self.move_succeeds(i),
-                (None, None) => self.move_succeeds(i),
+                Some(g) => self.path(i) && self.resolve(self.group_node(g)),
+                // A landing whose carrier doesn't arrive has no path (`aboard`).
+                None => self.move_succeeds(i),
             },
             Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. } => {
                 self.d[i].matched && !self.support_cut(i) && !self.support_denied(i)
@@ -244,6 +301,9 @@ impl<'a> Resolver<'a> {
 
     /// Whether a move's route holds.
     pub(super) fn path(&mut self, m: usize) -> bool {
+        if !self.aboard(m) {
+            return false;
+        }
         match self.d[m].route {
             Route::Direct => true,
             Route::NotMove | Route::NoConvoy => false,

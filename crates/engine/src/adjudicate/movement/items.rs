@@ -339,7 +339,9 @@ impl<'a> Resolver<'a> {
             aboard[c] -= armies;
             Some(c)
         };
-        // Landings written alike are served together or not at all (see above).
+        // Landings written alike are served together or not at all (see above); once served,
+        // they share their carriers, which the decisions hand out (`Resolver::carrier_of`).
+        let mut alike: Vec<Vec<usize>> = Vec::new();
         for (k, &(i, at, armies, to)) in landings.iter().enumerate() {
             let group: Vec<usize> = (0..landings.len())
                 .filter(|&j| {
@@ -374,6 +376,17 @@ impl<'a> Resolver<'a> {
             it.lands = true;
             it.carrier = Some(c);
             items.push(it);
+            let same = |g: &Vec<usize>| {
+                g.first().is_some_and(|&j| {
+                    let l: &Item = &items[j];
+                    let order = |it: &Item| it.order.and_then(|o| powers.get(o));
+                    (l.at, l.armies, l.act, order(l)) == (at, armies, act, order(&it))
+                })
+            };
+            match alike.iter_mut().find(|g| same(g)) {
+                Some(g) => g.push(items.len() - 1),
+                None => alike.push(vec![items.len() - 1]),
+            }
         }
         let n = items.len();
         let decisions = n + groups.len();
@@ -394,6 +407,7 @@ impl<'a> Resolver<'a> {
             void_orders: Vec::new(),
             refused,
             embarked,
+            alike,
             items,
             d: vec![
                 Decision {

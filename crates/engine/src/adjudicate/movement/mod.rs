@@ -168,6 +168,10 @@ struct Resolver<'a> {
     /// Each embarkation with a move (`A(Tun) E F(BOT)-ION`): its order, the item of the fleets'
     /// move, and whether that move is also the fleets' own order.
     embarked: Vec<(usize, usize, bool)>,
+    /// The landings from a sea its armies only reach this phase, in groups written alike (sea,
+    /// destination, count and power), each in the order written: nothing else tells a group's
+    /// landings apart, and they share the carriers matched to them (R3.3).
+    alike: Vec<Vec<usize>>,
     /// Kruijswijk's list of decisions that depend on a guess.
     cycle: Vec<usize>,
     /// How many guesses have been made: numbers each guess (see [`State::Guessing`]).
