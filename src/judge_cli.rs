@@ -5,7 +5,7 @@ use clap::Subcommand;
 use napjudge_judge::clock::{self, Clock, Period};
 use napjudge_judge::config::{self, Config, Smtp};
 use napjudge_judge::mail;
-use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target};
+use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target, Which};
 use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Store};
 use napjudge_picture as picture;
 use napjudge_replay::{self as replay, folder};
@@ -183,6 +183,17 @@ pub enum OutboxCommand {
         /// The judge's own address, the mails' sender (else the config's judge address).
         #[arg(long, env = "NAPJUDGE_FROM")]
         from: Option<String>,
+    },
+    /// Queues a mail given up (undeliverable) again, keeping its Message-ID: the next send or
+    /// tick tries it as if new.
+    #[command(group = clap::ArgGroup::new("which").required(true))]
+    Retry {
+        /// The mail's id (the first column of `outbox list`).
+        #[arg(group = "which")]
+        id: Option<i64>,
+        /// Every mail given up.
+        #[arg(long, group = "which")]
+        all: bool,
     },
 }
 
@@ -471,8 +482,16 @@ fn deliver(
         .map_err(|e| e.to_string())
 }
 
-/// The counts, then one line per failed mail.
+/// The counts, then one line per failed mail; the GM's notices that wait go to standard error
+/// (cron mails it), at every send while they wait.
 fn sent_lines(sent: &Sent) -> String {
+    for w in &sent.waiting {
+        eprintln!("napjudge: {w}");
+    }
+    if sent.busy {
+        return "another outbox send is running: it delivers the outbox, this one tried nothing"
+            .into();
+    }
     let mut out = format!(
         "{} sent, {} failed, {} given up",
         sent.sent, sent.failed, sent.given_up
@@ -480,6 +499,13 @@ fn sent_lines(sent: &Sent) -> String {
     for p in &sent.problems {
         out.push_str("\n  ");
         out.push_str(p);
+    }
+    if sent.requeued > 0 {
+        out.push_str(&format!(
+            "\n  {} mail(s) given up while the server was unreachable queued again: the next send \
+             delivers them",
+            sent.requeued
+        ));
     }
     out
 }
@@ -551,6 +577,17 @@ pub fn outbox(
             println!("{}", sent_lines(&sent));
             if sent.failed + sent.given_up > 0 {
                 return Ok(ExitCode::FAILURE);
+            }
+        }
+        OutboxCommand::Retry { id, .. } => {
+            // clap takes exactly one of the id and --all.
+            let which = id.map_or(Which::All, Which::One);
+            let ids = j.retry_outbox(which).map_err(|e| e.to_string())?;
+            for id in &ids {
+                println!("mail {id} queued again");
+            }
+            if ids.is_empty() {
+                println!("no mail is given up: nothing to retry");
             }
         }
     }

@@ -355,8 +355,9 @@ fn result_mails_carry_the_picture() {
             .build(),
     ));
     let retry = Retry {
-        limit: 5,
+        days: 7,
         minutes: 5,
+        limit: Some(5),
     };
     let now = at("2026-11-01T10:00:00Z");
     let sent = j

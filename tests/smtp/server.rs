@@ -2,7 +2,9 @@
 //! the ring provider, the project's one TLS stack (mailin-embedded needs a TLS of its own, whose
 //! rustls compiles a second crypto library, aws-lc, into every test build). It speaks what a
 //! submission server must: EHLO/HELO, STARTTLS, AUTH PLAIN (only once encrypted), MAIL, RCPT,
-//! DATA, RSET, NOOP, QUIT; what it takes and refuses is the test's [`Mailbox`].
+//! DATA, RSET, NOOP, QUIT; what it takes and refuses (for good, for now), and how long it takes
+//! to answer a message's DATA (a stall), is the test's [`Mailbox`]. A server that is down is one
+//! not started yet.
 
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
@@ -24,6 +26,11 @@ pub trait Mailbox: Send + Sync + 'static {
     /// Whether mail for `to` is taken (else 550, for good, as for an unknown mailbox).
     fn takes(&self, _to: &str) -> bool {
         true
+    }
+    /// The reply to `RCPT TO:<to>` when it isn't taken this time: a whole reply line such as
+    /// `451 4.3.0 try again later` (a server out of room) or `554 5.7.1 rejected` (policy).
+    fn refusal(&self, _to: &str) -> Option<String> {
+        None
     }
     /// The DATA of a message to `to` begins.
     fn begun(&self, _to: &[String]) {}
@@ -149,7 +156,9 @@ fn dialogue<S: Read + Write>(s: &mut S, stage: Stage, mailbox: &dyn Mailbox) -> 
             }
         } else if upper.starts_with("RCPT TO:") && from.is_some() {
             let rcpt = path(&line[8..]);
-            if mailbox.takes(&rcpt) {
+            if let Some(reply) = mailbox.refusal(&rcpt) {
+                format!("{reply}\r\n")
+            } else if mailbox.takes(&rcpt) {
                 to.push(rcpt);
                 "250 2.1.5 OK\r\n".into()
             } else {
@@ -158,13 +167,18 @@ fn dialogue<S: Read + Write>(s: &mut S, stage: Stage, mailbox: &dyn Mailbox) -> 
         } else if upper == "DATA" && !to.is_empty() {
             mailbox.begun(&to);
             s.write_all(b"354 end data with <CR><LF>.<CR><LF>\r\n")?;
+            // Lines joined by CRLF: the CRLF before the final "." ends the data's last line
+            // and belongs to the terminator (RFC 5321 4.1.1.4), not to the data.
             let mut data = String::new();
+            let mut first = true;
             while let Some(l) = read_line(s)? {
                 if l == "." {
                     break;
                 }
+                if !std::mem::take(&mut first) {
+                    data.push_str("\r\n");
+                }
                 data.push_str(l.strip_prefix('.').unwrap_or(&l));
-                data.push_str("\r\n");
             }
             mailbox.accept(Accepted {
                 from: from.take().unwrap_or_default(),

@@ -46,6 +46,20 @@ pub enum ConfigError {
     /// A user is given but no password file.
     #[error("smtp user '{0}' has no password_file: add one under [smtp] in napjudge.toml")]
     NoPassword(String),
+    /// A number outside what napjudge takes for it.
+    #[error("{field} = {value}: give a number from {min} to {max} ({why})")]
+    Bound {
+        /// The field, with its section (`[outbox] retry_days`).
+        field: &'static str,
+        /// The value given.
+        value: u64,
+        /// The least value taken.
+        min: u64,
+        /// The greatest value taken.
+        max: u64,
+        /// What the bound is for.
+        why: &'static str,
+    },
     /// An `--smtp` URL that can't be used.
     #[error("--smtp {url}: {why} (write smtp://host:port, smtp://host?tls=required or smtps://user@host)")]
     Url {
@@ -112,7 +126,8 @@ pub struct Smtp {
     pub user: Option<String>,
     /// A file holding only the password (kept out of the config and of the command line).
     pub password_file: Option<PathBuf>,
-    /// Seconds to wait for the server before a try counts as failed.
+    /// Seconds to wait for the server at each step of a try (connecting, each command, each
+    /// write) before the try counts as failed; at most [`MAX_TIMEOUT`].
     #[serde(default = "default_timeout")]
     pub timeout: u64,
     /// A PEM certificate to trust besides the public roots: the CA of a private mail server.
@@ -123,24 +138,36 @@ fn default_timeout() -> u64 {
     30
 }
 
+/// The longest `[smtp] timeout`: a try of one mail must end well inside the ten minutes another
+/// sender leaves a claimed mail alone.
+pub const MAX_TIMEOUT: u64 = 120;
+
+/// The longest `[outbox] retry_days`: a mail older than a season is no use to anyone.
+pub const MAX_RETRY_DAYS: u32 = 90;
+
 /// `[outbox]`.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Outbox {
     /// Deliver into this folder as `.eml` files instead of by SMTP (for local use).
     pub dir: Option<PathBuf>,
-    /// Tries before a mail is given up and the game's GM is told.
-    pub retry_limit: u32,
-    /// Minutes before the first retry; each later one waits twice as long as the one before.
+    /// Days a mail that fails for a passing reason (no connection, a 4xx) is retried, from its
+    /// first failed try, before it is given up and the game's GM is told.
+    pub retry_days: u32,
+    /// Minutes before the first retry; each later one waits twice as long as the one before,
+    /// a day at most.
     pub retry_minutes: u32,
+    /// Also give a mail up after this many tries (none by default: the days decide).
+    pub retry_limit: Option<u32>,
 }
 
 impl Default for Outbox {
     fn default() -> Outbox {
         Outbox {
             dir: None,
-            retry_limit: 8,
+            retry_days: 7,
             retry_minutes: 5,
+            retry_limit: None,
         }
     }
 }
@@ -181,9 +208,68 @@ pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
     Ok(config)
 }
 
-/// Parses the text of a `napjudge.toml`.
+/// Parses the text of a `napjudge.toml`, each number checked against its bounds.
 pub fn parse(text: &str) -> Result<Config, String> {
-    toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())
+    let config: Config = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+    config.check().map_err(|e| e.to_string())?;
+    Ok(config)
+}
+
+/// `value` if it is within `min..=max`, else the error naming `field`.
+fn bounded(
+    field: &'static str,
+    value: u64,
+    (min, max): (u64, u64),
+    why: &'static str,
+) -> Result<(), ConfigError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(ConfigError::Bound {
+            field,
+            value,
+            min,
+            max,
+            why,
+        })
+    }
+}
+
+impl Config {
+    /// Every number within its bounds, so that no time computed from them can overflow and a
+    /// try always ends inside its claim.
+    pub fn check(&self) -> Result<(), ConfigError> {
+        let o = &self.outbox;
+        bounded(
+            "[outbox] retry_days",
+            o.retry_days.into(),
+            (1, MAX_RETRY_DAYS.into()),
+            "days a mail is retried while the server is down",
+        )?;
+        bounded(
+            "[outbox] retry_minutes",
+            o.retry_minutes.into(),
+            (1, 24 * 60),
+            "minutes before the first retry",
+        )?;
+        if let Some(limit) = o.retry_limit {
+            bounded(
+                "[outbox] retry_limit",
+                limit.into(),
+                (1, u32::MAX.into()),
+                "tries before a mail is given up; leave it out to retry for retry_days",
+            )?;
+        }
+        if let Some(smtp) = &self.smtp {
+            bounded(
+                "[smtp] timeout",
+                smtp.timeout,
+                (1, MAX_TIMEOUT),
+                "seconds to wait for the mail server at each step",
+            )?;
+        }
+        Ok(())
+    }
 }
 
 impl Smtp {
@@ -299,7 +385,7 @@ mod tests {
         let smtp = c.smtp.expect("[smtp]");
         assert_eq!(smtp.security, Security::Starttls);
         assert_eq!(smtp.port(), 587);
-        assert_eq!(c.outbox.retry_limit, 8);
+        assert_eq!((c.outbox.retry_days, c.outbox.retry_limit), (7, None));
         assert_eq!(c.judge.address, "judge@example.org");
     }
 
@@ -307,6 +393,32 @@ mod tests {
     fn an_unknown_field_is_refused_with_its_name() {
         let e = parse("[smtp]\nhost = \"h\"\nsecurty = \"tls\"\n").expect_err("typo");
         assert!(e.contains("securty"), "{e}");
+    }
+
+    /// Issue 19, findings 7 and 10: the retry days and the SMTP timeout have bounds, each error
+    /// naming its field and what is taken.
+    #[test]
+    fn out_of_bounds_numbers_are_refused_with_their_field() {
+        for (text, field) in [
+            ("[outbox]\nretry_days = 0\n", "[outbox] retry_days = 0"),
+            (
+                "[outbox]\nretry_days = 1000000\n",
+                "[outbox] retry_days = 1000000",
+            ),
+            (
+                "[outbox]\nretry_minutes = 0\n",
+                "[outbox] retry_minutes = 0",
+            ),
+            ("[outbox]\nretry_limit = 0\n", "[outbox] retry_limit = 0"),
+            (
+                "[smtp]\nhost = \"h\"\ntimeout = 600\n",
+                "[smtp] timeout = 600: give a number from 1 to 120",
+            ),
+        ] {
+            let e = parse(text).expect_err(text);
+            assert!(e.starts_with(field), "{e}");
+        }
+        assert!(parse("[outbox]\nretry_days = 90\nretry_limit = 8\n").is_ok());
     }
 
     #[test]

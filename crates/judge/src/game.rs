@@ -1790,7 +1790,7 @@ impl Judge {
         let Some(cur) = self.store.view().current_phase(game.id)? else {
             return Ok(None);
         };
-        // A phase stored before schema version 8 has no start: taken as current, as before.
+        // A phase stored before schema version 9 has no start: taken as current, as before.
         if cur.started.is_none_or(|s| s <= at) {
             return Ok(None);
         }
@@ -1960,5 +1960,10 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<outbox::Sent, outbox::OutboxError> {
         outbox::send(&mut self.store, target, from, retry, now)
+    }
+
+    /// Queues given-up mails again (`outbox retry`); their ids.
+    pub fn retry_outbox(&mut self, which: outbox::Which) -> Result<Vec<i64>, outbox::OutboxError> {
+        outbox::retry(&mut self.store, which)
     }
 }

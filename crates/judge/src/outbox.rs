@@ -1,15 +1,22 @@
 //! The outbox: every mail the judge queued, delivered as RFC 5322 messages to a mail server by
 //! SMTP, or into a folder (one `.eml` file per mail) for local use.
 //!
-//! A mail is marked sent only once the server accepted it (or its file is in place). Before each
-//! try the mail is claimed in its own committed transaction, which fixes its Message-ID: a judge
-//! killed between the server's acceptance and marking it sent sends it again later with the same
-//! Message-ID, never loses it. A failed try is retried with back-off by later sends; after the
-//! retry limit the mail is given up and the game's GM is mailed why.
+//! A mail is marked sent only once the server accepted it (or its file is in place). A send holds
+//! the outbox (a lock on a file beside the database, dropped by the system when the sender ends,
+//! even killed) so that a second sender never sends what the first is still trying, however long
+//! its try takes. Before each try the mail is claimed in its own committed transaction, which
+//! fixes its Message-ID: a judge killed between the server's acceptance and marking it sent
+//! sends it again later with the same Message-ID, never loses it.
+//!
+//! A try that fails for a passing reason (no connection, a timeout, a 4xx) is retried with
+//! back-off, daily at most, for the retry days from its first failure; then the mail is given up
+//! and the game's GM is mailed why. A refusal for good (5xx) gives it up at once. A mail given up
+//! is queued again by `outbox retry`, and, when it was given up because the server couldn't be
+//! reached, by the first later send that reaches the server. The GM's notices are never given up.
 
 use crate::config::{ConfigError, Security, Smtp};
 use crate::render;
-use crate::store::{Mail, MailKind, NewMail, Store, StoreError};
+use crate::store::{Fault, Mail, MailKind, MailState, NewMail, Store, StoreError};
 use askama::Template;
 use chrono::{DateTime, Duration, Utc};
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
@@ -17,9 +24,11 @@ use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SmtpTransport, Transport};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::path::PathBuf;
 
-/// How long a claimed mail is held from other senders: longer than one try can take.
+/// How long a claimed mail is held from other senders when its sender was killed mid-try (while
+/// the sender runs, its hold on the outbox keeps them off).
 const CLAIM_SECONDS: i64 = 600;
 
 /// Why the outbox can't be sent.
@@ -50,6 +59,31 @@ pub enum OutboxError {
     /// The GM's report of an undeliverable mail can't be rendered.
     #[error(transparent)]
     Render(#[from] render::RenderError),
+    /// The outbox's lock file can't be made or locked.
+    #[error(
+        "{path}: {source} (the outbox's lock file, beside the database: napjudge must be able to \
+         write in the database's folder)"
+    )]
+    Lock {
+        /// The lock file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// `outbox retry` names a mail the outbox doesn't have.
+    #[error("no mail {0} in the outbox (napjudge outbox list shows each mail's id)")]
+    NoMail(i64),
+    /// `outbox retry` names a mail that wasn't given up.
+    #[error(
+        "mail {id} is {state}, not given up: only an undeliverable mail is sent again \
+         (a failed one is retried by itself; napjudge outbox list shows each mail's state)"
+    )]
+    NotGivenUp {
+        /// The mail.
+        id: i64,
+        /// Where it stands.
+        state: MailState,
+    },
 }
 
 /// What a send did.
@@ -63,38 +97,100 @@ pub struct Sent {
     pub given_up: usize,
     /// For each mail that failed: its id, recipient, the error and what happens next.
     pub problems: Vec<String>,
+    /// Mails given up while the server couldn't be reached, queued again because this send
+    /// reached it (they go on the next send).
+    pub requeued: usize,
+    /// Another send holds the outbox: this one tried nothing.
+    pub busy: bool,
+    /// One line for each of the GM's notices that a try failed and that waits in the outbox.
+    pub waiting: Vec<String>,
 }
 
 /// The retry policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Retry {
-    /// Tries before a mail is given up.
-    pub limit: u32,
-    /// Minutes before the first retry; doubled for each later one.
+    /// Days from a mail's first failed try during which it is retried.
+    pub days: u32,
+    /// Minutes before the first retry; doubled for each later one, a day at most.
     pub minutes: u32,
+    /// Tries before a mail is given up, if the days shouldn't decide alone.
+    pub limit: Option<u32>,
+}
+
+/// `now` moved on by `d`; `now` itself if that isn't a time (never with the bounded settings).
+fn later(now: DateTime<Utc>, d: Duration) -> DateTime<Utc> {
+    now.checked_add_signed(d).unwrap_or(now)
 }
 
 impl Retry {
     /// The policy of `[outbox]` in napjudge.toml.
     pub fn from_config(c: &crate::config::Outbox) -> Retry {
         Retry {
-            limit: c.retry_limit,
+            days: c.retry_days,
             minutes: c.retry_minutes,
+            limit: c.retry_limit,
         }
     }
 
-    /// When a mail that has now failed `tries` times is tried again; none once the limit is
-    /// reached.
-    fn next(&self, tries: i64, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        if tries >= i64::from(self.limit) {
-            return None;
-        }
+    /// When `mail`, whose try failed at `now` with `fault`, is tried again; none when it is
+    /// given up.
+    fn next(&self, mail: &Mail, fault: Fault, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let tries = mail.tries.saturating_add(1);
         // 5, 10, 20, ... minutes, capped at a day so a long outage is still retried daily.
         let shift = u32::try_from(tries.saturating_sub(1).clamp(0, 20)).unwrap_or(20);
         let minutes = i64::from(self.minutes)
             .saturating_mul(1_i64 << shift)
             .min(24 * 60);
-        Some(now + Duration::minutes(minutes))
+        let backoff = Duration::minutes(minutes);
+        if mail.kind == MailKind::Undeliverable {
+            // The GM's notice is never given up: it is the only word of a lost mail. Refused
+            // for good, it is tried daily, for the day the GM's address is mended.
+            let wait = match fault {
+                Fault::Permanent => Duration::days(1),
+                Fault::Unreachable | Fault::Deferred => backoff,
+            };
+            return Some(later(now, wait));
+        }
+        if fault == Fault::Permanent || self.limit.is_some_and(|l| tries >= i64::from(l)) {
+            return None;
+        }
+        let end = later(
+            mail.failing_since.unwrap_or(now),
+            Duration::days(self.days.into()),
+        );
+        // The last try falls on the end of the retry days, not past it.
+        (now < end).then(|| later(now, backoff).min(end))
+    }
+}
+
+/// A send's hold on the outbox, released when dropped (or when the process ends).
+struct Hold {
+    /// The locked file; none for a database in memory, which no other process can open.
+    _file: Option<File>,
+}
+
+/// Takes the outbox for one send: none when another send holds it.
+fn hold(store: &Store) -> Result<Option<Hold>, OutboxError> {
+    let Some(db) = store.path() else {
+        return Ok(Some(Hold { _file: None }));
+    };
+    let mut name = db.as_os_str().to_owned();
+    name.push(".outbox-lock");
+    let path = PathBuf::from(name);
+    let lock_error = |source| OutboxError::Lock {
+        path: path.display().to_string(),
+        source,
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(lock_error)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(Hold { _file: Some(file) })),
+        Err(TryLockError::WouldBlock) => Ok(None),
+        Err(TryLockError::Error(e)) => Err(lock_error(e)),
     }
 }
 
@@ -134,7 +230,11 @@ impl Target {
         }
         let mut builder = builder
             .port(smtp.port())
-            .timeout(Some(std::time::Duration::from_secs(smtp.timeout)));
+            // Every step of a try bounded (checked at load; held here for any caller), so a
+            // try ends well inside a claim.
+            .timeout(Some(std::time::Duration::from_secs(
+                smtp.timeout.clamp(1, crate::config::MAX_TIMEOUT),
+            )));
         if let Some((user, password)) = smtp.credentials()? {
             builder = builder.credentials(Credentials::new(user, password));
         }
@@ -142,18 +242,9 @@ impl Target {
     }
 }
 
-/// How one try failed.
-enum Failure {
-    /// The server refused this mail (4xx or 5xx): retried. Even a 5xx isn't given up at once: the
-    /// same codes come from a judge the server refuses as a sender, and giving up then would lose
-    /// every mail of the run.
-    Refused(String),
-    /// The server (or folder) can't be used at all (no connection, TLS, timeout, a failed login,
-    /// 421): retried, and the mails after this one aren't tried in this run.
-    Unreachable(String),
-    /// The mail can't be written (an address that isn't one): it never will be, so given up now.
-    Invalid(String),
-}
+/// How one try failed: why, and what that means for the mail (see [`Fault`]). After
+/// [`Fault::Unreachable`] the mails after this one aren't tried in this run.
+struct Failure(Fault, String);
 
 /// `Auto-Submitted` (RFC 3834): tells vacation responders and other judges not to answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,6 +293,21 @@ fn new_message_id(mail: &Mail, from: &str, now: DateTime<Utc>) -> String {
     )
 }
 
+/// `text` with every line ended by CRLF, in one pass. lettre ends the lines of a body it is given
+/// by inserting each missing CR in place, which is quadratic in the body (a 4 MB reply took 28 s
+/// to build); given CRLF already, it inserts nothing.
+fn crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().saturating_add(text.len() / 32));
+    let mut rest = text;
+    while let Some((line, tail)) = rest.split_once('\n') {
+        out.push_str(line.strip_suffix('\r').unwrap_or(line));
+        out.push_str("\r\n");
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The message of a mail from `from`, with its Message-ID: plain text, or with a picture of the
 /// board, the same text followed by the PNG as an attachment (multipart/mixed).
 pub fn message(
@@ -227,10 +333,9 @@ pub fn message(
             .in_reply_to(format!("<{id}>"))
             .references(format!("<{id}>"));
     }
+    let body = crlf(&mail.body);
     match picture {
-        None => builder
-            .header(ContentType::TEXT_PLAIN)
-            .body(mail.body.clone()),
+        None => builder.header(ContentType::TEXT_PLAIN).body(body),
         Some(png) => {
             let png_type = ContentType::parse("image/png").map_err(|e| e.to_string())?;
             let name: String = mail
@@ -240,7 +345,7 @@ pub fn message(
                 .collect();
             builder.multipart(
                 MultiPart::mixed()
-                    .singlepart(SinglePart::plain(mail.body.clone()))
+                    .singlepart(SinglePart::plain(body))
                     .singlepart(
                         Attachment::new(format!("{name}-board.png")).body(png.to_vec(), png_type),
                     ),
@@ -259,16 +364,23 @@ fn deliver(target: &Target, mail: &Mail, m: &Message) -> Result<(), Failure> {
             let tmp = dir.join(format!(".{:06}.eml.tmp", mail.id));
             std::fs::write(&tmp, m.formatted())
                 .and_then(|()| std::fs::rename(&tmp, &path))
-                .map_err(|e| Failure::Unreachable(format!("{}: {e}", path.display())))
+                .map_err(|e| Failure(Fault::Unreachable, format!("{}: {e}", path.display())))
         }
         Target::Smtp(transport) => transport.send(m).map(|_| ()).map_err(|e| {
             let code = e.status().map(u16::from);
+            // A closing server (421) or a refused login (530-538) refuses the judge, not the
+            // mail: as if unreachable, so the mail isn't given up for it.
             let login_or_closing = code.is_some_and(|c| c == 421 || (530..=538).contains(&c));
-            if (e.is_permanent() || e.is_transient()) && !login_or_closing {
-                Failure::Refused(e.to_string())
+            let fault = if login_or_closing {
+                Fault::Unreachable
+            } else if e.is_permanent() {
+                Fault::Permanent
+            } else if e.is_transient() {
+                Fault::Deferred
             } else {
-                Failure::Unreachable(e.to_string())
-            }
+                Fault::Unreachable
+            };
+            Failure(fault, e.to_string())
         }),
     }
 }
@@ -277,6 +389,8 @@ fn deliver(target: &Target, mail: &Mail, m: &Message) -> Result<(), Failure> {
 #[derive(Template)]
 #[template(path = "undeliverable.txt")]
 pub struct UndeliverableMail<'a> {
+    /// The mail's id in the outbox (for `outbox retry`).
+    pub id: i64,
     /// The game.
     pub game: &'a str,
     /// The mail's recipient.
@@ -301,13 +415,11 @@ fn failed(
     now: DateTime<Utc>,
     out: &mut Sent,
 ) -> Result<(), OutboxError> {
-    let tries = mail.tries + 1;
-    let (error, next) = match failure {
-        Failure::Invalid(e) => (e, None),
-        Failure::Refused(e) | Failure::Unreachable(e) => (e, retry.next(tries, now)),
-    };
+    let tries = mail.tries.saturating_add(1);
+    let Failure(fault, error) = failure;
+    let next = retry.next(mail, *fault, now);
     let tx = store.begin()?;
-    tx.mail_failed(mail.id, error, next)?;
+    tx.mail_failed(mail.id, error, *fault, next, now)?;
     out.problems.push(format!(
         "mail {} to {}: {error}; {}",
         mail.id,
@@ -321,34 +433,32 @@ fn failed(
         out.failed += 1;
     } else {
         out.given_up += 1;
-        // A report of a mail given up is never itself reported (no loop when the GM's
-        // address is the broken one).
-        if mail.kind != MailKind::Undeliverable {
-            if let Some(game) = tx.view().game(&mail.game)? {
-                let body = render::render(
-                    "undeliverable",
-                    &UndeliverableMail {
-                        game: &mail.game,
-                        to: &mail.to,
-                        subject: &mail.subject,
-                        message_id,
-                        tries,
-                        error,
-                    },
-                )?;
-                tx.queue_mail(
-                    &NewMail {
-                        game: Some(game.id),
-                        phase: None,
-                        kind: MailKind::Undeliverable,
-                        to: game.gm.as_str(),
-                        subject: &format!("{}: a mail to {} was not delivered", mail.game, mail.to),
-                        body: &body,
-                        in_reply_to: None,
-                    },
-                    now,
-                )?;
-            }
+        // A notice is never given up (`Retry::next`), so none reports another.
+        if let Some(game) = tx.view().game(&mail.game)? {
+            let body = render::render(
+                "undeliverable",
+                &UndeliverableMail {
+                    id: mail.id,
+                    game: &mail.game,
+                    to: &mail.to,
+                    subject: &mail.subject,
+                    message_id,
+                    tries,
+                    error,
+                },
+            )?;
+            tx.queue_mail(
+                &NewMail {
+                    game: Some(game.id),
+                    phase: None,
+                    kind: MailKind::Undeliverable,
+                    to: game.gm.as_str(),
+                    subject: &format!("{}: a mail to {} was not delivered", mail.game, mail.to),
+                    body: &body,
+                    in_reply_to: None,
+                },
+                now,
+            )?;
         }
     }
     tx.commit()?;
@@ -357,7 +467,9 @@ fn failed(
 
 /// Delivers every mail that is due (queued, or failed and past its back-off) to `target`, each
 /// marked sent once delivered. Once the server can't be reached, the rest are recorded as failed
-/// with the same error without trying (one try of each, so their back-off runs together).
+/// with the same error without trying (one try of each, so their back-off runs together). The
+/// first delivery queues again the mails given up in the last retry days because the server
+/// couldn't be reached. Nothing is tried while another send holds the outbox.
 pub fn send(
     store: &mut Store,
     target: &Target,
@@ -372,8 +484,13 @@ pub fn send(
         })?;
     }
     let mut out = Sent::default();
+    let Some(_hold) = hold(store)? else {
+        out.busy = true;
+        return Ok(out);
+    };
     let mut down: Option<String> = None;
-    let until = now + Duration::seconds(CLAIM_SECONDS);
+    let mut reached = false;
+    let until = later(now, Duration::seconds(CLAIM_SECONDS));
     // Reports of mails given up in this run are queued after the list was read: next run.
     for mail in store.view().mails_due(now)? {
         let fresh = new_message_id(&mail, from, now);
@@ -390,24 +507,85 @@ pub fn send(
             None => None,
         };
         let result = match (&down, message(&mail, from, &message_id, picture.as_deref())) {
-            (_, Err(e)) => Err(Failure::Invalid(e)),
-            (Some(e), Ok(_)) => Err(Failure::Unreachable(format!("not tried: {e}"))),
+            // A mail that can't be written (an address that isn't one) never will be.
+            (_, Err(e)) => Err(Failure(Fault::Permanent, e)),
+            (Some(e), Ok(_)) => Err(Failure(Fault::Unreachable, format!("not tried: {e}"))),
             (None, Ok(m)) => deliver(target, &mail, &m),
         };
         match result {
             Ok(()) => {
                 let tx = store.begin()?;
                 tx.mail_sent(mail.id, now)?;
+                if !reached {
+                    reached = true;
+                    let since = now
+                        .checked_sub_signed(Duration::days(retry.days.into()))
+                        .unwrap_or(now);
+                    out.requeued = tx.requeue_unreachable(since)?.len();
+                }
                 tx.commit()?;
                 out.sent += 1;
             }
             Err(f) => {
-                if let (Failure::Unreachable(e), None) = (&f, &down) {
+                if let (Failure(Fault::Unreachable, e), None) = (&f, &down) {
                     down = Some(e.clone());
                 }
                 failed(store, &mail, &message_id, &f, retry, now, &mut out)?;
             }
         }
     }
+    out.waiting = store
+        .view()
+        .mails(Some(MailState::Failed))?
+        .into_iter()
+        .filter(|m| m.kind == MailKind::Undeliverable)
+        .map(|m| {
+            format!(
+                "the GM's notice {} to {} is not delivered ({}); it stays in the outbox, \
+                 tried again from {} (napjudge outbox list)",
+                m.id,
+                m.to,
+                m.error.as_deref().unwrap_or("no error kept"),
+                m.next_try.map(|t| t.to_rfc3339()).unwrap_or_default()
+            )
+        })
+        .collect();
     Ok(out)
+}
+
+/// Which given-up mails `outbox retry` queues again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// The mail with this row id.
+    One(i64),
+    /// Every mail given up.
+    All,
+}
+
+/// Queues given-up mails again (`outbox retry`), each keeping its Message-ID; their ids.
+pub fn retry(store: &mut Store, which: Which) -> Result<Vec<i64>, OutboxError> {
+    let ids = match which {
+        Which::One(id) => {
+            let mail = store.view().mail(id)?.ok_or(OutboxError::NoMail(id))?;
+            if mail.state != MailState::Undeliverable {
+                return Err(OutboxError::NotGivenUp {
+                    id,
+                    state: mail.state,
+                });
+            }
+            vec![id]
+        }
+        Which::All => store
+            .view()
+            .mails(Some(MailState::Undeliverable))?
+            .into_iter()
+            .map(|m| m.id)
+            .collect(),
+    };
+    let tx = store.begin()?;
+    for id in &ids {
+        tx.requeue_mail(*id)?;
+    }
+    tx.commit()?;
+    Ok(ids)
 }

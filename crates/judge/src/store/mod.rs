@@ -14,7 +14,9 @@ use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 use std::path::Path;
 
 pub use schema::VERSION;
-pub use types::{Address, Author, GameState, InboxState, MailKind, MailState, Reminded, Role};
+pub use types::{
+    Address, Author, Fault, GameState, InboxState, MailKind, MailState, Reminded, Role,
+};
 
 /// Why the store can't do what was asked.
 #[derive(Debug, thiserror::Error)]
@@ -71,6 +73,11 @@ impl Store {
         let store = Store::open(path)?;
         store.conn.pragma_update(None, "synchronous", "OFF")?;
         Ok(store)
+    }
+
+    /// The file the store is in; none for a database in memory.
+    pub fn path(&self) -> Option<&Path> {
+        self.conn.path().filter(|p| !p.is_empty()).map(Path::new)
     }
 
     /// Reads outside any write transaction.
@@ -158,7 +165,7 @@ pub struct PhaseRow {
     pub deadline: Option<DateTime<Utc>>,
     /// When it was processed.
     pub processed_at: Option<DateTime<Utc>>,
-    /// When it became current (none: stored before schema version 8).
+    /// When it became current (none: stored before schema version 9).
     pub started: Option<DateTime<Utc>>,
     /// Reminders sent.
     pub reminded: Reminded,
@@ -216,6 +223,8 @@ pub struct Mail {
     pub picture: Option<i64>,
     /// The Message-ID (without brackets) of the mail it answers.
     pub in_reply_to: Option<String>,
+    /// When its first failed try since it was last queued was: its retry days count from it.
+    pub failing_since: Option<DateTime<Utc>>,
 }
 
 /// A new mail for [`Tx::queue_mail`].
@@ -412,9 +421,13 @@ const LATEST_ORDERS: &str = "SELECT power, text, received, by, cleared FROM orde
      ORDER BY power";
 
 const MAIL_COLUMNS: &str = "o.id, COALESCE(g.name, ''), o.kind, o.recipient, o.subject, o.body, \
-     o.state, o.error, o.tries, o.created, o.message_id, o.next_try, o.picture, o.in_reply_to";
+     o.state, o.error, o.tries, o.created, o.message_id, o.next_try, o.picture, o.in_reply_to, \
+     o.failing_since";
 
-fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
+/// A mail's row, with its times still as stored: created, next try, failing since.
+type MailRow = (Mail, String, Option<String>, Option<String>);
+
+fn mail_row(r: &Row) -> rusqlite::Result<MailRow> {
     Ok((
         Mail {
             id: r.get(0)?,
@@ -431,17 +444,20 @@ fn mail_row(r: &Row) -> rusqlite::Result<(Mail, String, Option<String>)> {
             next_try: None,
             picture: r.get(12)?,
             in_reply_to: r.get(13)?,
+            failing_since: None,
         },
         r.get(9)?,
         r.get(11)?,
+        r.get(14)?,
     ))
 }
 
-fn read_mails(raw: Vec<(Mail, String, Option<String>)>) -> Result<Vec<Mail>, StoreError> {
+fn read_mails(raw: Vec<MailRow>) -> Result<Vec<Mail>, StoreError> {
     raw.into_iter()
-        .map(|(mut m, created, next_try)| {
+        .map(|(mut m, created, next_try, failing_since)| {
             m.created = read_time(&created)?;
             m.next_try = read_opt_time(next_try)?;
+            m.failing_since = read_opt_time(failing_since)?;
             Ok(m)
         })
         .collect()
@@ -640,6 +656,16 @@ impl View<'_> {
         ))?;
         let raw: Vec<_> = st.query_map([state], mail_row)?.collect::<Result<_, _>>()?;
         read_mails(raw)
+    }
+
+    /// The mail of the outbox with row id `id`.
+    pub fn mail(&self, id: i64) -> Result<Option<Mail>, StoreError> {
+        let mut st = self.0.prepare_cached(&format!(
+            "SELECT {MAIL_COLUMNS} FROM outbox o LEFT JOIN games g ON g.id = o.game
+             WHERE o.id = ?1"
+        ))?;
+        let raw: Vec<_> = st.query_map([id], mail_row)?.collect::<Result<_, _>>()?;
+        Ok(read_mails(raw)?.into_iter().next())
     }
 
     /// The body of the first reply queued after row `after` of the outbox.
@@ -1090,20 +1116,22 @@ impl Tx<'_> {
     pub fn mail_sent(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE outbox SET state = ?3, tries = tries + 1, error = NULL, sent_at = ?2,
-                    next_try = NULL
+                    next_try = NULL, fault = NULL, failing_since = NULL, given_up = NULL
              WHERE id = ?1",
             params![id, time(now), MailState::Sent],
         )?;
         Ok(())
     }
 
-    /// Marks a try of a mail failed, with why: tried again from `retry` on, or, with none,
-    /// given up.
+    /// Marks a try of a mail failed at `now`, with why: tried again from `retry` on, or, with
+    /// none, given up. The first failure since it was queued starts its retry days.
     pub fn mail_failed(
         &self,
         id: i64,
         error: &str,
+        fault: Fault,
         retry: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let state = if retry.is_some() {
             MailState::Failed
@@ -1111,11 +1139,48 @@ impl Tx<'_> {
             MailState::Undeliverable
         };
         self.0.execute(
-            "UPDATE outbox SET state = ?2, tries = tries + 1, error = ?3, next_try = ?4
+            "UPDATE outbox SET state = ?2, tries = tries + 1, error = ?3, next_try = ?4,
+                    fault = ?5, failing_since = COALESCE(failing_since, ?6),
+                    given_up = CASE WHEN ?4 IS NULL THEN ?6 END
              WHERE id = ?1",
-            params![id, state, error, retry.map(time)],
+            params![id, state, error, retry.map(time), fault, time(now)],
         )?;
         Ok(())
+    }
+
+    /// Queues a given-up mail again, as if new (its Message-ID kept): false when mail `id`
+    /// isn't given up.
+    pub fn requeue_mail(&self, id: i64) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE outbox SET state = ?2, tries = 0, next_try = NULL, failing_since = NULL,
+                    given_up = NULL
+             WHERE id = ?1 AND state = ?3",
+            params![id, MailState::Queued, MailState::Undeliverable],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Queues again every mail given up at `since` or later because the server couldn't be
+    /// reached; their row ids.
+    pub fn requeue_unreachable(&self, since: DateTime<Utc>) -> Result<Vec<i64>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "UPDATE outbox SET state = ?2, tries = 0, next_try = NULL, failing_since = NULL,
+                    given_up = NULL
+             WHERE state = ?3 AND fault = ?4 AND given_up >= ?1
+             RETURNING id",
+        )?;
+        let ids = st.query_map(
+            params![
+                time(since),
+                MailState::Queued,
+                MailState::Undeliverable,
+                Fault::Unreachable
+            ],
+            |r| r.get(0),
+        )?;
+        let mut ids: Vec<i64> = ids.collect::<Result<_, _>>()?;
+        ids.sort_unstable();
+        Ok(ids)
     }
 
     /// Stores a received message, `stored`; its row id.

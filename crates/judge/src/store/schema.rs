@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 8;
+pub const VERSION: i64 = 9;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -166,8 +166,17 @@ ALTER TABLE outbox ADD COLUMN in_reply_to TEXT;
 -- cleared, and from it on the power has no orders in the phase.
 ALTER TABLE orders ADD COLUMN cleared INTEGER NOT NULL DEFAULT 0;
 "#,
+    // Version 8 (issue 19, delivery through outages): a mail is retried for days from its first
+    // failure, not for a number of tries; why its last try failed decides whether it is retried
+    // and whether it is sent again by itself once the server is back (given up at `given_up`).
     r#"
--- Issue 19. When a phase became current: a mail received before it (answered late, by tick)
+ALTER TABLE outbox ADD COLUMN fault TEXT;
+ALTER TABLE outbox ADD COLUMN failing_since TEXT;
+ALTER TABLE outbox ADD COLUMN given_up TEXT;
+"#,
+    // Version 9 (issue 19, stale mail and replays).
+    r#"
+-- When a phase became current: a mail received before it (answered late, by tick)
 -- belongs to an earlier phase and its orders are not used. NULL for phases stored before.
 ALTER TABLE phases ADD COLUMN started TEXT;
 -- Every mail handled after a SIGNON: its date (the Date header, bounded by the time received),

@@ -115,6 +115,21 @@ stored_word!(
 );
 
 stored_word!(
+    /// Why a try of a mail failed, which decides what happens to it next.
+    Fault, "mail fault", {
+        /// The server couldn't be used at all (no connection, a timeout, TLS, a failed login,
+        /// 421): retried up to the retry days, and once given up, sent again by itself when a
+        /// later send reaches the server.
+        Unreachable => "unreachable",
+        /// The server refused this mail for now (4xx): retried up to the retry days.
+        Deferred => "deferred",
+        /// The server refused this mail for good (5xx), or it can't be written (an address that
+        /// isn't one): given up at once; `outbox retry` sends it again.
+        Permanent => "permanent",
+    }
+);
+
+stored_word!(
     /// Where a received message stands.
     InboxState, "received mail's state", {
         /// Stored, not answered yet (the next `tick` answers it).
