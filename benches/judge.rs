@@ -111,7 +111,7 @@ fn bench(c: &mut Criterion) {
                     std::fs::copy(template, &db).expect("copy");
                     let mut j = Judge::new(Store::open(&db).expect("db"));
                     // Loading the board is once per process, not per phase: outside the timing.
-                    j.show("g").expect("show");
+                    j.show("g", None).expect("show");
                     j
                 },
                 |mut j| {

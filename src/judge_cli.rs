@@ -229,6 +229,9 @@ pub enum MailCommand {
 fn judge(db: &Path, now: Option<&str>) -> Result<(Judge, Clock), String> {
     let clock = Clock::from_arg(now).map_err(|e| format!("--now: {e}"))?;
     let store = Store::open(db).map_err(|e| e.to_string())?;
+    if let Some(w) = Store::loose_permissions(db) {
+        eprintln!("napjudge: {w}");
+    }
     Ok((Judge::new(store), clock))
 }
 
@@ -333,7 +336,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 deadline.to_rfc3339()
             );
         }
-        GameCommand::Show { name } => print!("{}", j.show(&name).map_err(e)?),
+        GameCommand::Show { name } => print!("{}", j.show(&name, None).map_err(e)?),
         GameCommand::Orders {
             name,
             power,
@@ -465,6 +468,9 @@ fn target(
         Some(url) => Some(Smtp::from_url(url, config.smtp.as_ref()).map_err(|e| e.to_string())?),
         None => config.smtp.clone(),
     };
+    if let Some(w) = server.as_ref().and_then(Smtp::warning) {
+        eprintln!("napjudge: {w}");
+    }
     server.map(|s| Target::smtp(&s).map_err(e)).transpose()
 }
 

@@ -294,3 +294,47 @@ fn the_position_adjudicate_prints_feeds_back_as_a_case() {
     let o = napjudge(&["cases", arg(&next)]);
     assert!(o.status.success(), "{}", stdout(&o));
 }
+
+/// Issue 19, finding 12: a game folder named `../../..` in its game.toml had `replay` write its
+/// database and outbox outside their folders; `game import --name` wrote the folder outside too.
+/// Now both refuse the name and write nothing.
+#[test]
+fn replay_and_import_refuse_a_name_that_leaves_their_folder() {
+    let dir = scratch_dir("escape");
+    let game = dir.join("game");
+    std::fs::create_dir_all(&game).expect("folder");
+    let toml = std::fs::read_to_string("fixtures/games/napoleonic-1800/game.toml")
+        .expect("a game.toml")
+        .replace("name = \"nap1800\"", "name = \"../escaped\"");
+    std::fs::write(game.join("game.toml"), toml).expect("game.toml");
+    std::fs::copy(
+        "fixtures/games/napoleonic-1800/record.txt",
+        game.join("record.txt"),
+    )
+    .expect("record");
+    let out = dir.join("out");
+    let o = napjudge(&["replay", arg(&game), "--outbox", arg(&out)]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("can't be a game's name"), "{err}");
+    assert!(!dir.join("escaped").exists() && !out.exists());
+    let into = dir.join("imported");
+    for name in ["../../..", "/tmp/x", "a/b"] {
+        let o = napjudge(&[
+            "game",
+            "import",
+            "fixtures/records/webdiplomacy/game_433761_ENGLAND_AG.json",
+            "--name",
+            name,
+            "--out",
+            arg(&into),
+        ]);
+        assert!(!o.status.success(), "{name}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("--name: '") && err.contains("can't be a game's name"),
+            "{err}"
+        );
+        assert!(!into.exists());
+    }
+}

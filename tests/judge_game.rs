@@ -605,3 +605,88 @@ fn a_merge_participant_ordered_twice_is_said_in_the_acknowledgement() {
     assert!(line("line 2: ").contains("also ordered in line 1"), "{out}");
     assert!(out.contains("1 of 2 orders kept for Prussia"), "{out}");
 }
+
+/// Issue 19, finding 12: game names were not checked (CRLF, empty, a bidi override, 100 kB, a
+/// path). Now `game create` refuses each with what a name may be, creates nothing, and refuses a
+/// name that differs from an existing game's only by capitals (SIGNON ignores them).
+#[test]
+fn game_create_refuses_names_that_cant_be_names() {
+    let s = Shell::new("judge-game-names");
+    let now = "2026-07-01T10:00:00Z";
+    let long = "a".repeat(100_000);
+    for bad in [
+        "",
+        "a\r\nb",
+        "spring\u{202e}26",
+        long.as_str(),
+        "../../x",
+        "_g",
+        "a b",
+    ] {
+        let o = s.run(now, &["game", "create", bad, "--gm", "gm@example.org"], "");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{bad:?} was taken");
+        assert!(
+            err.contains("can't be a game's name: use 1 to 32 letters"),
+            "{bad:?}: {err}"
+        );
+        assert!(
+            err.len() < 400,
+            "the error doesn't echo 100 kB: {}",
+            err.len()
+        );
+    }
+    s.ok(
+        now,
+        &["game", "create", "Spring26", "--gm", "gm@example.org"],
+        "",
+    );
+    let o = s.run(
+        now,
+        &["game", "create", "spring26", "--gm", "gm@example.org"],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a game called 'Spring26' exists already"));
+    let games = s.store().view().games().expect("games");
+    assert_eq!(games.len(), 1);
+}
+
+/// Issue 19, finding 12: `game assign` took addresses lettre can't send to (every mail to them
+/// then failed at every try). Now they are refused, and nothing is assigned.
+#[test]
+fn game_assign_refuses_an_address_lettre_cant_parse() {
+    let s = Shell::new("judge-assign-address");
+    let now = "2026-07-01T10:00:00Z";
+    s.ok(now, &["game", "create", "g", "--gm", "gm@example.org"], "");
+    for bad in ["bob<x@example.org", "bob,x@example.org"] {
+        let o = s.run(
+            now,
+            &["game", "assign", "g", "France", bad, "--password", "x"],
+            "",
+        );
+        assert!(!o.status.success(), "{bad} was taken");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("is not a mail address"), "{bad}: {err}");
+    }
+    let st = s.store();
+    let g = st.view().game("g").expect("read").expect("the game");
+    assert!(st.view().players(g.id).expect("players").is_empty());
+}
+
+/// Issue 19, finding 12: `security = "plain"` with a login sent AUTH in clear text without a
+/// word. Now sending warns on stderr.
+#[test]
+fn a_plain_smtp_login_is_warned_of() {
+    let s = Shell::new("judge-plain-login");
+    let o = s.run(
+        "2026-07-01T10:00:00Z",
+        &["outbox", "send", "--smtp", "smtp://alice@127.0.0.1:9"],
+        "",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("the login (AUTH) goes to 127.0.0.1:9 in clear text"),
+        "{err}"
+    );
+}

@@ -407,6 +407,7 @@ fn leave_stored(db: &Path, file: &str, message_id: &str) {
                 digest: &digest,
                 sender: &sender,
                 raw: &raw,
+                secrets: None,
             },
             parse_time("2026-07-01T11:00:00Z").expect("time"),
         )
@@ -523,4 +524,73 @@ fn clear_is_kept_in_the_orders_history() {
             .all(|t| t.power != "France"),
         "France has no orders in force after CLEAR"
     );
+}
+
+/// The last reply queued to `to`.
+fn last_reply(j: &Judge, to: &str) -> String {
+    j.view()
+        .mails(None)
+        .expect("outbox")
+        .into_iter()
+        .rfind(|m| m.kind == MailKind::Reply && m.to == to)
+        .map(|m| m.body)
+        .unwrap_or_default()
+}
+
+/// Issue 19, finding 12: a player's CLEAR deleted the orders the GM entered for the power. Now
+/// it is refused with a reply that says why, and the GM's orders stand.
+#[test]
+fn a_players_clear_leaves_the_gms_orders() {
+    let dir = scratch("mail-clear-gm");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    let gm = format!(
+        "From: gm@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <gm1@example.org>\r\n\r\n\
+         SIGNON GM g gm-pw\r\nFrance: BID 6 Denmark\r\n"
+    );
+    mail::receive(&mut j, &cfg, gm.as_bytes(), at(1)).expect("stored");
+    let clear = format!(
+        "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <fr1@example.org>\r\n\r\n\
+         SIGNON France g pw-france\r\nCLEAR\r\n"
+    );
+    let before = game_state(&db);
+    mail::receive(&mut j, &cfg, clear.as_bytes(), at(2)).expect("stored");
+    assert_eq!(game_state(&db), before, "the GM's orders are untouched");
+    let reply = last_reply(&j, "france@example.org");
+    assert!(
+        reply.contains("ERROR: France's orders for this phase were entered by the GM"),
+        "{reply}"
+    );
+}
+
+/// Issue 19, finding 12: SIGNON finds the game whatever its capitals (HELP says capitals don't
+/// matter); an address lettre can't send to is refused by SET ADDRESS, nothing changed.
+#[test]
+fn signon_ignores_the_games_capitals_and_set_address_refuses_what_lettre_cant_parse() {
+    let dir = scratch("mail-case-address");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    let before = game_state(&db);
+    for (i, address) in ["bob<x@example.org", "bob,x@example.org"]
+        .iter()
+        .enumerate()
+    {
+        let m = format!(
+            "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <a{i}@example.org>\r\n\r\n\
+             SIGNON France G pw-france\r\nSET ADDRESS {address}\r\n"
+        );
+        mail::receive(&mut j, &cfg, m.as_bytes(), at(1)).expect("stored");
+        let reply = last_reply(&j, "france@example.org");
+        assert!(
+            reply.contains("Signed on as France in game 'g'."),
+            "{reply}"
+        );
+        assert!(
+            reply.contains("Write SET ADDRESS name@example.org (one address). Nothing was done."),
+            "{address}: {reply}"
+        );
+    }
+    assert_eq!(game_state(&db), before);
 }

@@ -90,6 +90,8 @@ fn killed_receive(j: &mut Judge, raw: &[u8], id: &str, now: DateTime<Utc>) {
             digest: &digest,
             sender: "france@example.org",
             raw,
+            // Unmasked, as tests/mail.rs leaves its stored rows: the recovery reads either.
+            secrets: None,
         },
         now,
     )

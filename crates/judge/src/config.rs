@@ -273,6 +273,21 @@ impl Config {
 }
 
 impl Smtp {
+    /// The warning to print before delivering: a login over a plain connection sends the user
+    /// and password (AUTH) in clear text to anyone on the way.
+    pub fn warning(&self) -> Option<String> {
+        match (self.security, &self.user) {
+            (Security::Plain, Some(user)) => Some(format!(
+                "warning: [smtp] security = \"plain\" with user {user}: the login (AUTH) goes \
+                 to {}:{} in clear text; use security = \"starttls\" or \"tls\" unless the \
+                 server is on this machine",
+                self.host,
+                self.port()
+            )),
+            _ => None,
+        }
+    }
+
     /// The port to connect to.
     pub fn port(&self) -> u16 {
         self.port.unwrap_or(match self.security {

@@ -7,7 +7,8 @@ use crate::outbox;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
     Address, Author, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
-    NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, Store, StoreError, Tx, View,
+    NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store, StoreError, Tx,
+    View,
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
@@ -40,6 +41,12 @@ pub enum GameError {
     /// The name is taken.
     #[error("a game called '{0}' exists already: choose another name")]
     GameExists(String),
+    /// A player's CLEAR of orders the GM entered for the power.
+    #[error("{0}'s orders for this phase were entered by the GM, and a player's CLEAR leaves them: send new orders to replace them, or ask the GM")]
+    ClearGm(String),
+    /// A game's name that can't be one (shown escaped and cut short).
+    #[error("'{0}' can't be a game's name: use 1 to 32 letters (a-z, A-Z), digits, '-' or '_', starting with a letter or digit")]
+    Name(String),
     /// Not a power of the variant, or not one a player plays.
     #[error("'{power}' is not a major power of {variant}: use one of {majors}")]
     UnknownPower {
@@ -251,11 +258,32 @@ pub struct OrderSet {
     pub orders: Option<Vec<String>>,
 }
 
+/// Whose wrong passwords a throttled SIGNON was refused for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guesser {
+    /// The sender itself ([`SENDER_LIMIT`]).
+    Sender,
+    /// Every address but the role's own together ([`OTHERS_LIMIT`]).
+    Others,
+    /// The role's own address ([`OWNER_LIMIT`]): someone may be forging it.
+    Owner,
+}
+
 /// Why a SIGNON is refused: the reply says it in one sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SignonRefusal {
-    /// Too many wrong passwords came from the address lately.
-    Throttled,
+    /// Too many wrong passwords for the role lately: its password is not checked for this
+    /// sender until `until`.
+    Throttled {
+        /// The role.
+        role: Role,
+        /// The game.
+        game: String,
+        /// Whose guesses.
+        by: Guesser,
+        /// When the sender may try again, shown in the game's zone.
+        until: String,
+    },
     /// No game of that name.
     UnknownGame(String),
     /// Not a power of the game.
@@ -615,6 +643,7 @@ impl Judge {
 
     /// `game create`.
     pub fn create(&mut self, g: &NewGame, now: DateTime<Utc>) -> Result<Game, GameError> {
+        check_name(&g.name)?;
         clock::parse_zone(&g.timezone)?;
         let gm = Address::new(&g.gm);
         if !gm.is_valid() {
@@ -649,8 +678,9 @@ impl Judge {
         // The variant loads and every option names a switch, before anything is stored.
         variant(&mut self.variants, &game)?;
         let tx = self.store.begin()?;
-        if tx.view().game(&g.name)?.is_some() {
-            return Err(GameError::GameExists(g.name.clone()));
+        // A SIGNON finds a game by its name in any case: no two may differ only by case.
+        if let Some(other) = tx.view().game_any_case(&g.name)? {
+            return Err(GameError::GameExists(other.name));
         }
         game.id = tx.insert_game(&game, now)?;
         tx.add_gm_action(
@@ -709,7 +739,7 @@ impl Judge {
                     gm: game.gm.as_str(),
                 },
             )?;
-            tx.queue_mail(
+            let id = tx.queue_mail(
                 &NewMail {
                     game: Some(game.id),
                     phase: None,
@@ -721,6 +751,7 @@ impl Judge {
                 },
                 now,
             )?;
+            tx.mail_secret(id, &password)?;
         }
         tx.commit()?;
         Ok(generated)
@@ -834,6 +865,11 @@ impl Judge {
         else {
             return Ok(false);
         };
+        // The GM's orders stand in for the player's (a player away, a correction): only the GM
+        // takes them back.
+        if by == Author::Player && was.by == Author::Gm {
+            return Err(GameError::ClearGm(power));
+        }
         tx.add_orders(
             cur.phase.id,
             &OrderText {
@@ -1327,8 +1363,11 @@ impl Judge {
         Ok(())
     }
 
-    /// `game show`: the phase, its deadline, who has ordered, centres and ledgers.
-    pub fn show(&mut self, name: &str) -> Result<String, GameError> {
+    /// `game show` (`viewer` none) and a mail's LIST (`viewer` the role signed on): the phase,
+    /// its deadline, who has ordered, centres and ledgers. A player's LIST shows the player's
+    /// own address and the GM's, not the other players' (a stranger who learns one password
+    /// should not learn every address to forge).
+    pub fn show(&mut self, name: &str, viewer: Option<&Role>) -> Result<String, GameError> {
         let c = self.store.view();
         let game = Judge::game(c, name)?;
         let v = variant(&mut self.variants, &game)?;
@@ -1355,7 +1394,13 @@ impl Judge {
         }
         out.push_str("Players:\n");
         for p in c.players(game.id)? {
-            out.push_str(&format!("  {:<10} {}\n", p.role, p.address));
+            let shown = match viewer {
+                Some(v @ Role::Power(_)) if *v != p.role && p.role != Role::Gm => {
+                    "(address private)"
+                }
+                _ => p.address.as_str(),
+            };
+            out.push_str(&format!("  {:<10} {shown}\n", p.role));
         }
         let phases = c.phases(game.id)?;
         let Some(cur) = phases
@@ -1647,10 +1692,80 @@ impl Judge {
     }
 }
 
-/// Wrong passwords from one address within [`THROTTLE_WINDOW`] before its sign-ons are refused.
-pub const THROTTLE_LIMIT: i64 = 5;
-/// The window of [`THROTTLE_LIMIT`] (seconds).
+/// The longest name a game may have.
+pub const NAME_MAX: usize = 32;
+
+/// Checks a game's name: 1 to [`NAME_MAX`] ASCII letters, digits, `-` or `_`, starting with a
+/// letter or digit. The name stands in every SIGNON and subject line and names the files and
+/// folders of a replay and an import, so nothing that could break a line, hide text (a bidi
+/// override) or leave a folder (`..`, `/`) gets in.
+pub fn check_name(name: &str) -> Result<(), GameError> {
+    let fits = (1..=NAME_MAX).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if fits {
+        return Ok(());
+    }
+    let shown: String = name.chars().take(40).flat_map(char::escape_debug).collect();
+    let cut = if name.chars().count() > 40 { "..." } else { "" };
+    Err(GameError::Name(format!("{shown}{cut}")))
+}
+
+/// The throttle's window (seconds): the wrong passwords given for a role (a power or the GM)
+/// of a game within it are counted.
 pub const THROTTLE_WINDOW: i64 = 6 * 3600;
+/// Wrong passwords for a role from one sender (not the role's own address) in the window, after
+/// which that sender's SIGNONs for the role are refused unchecked.
+pub const SENDER_LIMIT: usize = 5;
+/// Wrong passwords for a role from every address but its own together in the window, after
+/// which only mail from the role's own address is checked: rotating senders can't guess on,
+/// and can't lock the owner out.
+pub const OTHERS_LIMIT: usize = 10;
+/// Wrong passwords for a role from its own address in the window, after which that address too
+/// is refused unchecked. Only a sender forging the owner's address blind (the replies go to the
+/// owner) can spend these; so at most `OTHERS_LIMIT + OWNER_LIMIT` wrong passwords are checked
+/// per role per window.
+pub const OWNER_LIMIT: usize = 20;
+
+/// When a sender's SIGNON for a role may be checked again, if `failures` (the role's wrong
+/// passwords in the window, oldest first) throttle it now.
+fn throttled(
+    failures: &[SignonFailure],
+    sender: &Address,
+    own: bool,
+) -> Option<(Guesser, DateTime<Utc>)> {
+    // The moment enough of a bucket's failures leave the window to bring it under its limit.
+    let over = |times: Vec<DateTime<Utc>>, limit: usize| {
+        let first = times.len().checked_sub(limit)?;
+        // A failure's time is one the store read back (years 0-9999): past the calendar's end
+        // its window never closes.
+        times
+            .get(first)
+            .map(|&t| clock::after(t, THROTTLE_WINDOW).unwrap_or(DateTime::<Utc>::MAX_UTC))
+    };
+    let times = |keep: &dyn Fn(&SignonFailure) -> bool| {
+        failures.iter().filter(|f| keep(f)).map(|f| f.at).collect()
+    };
+    if own {
+        return over(times(&|f| f.registered), OWNER_LIMIT).map(|t| (Guesser::Owner, t));
+    }
+    let me = sender.folded();
+    [
+        (
+            Guesser::Sender,
+            over(times(&|f| !f.registered && f.address == me), SENDER_LIMIT),
+        ),
+        (
+            Guesser::Others,
+            over(times(&|f| !f.registered), OTHERS_LIMIT),
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(g, t)| t.map(|t| (g, t)))
+    .max_by_key(|&(_, t)| t)
+}
 
 /// A reply to a received message, for [`Judge::answer_message`].
 pub struct Reply<'a> {
@@ -1700,9 +1815,10 @@ pub struct PhasePassed {
 /// The calls of the judge by mail: signing on, a player's own settings, press, and the received
 /// messages' own record.
 impl Judge {
-    /// Checks a SIGNON from `sender`: the game, the power (or `GM`) and the password. A wrong
-    /// password is recorded for the throttle; too many from one address refuse its sign-ons for
-    /// a while.
+    /// Checks a SIGNON from `sender`: the game (capitals aside), the power (or `GM`) and the
+    /// password. Each wrong password is recorded for the throttle, which counts them per role
+    /// and refuses a sender unchecked past [`SENDER_LIMIT`], [`OTHERS_LIMIT`] or
+    /// [`OWNER_LIMIT`] (the role's own address is only counted against the last).
     pub fn signon(
         &mut self,
         sender: &Address,
@@ -1712,11 +1828,7 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<Result<Signed, SignonRefusal>, GameError> {
         let view = self.store.view();
-        let since = clock::after(now, -THROTTLE_WINDOW)?;
-        if view.signon_failures(sender, since)? >= THROTTLE_LIMIT {
-            return Ok(Err(SignonRefusal::Throttled));
-        }
-        let Some(g) = view.game(game)? else {
+        let Some(g) = view.game_any_case(game)? else {
             return Ok(Err(SignonRefusal::UnknownGame(game.to_string())));
         };
         let players = view.players(g.id)?;
@@ -1742,10 +1854,29 @@ impl Judge {
                 }
             }
         };
-        let hash = self.store.view().password_hash(g.id, &role)?;
+        let since = clock::after(now, -THROTTLE_WINDOW)?;
+        let view = self.store.view();
+        let own = players
+            .iter()
+            .any(|p| p.role == role && &p.address == sender)
+            || (role == Role::Gm && &g.gm == sender);
+        if let Some((by, until)) =
+            throttled(&view.signon_failures(g.id, &role, since)?, sender, own)
+        {
+            return Ok(Err(SignonRefusal::Throttled {
+                role,
+                game: g.name,
+                by,
+                until: clock::show_in(until, &g.timezone),
+            }));
+        }
+        let hash = view.password_hash(g.id, &role)?;
         if !hash.is_some_and(|h| verify_password(password, &h)) {
+            // A right password is no guess: only wrong ones are recorded (and a good mail
+            // costs no write).
             let tx = self.store.begin()?;
-            tx.add_signon_failure(sender, now)?;
+            tx.forget_signon_failures(since)?;
+            tx.add_signon_failure(g.id, &role, sender, own, now)?;
             tx.commit()?;
             return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));
         }
@@ -1790,7 +1921,7 @@ impl Judge {
         let Some(cur) = self.store.view().current_phase(game.id)? else {
             return Ok(None);
         };
-        // A phase stored before schema version 9 has no start: taken as current, as before.
+        // A phase stored before schema version 10 has no start: taken as current, as before.
         if cur.started.is_none_or(|s| s <= at) {
             return Ok(None);
         }

@@ -224,6 +224,11 @@ pub fn read(dir: &Path) -> Result<Folder, FolderError> {
             path: shown.clone(),
             message: e.message().to_string(),
         })?;
+    // The name names the replay's database and outbox folder: nothing that leaves them.
+    napjudge_judge::game::check_name(&settings.game.name).map_err(|e| FolderError::Settings {
+        path: shown.clone(),
+        message: format!("[game] name: {e}"),
+    })?;
     settings.periods(&shown)?;
     settings.start(&shown)?;
     let mail_dir = dir.join("mail");

@@ -49,6 +49,9 @@ pub enum ImportError {
     /// An option that is no rule switch.
     #[error("--edition: {0}")]
     Option(String),
+    /// The game's name can't be one (it names the folder written).
+    #[error("--name: {0}")]
+    Name(napjudge_judge::game::GameError),
     /// The folder has files already.
     #[error("{0} is not empty: give another --out, or --force to replace it")]
     Exists(String),
@@ -176,6 +179,7 @@ pub fn import(
         source,
     })?;
     let name = name.map_or_else(|| game_name(stem, &game.id), str::to_string);
+    napjudge_judge::game::check_name(&name).map_err(ImportError::Name)?;
     let phase_error = |phase: &str, message: String| ImportError::Phase {
         file: file.to_string(),
         phase: phase.to_string(),

@@ -9,8 +9,8 @@ pub mod text;
 
 use crate::clock;
 use crate::game::{
-    Acknowledgement, GameError, Judge, OrderSet, PhasePassed, Reply, Signed, SignonRefusal, Stale,
-    TickReport,
+    Acknowledgement, GameError, Guesser, Judge, OrderSet, PhasePassed, Reply, Signed,
+    SignonRefusal, Stale, TickReport, THROTTLE_WINDOW,
 };
 use crate::render::{self, RenderError};
 use crate::store::{
@@ -204,19 +204,25 @@ fn answer_pending(j: &mut Judge, cfg: &MailConfig, now: DateTime<Utc>) -> Result
     let mut answered = 0;
     for m in pending {
         let (parsed, h) = parse(cfg, &m.raw);
-        let digest = digest_of(&m.raw);
         let earlier = j
             .view()
-            .earlier(h.message_id.as_deref(), &digest, m.id)
+            .earlier(h.message_id.as_deref(), &m.digest, m.id)
             .map_err(GameError::from)?;
-        let lines = parsed
-            .as_ref()
-            .and_then(|p| p.body_text(0))
-            .map(|b| text::read(&b))
-            .unwrap_or_default();
+        let secrets = m.secrets.as_deref();
+        let lines = commands(parsed.as_ref(), secrets);
         let at = m.received;
         let done = if lines.iter().all(|l| repeatable(&l.command)) {
-            answer(j, cfg, &m.raw, parsed.as_ref(), &h, m.id, earlier, at)
+            answer(
+                j,
+                cfg,
+                &m.raw,
+                parsed.as_ref(),
+                secrets,
+                &h,
+                m.id,
+                earlier,
+                at,
+            )
         } else {
             let intro = format!(
                 "The judge stored your mail of {} but was stopped before it answered, \
@@ -243,6 +249,55 @@ fn answer_pending(j: &mut Judge, cfg: &MailConfig, now: DateTime<Utc>) -> Result
         }
     }
     Ok(answered)
+}
+
+/// The commands of a message; `secrets`, the passwords kept apart from a stored copy, are put
+/// back into its masked lines.
+fn commands(parsed: Option<&Message>, secrets: Option<&str>) -> Vec<Line> {
+    let mut lines = parsed
+        .and_then(|p| p.body_text(0))
+        .map(|b| text::read(&b))
+        .unwrap_or_default();
+    if let Some(s) = secrets {
+        text::restore(&mut lines, s);
+    }
+    lines
+}
+
+/// The message to store, when the text the judge reads holds a password: its headers and that
+/// text with the passwords masked, as plain UTF-8, and the passwords taken out. An encoded or
+/// HTML body can't be masked in place, so the stored copy is the text the judge read; its
+/// other parts (an HTML twin, attachments) are not kept. None when there is nothing to mask.
+fn masked(raw: &[u8], m: &Message) -> Option<(Vec<u8>, String)> {
+    let body = m.body_text(0)?;
+    let (text, secrets) = text::mask(&body);
+    if secrets.is_empty() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    for h in m.root_part().headers() {
+        let name = h.name();
+        if name.eq_ignore_ascii_case("Content-Type")
+            || name.eq_ignore_ascii_case("Content-Transfer-Encoding")
+        {
+            continue;
+        }
+        // A header the parser can't place is left out rather than the mail stored unmasked.
+        let Some(field) = raw.get(h.offset_field() as usize..h.offset_end() as usize) else {
+            continue;
+        };
+        let end = field
+            .iter()
+            .rposition(|&b| b != b'\r' && b != b'\n')
+            .map_or(0, |i| i + 1);
+        out.extend_from_slice(&field[..end]);
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(
+        b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n",
+    );
+    out.extend_from_slice(text.as_bytes());
+    Some((out, text::secrets_text(&secrets)))
 }
 
 /// One part of a reply: a heading and its lines.
@@ -297,19 +352,25 @@ pub fn receive(
     now: DateTime<Utc>,
 ) -> Result<Handled, MailError> {
     let (parsed, h) = parse(cfg, raw);
+    // Of the bytes received: a redelivered copy has the same digest.
     let digest = digest_of(raw);
+    // No password is written: the masked copy is stored, the passwords apart until answered.
+    let masked = parsed.as_ref().and_then(|m| masked(raw, m));
     let (id, earlier) = j.store_message(
         &NewMessage {
             message_id: h.message_id.as_deref(),
             digest: &digest,
             sender: h.sender.as_str(),
-            raw,
+            raw: masked.as_ref().map_or(raw, |(r, _)| r),
+            secrets: masked.as_ref().map(|(_, s)| s.as_str()),
         },
         now,
     )?;
     // Stored: whatever goes wrong now is the judge's to report, not the mail server's to retry.
-    Ok(answer(j, cfg, raw, parsed.as_ref(), &h, id, earlier, now)
-        .unwrap_or_else(|e| Handled::Unanswered(e.to_string())))
+    Ok(
+        answer(j, cfg, raw, parsed.as_ref(), None, &h, id, earlier, now)
+            .unwrap_or_else(|e| Handled::Unanswered(e.to_string())),
+    )
 }
 
 /// Renders the reply to the stored message `id`, and has the service queue it and mark the
@@ -359,6 +420,7 @@ fn answer(
     cfg: &MailConfig,
     raw: &[u8],
     parsed: Option<&Message>,
+    secrets: Option<&str>,
     h: &Head,
     id: i64,
     earlier: Option<Earlier>,
@@ -415,8 +477,7 @@ fn answer(
         reply(j, h, id, None, &intro, &[], None, InboxState::Answered, now)?;
         return Ok(Handled::Answered);
     }
-    let body = parsed.and_then(|m| m.body_text(0));
-    let lines = body.as_deref().map(text::read).unwrap_or_default();
+    let lines = commands(parsed, secrets);
     if lines.is_empty() {
         let intro = "The judge found no text it could read in your mail (no plain text or HTML \
                      body, or only quoted lines). Nothing was done. Write your commands as plain \
@@ -424,7 +485,16 @@ fn answer(
         reply(j, h, id, None, intro, &[], None, InboxState::Answered, now)?;
         return Ok(Handled::Answered);
     }
-    let mut own = body.as_deref().map(text::own_text).unwrap_or_default();
+    // The text read, line by line, the SIGNON without its password (a stored mail has it
+    // masked until it is answered).
+    let mut own: String = lines
+        .iter()
+        .map(|l| match &l.command {
+            Command::Signon { power, game, .. } => format!("SIGNON {power} {game}\n"),
+            Command::Press { body, .. } => format!("{}\n{body}", l.text),
+            _ => format!("{}\n", l.text),
+        })
+        .collect();
     // Players send the same short press twice in a phase ("ok", an empty one: 8 such mails in
     // the recorded games, four in one second), so a mail with press is a copy only with the
     // same Date too, and a copy is still read: only its press is not sent again.
@@ -459,11 +529,36 @@ fn answer(
 /// The one sentence a refused SIGNON's reply says.
 fn refusal(r: &SignonRefusal, sender: &Address) -> String {
     match r {
-        SignonRefusal::Throttled => format!(
-            "Too many wrong passwords came from {sender} in the last six hours: the judge takes \
-             no SIGNON from this address for now. Try again later; your GM can set you a new \
-             password."
-        ),
+        SignonRefusal::Throttled {
+            role,
+            game,
+            by,
+            until,
+        } => {
+            let (whose, what) = match by {
+                Guesser::Sender => (
+                    format!("from {sender}"),
+                    "checks no password from this address".to_string(),
+                ),
+                Guesser::Others => (
+                    format!("from addresses other than {role}'s own"),
+                    format!("checks only mail from the address it mails {role} at"),
+                ),
+                Guesser::Owner => (
+                    format!(
+                        "from {role}'s own address (if they were not yours, someone is \
+                         forging it: tell your GM)"
+                    ),
+                    "checks no password".to_string(),
+                ),
+            };
+            format!(
+                "Too many wrong passwords for {role} in game '{game}' came {whose} in the last \
+                 {}: the judge {what} for {role} until {until}. Nothing was done: try again \
+                 then; your GM can set a new password.",
+                clock::Period::clamped(THROTTLE_WINDOW)
+            )
+        }
         SignonRefusal::UnknownGame(game) => format!(
             "There is no game called '{game}' on this judge. Check the name in your SIGNON line."
         ),
@@ -767,6 +862,9 @@ impl<'a> Session<'a> {
                 head,
                 "The game is over: there are no orders to clear.",
             )),
+            Err(e @ GameError::ClearGm(_)) => {
+                Ok(Block::with(head, format!("ERROR: {e}. Nothing was done.")))
+            }
             Err(e) => Err(e.into()),
             Ok(_) => {
                 self.set = None;
@@ -922,7 +1020,7 @@ impl<'a> Session<'a> {
         let now = self.now;
         let j = &mut *self.j;
         Ok(match c {
-            Command::List => service(head, j.show(&name), |t| {
+            Command::List => service(head, j.show(&name, Some(&s.role)), |t| {
                 t.lines().map(str::to_string).collect()
             }),
             Command::History => {

@@ -108,15 +108,6 @@ fn own_lines(body: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// The text the judge reads of a body ([`own_lines`], one a line): what a replay of the same
-/// commands is recognised by, whatever headers, quotes or signature came with it.
-pub fn own_text(body: &str) -> String {
-    own_lines(body)
-        .iter()
-        .map(|(_, t)| format!("{t}\n"))
-        .collect()
-}
-
 fn words(t: &str) -> Vec<&str> {
     t.split_whitespace().collect()
 }
@@ -194,6 +185,86 @@ pub fn read(body: &str) -> Vec<Line> {
     out
 }
 
+/// What a stored mail shows in place of a password.
+pub const MASK: &str = "******";
+
+/// `body` with the password of every SIGNON and SET PASSWORD line masked (`SIGNON France g1
+/// ******`), wherever the line is: quoted, in press, below a signature, read or not. And the
+/// passwords taken out, each with its line's number as [`read`] numbers lines.
+pub fn mask(body: &str) -> (String, Vec<(usize, String)>) {
+    let mut out = String::with_capacity(body.len());
+    let mut secrets = Vec::new();
+    for (i, line) in body.split_inclusive('\n').enumerate() {
+        let content = line.trim_end_matches(['\r', '\n']);
+        let end = &line[content.len()..];
+        // Quote marks and spaces before the command.
+        let t = content.trim_start_matches(|c: char| c == '>' || c.is_whitespace());
+        let start = content.len() - t.len();
+        let w = words(t);
+        let upper = |k: usize| w.get(k).map(|s| s.to_ascii_uppercase()).unwrap_or_default();
+        // The word the password starts at.
+        let secret_word = match (upper(0).as_str(), upper(1).as_str()) {
+            ("SIGNON", _) => Some(3),
+            ("SET", "PASSWORD") => Some(2),
+            _ => None,
+        };
+        match secret_word.and_then(|k| word_start(t, k)) {
+            Some(at) => {
+                secrets.push((i + 1, t[at..].trim_end().to_string()));
+                out.push_str(&content[..start + at]);
+                out.push_str(MASK);
+                out.push_str(end);
+            }
+            None => out.push_str(line),
+        }
+    }
+    (out, secrets)
+}
+
+/// The byte offset in `t` of its word `k` (from 0), if it has one.
+fn word_start(t: &str, k: usize) -> Option<usize> {
+    let mut n = 0;
+    let mut after_space = true;
+    for (i, c) in t.char_indices() {
+        let space = c.is_whitespace();
+        if after_space && !space {
+            if n == k {
+                return Some(i);
+            }
+            n += 1;
+        }
+        after_space = space;
+    }
+    None
+}
+
+/// The passwords [`mask`] took out, as stored beside a mail not yet answered: a line each,
+/// its number and the password.
+pub fn secrets_text(secrets: &[(usize, String)]) -> String {
+    secrets.iter().map(|(n, s)| format!("{n} {s}\n")).collect()
+}
+
+/// Puts the passwords kept apart (as [`secrets_text`] wrote them) back into the masked
+/// commands of a stored mail, so that the tick answering it signs on as `receive` would have.
+pub fn restore(lines: &mut [Line], secrets: &str) {
+    for kept in secrets.lines() {
+        let Some((number, secret)) = kept.split_once(' ') else {
+            continue;
+        };
+        let Some(l) = lines.iter_mut().find(|l| number == l.number.to_string()) else {
+            continue;
+        };
+        match &mut l.command {
+            Command::Signon { password, .. } | Command::SetPassword(password)
+                if password == MASK =>
+            {
+                *password = secret.to_string();
+            }
+            _ => {}
+        }
+    }
+}
+
 fn press_line(number: usize, head: String, to: Vec<String>, text: &[&str]) -> Line {
     Line {
         number,
@@ -237,6 +308,34 @@ mod tests {
         let lines = read("list\n-----Original Message-----\nA(Par)-Bur\n");
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].command, Command::List);
+    }
+
+    /// Issue 19, finding 6: every SIGNON and SET PASSWORD line loses its password, quoted or
+    /// not, and the commands read from the masked text get them back from what was kept.
+    #[test]
+    fn passwords_are_masked_and_restored() {
+        let body = "signon France g1 s3cret\r\nA Par-Bur\r\n  SET PASSWORD new one\r\n> SIGNON GM g1 gmpw\r\n";
+        let (masked, secrets) = mask(body);
+        assert_eq!(
+            masked,
+            "signon France g1 ******\r\nA Par-Bur\r\n  SET PASSWORD ******\r\n> SIGNON GM g1 ******\r\n"
+        );
+        assert_eq!(
+            secrets,
+            vec![
+                (1, "s3cret".to_string()),
+                (3, "new one".to_string()),
+                (4, "gmpw".to_string())
+            ]
+        );
+        let mut lines = read(&masked);
+        restore(&mut lines, &secrets_text(&secrets));
+        let commands = |ls: Vec<Line>| {
+            ls.into_iter()
+                .map(|l| (l.number, l.command))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(commands(lines), commands(read(body)));
     }
 
     /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.

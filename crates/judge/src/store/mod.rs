@@ -45,9 +45,30 @@ pub enum StoreError {
         /// The newest this program knows.
         supported: i64,
     },
+    /// The file can't be created.
+    #[error("database {path}: can't create the file: {source}")]
+    Create {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A stored time doesn't read back.
     #[error("database: a stored time '{0}' is not RFC 3339; restore the file from a backup")]
     Time(String),
+}
+
+/// Creates the file at `path`, empty and readable by its owner only, unless it exists.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// An open judge database.
@@ -57,14 +78,46 @@ pub struct Store {
 
 impl Store {
     /// Opens (creating it if needed) the database at `path`, in WAL mode, migrated to [`VERSION`].
+    /// A new file is made readable by its owner only (0600), and SQLite gives its `-wal`,
+    /// `-shm` and journal files the same mode: the file holds password hashes and mail.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        create_private(path).map_err(|source| StoreError::Create {
+            path: path.display().to_string(),
+            source,
+        })?;
         let mut conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
+        // What is deleted (a mail's passwords once it is answered) is overwritten, not left in
+        // free pages.
+        conn.pragma_update(None, "secure_delete", "ON")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         schema::migrate(&mut conn, &path.display().to_string())?;
         Ok(Store { conn })
+    }
+
+    /// The warning to print when the file at `path` can be read by others than its owner (a
+    /// file made before napjudge made them 0600, or copied): the command that fixes it.
+    pub fn loose_permissions(path: &Path) -> Option<String> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(path).ok()?.permissions().mode();
+            (mode & 0o077 != 0).then(|| {
+                format!(
+                    "warning: the database {0} can be read by other users (mode {1:o}), and it \
+                     holds password hashes and mail: run chmod 600 {0}",
+                    path.display(),
+                    mode & 0o777
+                )
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            None
+        }
     }
 
     /// Opens a scratch database (a replay's): as [`Store::open`], without an fsync at each WAL
@@ -165,7 +218,7 @@ pub struct PhaseRow {
     pub deadline: Option<DateTime<Utc>>,
     /// When it was processed.
     pub processed_at: Option<DateTime<Utc>>,
-    /// When it became current (none: stored before schema version 9).
+    /// When it became current (none: stored before schema version 10).
     pub started: Option<DateTime<Utc>>,
     /// Reminders sent.
     pub reminded: Reminded,
@@ -253,8 +306,11 @@ pub struct NewMessage<'a> {
     pub digest: &'a str,
     /// The address a reply goes to (`''` when there is none).
     pub sender: &'a str,
-    /// The raw bytes.
+    /// The raw bytes, passwords masked.
     pub raw: &'a [u8],
+    /// The passwords masked in `raw`, one `LINE PASSWORD` line each, kept only until the
+    /// message is answered.
+    pub secrets: Option<&'a str>,
 }
 
 /// A message seen before the one asked about.
@@ -287,10 +343,25 @@ pub struct HandledMail {
 pub struct Pending {
     /// Its row id.
     pub id: i64,
-    /// The raw bytes.
+    /// The raw bytes, passwords masked.
     pub raw: Vec<u8>,
+    /// The SHA-256 of the bytes received (before masking), hex.
+    pub digest: String,
+    /// The passwords masked in `raw` (`LINE PASSWORD` lines), if any.
+    pub secrets: Option<String>,
     /// When it was received.
     pub received: DateTime<Utc>,
+}
+
+/// A wrong password given in a SIGNON, for the throttle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignonFailure {
+    /// The sender, folded.
+    pub address: String,
+    /// Whether it was the address the judge mails the role at.
+    pub registered: bool,
+    /// When.
+    pub at: DateTime<Utc>,
 }
 
 fn time(t: DateTime<Utc>) -> String {
@@ -754,17 +825,22 @@ impl View<'_> {
     /// The messages stored and not answered, received at `before` or earlier, oldest first.
     pub fn pending(&self, before: DateTime<Utc>) -> Result<Vec<Pending>, StoreError> {
         let mut st = self.0.prepare_cached(
-            "SELECT id, raw, received FROM inbox WHERE state = 'stored' AND received <= ?1
-             ORDER BY id",
+            "SELECT id, raw, digest, secrets, received FROM inbox
+             WHERE state = 'stored' AND received <= ?1 ORDER BY id",
         )?;
-        let raw: Vec<(i64, Vec<u8>, String)> = st
-            .query_map([time(before)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        type Row = (i64, Vec<u8>, String, Option<String>, String);
+        let raw: Vec<Row> = st
+            .query_map([time(before)], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?
             .collect::<Result<_, _>>()?;
         raw.into_iter()
-            .map(|(id, raw, received)| {
+            .map(|(id, raw, digest, secrets, received)| {
                 Ok(Pending {
                     id,
                     raw,
+                    digest,
+                    secrets,
                     received: read_time(&received)?,
                 })
             })
@@ -813,17 +889,47 @@ impl View<'_> {
         read_opt_time(t)
     }
 
-    /// Wrong passwords from `sender` after `since`.
+    /// The wrong passwords given for `role` in `game` after `since`, oldest first.
     pub fn signon_failures(
         &self,
-        sender: &Address,
+        game: i64,
+        role: &Role,
         since: DateTime<Utc>,
-    ) -> Result<i64, StoreError> {
-        Ok(self.0.query_row(
-            "SELECT COUNT(*) FROM signon_failures WHERE address = ?1 AND at > ?2",
-            params![sender.folded(), time(since)],
-            |r| r.get(0),
-        )?)
+    ) -> Result<Vec<SignonFailure>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT address, registered, at FROM signon_failures
+             WHERE game = ?1 AND role = ?2 AND at > ?3 ORDER BY at",
+        )?;
+        let rows: Vec<(String, bool, String)> = st
+            .query_map(params![game, role, time(since)], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        rows.into_iter()
+            .map(|(address, registered, at)| {
+                Ok(SignonFailure {
+                    address,
+                    registered,
+                    at: read_time(&at)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The game called `name`, capitals aside (a SIGNON's game): the one written exactly so
+    /// first.
+    pub fn game_any_case(&self, name: &str) -> Result<Option<Game>, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                &format!(
+                    "SELECT {GAME_COLUMNS} FROM games WHERE name = ?1 COLLATE NOCASE
+                     ORDER BY name = ?1 DESC LIMIT 1"
+                ),
+                [name],
+                game_row,
+            )
+            .optional()?)
     }
 }
 
@@ -1059,7 +1165,7 @@ impl Tx<'_> {
     }
 
     /// Queues a mail.
-    pub fn queue_mail(&self, m: &NewMail, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub fn queue_mail(&self, m: &NewMail, now: DateTime<Utc>) -> Result<i64, StoreError> {
         self.0.execute(
             "INSERT INTO outbox (game, phase, kind, recipient, subject, body, state, tries,
                                  created, in_reply_to)
@@ -1076,7 +1182,7 @@ impl Tx<'_> {
                 m.in_reply_to
             ],
         )?;
-        Ok(())
+        Ok(self.0.last_insert_rowid())
     }
 
     /// Stores `png` as the picture of `phase` and attaches it to the phase's result mails.
@@ -1112,11 +1218,15 @@ impl Tx<'_> {
         Ok(n == 1)
     }
 
-    /// Marks a mail sent.
+    /// Marks a mail sent; a generated password it carried is masked in its body (sent, it is
+    /// the player's to keep, not the judge's).
     pub fn mail_sent(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE outbox SET state = ?3, tries = tries + 1, error = NULL, sent_at = ?2,
-                    next_try = NULL, fault = NULL, failing_since = NULL, given_up = NULL
+                    next_try = NULL, fault = NULL, failing_since = NULL, given_up = NULL,
+                    body = CASE WHEN secret IS NULL THEN body
+                                ELSE replace(body, secret, '******') END,
+                    secret = NULL
              WHERE id = ?1",
             params![id, time(now), MailState::Sent],
         )?;
@@ -1186,8 +1296,8 @@ impl Tx<'_> {
     /// Stores a received message, `stored`; its row id.
     pub fn store_message(&self, m: &NewMessage, now: DateTime<Utc>) -> Result<i64, StoreError> {
         self.0.execute(
-            "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state, secrets)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 m.message_id,
                 m.digest,
@@ -1195,14 +1305,15 @@ impl Tx<'_> {
                 m.raw.len() as i64,
                 m.raw,
                 time(now),
-                InboxState::Stored
+                InboxState::Stored,
+                m.secrets
             ],
         )?;
         Ok(self.0.last_insert_rowid())
     }
 
     /// Sets what became of a received message: its state, the game it concerned, why (in
-    /// words) when it was not answered.
+    /// words) when it was not answered. Its passwords kept apart are dropped: it is handled.
     pub fn set_message_state(
         &self,
         id: i64,
@@ -1211,7 +1322,7 @@ impl Tx<'_> {
         note: Option<&str>,
     ) -> Result<(), StoreError> {
         self.0.execute(
-            "UPDATE inbox SET state = ?2, game = ?3, note = ?4 WHERE id = ?1",
+            "UPDATE inbox SET state = ?2, game = ?3, note = ?4, secrets = NULL WHERE id = ?1",
             params![id, state, game, note],
         )?;
         Ok(())
@@ -1227,15 +1338,38 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Records a wrong password from `sender`.
+    /// Forgets the wrong passwords given at `since` or before (the throttle looks no further
+    /// back).
+    pub fn forget_signon_failures(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
+        self.0
+            .execute("DELETE FROM signon_failures WHERE at <= ?1", [time(since)])?;
+        Ok(())
+    }
+
+    /// Records a wrong password in a SIGNON for `role` in `game` from `sender` (`registered`:
+    /// the role's own address).
     pub fn add_signon_failure(
         &self,
+        game: i64,
+        role: &Role,
         sender: &Address,
+        registered: bool,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         self.0.execute(
-            "INSERT INTO signon_failures (address, at) VALUES (?1, ?2)",
-            params![sender.folded(), time(now)],
+            "INSERT INTO signon_failures (game, role, address, registered, at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game, role, sender.folded(), registered, time(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Keeps `secret` (a generated password in the mail's body) with the queued mail `id`, to be
+    /// masked once it is sent.
+    pub fn mail_secret(&self, id: i64, secret: &str) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE outbox SET secret = ?2 WHERE id = ?1",
+            params![id, secret],
         )?;
         Ok(())
     }

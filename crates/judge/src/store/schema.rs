@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 9;
+pub const VERSION: i64 = 10;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -174,7 +174,28 @@ ALTER TABLE outbox ADD COLUMN fault TEXT;
 ALTER TABLE outbox ADD COLUMN failing_since TEXT;
 ALTER TABLE outbox ADD COLUMN given_up TEXT;
 "#,
-    // Version 9 (issue 19, stale mail and replays).
+    // Version 9 (issue 19): the throttle counts per game and power, and no password is kept.
+    r#"
+-- The old throttle counted wrong passwords per address across every game, so a forged From
+-- locked a player out everywhere: it counts per game and role now, and its old rows name
+-- neither.
+DROP TABLE signon_failures;
+-- Each wrong password of a SIGNON (an argon2 check), kept for the throttle's window.
+CREATE TABLE signon_failures (
+    game       INTEGER NOT NULL REFERENCES games(id),
+    role       TEXT NOT NULL,
+    address    TEXT NOT NULL,      -- the sender, lower case
+    registered INTEGER NOT NULL,   -- 1: the address the judge mails the role at
+    at         TEXT NOT NULL
+);
+CREATE INDEX signon_failures_role ON signon_failures (game, role, at);
+-- A stored mail's raw text has its passwords masked; one not yet answered keeps them apart
+-- ('LINE PASSWORD' lines), for the tick that answers it, and loses them when it is answered.
+ALTER TABLE inbox ADD COLUMN secrets TEXT;
+-- A generated password mailed: masked in the mail's body once the mail is sent.
+ALTER TABLE outbox ADD COLUMN secret TEXT;
+"#,
+    // Version 10 (issue 19, stale mail and replays).
     r#"
 -- When a phase became current: a mail received before it (answered late, by tick)
 -- belongs to an earlier phase and its orders are not used. NULL for phases stored before.

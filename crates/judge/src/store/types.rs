@@ -268,14 +268,16 @@ impl Address {
         self.0.to_ascii_lowercase()
     }
 
-    /// Whether it looks like a mail address (`name@example.org`).
+    /// Whether it is a mail address the judge can send to (`name@example.org`): one `@`, a
+    /// domain with a dot, and what lettre, which sends the mail, can parse (an address it
+    /// can't would fail at every try of every mail to it).
     pub fn is_valid(&self) -> bool {
         let a = &self.0;
         let mut parts = a.split('@');
         matches!(
             (parts.next(), parts.next(), parts.next()),
             (Some(l), Some(d), None) if !l.is_empty() && d.contains('.') && !a.contains(char::is_whitespace)
-        )
+        ) && a.parse::<lettre::Address>().is_ok()
     }
 }
 

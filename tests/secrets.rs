@@ -1,0 +1,422 @@
+//! Issue 19, findings 4 and 6: a throttle a forged sender can't turn against the owner, and no
+//! password at rest. Real mails through `mail::receive` on a real SQLite file, read back with a
+//! connection of the test's own.
+
+mod common;
+
+use chrono::{DateTime, Utc};
+use napjudge_judge::clock::parse_time;
+use napjudge_judge::game::{OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT};
+use napjudge_judge::mail::{self, text, Handled, MailConfig};
+use napjudge_judge::outbox::{Retry, Target};
+use napjudge_judge::store::NewMessage;
+use napjudge_judge::{Judge, MailKind, PasswordCost, Store};
+use std::path::{Path, PathBuf};
+
+const JUDGE: &str = "judge@napjudge.invalid";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("secrets")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn config() -> MailConfig {
+    MailConfig {
+        judge: JUDGE.into(),
+        max_size: mail::MAX_SIZE,
+    }
+}
+
+fn at(minutes: i64) -> DateTime<Utc> {
+    parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::minutes(minutes)
+}
+
+/// Game `g`, each power played from `power@example.org` with the password `pw` (hashed light:
+/// the throttle is about how many checks are made, not what each costs).
+fn new_game(db: &Path) -> Judge {
+    let mut j = Judge::new(Store::open(db).expect("db")).with_password_cost(PasswordCost::Light);
+    common::start_five_players(&mut j, at(0), "g", "UTC", common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
+    j
+}
+
+/// A plain mail from `from` with `body`.
+fn mail_from(from: &str, id: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {JUDGE}\r\nSubject: orders\r\nMessage-ID: <{id}@example.org>\r\n\r\n{body}"
+    )
+    .into_bytes()
+}
+
+/// The last reply queued to `to`.
+fn last_reply(j: &Judge, to: &str) -> String {
+    j.view()
+        .mails(None)
+        .expect("outbox")
+        .into_iter()
+        .rfind(|m| m.kind == MailKind::Reply && m.to == to)
+        .map(|m| m.body)
+        .unwrap_or_default()
+}
+
+/// The wrong passwords checked for `role` in game `g`, as stored for the throttle (one row per
+/// argon2 check that failed; a refused SIGNON is not checked and leaves none).
+fn checks(db: &Path, role: &str) -> i64 {
+    rusqlite::Connection::open(db)
+        .expect("db")
+        .query_row(
+            "SELECT COUNT(*) FROM signon_failures WHERE role = ?1",
+            [role],
+            |r| r.get(0),
+        )
+        .expect("the attempts")
+}
+
+/// Finding 4: five wrong-password mails with France's own address forged in `From:` locked the
+/// real player out of SIGNON for six hours. Now the owner's correct password still works.
+#[test]
+fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
+    let dir = scratch("forged");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    for i in 0..5 {
+        let m = mail_from(
+            "france@example.org",
+            &format!("forged{i}"),
+            "SIGNON France g guess\r\n",
+        );
+        mail::receive(&mut j, &cfg, &m, at(i)).expect("stored");
+    }
+    let m = mail_from(
+        "france@example.org",
+        "owner",
+        "SIGNON France g pw\r\nLIST\r\n",
+    );
+    assert_eq!(
+        mail::receive(&mut j, &cfg, &m, at(6)).expect("stored"),
+        Handled::Answered
+    );
+    let reply = last_reply(&j, "france@example.org");
+    assert!(
+        reply.contains("Signed on as France in game 'g'."),
+        "{reply}"
+    );
+}
+
+/// Finding 4: rotating the sender (From or Reply-To) gave unlimited guesses. Now at most
+/// OTHERS_LIMIT wrong passwords for a power are checked per six hours from addresses other than its
+/// own, each sender at most SENDER_LIMIT; the rest are refused unchecked with the time to try
+/// again, and the owner, writing from the power's address, still signs on.
+#[test]
+fn rotating_senders_get_a_bounded_number_of_checks() {
+    let dir = scratch("rotating");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    // One sender, over its own limit.
+    for i in 0..SENDER_LIMIT + 3 {
+        let m = mail_from(
+            "mallory@evil.example",
+            &format!("one{i}"),
+            "SIGNON France g guess\r\n",
+        );
+        mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
+    }
+    assert_eq!(checks(&db, "France"), SENDER_LIMIT as i64);
+    let reply = last_reply(&j, "mallory@evil.example");
+    assert!(
+        reply.contains("came from mallory@evil.example in the last 6h")
+            && reply.contains("until Wednesday 1 July 2026, 16:01 UTC"),
+        "{reply}"
+    );
+    // A hundred senders, half of them by Reply-To.
+    for i in 0..100 {
+        let m = if i % 2 == 0 {
+            mail_from(
+                &format!("x{i}@evil.example"),
+                &format!("many{i}"),
+                "SIGNON France g guess\r\n",
+            )
+        } else {
+            format!(
+                "From: france@example.org\r\nReply-To: y{i}@evil.example\r\nTo: {JUDGE}\r\n\
+                 Message-ID: <many{i}@example.org>\r\n\r\nSIGNON France g guess\r\n"
+            )
+            .into_bytes()
+        };
+        mail::receive(&mut j, &cfg, &m, at(2)).expect("stored");
+    }
+    assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
+    let reply = last_reply(&j, "y99@evil.example");
+    assert!(
+        reply.contains("from addresses other than France's own")
+            && reply.contains("checks only mail from the address it mails France at")
+            // The five guesses of 10:01 leave the window then.
+            && reply.contains("until Wednesday 1 July 2026, 16:01 UTC"),
+        "{reply}"
+    );
+    // Even the right password is not checked from another address now...
+    let m = mail_from("friend@example.net", "friend", "SIGNON France g pw\r\n");
+    mail::receive(&mut j, &cfg, &m, at(3)).expect("stored");
+    assert!(last_reply(&j, "friend@example.net").contains("Too many wrong passwords"));
+    // ... but the owner's is, and other powers are not touched.
+    for (from, body) in [
+        ("france@example.org", "SIGNON France g pw\r\n"),
+        ("england@example.org", "SIGNON England g pw\r\n"),
+    ] {
+        let m = mail_from(from, from, body);
+        assert_eq!(
+            mail::receive(&mut j, &cfg, &m, at(4)).expect("stored"),
+            Handled::Answered
+        );
+        assert!(last_reply(&j, from).contains("Signed on as"), "{from}");
+    }
+    assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
+    // Six hours after the guesses, they no longer count.
+    let m = mail_from("friend@example.net", "friend2", "SIGNON France g pw\r\n");
+    mail::receive(&mut j, &cfg, &m, at(6 * 60 + 3)).expect("stored");
+    assert!(last_reply(&j, "friend@example.net").contains("Signed on as France"));
+}
+
+/// Finding 4, the one case left: a sender forging the owner's own address, blind (the replies
+/// go to the owner), gets OWNER_LIMIT checks per six hours, and the owner's reply says so.
+#[test]
+fn guesses_from_the_owners_own_address_are_bounded_too() {
+    let dir = scratch("owner");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    for i in 0..OWNER_LIMIT + 5 {
+        let m = mail_from(
+            "France@Example.org",
+            &format!("f{i}"),
+            "SIGNON France g guess\r\n",
+        );
+        mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
+    }
+    assert_eq!(checks(&db, "France"), OWNER_LIMIT as i64);
+    let reply = last_reply(&j, "France@Example.org");
+    assert!(
+        reply.contains("from France's own address") && reply.contains("tell your GM"),
+        "{reply}"
+    );
+}
+
+/// The `inbox.raw` of every mail, as stored.
+fn stored_raw(db: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).expect("db");
+    let mut st = conn
+        .prepare("SELECT raw, secrets FROM inbox ORDER BY id")
+        .expect("query");
+    let rows = st
+        .query_map([], |r| {
+            Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Option<String>>(1)?))
+        })
+        .expect("rows");
+    rows.map(|r| {
+        let (raw, secrets) = r.expect("row");
+        assert_eq!(secrets, None, "an answered mail keeps no password apart");
+        String::from_utf8_lossy(&raw).into_owned()
+    })
+    .collect()
+}
+
+/// Finding 6: `inbox.raw` kept every SIGNON and SET PASSWORD line. Now the stored copy has them
+/// masked, whether the body was plain, quoted-printable, base64 or HTML only, and the mail was
+/// read with its password all the same.
+#[test]
+fn stored_mail_has_no_password_in_any_encoding() {
+    let dir = scratch("raw");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    // "SIGNON France g pw\r\nSET PASSWORD n3wsecret\r\n" in base64.
+    let b64 = "U0lHTk9OIEZyYW5jZSBnIHB3DQpTRVQgUEFTU1dPUkQgbjN3c2VjcmV0DQo=";
+    let mails = [
+        mail_from(
+            "france@example.org",
+            "plain",
+            "SIGNON France g pw\r\nLIST\r\n> SIGNON France g pw\r\n",
+        ),
+        format!(
+            "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <b64@example.org>\r\n\
+             MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\
+             Content-Transfer-Encoding: base64\r\n\r\n{b64}\r\n"
+        )
+        .into_bytes(),
+        format!(
+            "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <qp@example.org>\r\n\
+             MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=\"b\"\r\n\r\n\
+             --b\r\nContent-Type: text/plain; charset=utf-8\r\n\
+             Content-Transfer-Encoding: quoted-printable\r\n\r\nSIGNON France g n3=\r\nwsecret\r\nLIST\r\n\
+             --b\r\nContent-Type: text/html\r\n\r\n<p>SIGNON France g n3wsecret</p><p>LIST</p>\r\n--b--\r\n"
+        )
+        .into_bytes(),
+        format!(
+            "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <html@example.org>\r\n\
+             MIME-Version: 1.0\r\nContent-Type: text/html\r\n\r\n\
+             <html><body><p>SIGNON France g n3wsecret</p><p>LIST</p></body></html>\r\n"
+        )
+        .into_bytes(),
+    ];
+    for (i, m) in mails.iter().enumerate() {
+        mail::receive(&mut j, &cfg, m, at(i as i64)).expect("stored");
+        let reply = last_reply(&j, "france@example.org");
+        assert!(reply.contains("Signed on as France"), "mail {i}: {reply}");
+    }
+    let raw = stored_raw(&db);
+    assert_eq!(raw.len(), 4);
+    for (i, r) in raw.iter().enumerate() {
+        assert!(
+            !r.contains("pw\r") && !r.contains("n3wsecret") && !r.contains(b64),
+            "mail {i}: {r}"
+        );
+        assert!(r.contains("SIGNON France g ******"), "mail {i}: {r}");
+    }
+    assert!(raw[0].contains("> SIGNON France g ******"), "{}", raw[0]);
+    assert!(raw[1].contains("SET PASSWORD ******"), "{}", raw[1]);
+}
+
+/// Finding 6: the digest that recognises a redelivered copy is of the bytes received, so a copy
+/// of a mail without a Message-ID is still a duplicate though the stored copy is masked.
+#[test]
+fn a_redelivered_copy_of_a_masked_mail_is_a_duplicate() {
+    let dir = scratch("redelivered");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    let m = format!(
+        "From: france@example.org\r\nTo: {JUDGE}\r\nSubject: bids\r\n\r\nSIGNON France g pw\r\nBID 6 Denmark\r\n"
+    );
+    let first = mail::receive(&mut j, &cfg, m.as_bytes(), at(1)).expect("stored");
+    let again = mail::receive(&mut j, &cfg, m.as_bytes(), at(2)).expect("stored");
+    assert_eq!((first, again), (Handled::Answered, Handled::Duplicate));
+}
+
+/// Finding 6 with a killed `receive`: the passwords of a mail stored but not answered are kept
+/// apart from its masked copy, so the tick that answers it signs on as `receive` would have,
+/// and they are dropped once it is answered.
+#[test]
+fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
+    let dir = scratch("pending");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let (masked, secrets) = text::mask("SIGNON France g pw\r\nBID 6 Denmark\r\n");
+    let raw = format!(
+        "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <k@example.org>\r\n\r\n{masked}"
+    );
+    // What `receive` writes before it answers (and where a kill leaves it).
+    j.store_message(
+        &NewMessage {
+            message_id: Some("k@example.org"),
+            digest: "0",
+            sender: "france@example.org",
+            raw: raw.as_bytes(),
+            secrets: Some(&text::secrets_text(&secrets)),
+        },
+        at(1),
+    )
+    .expect("stored");
+    let (answered, _) = mail::tick(&mut j, &config(), at(30)).expect("tick");
+    assert_eq!(answered, 1);
+    let reply = last_reply(&j, "france@example.org");
+    assert!(reply.contains("Signed on as France"), "{reply}");
+    assert!(reply.contains("BID 6 Denmark"), "{reply}");
+    let raw = stored_raw(&db);
+    assert!(!raw[0].contains("pw\r"), "{}", raw[0]);
+}
+
+/// Finding 6: `outbox.body` kept generated passwords after sending. Now the mail goes out with
+/// the password, and its stored body has it masked once sent.
+#[test]
+fn a_sent_password_mail_keeps_no_password() {
+    let dir = scratch("outbox");
+    let db = dir.join("judge.db");
+    let mut j = Judge::new(Store::open(&db).expect("db")).with_password_cost(PasswordCost::Light);
+    j.create(
+        &napjudge_judge::NewGame {
+            name: "g".into(),
+            variant: "napoleonic".into(),
+            gm: "gm@example.org".into(),
+            timezone: "UTC".into(),
+            periods: common::day_periods(),
+            wait: false,
+            options: Vec::new(),
+            pictures: true,
+        },
+        at(0),
+    )
+    .expect("create");
+    assert!(j
+        .assign("g", "France", "france@example.org", None, at(0))
+        .expect("assign"));
+    let body = |j: &Judge| {
+        j.view()
+            .mails(None)
+            .expect("outbox")
+            .into_iter()
+            .find(|m| m.kind == MailKind::Password)
+            .map(|m| m.body)
+            .expect("the password mail")
+    };
+    let queued = body(&j);
+    let password = queued
+        .lines()
+        .find_map(|l| l.strip_prefix("Your password: "))
+        .expect("the password line")
+        .to_string();
+    let out = dir.join("out");
+    let retry = Retry {
+        days: 7,
+        minutes: 5,
+        limit: None,
+    };
+    let sent = j
+        .send_outbox(&Target::Dir(out.clone()), JUDGE, retry, at(1))
+        .expect("sent");
+    assert_eq!(sent.sent, 1);
+    let delivered: String = std::fs::read_dir(&out)
+        .expect("the mails")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("eml"))
+        .collect();
+    assert!(delivered.contains(&password), "the player gets it");
+    let kept = body(&j);
+    assert!(!kept.contains(&password), "{kept}");
+    assert!(kept.contains("Your password: ******"), "{kept}");
+}
+
+/// Finding 6: the database was created world-readable (0644). Now it and its WAL files are
+/// 0600, and opening one others can read warns with the chmod to run.
+#[cfg(unix)]
+#[test]
+fn the_database_is_private_and_a_readable_one_is_warned_of() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("mode");
+    let db = dir.join("judge.db");
+    let store = Store::open(&db).expect("db");
+    let mode = |p: &Path| std::fs::metadata(p).expect("the file").permissions().mode() & 0o777;
+    assert_eq!(mode(&db), 0o600);
+    for ext in ["judge.db-wal", "judge.db-shm"] {
+        assert_eq!(mode(&dir.join(ext)), 0o600, "{ext}");
+    }
+    drop(store);
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .arg("--db")
+        .arg(&db)
+        .args(["game", "list"])
+        .output()
+        .expect("napjudge runs");
+    assert!(o.status.success(), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("chmod 600 {}", db.display())),
+        "{err}"
+    );
+}
