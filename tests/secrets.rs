@@ -180,7 +180,11 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
     assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
     // Six hours after the guesses, they no longer count.
     // (LIST: the same text as the owner's mail above would be refused as a copy, issue 19.)
-    let m = mail_from("friend@example.net", "friend2", "SIGNON France g pw\r\nLIST\r\n");
+    let m = mail_from(
+        "friend@example.net",
+        "friend2",
+        "SIGNON France g pw\r\nLIST\r\n",
+    );
     mail::receive(&mut j, &cfg, &m, at(6 * 60 + 3)).expect("stored");
     assert!(last_reply(&j, "friend@example.net").contains("Signed on as France"));
 }
