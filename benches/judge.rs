@@ -79,9 +79,9 @@ fn idle_games(db: &Path) {
             tx.set_player(id, &role, &address, "$argon2id$bench")
                 .expect("player");
         }
-        let deadline = napjudge_judge::clock::after(now, 7 * 86_400);
+        let deadline = napjudge_judge::clock::after(now, 7 * 86_400).expect("a week on");
         let owe = ["Austria", "England", "France", "Prussia", "Russia"].map(String::from);
-        tx.insert_phase(id, &position, &owe, Some(deadline))
+        tx.insert_phase(id, &position, &owe, Some(deadline), now)
             .expect("phase");
     }
     tx.commit().expect("commit");

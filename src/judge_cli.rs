@@ -2,7 +2,7 @@
 //! the store, calls the service, prints. Exit 0 only on success.
 
 use clap::Subcommand;
-use napjudge_judge::clock::{self, Clock};
+use napjudge_judge::clock::{self, Clock, Period};
 use napjudge_judge::config::{self, Config, Smtp};
 use napjudge_judge::mail;
 use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target, Which};
@@ -248,8 +248,8 @@ fn judge(db: &Path, now: Option<&str>) -> Result<(Judge, Clock), String> {
     Ok((Judge::new(store), clock))
 }
 
-fn period(flag: &str, text: &str) -> Result<i64, String> {
-    clock::parse_period(text).map_err(|e| format!("--{flag}: {e}"))
+fn period(flag: &str, text: &str) -> Result<Period, String> {
+    Period::parse(text).map_err(|e| format!("--{flag}: {e}"))
 }
 
 /// `game import`: the folder is written whole, or nothing is.

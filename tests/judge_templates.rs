@@ -5,6 +5,7 @@
 
 use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
+use napjudge_judge::clock::Period;
 use napjudge_judge::render::{self, PasswordMail};
 use napjudge_judge::MailKind;
 use napjudge_judge::{Author, Judge, MailConfig, NewGame, Periods, Store};
@@ -43,11 +44,11 @@ fn every_template_renders_a_real_game() {
             gm: "gm@example.org".into(),
             timezone: "Europe/Paris".into(),
             periods: Periods {
-                movement: 2 * 86_400,
-                retreat: 86_400,
-                winter: 2 * 86_400,
-                grace: 86_400,
-                remind: 12 * 3_600,
+                movement: Period::hours(48),
+                retreat: Period::hours(24),
+                winter: Period::hours(48),
+                grace: Period::hours(24),
+                remind: Period::hours(12),
             },
             wait: false,
             options: Vec::new(),

@@ -6,7 +6,7 @@
 //! `NAPJUDGE_FUZZ_MAILS=5000 cargo test --test limits fuzz` runs more.
 
 use chrono::{DateTime, Utc};
-use napjudge_judge::clock::parse_time;
+use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::game::{Judge, NewGame, PasswordCost};
 use napjudge_judge::mail::{self, Handled, MailConfig};
 use napjudge_judge::store::{Periods, Store};
@@ -58,11 +58,11 @@ fn new_game(db: &Path, name: &str) {
             gm: format!("gm-{name}@example.org"),
             timezone: "UTC".into(),
             periods: Periods {
-                movement: 48 * 3600,
-                retreat: 24 * 3600,
-                winter: 48 * 3600,
-                grace: 24 * 3600,
-                remind: 12 * 3600,
+                movement: Period::hours(48),
+                retreat: Period::hours(24),
+                winter: Period::hours(48),
+                grace: Period::hours(24),
+                remind: Period::hours(12),
             },
             wait: false,
             options: Vec::new(),

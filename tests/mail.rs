@@ -10,6 +10,7 @@
 
 use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
+use napjudge_judge::clock::Period;
 use napjudge_judge::game::{Judge, NewGame};
 use napjudge_judge::mail::{self, Handled, MailConfig};
 use napjudge_judge::store::{self, NewMessage, Periods, Store};
@@ -49,11 +50,11 @@ fn new_game(db: &Path) -> Judge {
             gm: "gm@example.org".into(),
             timezone: "UTC".into(),
             periods: Periods {
-                movement: 48 * 3600,
-                retreat: 24 * 3600,
-                winter: 48 * 3600,
-                grace: 24 * 3600,
-                remind: 12 * 3600,
+                movement: Period::hours(48),
+                retreat: Period::hours(24),
+                winter: Period::hours(48),
+                grace: Period::hours(24),
+                remind: Period::hours(12),
             },
             wait: false,
             options: Vec::new(),

@@ -6,6 +6,7 @@ use chrono::{DateTime, Duration, Utc};
 use mail_parser::MimeHeaders;
 use napjudge_cases::{file, run};
 use napjudge_engine::variant::Variant;
+use napjudge_judge::clock::Period;
 use napjudge_judge::outbox::{Retry, Target};
 use napjudge_judge::store;
 use napjudge_judge::MailKind;
@@ -292,11 +293,11 @@ fn played(dir: &Path, pictures: bool) -> Judge {
             gm: "gm@example.org".into(),
             timezone: "UTC".into(),
             periods: Periods {
-                movement: 86_400,
-                retreat: 86_400,
-                winter: 86_400,
-                grace: 3_600,
-                remind: 3_600,
+                movement: Period::hours(24),
+                retreat: Period::hours(24),
+                winter: Period::hours(24),
+                grace: Period::hours(1),
+                remind: Period::hours(1),
             },
             wait: false,
             options: Vec::new(),

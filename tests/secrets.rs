@@ -179,7 +179,12 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
     }
     assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
     // Six hours after the guesses, they no longer count.
-    let m = mail_from("friend@example.net", "friend2", "SIGNON France g pw\r\n");
+    // (LIST: the same text as the owner's mail above would be refused as a copy, issue 19.)
+    let m = mail_from(
+        "friend@example.net",
+        "friend2",
+        "SIGNON France g pw\r\nLIST\r\n",
+    );
     mail::receive(&mut j, &cfg, &m, at(6 * 60 + 3)).expect("stored");
     assert!(last_reply(&j, "friend@example.net").contains("Signed on as France"));
 }
@@ -254,14 +259,14 @@ fn stored_mail_has_no_password_in_any_encoding() {
             "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <qp@example.org>\r\n\
              MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=\"b\"\r\n\r\n\
              --b\r\nContent-Type: text/plain; charset=utf-8\r\n\
-             Content-Transfer-Encoding: quoted-printable\r\n\r\nSIGNON France g n3=\r\nwsecret\r\nLIST\r\n\
+             Content-Transfer-Encoding: quoted-printable\r\n\r\nSIGNON France g n3=\r\nwsecret\r\nSUMMARY\r\n\
              --b\r\nContent-Type: text/html\r\n\r\n<p>SIGNON France g n3wsecret</p><p>LIST</p>\r\n--b--\r\n"
         )
         .into_bytes(),
         format!(
             "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <html@example.org>\r\n\
              MIME-Version: 1.0\r\nContent-Type: text/html\r\n\r\n\
-             <html><body><p>SIGNON France g n3wsecret</p><p>LIST</p></body></html>\r\n"
+             <html><body><p>SIGNON France g n3wsecret</p><p>HISTORY</p></body></html>\r\n"
         )
         .into_bytes(),
     ];

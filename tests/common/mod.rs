@@ -2,16 +2,17 @@
 //! assigned and started.
 
 use chrono::{DateTime, Utc};
+use napjudge_judge::clock::Period;
 use napjudge_judge::{Judge, NewGame, Periods};
 
 /// A day for every phase, an hour's grace, a reminder an hour before the deadline.
 pub fn day_periods() -> Periods {
     Periods {
-        movement: 86_400,
-        retreat: 86_400,
-        winter: 86_400,
-        grace: 3_600,
-        remind: 3_600,
+        movement: Period::hours(24),
+        retreat: Period::hours(24),
+        winter: Period::hours(24),
+        grace: Period::hours(1),
+        remind: Period::hours(1),
     }
 }
 

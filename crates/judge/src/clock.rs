@@ -1,7 +1,7 @@
 //! Time for the judge: the clock (`--now` or the system's, the only place that reads it),
 //! periods such as `48h`, and deadlines shown in a game's time zone.
 
-use chrono::{DateTime, Duration, NaiveDateTime, TimeZone, Utc};
+use chrono::{DateTime, Datelike, NaiveDateTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
 /// Why a time, period or zone can't be read.
@@ -16,6 +16,106 @@ pub enum ClockError {
     /// Not a zone.
     #[error("'{0}' is not a time zone: use an IANA name such as Europe/Paris or UTC")]
     Zone(String),
+    /// A period longer than any game needs (and than the calendar can add up safely).
+    #[error("'{0}' is too long: a period is at most {MAX_PERIOD_DAYS}d")]
+    PeriodTooLong(String),
+    /// A deadline that is not ahead.
+    #[error("{0} is in the past (now is {1}): give a later deadline")]
+    Past(String, String),
+    /// A deadline farther ahead than any game needs.
+    #[error("{0} is too far ahead: a deadline is at most {MAX_AHEAD_DAYS} days from now")]
+    TooFarAhead(String),
+    /// A time plus a period past the end of the calendar (only a damaged or hand-edited
+    /// database holds such a time: every door bounds them).
+    #[error("{0} plus {1} seconds is past the end of the calendar: set a new deadline")]
+    OutOfRange(String, i64),
+}
+
+/// The longest period a game may have (movement, retreat, Winter, grace, reminder): a year
+/// is more than any game needs, and keeps every deadline computed from it far inside the
+/// calendar.
+pub const MAX_PERIOD_DAYS: i64 = 365;
+
+/// How far ahead of now the GM may set a deadline.
+pub const MAX_AHEAD_DAYS: i64 = 2 * 365;
+
+/// A period of a game, in whole seconds, from 0 to [`MAX_PERIOD_DAYS`]: the one type every
+/// door (the command line, a GM's mail, a game folder, the store) reads a period into, so no
+/// setting can overflow the deadlines computed from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Period(i64);
+
+impl Period {
+    /// The longest period, [`MAX_PERIOD_DAYS`].
+    pub const MAX: Period = Period(MAX_PERIOD_DAYS * 86_400);
+
+    /// `secs` seconds, when within 0 and [`Period::MAX`].
+    pub fn new(secs: i64) -> Result<Period, ClockError> {
+        if secs < 0 {
+            return Err(ClockError::Period(format!("{secs}s")));
+        }
+        if secs > Period::MAX.0 {
+            return Err(ClockError::PeriodTooLong(show_secs(secs)));
+        }
+        Ok(Period(secs))
+    }
+
+    /// `h` hours (at most 255: always within the bound).
+    pub const fn hours(h: u8) -> Period {
+        Period(h as i64 * 3_600)
+    }
+
+    /// A period as stored: a value out of bounds (written by a napjudge before the bound, or
+    /// by hand) is read as the nearest bound, so that no stored game can stop a tick.
+    pub fn clamped(secs: i64) -> Period {
+        Period(secs.clamp(0, Period::MAX.0))
+    }
+
+    /// Its length in seconds.
+    pub fn secs(self) -> i64 {
+        self.0
+    }
+
+    /// Reads a period: `48h`, `90m`, `2d`, `1d12h`, `30s` (units in any case).
+    pub fn parse(text: &str) -> Result<Period, ClockError> {
+        let bad = || ClockError::Period(text.to_string());
+        let too_long = || ClockError::PeriodTooLong(text.trim().to_string());
+        let mut total: i64 = 0;
+        let mut number = String::new();
+        for ch in text.trim().chars() {
+            if ch.is_ascii_digit() {
+                number.push(ch);
+                continue;
+            }
+            let unit = match ch.to_ascii_lowercase() {
+                'd' => 86_400,
+                'h' => 3_600,
+                'm' => 60,
+                's' => 1,
+                _ => return Err(bad()),
+            };
+            if number.is_empty() {
+                return Err(bad());
+            }
+            // Only digits: the one way to fail is a number too large for i64.
+            let n: i64 = number.parse().map_err(|_| too_long())?;
+            total = n
+                .checked_mul(unit)
+                .and_then(|s| total.checked_add(s))
+                .ok_or_else(too_long)?;
+            number.clear();
+        }
+        if !number.is_empty() || text.trim().is_empty() {
+            return Err(bad());
+        }
+        Period::new(total).map_err(|_| too_long())
+    }
+}
+
+impl std::fmt::Display for Period {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&show_secs(self.0))
+    }
 }
 
 /// The clock: fixed by `--now` for a test or a replay, else the system's.
@@ -54,48 +154,23 @@ impl Clock {
 /// Reads `2026-11-22T18:00:00Z` (any RFC 3339 offset) or `2026-11-22 18:00[:ss]` (UTC).
 pub fn parse_time(text: &str) -> Result<DateTime<Utc>, ClockError> {
     let t = text.trim();
-    if let Ok(d) = DateTime::parse_from_rfc3339(t) {
-        return Ok(d.with_timezone(&Utc));
+    if let Some(d) = DateTime::parse_from_rfc3339(t)
+        .ok()
+        .map(|d| d.with_timezone(&Utc))
+        .filter(storable)
+    {
+        return Ok(d);
     }
     ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"]
         .iter()
         .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())
         .map(|n| Utc.from_utc_datetime(&n))
+        .filter(storable)
         .ok_or_else(|| ClockError::Time(text.to_string()))
 }
 
-/// Reads a period: `48h`, `90m`, `2d`, `1d12h`, `30s`; its length in seconds.
-pub fn parse_period(text: &str) -> Result<i64, ClockError> {
-    let bad = || ClockError::Period(text.to_string());
-    let mut total: i64 = 0;
-    let mut number = String::new();
-    for ch in text.trim().chars() {
-        if ch.is_ascii_digit() {
-            number.push(ch);
-            continue;
-        }
-        let unit = match ch.to_ascii_lowercase() {
-            'd' => 86_400,
-            'h' => 3_600,
-            'm' => 60,
-            's' => 1,
-            _ => return Err(bad()),
-        };
-        let n: i64 = number.parse().map_err(|_| bad())?;
-        total = n
-            .checked_mul(unit)
-            .and_then(|s| total.checked_add(s))
-            .ok_or_else(bad)?;
-        number.clear();
-    }
-    if !number.is_empty() || text.trim().is_empty() {
-        return Err(bad());
-    }
-    Ok(total)
-}
-
-/// A period as the GM writes it: `48h`, `1h30m`, `7d` (days only from three days up).
-pub fn show_period(secs: i64) -> String {
+/// Seconds as the GM writes a period: `48h`, `1h30m`, `7d` (days only from three days up).
+fn show_secs(secs: i64) -> String {
     if secs >= 3 * 86_400 && secs % 86_400 == 0 {
         return format!("{}d", secs / 86_400);
     }
@@ -119,9 +194,29 @@ pub fn parse_zone(name: &str) -> Result<Tz, ClockError> {
         .map_err(|_| ClockError::Zone(name.to_string()))
 }
 
-/// `t` plus `secs` seconds.
-pub fn after(t: DateTime<Utc>, secs: i64) -> DateTime<Utc> {
-    t + Duration::seconds(secs)
+/// Whether `t` is a time the store can keep: years 0 to 9999, what RFC 3339 writes.
+fn storable(t: &DateTime<Utc>) -> bool {
+    (0..=9999).contains(&t.year())
+}
+
+/// `t` plus `secs` seconds (minus, when negative), or an error past the calendar's ends
+/// (years 0 and 9999, the store's).
+pub fn after(t: DateTime<Utc>, secs: i64) -> Result<DateTime<Utc>, ClockError> {
+    TimeDelta::try_seconds(secs)
+        .and_then(|d| t.checked_add_signed(d))
+        .filter(storable)
+        .ok_or_else(|| ClockError::OutOfRange(t.to_rfc3339(), secs))
+}
+
+/// A deadline the GM sets: after `now`, and at most [`MAX_AHEAD_DAYS`] ahead.
+pub fn check_deadline(at: DateTime<Utc>, now: DateTime<Utc>) -> Result<(), ClockError> {
+    if at <= now {
+        return Err(ClockError::Past(at.to_rfc3339(), now.to_rfc3339()));
+    }
+    if at > after(now, MAX_AHEAD_DAYS * 86_400)? {
+        return Err(ClockError::TooFarAhead(at.to_rfc3339()));
+    }
+    Ok(())
 }
 
 /// A time as a player reads it: in the game's zone, with the zone's abbreviation and UTC offset.
@@ -141,21 +236,64 @@ mod tests {
 
     #[test]
     fn periods_read_as_the_gm_writes_them() {
-        assert_eq!(parse_period("48h"), Ok(48 * 3600));
-        assert_eq!(parse_period("1d12h"), Ok(36 * 3600));
-        assert_eq!(parse_period("90m"), Ok(5400));
-        assert!(parse_period("48").is_err());
-        assert!(parse_period("h").is_err());
-        assert!(parse_period("").is_err());
-        assert!(parse_period("2w").is_err());
+        let secs = |t: &str| Period::parse(t).map(Period::secs);
+        assert_eq!(secs("48h"), Ok(48 * 3600));
+        assert_eq!(secs("1d12h"), Ok(36 * 3600));
+        assert_eq!(secs("90m"), Ok(5400));
+        assert_eq!(secs("2D"), Ok(2 * 86_400));
+        assert!(Period::parse("48").is_err());
+        assert!(Period::parse("h").is_err());
+        assert!(Period::parse("").is_err());
+        assert!(Period::parse("2w").is_err());
+    }
+
+    /// Issue 19, finding 2: a period is bounded by its one reader, with a clear error.
+    #[test]
+    fn periods_are_bounded() {
+        assert_eq!(Period::parse("365d"), Ok(Period::MAX));
+        assert_eq!(Period::parse("0s").map(Period::secs), Ok(0));
+        for t in [
+            "366d",
+            "365d1s",
+            "100000000d",
+            "9999999999999999999d",
+            "9223372036854775807s",
+        ] {
+            assert_eq!(
+                Period::parse(t),
+                Err(ClockError::PeriodTooLong(t.to_string())),
+                "{t}"
+            );
+        }
+        assert!(matches!(Period::parse("-1d"), Err(ClockError::Period(_))));
+        assert!(Period::new(-1).is_err());
+        assert_eq!(Period::clamped(i64::MAX), Period::MAX);
+        assert_eq!(Period::clamped(i64::MIN).secs(), 0);
+    }
+
+    /// Issue 19, finding 2: time arithmetic is checked, never a panic.
+    #[test]
+    fn arithmetic_past_the_calendar_is_an_error() {
+        let t = parse_time("9999-12-31T00:00:00Z").expect("a time");
+        assert!(after(t, Period::MAX.secs()).is_err());
+        assert!(after(DateTime::<Utc>::MAX_UTC, 1).is_err());
+        assert!(after(t, i64::MAX).is_err());
+        assert!(after(t, i64::MIN).is_err());
+        let now = parse_time("2026-07-01 16:00").expect("a time");
+        assert!(check_deadline(after(now, 730 * 86_400).expect("in range"), now).is_ok());
+        assert!(matches!(
+            check_deadline(after(now, 731 * 86_400).expect("in range"), now),
+            Err(ClockError::TooFarAhead(_))
+        ));
     }
 
     #[test]
     fn periods_print_back() {
-        assert_eq!(show_period(48 * 3600), "48h");
-        assert_eq!(show_period(24 * 3600), "24h");
-        assert_eq!(show_period(5400), "1h30m");
-        assert_eq!(show_period(7 * 86_400), "7d");
+        let show = |s: i64| Period::new(s).map(|p| p.to_string());
+        assert_eq!(show(48 * 3600), Ok("48h".into()));
+        assert_eq!(show(24 * 3600), Ok("24h".into()));
+        assert_eq!(show(5400), Ok("1h30m".into()));
+        assert_eq!(show(7 * 86_400), Ok("7d".into()));
     }
 
     #[test]

@@ -2,12 +2,13 @@
 //! [`Store`]. The engine is reached only through [`turn`]: `check` for orders, `play` for a phase,
 //! `owing` for who owes orders.
 
-use crate::clock::{self, ClockError};
+use crate::clock::{self, ClockError, Period};
 use crate::outbox;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
-    Address, Author, Due, Earlier, Game, GameState, InboxState, MailKind, NewMail, NewMessage,
-    OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store, StoreError, Tx, View,
+    Address, Author, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
+    NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store, StoreError, Tx,
+    View,
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
@@ -152,6 +153,21 @@ pub enum GameError {
          it in parts"
     )]
     PressTooLong(usize),
+    /// A GM's PROCESS by mail without the phase it means.
+    #[error("write the phase to process after PROCESS, as the game names it: PROCESS {0}")]
+    ProcessWhich(String),
+    /// A GM's PROCESS by mail naming a phase that is not the current one.
+    #[error("{named} is not the current phase of game '{game}' ({what}): nothing was processed; the current phase is {current}")]
+    NotCurrent {
+        /// The game.
+        game: String,
+        /// The phase named, as written.
+        named: String,
+        /// Processed already, or not a phase of the game yet.
+        what: &'static str,
+        /// The current phase.
+        current: String,
+    },
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
@@ -328,7 +344,7 @@ pub struct Judge {
     variants: HashMap<String, Variant>,
 }
 
-fn period_for(p: &Periods, kind: PhaseKind) -> i64 {
+fn period_for(p: &Periods, kind: PhaseKind) -> Period {
     match kind {
         PhaseKind::Movement | PhaseKind::SecondMovement => p.movement,
         PhaseKind::Retreat | PhaseKind::SecondRetreat => p.retreat,
@@ -660,12 +676,12 @@ impl Judge {
         if !gm.is_valid() {
             return Err(GameError::Address(g.gm.clone()));
         }
-        for (what, secs) in [
+        for (what, period) in [
             ("movement", g.periods.movement),
             ("retreat", g.periods.retreat),
             ("winter", g.periods.winter),
         ] {
-            if secs <= 0 {
+            if period.secs() == 0 {
                 return Err(GameError::ZeroPeriod(what));
             }
         }
@@ -794,9 +810,9 @@ impl Judge {
             });
         }
         let position = Position::initial(v);
-        let deadline = clock::after(now, period_for(&game.periods, position.phase.kind));
+        let deadline = clock::after(now, period_for(&game.periods, position.phase.kind).secs())?;
         let owe = names(v, &turn::owing(v, &position));
-        tx.insert_phase(game.id, &position, &owe, Some(deadline))?;
+        tx.insert_phase(game.id, &position, &owe, Some(deadline), now)?;
         tx.set_state(game.id, GameState::Running)?;
         tx.add_gm_action(game.id, None, "started the game", None, now)?;
         tx.commit()?;
@@ -1012,7 +1028,50 @@ impl Judge {
         preview: bool,
         now: DateTime<Utc>,
     ) -> Result<Processed, GameError> {
+        self.process_checked(name, None, preview, now)
+    }
+
+    /// The GM's `PROCESS PHASE` by mail: plays the current phase only when it is the one named,
+    /// so that a PROCESS mail sent again (or replayed) can't process the phase after it.
+    pub fn process_named(
+        &mut self,
+        name: &str,
+        phase: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Processed, GameError> {
+        self.process_checked(name, Some(phase), false, now)
+    }
+
+    fn process_checked(
+        &mut self,
+        name: &str,
+        named: Option<&str>,
+        preview: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Processed, GameError> {
         let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
+        if let Some(named) = named {
+            let current = v.phase_name(cur.phase.position.phase);
+            if named.trim().is_empty() {
+                return Err(GameError::ProcessWhich(current));
+            }
+            let wanted = v.parse_phase(named);
+            if wanted != Some(cur.phase.position.phase) {
+                let played = tx.view().phases(cur.game.id)?.iter().any(|p| {
+                    Some(p.position.phase) == wanted && p.report.is_some() && !p.superseded
+                });
+                return Err(GameError::NotCurrent {
+                    game: cur.game.name.clone(),
+                    named: named.trim().to_string(),
+                    what: if played {
+                        "it was processed already"
+                    } else {
+                        "not a phase the game is in"
+                    },
+                    current,
+                });
+            }
+        }
         let processed = Judge::play(&tx, v, &cur, now, preview)?;
         if preview {
             // Dropping the transaction rolls it back: a preview leaves no trace.
@@ -1036,8 +1095,13 @@ impl Judge {
         let report = turn::play(v, &phase.position, &sheets)?;
         let (late, missing) = Judge::lateness(v, phase, &texts);
         let over = !report.next.ledgers.winners.is_empty();
-        let deadline =
-            (!over).then(|| clock::after(now, period_for(&game.periods, report.next.phase.kind)));
+        let deadline = match over {
+            true => None,
+            false => Some(clock::after(
+                now,
+                period_for(&game.periods, report.next.phase.kind).secs(),
+            )?),
+        };
         let results = Judge::render_results(v, game, phase, &report, &late, &missing, deadline)?;
         let phase_name = v.phase_name(report.phase);
         let next = (!over).then(|| v.phase_name(report.next.phase));
@@ -1069,7 +1133,7 @@ impl Judge {
         if over {
             c.set_state(game.id, GameState::Finished)?;
         } else {
-            c.insert_phase(game.id, &report.next, &names(v, &report.owe), deadline)?;
+            c.insert_phase(game.id, &report.next, &names(v, &report.owe), deadline, now)?;
         }
         let subject = format!("{}: results of {phase_name}", game.name);
         let mut to: Vec<Address> = c
@@ -1160,9 +1224,12 @@ impl Judge {
         let texts = tx.view().all_orders(target.id)?;
         let commands = tx.view().gm_commands(target.id)?;
         tx.supersede_from(game.id, target.seq)?;
-        let deadline = clock::after(now, period_for(&game.periods, target.position.phase.kind));
+        let deadline = clock::after(
+            now,
+            period_for(&game.periods, target.position.phase.kind).secs(),
+        )?;
         let owe = names(v, &turn::owing(v, &target.position));
-        let id = tx.insert_phase(game.id, &target.position, &owe, Some(deadline))?;
+        let id = tx.insert_phase(game.id, &target.position, &owe, Some(deadline), now)?;
         for t in &texts {
             tx.add_orders(id, t)?;
         }
@@ -1250,8 +1317,8 @@ impl Judge {
                 if let Some(phase) = tx.view().current_phase(game.id)? {
                     deadline = phase.deadline;
                     if phase.deadline.is_none_or(|d| d <= now) {
-                        let d =
-                            clock::after(now, period_for(&game.periods, phase.position.phase.kind));
+                        let period = period_for(&game.periods, phase.position.phase.kind);
+                        let d = clock::after(now, period.secs())?;
                         tx.set_deadline(phase.id, Some(d))?;
                         deadline = Some(d);
                     }
@@ -1271,13 +1338,7 @@ impl Judge {
         at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        if at <= now {
-            return Err(GameError::Clock(ClockError::Time(format!(
-                "{} is in the past (now is {}): give a later deadline",
-                at.to_rfc3339(),
-                now.to_rfc3339()
-            ))));
-        }
+        clock::check_deadline(at, now)?;
         let tx = self.store.begin()?;
         let cur = Judge::current(tx.view(), name)?;
         tx.set_deadline(cur.phase.id, Some(at))?;
@@ -1296,19 +1357,13 @@ impl Judge {
     pub fn set_grace(
         &mut self,
         name: &str,
-        secs: i64,
+        grace: Period,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
-        tx.set_grace(game.id, secs)?;
-        tx.add_gm_action(
-            game.id,
-            None,
-            &format!("grace set to {}", clock::show_period(secs)),
-            None,
-            now,
-        )?;
+        tx.set_grace(game.id, grace)?;
+        tx.add_gm_action(game.id, None, &format!("grace set to {grace}"), None, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -1351,11 +1406,11 @@ impl Judge {
             game.state,
             game.gm,
             game.timezone,
-            clock::show_period(game.periods.movement),
-            clock::show_period(game.periods.retreat),
-            clock::show_period(game.periods.winter),
-            clock::show_period(game.periods.grace),
-            clock::show_period(game.periods.remind),
+            game.periods.movement,
+            game.periods.retreat,
+            game.periods.winter,
+            game.periods.grace,
+            game.periods.remind,
             if game.wait { "; waits for the deadline" } else { "" },
         );
         if !game.pictures {
@@ -1392,10 +1447,14 @@ impl Judge {
         let pos = &cur.position;
         out.push_str(&format!("Phase: {}\n", v.phase_name(pos.phase)));
         if let Some(d) = cur.deadline {
+            // A stored deadline at the calendar's end shows without its grace, not a panic.
+            let grace = clock::after(d, game.periods.grace.secs()).map_or_else(
+                |_| "past the end of the calendar".to_string(),
+                |g| clock::show_in(g, &game.timezone),
+            );
             out.push_str(&format!(
-                "Deadline: {} (grace until {})\n",
+                "Deadline: {} (grace until {grace})\n",
                 clock::show_in(d, &game.timezone),
-                clock::show_in(clock::after(d, game.periods.grace), &game.timezone)
             ));
         }
         let texts = c.latest_orders(cur.id)?;
@@ -1534,16 +1593,20 @@ impl Judge {
     /// `tick`: for each running game, processes a phase that is due, or sends the reminders due.
     /// A phase is due when its deadline has passed and every power owing orders has sent them,
     /// when everyone has ordered and the game doesn't wait for the deadline, or when the grace
-    /// has run out. Each game is its own transaction.
-    pub(crate) fn tick_games(&mut self, now: DateTime<Utc>) -> Result<TickReport, GameError> {
+    /// has run out. Each game is its own transaction. Without `may_process` (a mail is still
+    /// being read) no phase is processed: a phase due waits for the next tick.
+    pub(crate) fn tick_games(
+        &mut self,
+        now: DateTime<Utc>,
+        may_process: bool,
+    ) -> Result<TickReport, GameError> {
         let mut report = TickReport::default();
         // One read for every game; only a game with something to do opens a write transaction.
         for due in self.store.view().due()? {
-            // One game that fails (a damaged row, a GM command the engine refuses) is reported
-            // and left as it was: the others are still processed.
-            match self.tick_game(&due, now) {
-                Ok(Some(done)) => report.done.push(done),
-                Ok(None) => {}
+            // One game that fails (a damaged row, a deadline at the calendar's end, a GM command
+            // the engine refuses) is reported and left as it was: the others are still processed.
+            match self.tick_game(&due, now, may_process) {
+                Ok(done) => report.done.extend(done),
                 Err(e) => report.failed.push(format!("{}: {e}", due.game.name)),
             }
         }
@@ -1551,17 +1614,24 @@ impl Judge {
     }
 
     /// One game's part of a tick, in its own transaction: what was done, if anything.
-    fn tick_game(&mut self, due: &Due, now: DateTime<Utc>) -> Result<Option<String>, GameError> {
+    fn tick_game(
+        &mut self,
+        due: &Due,
+        now: DateTime<Utc>,
+        may_process: bool,
+    ) -> Result<Option<String>, GameError> {
         let waiting: Vec<String> = due
             .owe
             .iter()
             .filter(|p| !due.ordered.contains(p))
             .cloned()
             .collect();
-        let grace_end = clock::after(due.deadline, due.game.periods.grace);
-        let process =
+        let p = &due.game.periods;
+        let grace_end = clock::after(due.deadline, p.grace.secs())?;
+        let remind_at = clock::after(due.deadline, -p.remind.secs())?;
+        let due_now =
             (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
-        let remind_at = clock::after(due.deadline, -due.game.periods.remind);
+        let process = due_now && may_process;
         let level = if now >= due.deadline {
             Reminded::Grace
         } else if now >= remind_at {
@@ -1570,6 +1640,12 @@ impl Judge {
             Reminded::None
         };
         let remind = level > due.reminded && !waiting.is_empty();
+        if due_now && !may_process && !remind {
+            return Ok(Some(format!(
+                "{}: due, waits for a mail the judge is still reading",
+                due.game.name
+            )));
+        }
         if !process && !remind {
             return Ok(None);
         }
@@ -1691,7 +1767,11 @@ fn throttled(
     // The moment enough of a bucket's failures leave the window to bring it under its limit.
     let over = |times: Vec<DateTime<Utc>>, limit: usize| {
         let first = times.len().checked_sub(limit)?;
-        times.get(first).map(|&t| clock::after(t, THROTTLE_WINDOW))
+        // A failure's time is one the store read back (years 0-9999): past the calendar's end
+        // its window never closes.
+        times
+            .get(first)
+            .map(|&t| clock::after(t, THROTTLE_WINDOW).unwrap_or(DateTime::<Utc>::MAX_UTC))
     };
     let times = |keep: &dyn Fn(&SignonFailure) -> bool| {
         failures.iter().filter(|f| keep(f)).map(|f| f.at).collect()
@@ -1733,6 +1813,37 @@ pub struct Reply<'a> {
     pub body: &'a str,
     /// The Message-ID (without brackets) of the message answered.
     pub in_reply_to: Option<&'a str>,
+    /// The mail's record for refusing older mail and replays, when it was handled after a
+    /// SIGNON.
+    pub handled: Option<&'a HandledMail>,
+}
+
+/// Why a signed-on mail is not carried out: it is older than one handled, or a copy of one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stale {
+    /// Dated before the latest mail handled for the power in the game.
+    Older {
+        /// The mail's date.
+        dated: DateTime<Utc>,
+        /// The latest handled mail's date.
+        last: DateTime<Utc>,
+    },
+    /// The same text as a mail handled for the power in the same phase.
+    Replayed {
+        /// The earlier mail's date.
+        first: DateTime<Utc>,
+    },
+}
+
+/// A mail read after the phase of its time was over (a `receive` killed, the mail answered
+/// by a later `tick`, or a PROCESS at the same time): the phase it belonged to and the
+/// current one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhasePassed {
+    /// The phase current when the mail came, by name (none: the game had not started).
+    pub then: Option<String>,
+    /// The current phase.
+    pub now: String,
 }
 
 /// The calls of the judge by mail: signing on, a player's own settings, press, and the received
@@ -1777,7 +1888,7 @@ impl Judge {
                 }
             }
         };
-        let since = clock::after(now, -THROTTLE_WINDOW);
+        let since = clock::after(now, -THROTTLE_WINDOW)?;
         let view = self.store.view();
         let own = players
             .iter()
@@ -1804,6 +1915,62 @@ impl Judge {
             return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));
         }
         Ok(Ok(Signed { game: g, role }))
+    }
+
+    /// After a SIGNON as `s`: the mail's record (dated `dated`, its text's digest `digest`,
+    /// read at `now`), or why it is refused: older than a mail handled for the same power in
+    /// the game, or the same text as one handled in the current phase.
+    pub fn check_fresh(
+        &self,
+        s: &Signed,
+        dated: DateTime<Utc>,
+        digest: &str,
+    ) -> Result<Result<HandledMail, Stale>, GameError> {
+        let view = self.store.view();
+        if let Some(last) = view.last_dated(s.game.id, &s.role)? {
+            if dated < last {
+                return Ok(Err(Stale::Older { dated, last }));
+            }
+        }
+        let phase = view.current_phase(s.game.id)?.map(|p| p.id);
+        if let Some(first) = view.handled_digest(s.game.id, &s.role, phase, digest)? {
+            return Ok(Err(Stale::Replayed { first }));
+        }
+        Ok(Ok(HandledMail {
+            game: s.game.id,
+            role: s.role.clone(),
+            phase,
+            dated,
+            digest: digest.to_string(),
+        }))
+    }
+
+    /// Whether a mail of time `at` came before the game's current phase began: then its
+    /// orders belong to a phase that is over and are not used.
+    pub fn phase_passed(
+        &mut self,
+        game: &Game,
+        at: DateTime<Utc>,
+    ) -> Result<Option<PhasePassed>, GameError> {
+        let Some(cur) = self.store.view().current_phase(game.id)? else {
+            return Ok(None);
+        };
+        // A phase stored before schema version 10 has no start: taken as current, as before.
+        if cur.started.is_none_or(|s| s <= at) {
+            return Ok(None);
+        }
+        // Rare (a mail answered late): the whole history is read only then.
+        let phases = self.store.view().phases(game.id)?;
+        let v = variant(&mut self.variants, game)?;
+        let then = phases
+            .iter()
+            .rev()
+            .find(|p| p.started.is_some_and(|s| s <= at))
+            .map(|p| v.phase_name(p.position.phase));
+        Ok(Some(PhasePassed {
+            then,
+            now: v.phase_name(cur.position.phase),
+        }))
     }
 
     /// SET PASSWORD: a power's player chooses a new password (hashed at full cost).
@@ -1952,6 +2119,9 @@ impl Judge {
             },
             now,
         )?;
+        if let Some(h) = reply.handled {
+            tx.add_handled(id, h)?;
+        }
         tx.commit()?;
         Ok(())
     }

@@ -129,7 +129,7 @@ impl Settings {
     /// The periods, read.
     pub fn periods(&self, path: &str) -> Result<Periods, FolderError> {
         let read = |key: &'static str, text: &str| {
-            clock::parse_period(text).map_err(|source| FolderError::Clock {
+            clock::Period::parse(text).map_err(|source| FolderError::Clock {
                 path: path.to_string(),
                 key,
                 source,

@@ -19,6 +19,7 @@ use napjudge_cases::write::{force_lines, owner_lines};
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::turn::{self, Sheets, TurnError};
 use napjudge_engine::variant::{self, LoadError, Phase, PhaseKind, PowerId, ProvinceId, Variant};
+use napjudge_judge::clock::Period;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -76,11 +77,11 @@ pub struct Imported {
 }
 
 /// The movement, retreat and Winter periods and the grace an imported game is given.
-const PERIODS: [(&str, i64); 4] = [
-    ("movement", 48 * 3600),
-    ("retreat", 24 * 3600),
-    ("winter", 24 * 3600),
-    ("grace", 0),
+const PERIODS: [(&str, Period); 4] = [
+    ("movement", Period::hours(48)),
+    ("retreat", Period::hours(24)),
+    ("winter", Period::hours(24)),
+    ("grace", Period::hours(0)),
 ];
 
 fn period(kind: PhaseKind) -> i64 {
@@ -89,6 +90,7 @@ fn period(kind: PhaseKind) -> i64 {
         PhaseKind::Retreat | PhaseKind::SecondRetreat => PERIODS[1].1,
         PhaseKind::Adjustment | PhaseKind::Bids => PERIODS[2].1,
     }
+    .secs()
 }
 
 /// The game's name: `wd` and the number of a `game_433761_...` file, else the record's id with
@@ -273,7 +275,7 @@ pub fn import(
             }
             if p.waits {
                 let deadline = phase_start + Duration::seconds(period(p.phase.kind));
-                processed = deadline + Duration::seconds(PERIODS[3].1);
+                processed = deadline + Duration::seconds(PERIODS[3].1.secs());
             }
         }
         phase_start = processed;
@@ -451,12 +453,8 @@ fn settings_toml(
         "start = {}",
         quoted(&start.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
     );
-    for (key, secs) in PERIODS {
-        let _ = writeln!(
-            out,
-            "{key} = {}",
-            quoted(&napjudge_judge::clock::show_period(secs))
-        );
+    for (key, period) in PERIODS {
+        let _ = writeln!(out, "{key} = {}", quoted(&period.to_string()));
     }
     out.push_str("wait = false\n");
     // A picture for each of hundreds of phases would make the replay's outbox gigabytes.

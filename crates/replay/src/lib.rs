@@ -199,10 +199,14 @@ impl Run<'_> {
                 return Ok(());
             };
             let now = self.now;
-            let next = [clock::after(d, -p.remind), d, clock::after(d, p.grace)]
-                .into_iter()
-                .filter(|t| *t > now && until.is_none_or(|u| *t < u))
-                .min();
+            let next = [
+                clock::after(d, -p.remind.secs()).map_err(GameError::from)?,
+                d,
+                clock::after(d, p.grace.secs()).map_err(GameError::from)?,
+            ]
+            .into_iter()
+            .filter(|t| *t > now && until.is_none_or(|u| *t < u))
+            .min();
             let Some(t) = next else {
                 return Ok(());
             };

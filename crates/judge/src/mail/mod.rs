@@ -9,12 +9,12 @@ pub mod text;
 
 use crate::clock;
 use crate::game::{
-    Acknowledgement, GameError, Guesser, Judge, OrderSet, Reply, Signed, SignonRefusal, TickReport,
-    THROTTLE_WINDOW,
+    Acknowledgement, GameError, Guesser, Judge, OrderSet, PhasePassed, Reply, Signed,
+    SignonRefusal, Stale, TickReport, THROTTLE_WINDOW,
 };
 use crate::render::{self, RenderError};
 use crate::store::{
-    Address, Author, Earlier, Game, GameState, InboxState, NewMessage, Pending, Role,
+    Address, Author, Earlier, Game, GameState, HandledMail, InboxState, NewMessage, Pending, Role,
 };
 use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser};
@@ -144,6 +144,22 @@ struct Head {
     sender: Address,
     subject: String,
     auto: bool,
+    /// The Date header, when it is a valid date.
+    date: Option<DateTime<Utc>>,
+}
+
+/// How far after the time it was received a mail's Date may be and still count: a Date later
+/// than that (a wrong clock, or a forger's trick to lock the player out of older-mail checks)
+/// counts as the time received.
+pub const DATE_AHEAD: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
+
+impl Head {
+    /// The mail's date as the judge orders mail by: its Date header, bounded by
+    /// [`DATE_AHEAD`] after `received`; without one, `received`.
+    fn dated(&self, received: DateTime<Utc>) -> DateTime<Utc> {
+        let latest = received.checked_add_signed(DATE_AHEAD).unwrap_or(received);
+        self.date.filter(|d| *d <= latest).unwrap_or(received)
+    }
 }
 
 fn head(m: &Message) -> Head {
@@ -167,6 +183,10 @@ fn head(m: &Message) -> Head {
         sender: Address::new(&sender.unwrap_or_default()),
         subject: m.subject().unwrap_or("").to_string(),
         auto,
+        date: m
+            .date()
+            .filter(|d| d.is_valid())
+            .and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0)),
     }
 }
 
@@ -203,7 +223,14 @@ pub fn tick(
     now: DateTime<Utc>,
 ) -> Result<(usize, TickReport), MailError> {
     let (answered, failed) = answer_pending(j, cfg, now)?;
-    let mut report = j.tick_games(now)?;
+    // A mail stored and not yet answered, too young to be taken from the `receive` at work on
+    // it, may hold orders for a phase due now: no phase is processed until it is answered
+    // (the next tick answers it, or finds it answered).
+    let reading = j
+        .view()
+        .stored_between(now.checked_sub_signed(PENDING_AFTER).unwrap_or(now), now)
+        .map_err(GameError::from)?;
+    let mut report = j.tick_games(now, reading == 0)?;
     report.failed.splice(0..0, failed);
     Ok((answered, report))
 }
@@ -301,7 +328,18 @@ fn answer_stored(j: &mut Judge, cfg: &MailConfig, m: &Pending) -> Result<Handled
              again what is missing.",
             at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
         );
-        reply(j, &h, m.id, None, &intro, &[], InboxState::Answered, at).map(|()| Handled::Answered)
+        reply(
+            j,
+            &h,
+            m.id,
+            None,
+            &intro,
+            &[],
+            None,
+            InboxState::Answered,
+            at,
+        )
+        .map(|()| Handled::Answered)
     }
 }
 
@@ -373,6 +411,7 @@ fn fail(
         subject: &subject,
         body: &body,
         in_reply_to: None,
+        handled: None,
     };
     let sorry = render::render(
         "reply",
@@ -389,6 +428,7 @@ fn fail(
         subject: &reply_subject(&h.subject),
         body: &sorry,
         in_reply_to: h.message_id.as_deref(),
+        handled: None,
     };
     let answerable =
         h.sender.as_str().contains('@') && !h.auto && h.sender != Address::new(&cfg.judge);
@@ -642,6 +682,7 @@ fn reply(
     game: Option<i64>,
     intro: &str,
     blocks: &[Block],
+    handled: Option<&HandledMail>,
     state: InboxState,
     now: DateTime<Utc>,
 ) -> Result<(), MailError> {
@@ -655,6 +696,7 @@ fn reply(
             subject: &reply_subject(&h.subject),
             body: &body,
             in_reply_to: h.message_id.as_deref(),
+            handled,
         },
         now,
     )?;
@@ -710,7 +752,17 @@ fn answer(
                  at {at}. It was answered then; nothing was done this time."
             )
         };
-        reply(j, h, id, None, &intro, &[], InboxState::Duplicate, now)?;
+        reply(
+            j,
+            h,
+            id,
+            None,
+            &intro,
+            &[],
+            None,
+            InboxState::Duplicate,
+            now,
+        )?;
         return Ok(Handled::Duplicate);
     }
     if !whole(cfg, m.size) {
@@ -719,7 +771,7 @@ fn answer(
              read. Send your commands as plain text, without attachments.",
             m.size, cfg.max_size
         );
-        reply(j, h, id, None, &intro, &[], InboxState::Answered, now)?;
+        reply(j, h, id, None, &intro, &[], None, InboxState::Answered, now)?;
         return Ok(Handled::Answered);
     }
     let lines = match commands(m.parsed, m.secrets) {
@@ -731,7 +783,7 @@ fn answer(
                 long.0,
                 text::MAX_LINES
             );
-            reply(j, h, id, None, &intro, &[], InboxState::Answered, now)?;
+            reply(j, h, id, None, &intro, &[], None, InboxState::Answered, now)?;
             return Ok(Handled::Answered);
         }
     };
@@ -739,11 +791,47 @@ fn answer(
         let intro = "The judge found no text it could read in your mail (no plain text or HTML \
                      body, or only quoted lines). Nothing was done. Write your commands as plain \
                      text, starting with SIGNON POWER GAME PASSWORD; send HELP for the guide.";
-        reply(j, h, id, None, intro, &[], InboxState::Answered, now)?;
+        reply(j, h, id, None, intro, &[], None, InboxState::Answered, now)?;
         return Ok(Handled::Answered);
     }
-    let (game, intro, blocks) = Session::new(j, cfg, &h.sender, now).run(&lines)?;
-    reply(j, h, id, game, &intro, &blocks, InboxState::Answered, now)?;
+    // The text read, line by line, the SIGNON without its password (a stored mail has it
+    // masked until it is answered).
+    let mut own: String = lines
+        .iter()
+        .map(|l| match &l.command {
+            Command::Signon { power, game, .. } => format!("SIGNON {power} {game}\n"),
+            Command::Press { body, .. } => format!("{}\n{body}", l.text),
+            _ => format!("{}\n", l.text),
+        })
+        .collect();
+    // Players send the same short press twice in a phase ("ok", an empty one: 8 such mails in
+    // the recorded games, four in one second), so a mail with press is a copy only with the
+    // same Date too, and a copy is still read: only its press is not sent again.
+    let press = lines
+        .iter()
+        .any(|l| matches!(l.command, Command::Press { .. }));
+    if press {
+        let date = h.date.map(|d| d.to_rfc3339()).unwrap_or_default();
+        own.push_str(&format!("Date: {date}\n"));
+    }
+    let fresh = Fresh {
+        dated: h.dated(now),
+        digest: digest_of(own.as_bytes()),
+        press,
+    };
+    let read = Session::new(j, cfg, &h.sender, now).run(&lines, &fresh)?;
+    let handled = read.handled.as_ref();
+    reply(
+        j,
+        h,
+        id,
+        read.game,
+        &read.intro,
+        &read.blocks,
+        handled,
+        InboxState::Answered,
+        now,
+    )?;
     Ok(Handled::Answered)
 }
 
@@ -777,7 +865,7 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
                 "Too many wrong passwords for {role} in game '{game}' came {whose} in the last \
                  {}: the judge {what} for {role} until {until}. Nothing was done: try again \
                  then; your GM can set a new password.",
-                clock::show_period(THROTTLE_WINDOW)
+                clock::Period::clamped(THROTTLE_WINDOW)
             )
         }
         SignonRefusal::UnknownGame(game) => format!(
@@ -810,12 +898,88 @@ struct Session<'a> {
     /// The power's order set as the mail's latest orders left it, when they were stored: the
     /// reply's last block, without checking them again.
     set: Option<Acknowledgement>,
+    /// The mail's record once its SIGNON passed the checks of older mail and replays.
+    handled: Option<HandledMail>,
+    /// A mail with press that is a copy of one handled (the date of that one): its press is
+    /// not sent again.
+    press_copy: Option<DateTime<Utc>>,
     /// Commands run so far (order lines not counted), of [`MAX_COMMANDS`].
     commands: usize,
     /// LIST, HISTORY, SUMMARY and PREVIEW run so far, of [`MAX_REPORTS`].
     reports: usize,
     /// HELP answered already.
     helped: bool,
+}
+
+/// What a mail is recognised by: its date ([`Head::dated`]) and the digest of its text.
+struct Fresh {
+    dated: DateTime<Utc>,
+    digest: String,
+    /// The mail carries press.
+    press: bool,
+}
+
+/// A mail's commands run: the game it concerned, the reply's first sentence and its blocks,
+/// and its record when it was handled after a SIGNON.
+struct Ran {
+    game: Option<i64>,
+    intro: String,
+    blocks: Vec<Block>,
+    handled: Option<HandledMail>,
+}
+
+impl Ran {
+    /// A mail refused whole, in one sentence.
+    fn refused(intro: String) -> Ran {
+        Ran {
+            game: None,
+            intro,
+            blocks: Vec::new(),
+            handled: None,
+        }
+    }
+}
+
+/// A time as a reply gives it.
+fn stamp(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// The one sentence of a mail refused as older than one handled, or as a replay.
+fn stale(why: &Stale, s: &Signed) -> String {
+    let (role, game) = (&s.role, &s.game.name);
+    match why {
+        Stale::Older { dated, last } => format!(
+            "Your mail is dated {}, before your mail dated {} that the judge has handled \
+             already for {role} in game '{game}': an older mail can't undo a newer one. Nothing \
+             in it was done. If you mean it, send it again: a new mail is dated now.",
+            stamp(*dated),
+            stamp(*last)
+        ),
+        Stale::Replayed { first } => format!(
+            "Your mail has the same text as your mail dated {} that the judge has handled \
+             already for {role} in game '{game}' in this phase: it is taken for a copy sent \
+             again, and nothing in it was done. To give the same commands again on purpose, \
+             add a line such as LIST.",
+            stamp(*first)
+        ),
+    }
+}
+
+/// Why a mail's orders or CLEAR are not used: it came in a phase that is over.
+fn passed(p: &PhasePassed, at: DateTime<Utc>) -> String {
+    let then = p
+        .then
+        .as_ref()
+        .map_or("the game started".to_string(), |t| format!("{t} was over"));
+    format!(
+        "Your mail of {} reached the judge but was not read before {then}; its orders were not \
+         used (the game is now in {}). Nothing was changed: send your orders for {} if you \
+         have not.",
+        stamp(at),
+        p.now,
+        p.now
+    )
 }
 
 /// The bytes a block takes in the reply (as `reply.txt` lays it out).
@@ -840,6 +1004,8 @@ impl<'a> Session<'a> {
             blocks: Vec::new(),
             who: None,
             set: None,
+            handled: None,
+            press_copy: None,
             commands: 0,
             reports: 0,
             helped: false,
@@ -882,7 +1048,7 @@ impl<'a> Session<'a> {
 
     /// Runs a mail's commands: the game it concerned, the reply's first sentence and its
     /// blocks.
-    fn run(mut self, lines: &[Line]) -> Result<(Option<i64>, String, Vec<Block>), MailError> {
+    fn run(mut self, lines: &[Line], fresh: &Fresh) -> Result<Ran, MailError> {
         // The mail's order lines since its last CLEAR, and whether some came since the last
         // flush.
         let mut orders: Vec<&Line> = Vec::new();
@@ -948,41 +1114,41 @@ impl<'a> Session<'a> {
                     .signon(self.sender, power, game, password, self.now)?
                 {
                     Ok(s) => {
+                        // An older mail, or the same text again in the phase: nothing is done.
+                        match self.j.check_fresh(&s, fresh.dated, &fresh.digest)? {
+                            Ok(h) => self.handled = Some(h),
+                            Err(Stale::Replayed { first }) if fresh.press => {
+                                self.press_copy = Some(first)
+                            }
+                            Err(why) => return Ok(Ran::refused(stale(&why, &s))),
+                        }
                         self.push(Block::with(
                             format!("line {}: SIGNON {} {}", l.number, s.role, s.game.name),
                             format!("Signed on as {} in game '{}'.", s.role, s.game.name),
                         ));
                         self.who = Some(s);
                     }
-                    Err(r) => return Ok((None, refusal(&r, self.sender), Vec::new())),
+                    Err(r) => return Ok(Ran::refused(refusal(&r, self.sender))),
                 },
                 (Command::Signon { .. }, Some(_)) => self.push(Block::with(
                     format!("line {}: SIGNON ...", l.number),
                     "One SIGNON per mail: this line was ignored.",
                 )),
                 (Command::BadSignon, _) => {
-                    return Ok((
-                        None,
-                        format!(
-                            "Line {}: a SIGNON line has three words after SIGNON: \
-                             SIGNON POWER GAME PASSWORD (the GM: SIGNON GM GAME PASSWORD). \
-                             Nothing was done.",
-                            l.number
-                        ),
-                        Vec::new(),
-                    ))
+                    return Ok(Ran::refused(format!(
+                        "Line {}: a SIGNON line has three words after SIGNON: \
+                         SIGNON POWER GAME PASSWORD (the GM: SIGNON GM GAME PASSWORD). \
+                         Nothing was done.",
+                        l.number
+                    )))
                 }
                 (_, None) => {
-                    return Ok((
-                        None,
-                        format!(
-                            "Line {}: your mail has no SIGNON before its commands. Start the mail \
-                             with SIGNON POWER GAME PASSWORD (send HELP for the guide). Nothing \
-                             was done.",
-                            l.number
-                        ),
-                        Vec::new(),
-                    ))
+                    return Ok(Ran::refused(format!(
+                        "Line {}: your mail has no SIGNON before its commands. Start the mail \
+                         with SIGNON POWER GAME PASSWORD (send HELP for the guide). Nothing \
+                         was done.",
+                        l.number
+                    )))
                 }
                 (Command::Signoff, Some(_)) => {
                     self.push(Block::with(
@@ -1028,11 +1194,12 @@ impl<'a> Session<'a> {
             }
         }
         let Some(s) = self.who.clone() else {
-            return Ok((
-                None,
-                "Here is what you asked for.".into(),
-                self.blocks.into_iter().map(|(_, b)| b).collect(),
-            ));
+            return Ok(Ran {
+                game: None,
+                intro: "Here is what you asked for.".into(),
+                blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
+                handled: None,
+            });
         };
         if dirty {
             self.take_orders(&s, &orders)?;
@@ -1046,11 +1213,12 @@ impl<'a> Session<'a> {
             "The judge read your mail as {} in game '{}'. Line by line:",
             s.role, s.game.name
         );
-        Ok((
-            Some(s.game.id),
+        Ok(Ran {
+            game: Some(s.game.id),
             intro,
-            self.blocks.into_iter().map(|(_, b)| b).collect(),
-        ))
+            blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
+            handled: self.handled,
+        })
     }
 
     /// The game as it is now: an earlier line of the mail may have paused or resumed it.
@@ -1068,6 +1236,9 @@ impl<'a> Session<'a> {
         let game = self.game_now(s)?;
         if let Some(refusal) = refuse_orders(&game) {
             return Ok(Block::with(head, refusal));
+        }
+        if let Some(p) = self.j.phase_passed(&game, self.now)? {
+            return Ok(Block::with(head, passed(&p, self.now)));
         }
         let power = s.role.name();
         match self.j.clear(&game.name, power, Author::Player, self.now) {
@@ -1095,6 +1266,11 @@ impl<'a> Session<'a> {
         let game = self.game_now(s)?;
         if let Some(refusal) = refuse_orders(&game) {
             self.push_block(true, Block::with("Orders", refusal));
+            return Ok(());
+        }
+        if let Some(p) = self.j.phase_passed(&game, self.now)? {
+            self.blocks
+                .push((true, Block::with("Orders", passed(&p, self.now))));
             return Ok(());
         }
         if lines.len() > MAX_ORDER_LINES {
@@ -1276,6 +1452,14 @@ impl<'a> Session<'a> {
                     )
                 }
             }
+            Command::Press { .. } if self.press_copy.is_some() => Block::with(
+                head,
+                format!(
+                    "Not sent again: your mail dated {} had the same text and date, and its \
+                     press went then.",
+                    self.press_copy.map(stamp).unwrap_or_default()
+                ),
+            ),
             Command::Press { to, body } => match j.press(&s.game, &s.role, to, body, now) {
                 Ok(names) => Block::with(head, format!("Sent to {}.", names.join(", "))),
                 Err(GameError::PressTo(name)) => Block::with(
@@ -1290,8 +1474,8 @@ impl<'a> Session<'a> {
                 }
                 Err(e) => return Err(e.into()),
             },
-            Command::Gm(GmCommand::Process) if gm => {
-                service(head, j.process(&name, false, now), |p| {
+            Command::Gm(GmCommand::Process(phase)) if gm => {
+                service(head, j.process_named(&name, phase, now), |p| {
                     vec![format!(
                         "Processed {}; next {}; {} mails queued.",
                         p.phase,
@@ -1320,12 +1504,10 @@ impl<'a> Session<'a> {
                 })
             }
             Command::Gm(GmCommand::SetGrace(p)) if gm => {
-                let r = clock::parse_period(p)
+                let r = clock::Period::parse(p)
                     .map_err(GameError::from)
-                    .and_then(|secs| j.set_grace(&name, secs, now).map(|()| secs));
-                service(head, r, |secs| {
-                    vec![format!("Grace: {}.", clock::show_period(secs))]
-                })
+                    .and_then(|grace| j.set_grace(&name, grace, now).map(|()| grace));
+                service(head, r, |grace| vec![format!("Grace: {grace}.")])
             }
             Command::Gm(GmCommand::SetPictures(word)) if gm => {
                 let on = match word.to_ascii_lowercase().as_str() {

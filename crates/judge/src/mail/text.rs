@@ -47,8 +47,8 @@ pub enum Command {
 /// A command only the GM may give.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GmCommand {
-    /// `PROCESS`.
-    Process,
+    /// `PROCESS PHASE` (the phase as the game names it; empty when not given).
+    Process(String),
     /// `PREVIEW`.
     Preview,
     /// `ROLLBACK PHASE`.
@@ -167,7 +167,7 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("SUMMARY", _) => Command::Summary,
             ("CLEAR", _) => Command::Clear,
             ("SIGNOFF", _) => Command::Signoff,
-            ("PROCESS", _) => Command::Gm(GmCommand::Process),
+            ("PROCESS", _) => Command::Gm(GmCommand::Process(rest(1))),
             ("PREVIEW", _) => Command::Gm(GmCommand::Preview),
             ("PAUSE", _) => Command::Gm(GmCommand::Pause),
             ("RESUME", _) => Command::Gm(GmCommand::Resume),

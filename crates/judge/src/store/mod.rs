@@ -6,6 +6,7 @@
 mod schema;
 mod types;
 
+use crate::clock::Period;
 use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
@@ -179,19 +180,19 @@ pub struct View<'a>(&'a Connection);
 /// A write transaction: every change to the file is one of its methods.
 pub struct Tx<'a>(rusqlite::Transaction<'a>);
 
-/// The periods of a game, in seconds.
+/// The periods of a game, each bounded ([`Period`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Periods {
     /// A movement phase.
-    pub movement: i64,
+    pub movement: Period,
     /// A retreat phase.
-    pub retreat: i64,
+    pub retreat: Period,
     /// A Winter (adjustments, bids).
-    pub winter: i64,
+    pub winter: Period,
     /// The grace after a deadline.
-    pub grace: i64,
+    pub grace: Period,
     /// How long before the deadline the reminder goes.
-    pub remind: i64,
+    pub remind: Period,
 }
 
 /// A game as stored.
@@ -243,6 +244,8 @@ pub struct PhaseRow {
     pub deadline: Option<DateTime<Utc>>,
     /// When it was processed.
     pub processed_at: Option<DateTime<Utc>>,
+    /// When it became current (none: stored before schema version 10).
+    pub started: Option<DateTime<Utc>>,
     /// Reminders sent.
     pub reminded: Reminded,
     /// Whether a rollback set it aside (kept as history).
@@ -378,6 +381,22 @@ pub struct Earlier {
     pub state: InboxState,
 }
 
+/// A mail handled for a power (or the GM) after its SIGNON: what refuses an older mail and a
+/// replay of the same text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandledMail {
+    /// The game.
+    pub game: i64,
+    /// Who signed on.
+    pub role: Role,
+    /// The current phase at the mail's time, if any.
+    pub phase: Option<i64>,
+    /// The mail's date: its Date header, bounded by the time it was received.
+    pub dated: DateTime<Utc>,
+    /// The SHA-256 (hex) of the text the judge read.
+    pub digest: String,
+}
+
 /// A message stored and never answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pending {
@@ -457,7 +476,8 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
 }
 
 const PHASE_COLUMNS: &str =
-    "id, seq, position, report, deadline, processed_at, reminded, superseded, late, missing";
+    "id, seq, position, report, deadline, processed_at, reminded, superseded, late, missing, \
+     started";
 
 fn phase_row(r: &Row) -> rusqlite::Result<RawPhase> {
     Ok(RawPhase {
@@ -471,6 +491,7 @@ fn phase_row(r: &Row) -> rusqlite::Result<RawPhase> {
         superseded: r.get(7)?,
         late: r.get(8)?,
         missing: r.get(9)?,
+        started: r.get(10)?,
     })
 }
 
@@ -485,6 +506,7 @@ struct RawPhase {
     superseded: bool,
     late: String,
     missing: String,
+    started: Option<String>,
 }
 
 impl RawPhase {
@@ -499,6 +521,7 @@ impl RawPhase {
                 .transpose()?,
             deadline: read_opt_time(self.deadline)?,
             processed_at: read_opt_time(self.processed_at)?,
+            started: read_opt_time(self.started)?,
             reminded: self.reminded,
             superseded: self.superseded,
             late: from_json("list of late powers", &self.late)?,
@@ -938,6 +961,48 @@ impl View<'_> {
         )?)
     }
 
+    /// How many messages are stored and not answered, received after `after` and at `until`
+    /// or earlier.
+    pub fn stored_between(
+        &self,
+        after: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> Result<i64, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM inbox WHERE state = 'stored' AND received > ?1 AND received <= ?2",
+            params![time(after), time(until)],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The latest date of a mail handled for `role` in `game`.
+    pub fn last_dated(&self, game: i64, role: &Role) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let t: Option<String> = self.0.query_row(
+            "SELECT MAX(dated) FROM handled WHERE game = ?1 AND power = ?2",
+            params![game, role],
+            |r| r.get(0),
+        )?;
+        read_opt_time(t)
+    }
+
+    /// The date of a mail with the text digest `digest` handled for `role` in `game`'s
+    /// `phase`, if there was one.
+    pub fn handled_digest(
+        &self,
+        game: i64,
+        role: &Role,
+        phase: Option<i64>,
+        digest: &str,
+    ) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let t: Option<String> = self.0.query_row(
+            "SELECT MIN(dated) FROM handled
+             WHERE game = ?1 AND power = ?2 AND phase IS ?3 AND digest = ?4",
+            params![game, role, phase, digest],
+            |r| r.get(0),
+        )?;
+        read_opt_time(t)
+    }
+
     /// The wrong passwords given for `role` in `game` after `since`, oldest first.
     pub fn signon_failures(
         &self,
@@ -1072,11 +1137,11 @@ impl Tx<'_> {
         Ok(n == 1)
     }
 
-    /// Sets a game's grace (seconds).
-    pub fn set_grace(&self, game: i64, secs: i64) -> Result<(), StoreError> {
+    /// Sets a game's grace.
+    pub fn set_grace(&self, game: i64, grace: Period) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE games SET grace = ?2 WHERE id = ?1",
-            params![game, secs],
+            params![game, grace],
         )?;
         Ok(())
     }
@@ -1097,6 +1162,7 @@ impl Tx<'_> {
         position: &Position,
         owe: &[String],
         deadline: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
         let seq: i64 = self.0.query_row(
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM phases WHERE game = ?1",
@@ -1104,8 +1170,16 @@ impl Tx<'_> {
             |r| r.get(0),
         )?;
         self.0.execute(
-            "INSERT INTO phases (game, seq, position, owe, deadline) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![game, seq, json(position), json(&owe), deadline.map(time)],
+            "INSERT INTO phases (game, seq, position, owe, deadline, started)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                game,
+                seq,
+                json(position),
+                json(&owe),
+                deadline.map(time),
+                time(now)
+            ],
         )?;
         Ok(self.0.last_insert_rowid())
     }
@@ -1369,6 +1443,16 @@ impl Tx<'_> {
             params![id, state, game, note, InboxState::Stored],
         )?;
         Ok(n == 1)
+    }
+
+    /// Records a mail handled after its SIGNON (with the received message `inbox`).
+    pub fn add_handled(&self, inbox: i64, h: &HandledMail) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO handled (inbox, game, power, phase, dated, digest)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![inbox, h.game, h.role, h.phase, time(h.dated), h.digest],
+        )?;
+        Ok(())
     }
 
     /// Forgets the wrong passwords given at `since` or before (the throttle looks no further

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 9;
+pub const VERSION: i64 = 10;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -194,6 +194,24 @@ CREATE INDEX signon_failures_role ON signon_failures (game, role, at);
 ALTER TABLE inbox ADD COLUMN secrets TEXT;
 -- A generated password mailed: masked in the mail's body once the mail is sent.
 ALTER TABLE outbox ADD COLUMN secret TEXT;
+"#,
+    // Version 10 (issue 19, stale mail and replays).
+    r#"
+-- When a phase became current: a mail received before it (answered late, by tick)
+-- belongs to an earlier phase and its orders are not used. NULL for phases stored before.
+ALTER TABLE phases ADD COLUMN started TEXT;
+-- Every mail handled after a SIGNON: its date (the Date header, bounded by the time received),
+-- so that an older mail of the same power is refused, and the digest of the text read, so that
+-- the same text again in the same phase is refused as a replay.
+CREATE TABLE handled (
+    inbox  INTEGER NOT NULL REFERENCES inbox(id),
+    game   INTEGER NOT NULL REFERENCES games(id),
+    power  TEXT NOT NULL,            -- the power's name, or GM
+    phase  INTEGER REFERENCES phases(id),  -- the current phase at the mail's time, if any
+    dated  TEXT NOT NULL,
+    digest TEXT NOT NULL             -- SHA-256 of the text read, hex
+);
+CREATE INDEX handled_power ON handled (game, power, phase);
 "#,
 ];
 

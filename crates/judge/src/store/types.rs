@@ -1,6 +1,7 @@
 //! The judge's small typed values, each stored as the text (or number) the schema has always
 //! held: reading a value the program doesn't know is an error, never a default.
 
+use crate::clock::Period;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
 /// Reads a stored word into one of `values`, or fails naming the word.
@@ -312,6 +313,20 @@ impl ToSql for Address {
 impl FromSql for Address {
     fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
         v.as_str().map(Address::new)
+    }
+}
+
+/// A period is stored as its seconds; a stored value out of bounds (an older napjudge had none)
+/// is read as the nearest bound ([`Period::clamped`]), never an error that would stop a tick.
+impl ToSql for Period {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.secs()))
+    }
+}
+
+impl FromSql for Period {
+    fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
+        v.as_i64().map(Period::clamped)
     }
 }
 
