@@ -153,6 +153,23 @@ fn exports_as_recorded(db: &Path, name: &str) {
     let mut want = read(&std::fs::read_to_string(&original).expect("the record"));
     let got = read(&json);
     want.id = name.to_string();
+    // A copy of a press mail (the same text from the same power, sent the same second in the
+    // same phase) is delivered once (issue 19, finding 5): wd434015 has France's empty press to
+    // Germany four times in one second, and the judge keeps one.
+    let mut copies = 0;
+    for w in &mut want.phases {
+        let mut seen = std::collections::HashSet::new();
+        let before = w.press.len();
+        w.press.retain(|p| {
+            seen.insert((
+                p.sender,
+                p.recipient,
+                p.text.trim().to_string(),
+                p.time_sent / 10_000,
+            ))
+        });
+        copies += before - w.press.len();
+    }
     for (w, g) in want.phases.iter_mut().zip(&got.phases) {
         for (wm, gm) in w.press.iter_mut().zip(&g.press) {
             // The import only ever moves press later, to fit its phase.
@@ -185,8 +202,9 @@ fn exports_as_recorded(db: &Path, name: &str) {
         .expect("the export imports");
     let fixture = root().join("fixtures/games").join(name);
     assert!(again.files.len() > 2, "{name}: a folder");
-    if completed {
-        // Its record.txt also expects the phase now: replayed, it has no differences.
+    if completed || copies > 0 {
+        // Its record.txt also expects the phase now (or its folder lacks the copies' mails):
+        // replayed, it has no differences.
         let dir = db.with_extension("exported");
         import::write(&again, &dir, true).expect("the folder written");
         let f = folder::read(&dir).expect("the folder reads");

@@ -1619,7 +1619,8 @@ impl Judge {
         due: &Due,
         now: DateTime<Utc>,
         may_process: bool,
-    ) -> Result<Option<String>, GameError> {
+    ) -> Result<Vec<String>, GameError> {
+        let mut done = Vec::new();
         let waiting: Vec<String> = due
             .owe
             .iter()
@@ -1627,10 +1628,22 @@ impl Judge {
             .cloned()
             .collect();
         let p = &due.game.periods;
-        let grace_end = clock::after(due.deadline, p.grace.secs())?;
-        let remind_at = clock::after(due.deadline, -p.remind.secs())?;
+        let times = clock::after(due.deadline, p.grace.secs())
+            .and_then(|g| Ok((g, clock::after(due.deadline, -p.remind.secs())?)));
+        // A stored deadline at the calendar's end (only a damaged file has one) stops its own
+        // game, said in the report, and the GM's `game deadline` mends it.
+        let (grace_end, remind_at) = match times {
+            Ok(t) => t,
+            Err(e) => return Ok(vec![format!("{}: not processed: {e}", due.game.name)]),
+        };
         let due_now =
             (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
+        if due_now && !may_process {
+            done.push(format!(
+                "{}: due, waits for a mail the judge is still reading",
+                due.game.name
+            ));
+        }
         let process = due_now && may_process;
         let level = if now >= due.deadline {
             Reminded::Grace
@@ -1640,25 +1653,19 @@ impl Judge {
             Reminded::None
         };
         let remind = level > due.reminded && !waiting.is_empty();
-        if due_now && !may_process && !remind {
-            return Ok(Some(format!(
-                "{}: due, waits for a mail the judge is still reading",
-                due.game.name
-            )));
-        }
         if !process && !remind {
-            return Ok(None);
+            return Ok(done);
         }
         let v = variant(&mut self.variants, &due.game)?;
         let tx = self.store.begin()?;
         // Re-read inside the transaction: another napjudge may have moved the game on.
         let Some(phase) = tx.view().current_phase(due.game.id)? else {
-            return Ok(None);
+            return Ok(done);
         };
         if phase.id != due.phase
             || tx.view().game(&due.game.name)?.map(|g| g.state) != Some(GameState::Running)
         {
-            return Ok(None);
+            return Ok(done);
         }
         let game = &due.game;
         if process {
@@ -1666,9 +1673,10 @@ impl Judge {
                 game: game.clone(),
                 phase,
             };
-            let done = Judge::play(&tx, v, &cur, now, false)?;
+            let played = Judge::play(&tx, v, &cur, now, false)?;
             tx.commit()?;
-            return Ok(Some(format!("{}: processed {}", game.name, done.phase)));
+            done.push(format!("{}: processed {}", game.name, played.phase));
+            return Ok(done);
         }
         let players = tx.view().players(game.id)?;
         let phase_name = v.phase_name(phase.position.phase);
@@ -1707,7 +1715,7 @@ impl Judge {
         }
         tx.set_reminded(phase.id, level)?;
         tx.commit()?;
-        Ok(Some(format!(
+        done.push(format!(
             "{}: reminded {} ({})",
             game.name,
             waiting.join(", "),
@@ -1716,7 +1724,8 @@ impl Judge {
             } else {
                 "before the deadline"
             }
-        )))
+        ));
+        Ok(done)
     }
 }
 

@@ -142,7 +142,7 @@ impl Retry {
             .saturating_mul(1_i64 << shift)
             .min(24 * 60);
         let backoff = Duration::minutes(minutes);
-        if mail.kind == MailKind::Undeliverable {
+        if mail.kind.is_gm_notice() {
             // The GM's notice is never given up: it is the only word of a lost mail. Refused
             // for good, it is tried daily, for the day the GM's address is mended.
             let wait = match fault {
@@ -538,7 +538,7 @@ pub fn send(
         .view()
         .mails(Some(MailState::Failed))?
         .into_iter()
-        .filter(|m| m.kind == MailKind::Undeliverable)
+        .filter(|m| m.kind.is_gm_notice())
         .map(|m| {
             format!(
                 "the GM's notice {} to {} is not delivered ({}); it stays in the outbox, \

@@ -101,6 +101,12 @@ impl MailKind {
             MailKind::Reply | MailKind::Press => "auto-replied",
         }
     }
+
+    /// A notice to the GM of a mail lost (given up, or not answered): the only word of it, so
+    /// the outbox never gives it up.
+    pub fn is_gm_notice(self) -> bool {
+        matches!(self, MailKind::Undeliverable | MailKind::Unanswered)
+    }
 }
 
 stored_word!(
@@ -350,6 +356,16 @@ mod tests {
         assert_eq!(MailKind::Undeliverable.auto_submitted(), "auto-generated");
         assert_eq!(MailKind::Reply.auto_submitted(), "auto-replied");
         assert_eq!(MailKind::Press.auto_submitted(), "auto-replied");
+    }
+
+    /// Issue 19, findings 7 and 1: the GM's notices of a lost mail, given up or never answered,
+    /// are the outbox's to keep trying; the players' mails are not.
+    #[test]
+    fn the_gms_notices_of_lost_mail_are_never_given_up() {
+        assert!(MailKind::Undeliverable.is_gm_notice());
+        assert!(MailKind::Unanswered.is_gm_notice());
+        assert!(!MailKind::Results.is_gm_notice());
+        assert!(!MailKind::Reply.is_gm_notice());
     }
 
     /// Issue 17: one case-folding for addresses.
