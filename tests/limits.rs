@@ -8,35 +8,24 @@
 use chrono::{DateTime, Utc};
 use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::game::{Judge, NewGame, PasswordCost};
-use napjudge_judge::mail::{self, Handled, MailConfig};
+use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::{Periods, Store};
 use napjudge_judge::MailKind;
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-const JUDGE: &str = "judge@napjudge.invalid";
+mod intake;
+use intake::{config, JUDGE};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("limits")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let dir = intake::scratch(name);
     std::fs::write(
         dir.join("napjudge.toml"),
         format!("[judge]\naddress = \"{JUDGE}\"\n"),
     )
     .expect("the config");
     dir
-}
-
-fn config() -> MailConfig {
-    MailConfig {
-        judge: JUDGE.into(),
-        max_size: mail::MAX_SIZE,
-    }
 }
 
 fn at(hours: i64) -> DateTime<Utc> {

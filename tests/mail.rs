@@ -12,28 +12,13 @@ use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::clock::Period;
 use napjudge_judge::game::{Judge, NewGame};
-use napjudge_judge::mail::{self, Handled, MailConfig};
+use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::{self, NewMessage, Periods, Store};
 use napjudge_judge::MailKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-const JUDGE: &str = "judge@napjudge.invalid";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
-/// The judge's mail settings in every scenario.
-fn config() -> MailConfig {
-    MailConfig {
-        judge: JUDGE.into(),
-        max_size: mail::MAX_SIZE,
-    }
-}
+mod intake;
+use intake::{config, scratch, JUDGE};
 
 fn at(hours: i64) -> DateTime<Utc> {
     let start = parse_time("2026-07-01T10:00:00Z").expect("time");

@@ -7,29 +7,13 @@ mod common;
 use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::{OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT};
-use napjudge_judge::mail::{self, text, Handled, MailConfig};
+use napjudge_judge::mail::{self, text, Handled};
 use napjudge_judge::outbox::{Retry, Target};
 use napjudge_judge::store::NewMessage;
 use napjudge_judge::{Judge, MailKind, PasswordCost, Store};
-use std::path::{Path, PathBuf};
-
-const JUDGE: &str = "judge@napjudge.invalid";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("secrets")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
-fn config() -> MailConfig {
-    MailConfig {
-        judge: JUDGE.into(),
-        max_size: mail::MAX_SIZE,
-    }
-}
+use std::path::Path;
+mod intake;
+use intake::{config, scratch, JUDGE};
 
 fn at(minutes: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::minutes(minutes)

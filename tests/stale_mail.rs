@@ -7,28 +7,19 @@ mod common;
 
 use chrono::{DateTime, Duration, Utc};
 use napjudge_judge::clock::{parse_time, Period};
-use napjudge_judge::mail::{self, Handled, MailConfig};
+use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::{Mail, NewMessage, PhaseRow, Store};
 use napjudge_judge::{Judge, MailKind, Periods};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+mod intake;
+use intake::{config, JUDGE};
 
-const JUDGE: &str = "judge@napjudge.invalid";
 const START: &str = "2026-07-01T10:00:00Z";
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir.join("judge.db")
-}
-
-fn cfg() -> MailConfig {
-    MailConfig {
-        judge: JUDGE.into(),
-        max_size: mail::MAX_SIZE,
-    }
+    intake::scratch(name).join("judge.db")
 }
 
 /// `START` plus `minutes`.
@@ -100,7 +91,7 @@ fn killed_receive(j: &mut Judge, raw: &[u8], id: &str, now: DateTime<Utc>) {
 }
 
 fn receive(j: &mut Judge, raw: &[u8], now: DateTime<Utc>) {
-    let handled = mail::receive(j, &cfg(), raw, now).expect("stored");
+    let handled = mail::receive(j, &config(), raw, now).expect("stored");
     assert_eq!(handled, Handled::Answered);
 }
 
@@ -157,7 +148,7 @@ fn a_killed_receive_recovered_after_a_later_mail_leaves_the_later_orders() {
         &france("f2@example.org", 20, "BID 2 Denmark"),
         at(20),
     );
-    let (answered, _) = mail::tick(&mut j, &cfg(), at(30)).expect("tick");
+    let (answered, _) = mail::tick(&mut j, &config(), at(30)).expect("tick");
     assert_eq!(answered, 1, "the stored mail is answered");
     assert_eq!(
         france_orders(&j, 0).as_deref(),
@@ -180,14 +171,14 @@ fn a_mail_stored_before_the_deadline_counts_for_its_phase() {
     let deadline = 24 * 60;
     let raw = france("late@example.org", deadline - 2, "BID 6 Denmark");
     killed_receive(&mut j, &raw, "late@example.org", at(deadline - 2));
-    let (_, report) = mail::tick(&mut j, &cfg(), at(deadline + 1)).expect("tick");
+    let (_, report) = mail::tick(&mut j, &config(), at(deadline + 1)).expect("tick");
     assert!(phases(&j)[0].report.is_none(), "{:?}", report.done);
     assert!(
         report.done.iter().any(|l| l.contains("waits for a mail")),
         "{:?}",
         report.done
     );
-    let (answered, report) = mail::tick(&mut j, &cfg(), at(deadline + 4)).expect("tick");
+    let (answered, report) = mail::tick(&mut j, &config(), at(deadline + 4)).expect("tick");
     assert_eq!(answered, 1);
     assert!(
         report
@@ -224,7 +215,7 @@ fn a_mail_recovered_after_its_phase_was_processed_is_reported_unused() {
         at(62),
     )
     .expect("France's Spring orders");
-    mail::tick(&mut j, &cfg(), at(70)).expect("tick");
+    mail::tick(&mut j, &config(), at(70)).expect("tick");
     let r = reply_to(&j, "slow@example.org");
     assert!(
         r.body
