@@ -238,10 +238,17 @@ pub enum MailCommand {
     },
 }
 
-/// The judge over `db`, and the clock its calls are made at (`--now`, else the system's).
-fn judge(db: &Path, now: Option<&str>) -> Result<(Judge, Clock), String> {
+/// The judge over `db`, and the clock its calls are made at (`--now`, else the system's). Only
+/// `game create` makes a new database (`create`): every other command refuses a file that
+/// doesn't exist, so a wrong directory or a typo in `--db` never runs on an empty judge (a
+/// mail would be told "there is no game", a tick would quietly do nothing).
+fn judge(db: &Path, now: Option<&str>, create: bool) -> Result<(Judge, Clock), String> {
     let clock = Clock::from_arg(now).map_err(|e| format!("--now: {e}"))?;
-    let store = Store::open(db).map_err(|e| e.to_string())?;
+    let store = if create {
+        Store::open(db).map_err(|e| e.to_string())?
+    } else {
+        open_existing(db)?
+    };
     if let Some(w) = Store::loose_permissions(db) {
         eprintln!("napjudge: {w}");
     }
@@ -299,7 +306,8 @@ fn export(db: &Path, name: &str, out: Option<&Path>, public: bool) -> Result<Exi
 fn open_existing(db: &Path) -> Result<Store, String> {
     if !db.is_file() {
         return Err(format!(
-            "{}: no such database (give --db FILE, or set NAPJUDGE_DB)",
+            "{}: no such database (give --db FILE, or set NAPJUDGE_DB; `napjudge game create` \
+             makes one)",
             db.display()
         ));
     }
@@ -360,7 +368,8 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
     if let GameCommand::Export { name, out, public } = command {
         return export(db, &name, out.as_deref(), public);
     }
-    let (mut j, clock) = judge(db, now)?;
+    let create = matches!(command, GameCommand::Create { .. });
+    let (mut j, clock) = judge(db, now, create)?;
     let e = |e: napjudge_judge::game::GameError| e.to_string();
     match command {
         GameCommand::Create {
@@ -610,7 +619,7 @@ pub fn tick(
     smtp: Option<&str>,
 ) -> Result<ExitCode, String> {
     let config = config::load(config_file).map_err(|e| e.to_string())?;
-    let (mut j, clock) = judge(db, now)?;
+    let (mut j, clock) = judge(db, now, false)?;
     let cfg = mail::MailConfig {
         judge: config.judge.address.clone(),
         max_size: mail::MAX_SIZE,
@@ -649,7 +658,7 @@ pub fn outbox(
     config_file: Option<&Path>,
     command: OutboxCommand,
 ) -> Result<ExitCode, String> {
-    let (mut j, clock) = judge(db, now)?;
+    let (mut j, clock) = judge(db, now, false)?;
     match command {
         OutboxCommand::List => {
             for m in j.view().mails(None).map_err(|e| e.to_string())? {
@@ -713,7 +722,7 @@ pub fn mail(
     command: MailCommand,
 ) -> Result<ExitCode, String> {
     // Not stored: EX_TEMPFAIL (75) tells the mail server to keep the message and try again.
-    let (mut j, clock) = match judge(db, now) {
+    let (mut j, clock) = match judge(db, now, false) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("napjudge: {e}");
@@ -890,7 +899,7 @@ pub fn map(
     output: &Path,
 ) -> Result<ExitCode, String> {
     let (format, board) = picture_target(shapes, output)?;
-    let (mut j, _) = judge(db, None)?;
+    let (mut j, _) = judge(db, None, false)?;
     let bytes = j
         .picture(game, phase, board.as_ref(), format)
         .map_err(|e| e.to_string())?;

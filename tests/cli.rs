@@ -338,3 +338,53 @@ fn replay_and_import_refuse_a_name_that_leaves_their_folder() {
         assert!(!into.exists());
     }
 }
+
+/// Issue 22 (set-up that can't go silently wrong): run in the wrong folder, or with a typo in
+/// `--db`, a command used to make an empty database and answer from it (`tick` did nothing and
+/// exited 0; a mail was told there is no such game). Now only `game create` makes one: the
+/// others refuse and name the file, `mail receive` with exit 75 so the mail server keeps the
+/// mail, and no file is left behind.
+#[test]
+fn only_game_create_makes_a_database() {
+    let dir = scratch_dir("no-database");
+    let db = dir.join("typo.db");
+    for args in [vec!["tick"], vec!["game", "list"], vec!["outbox", "list"]] {
+        let mut all = vec!["--db", arg(&db)];
+        all.extend(&args);
+        let o = napjudge(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("no such database"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(!db.exists(), "{args:?} made {}", db.display());
+    }
+    let mut receive = Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .args(["--db", arg(&db), "mail", "receive"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("napjudge runs");
+    {
+        use std::io::Write;
+        let mut stdin = receive.stdin.take().expect("stdin");
+        stdin
+            .write_all(b"From: a@example.org\r\nMessage-ID: <x@example.org>\r\n\r\nHELP\r\n")
+            .expect("the mail written");
+    }
+    let o = receive.wait_with_output().expect("napjudge ends");
+    assert_eq!(o.status.code(), Some(75), "{}", stderr(&o));
+    assert!(!db.exists());
+    let o = napjudge(&[
+        "--db",
+        arg(&db),
+        "game",
+        "create",
+        "g1",
+        "--gm",
+        "gm@example.org",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(db.is_file());
+}

@@ -679,6 +679,12 @@ fn game_assign_refuses_an_address_lettre_cant_parse() {
 #[test]
 fn a_plain_smtp_login_is_warned_of() {
     let s = Shell::new("judge-plain-login");
+    let made = s.run(
+        "2026-07-01T10:00:00Z",
+        &["game", "create", "g", "--gm", "gm@example.org"],
+        "",
+    );
+    assert!(made.status.success(), "{made:?}");
     let o = s.run(
         "2026-07-01T10:00:00Z",
         &["outbox", "send", "--smtp", "smtp://alice@127.0.0.1:9"],

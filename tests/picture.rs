@@ -221,6 +221,13 @@ fn map_errors_say_what_to_fix() {
     let db = dir.join("j.db");
     let db = db.to_str().expect("utf-8 path");
     let e = out(&["--db", db, "map", "nosuch", "-o", "x.png"]);
+    assert!(e.contains("no such database"), "{e}");
+    let made = Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .args(["--db", db, "game", "create", "g", "--gm", "gm@example.org"])
+        .output()
+        .expect("runs");
+    assert!(made.status.success(), "{made:?}");
+    let e = out(&["--db", db, "map", "nosuch", "-o", "x.png"]);
     assert!(e.contains("no game called 'nosuch'"), "{e}");
 }
 
