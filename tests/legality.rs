@@ -162,6 +162,17 @@ fn aboard_at_most(
     origins.into_iter().map(armies_of).sum::<u32>() + boarding
 }
 
+/// The orders written plainly, one line each, as the checks below read them.
+fn plain(v: &Variant) -> Writer<'_> {
+    Writer {
+        v,
+        style: Style {
+            judge: false,
+            split: false,
+        },
+    }
+}
+
 /// The first-phase checks on the orders of the generated phase, written plainly (one line each).
 fn check_orders(
     v: &Variant,
@@ -169,13 +180,7 @@ fn check_orders(
     before: &Position,
     outcomes: &[Result<Outcome, String>],
 ) -> Result<(), String> {
-    let w = Writer {
-        v,
-        style: Style {
-            judge: false,
-            split: false,
-        },
-    };
+    let w = plain(v);
     let mut landed: Vec<(PowerId, ProvinceId, u32)> = Vec::new();
     for ((power, g), o) in phase.orders.iter().zip(outcomes) {
         if !matches!(o, Ok(Outcome::Succeeds)) {
@@ -259,13 +264,7 @@ fn check_sea_strength(
     before: &Position,
     outcomes: &[Result<Outcome, String>],
 ) -> Result<(), String> {
-    let w = Writer {
-        v,
-        style: Style {
-            judge: false,
-            split: false,
-        },
-    };
+    let w = plain(v);
     for (k, ((power, g), o)) in phase.orders.iter().zip(outcomes).enumerate() {
         let (G::Move(u, to), Ok(o)) = (g, o) else {
             continue;
@@ -433,13 +432,7 @@ pub fn retreats(
 /// phase loses no unit without reporting it.
 fn check_retreats(v: &Variant, pos: &Position, xs: &[u16]) -> Result<(), String> {
     let orders = retreats(v, pos, xs);
-    let w = Writer {
-        v,
-        style: Style {
-            judge: false,
-            split: false,
-        },
-    };
+    let w = plain(v);
     let mut sheets = Sheets::default();
     let mut lines: Vec<(PowerId, String)> = Vec::new();
     for &(power, spec, from, to) in &orders {
