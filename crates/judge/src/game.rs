@@ -3,6 +3,7 @@
 //! `owing` for who owes orders.
 
 use crate::clock::{self, ClockError, Period};
+use crate::notice;
 use crate::outbox;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
@@ -1136,30 +1137,17 @@ impl Judge {
             c.insert_phase(game.id, &report.next, &names(v, &report.owe), deadline, now)?;
         }
         let subject = format!("{}: results of {phase_name}", game.name);
-        let mut to: Vec<Address> = c
-            .view()
-            .players(game.id)?
-            .into_iter()
-            .map(|p| p.address)
-            .collect();
-        to.push(game.gm.clone());
-        // One mail per address: a player of two powers (or the GM playing) gets one copy.
-        let mut seen = HashSet::new();
-        to.retain(|a| seen.insert(a.clone()));
-        for addr in &to {
-            c.queue_mail(
-                &NewMail {
-                    game: Some(game.id),
-                    phase: Some(phase.id),
-                    kind: MailKind::Results,
-                    to: addr.as_str(),
-                    subject: &subject,
-                    body: &results,
-                    in_reply_to: None,
-                },
-                now,
-            )?;
-        }
+        let mails = notice::broadcast(
+            c,
+            &game,
+            &notice::Broadcast {
+                kind: MailKind::Results,
+                phase: Some(phase.id),
+                subject: &subject,
+                body: &results,
+            },
+            now,
+        )?;
         if game.pictures {
             // A board without shapes (a variant of one's own) has no picture: the results go
             // out without one rather than not at all.
@@ -1180,7 +1168,7 @@ impl Judge {
             phase: phase_name,
             next,
             deadline,
-            mails: to.len(),
+            mails,
             results,
         })
     }

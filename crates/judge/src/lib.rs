@@ -8,6 +8,7 @@ pub mod clock;
 pub mod config;
 pub mod game;
 pub mod mail;
+pub mod notice;
 pub mod outbox;
 pub mod render;
 pub mod store;

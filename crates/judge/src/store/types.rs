@@ -85,6 +85,8 @@ stored_word!(
         Press => "press",
         /// The GM (or the judge's own address) told a received mail could not be answered.
         Unanswered => "unanswered",
+        /// A change to a game told to everyone in it (`notice::broadcast`).
+        Notice => "notice",
     }
 );
 
@@ -97,7 +99,8 @@ impl MailKind {
             | MailKind::Reminder
             | MailKind::Password
             | MailKind::Undeliverable
-            | MailKind::Unanswered => "auto-generated",
+            | MailKind::Unanswered
+            | MailKind::Notice => "auto-generated",
             MailKind::Reply | MailKind::Press => "auto-replied",
         }
     }
