@@ -1139,7 +1139,7 @@ impl Judge {
         let subject = format!("{}: results of {phase_name}", game.name);
         let mails = notice::broadcast(
             c,
-            &game,
+            game,
             &notice::Broadcast {
                 kind: MailKind::Results,
                 phase: Some(phase.id),
