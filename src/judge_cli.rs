@@ -450,13 +450,13 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             } else {
                 Author::Gm
             };
-            let lines = j
+            let ack = j
                 .orders(&name, &power, &text, by, clock.now())
                 .map_err(e)?
-                .ack
-                .lines;
+                .ack;
+            let lines = &ack.lines;
             let mut failed = false;
-            for l in &lines {
+            for l in lines {
                 match &l.error {
                     None => println!("line {}: {}", l.line, l.kept()),
                     Some(err) => {
@@ -464,9 +464,15 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                         println!("line {}: {}: {err}", l.line, l.order);
                     }
                 }
+                for w in &l.warnings {
+                    println!("line {}: WARNING: {w}", l.line);
+                }
             }
             let kept = lines.iter().filter(|l| l.error.is_none()).count();
             println!("{kept} of {} orders kept for {power}", lines.len());
+            for n in &ack.notes {
+                println!("{n}");
+            }
             if failed {
                 return Ok(ExitCode::FAILURE);
             }

@@ -13,6 +13,7 @@ use crate::store::{
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
+use napjudge_engine::advice::{self, Warning};
 use napjudge_engine::order::{Order, OrderKind, Place, Stage};
 use napjudge_engine::outcome::{Outcome, Reason, Refusal};
 use napjudge_engine::position::{LedgerError, Position};
@@ -208,6 +209,8 @@ pub struct OrderCheck {
     pub error: Option<String>,
     /// What validation changed in a line it kept (a merge's participants left out).
     pub note: Option<String>,
+    /// What a kept line will do that the power may not mean (issue 21): it stands as written.
+    pub warnings: Vec<String>,
 }
 
 /// What `process` did.
@@ -243,6 +246,9 @@ pub struct Acknowledgement {
     pub lines: Vec<OrderCheck>,
     /// `3A(Bur): 1 by A(Bur)-Par; 2 hold`, for each force of several components.
     pub stacks: Vec<String>,
+    /// The warnings about the set (units with no order, builds unused) and, in a Winter, the
+    /// power's budget.
+    pub notes: Vec<String>,
 }
 
 impl Acknowledgement {
@@ -479,10 +485,10 @@ fn participants_note(
 }
 
 /// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): the text
-/// checked once, through `turn::check`; in a Winter with influence, the valid lines are also
-/// played alone with `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with
-/// the engine's reason, rather than only when the phase is processed. A power's IP depend only
-/// on its own orders and the position, so playing its orders alone gives its real budget.
+/// checked once, with the warnings of what the orders will do that the power may not mean
+/// ([`advice::check`]: `turn::check`, and in a Winter the power's orders played alone). A bid past
+/// the power's IP (R7.6) is refused now, with the engine's reason, rather than only when the
+/// phase is processed: a power's IP depend only on its own orders and the position.
 pub fn acknowledge(
     v: &Variant,
     position: &Position,
@@ -490,7 +496,8 @@ pub fn acknowledge(
     power: PowerId,
     text: &str,
 ) -> Acknowledgement {
-    let checked = turn::check(v, Some(position), Some(power), text);
+    let advised = advice::check(v, position, gm, power, text);
+    let checked = &advised.orders;
     let mut lines: Vec<OrderCheck> = checked
         .iter()
         .map(|c| OrderCheck {
@@ -503,34 +510,42 @@ pub fn acknowledge(
                 Err(e) => Some(e.to_string()),
             },
             note: participants_note(position, power, c),
+            warnings: Vec::new(),
         })
         .collect();
-    let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids);
-    if winter && v.rules.influence {
-        let sheets = Sheets {
-            gm: gm.to_vec(),
-            orders: BTreeMap::from([(power, text.to_string())]),
+    let order_at = |n: usize| {
+        checked
+            .iter()
+            .find(|c| c.line == n)
+            .and_then(|c| c.canonical(v))
+    };
+    let mut whole = Vec::new();
+    for a in &advised.advice {
+        let Some(l) = a.line.and_then(|n| lines.iter_mut().find(|l| l.line == n)) else {
+            whole.push(&a.warning);
+            continue;
         };
-        // A GM command the engine refuses is reported when the phase is processed.
-        if let Ok(report) = turn::play(v, position, &sheets) {
-            let played = report.powers.iter().flat_map(|p| &p.orders);
-            for o in played {
-                if let Ok(outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. }))) =
-                    &o.result
-                {
-                    if let Some(l) = lines.iter_mut().find(|l| l.line == o.order.line) {
-                        l.error = Some(outcome.describe(v));
-                    }
-                }
+        match &a.warning {
+            Warning::Fails(outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. }))) => {
+                l.error = Some(outcome.describe(v));
             }
+            w => l.warnings.push(render::advice::line(v, w, &order_at)),
         }
+    }
+    let mut notes = render::advice::notes(v, &whole);
+    if let Some(b) = &advised.budget {
+        notes.push(render::advice::budget(b));
     }
     let kept: Vec<&CheckedOrder> = checked
         .iter()
         .filter(|c| lines.iter().any(|l| l.line == c.line && l.error.is_none()))
         .collect();
     let stacks = stacks(v, position, power, &kept);
-    Acknowledgement { lines, stacks }
+    Acknowledgement {
+        lines,
+        stacks,
+        notes,
+    }
 }
 
 /// R1.4: for each of the power's forces of several components, what each component of it will

@@ -1340,13 +1340,18 @@ impl<'a> Session<'a> {
                         .ack
                         .lines
                         .iter()
-                        .map(|c| {
+                        .flat_map(|c| {
                             let (number, written) = mail_line(c.line)
                                 .map_or((c.line, c.text.as_str()), |l| (l.number, l.text.as_str()));
-                            match &c.error {
+                            let head = match &c.error {
                                 None => format!("line {number}: {}", c.kept()),
                                 Some(e) => format!("line {number}: {written}: ERROR: {e}"),
-                            }
+                            };
+                            std::iter::once(head).chain(
+                                c.warnings
+                                    .iter()
+                                    .map(move |w| format!("line {number}: WARNING: {w}")),
+                            )
                         })
                         .collect();
                     let kept = taken.ack.kept();
@@ -1359,6 +1364,9 @@ impl<'a> Session<'a> {
                             taken.ack.lines.len()
                         )
                     });
+                    if kept > 0 {
+                        lines.extend(taken.ack.notes.iter().cloned());
+                    }
                     if kept > 0 && by == Author::Player {
                         self.set = Some(taken.ack);
                     }

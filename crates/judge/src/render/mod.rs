@@ -4,12 +4,15 @@
 //! Every view is built from the engine's [`PhaseReport`] and the position it was played from:
 //! the templates print, they never decide an outcome.
 
+pub mod advice;
+
 use askama::Template;
-use napjudge_engine::order::OrderKind;
+use napjudge_engine::advice::{unordered, Fate, Warning};
+use napjudge_engine::order::{Order, OrderKind};
 use napjudge_engine::outcome::Describe;
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
-use napjudge_engine::variant::{PhaseKind, PowerId, PowerKind, Variant};
+use napjudge_engine::variant::{PhaseKind, PowerId, PowerKind, Region, Variant};
 
 /// Why a mail can't be rendered.
 #[derive(Debug, thiserror::Error)]
@@ -202,6 +205,33 @@ impl PhaseView {
                 lines: Vec::new(),
                 note: "no orders: the rules' defaults were applied".into(),
             });
+        }
+        // The units no order named, after each power's orders (issue 21).
+        for p in &mut powers {
+            let Some(id) = v.power_by_name(&p.power) else {
+                continue;
+            };
+            let orders: Vec<&Order<Region>> = report
+                .powers
+                .iter()
+                .filter(|o| o.power == id)
+                .flat_map(|o| &o.orders)
+                .filter_map(|o| o.order.checked.as_ref().ok())
+                .collect();
+            p.lines.extend(
+                unordered(cx.before, id, &orders)
+                    .into_iter()
+                    .filter_map(|w| match w {
+                        Warning::Unordered { at, force, fate } => Some(OrderLine {
+                            order: force.name(v, at),
+                            outcome: match fate {
+                                Fate::Holds => "no order: held".into(),
+                                Fate::Disbands => "no order: disbanded".into(),
+                            },
+                        }),
+                        _ => None,
+                    }),
+            );
         }
         let board = v
             .power_ids()
