@@ -21,36 +21,20 @@
 //! (DATC 6.D.31, 6.G.6). `tests/warnings.rs` plays random orders to hold that promise.
 
 use crate::order::{Order, OrderKind, Place, Stage, UnitSpec};
-use crate::outcome::{Outcome, Reason, WinterEvent};
-use crate::position::{Force, Position};
-use crate::turn::{self, CheckedOrder, Sheets};
+use crate::outcome::{Outcome, Reason, Void, WinterEvent};
+use crate::position::Position;
+use crate::turn::{self, named, CheckedOrder, Sheets, Unordered};
 use crate::validate::Checker;
 use crate::variant::{PhaseKind, PowerId, ProvinceId, Region, SpaceKind, Variant};
 use crate::winter::{adjust, supply};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// What happens this phase to a power's units no order names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Fate {
-    /// In a movement phase they hold.
-    Holds,
-    /// In a retreat phase they disband.
-    Disbands,
-}
-
 /// One warning: data, made into words by the judge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Warning {
-    /// These components of a force have no order.
-    Unordered {
-        /// Where the force is.
-        at: ProvinceId,
-        /// The components no order names (with the force's power and coast).
-        force: Force,
-        /// What happens to them.
-        fate: Fate,
-    },
+    /// Components of a force with no order, and what happens to them.
+    Unordered(Unordered),
     /// An army's move that needs a convoy no fleet of the power is ordered to give.
     NeedsConvoy {
         /// Where it goes.
@@ -89,8 +73,9 @@ pub enum Warning {
         /// The space the order names.
         at: ProvinceId,
     },
-    /// A Winter order that fails when the power's orders are played alone.
-    Fails(Outcome),
+    /// An order that fails or is void when the power's orders are played alone: in a Winter any
+    /// (the budget's checks among them), in a movement phase a void only its own orders decide.
+    Alone(Outcome),
     /// Builds the power may make and leaves unordered (none is built for them).
     BuildsUnused(u32),
     /// Removals due and not ordered: civil disorder removes these units.
@@ -197,6 +182,7 @@ pub fn check(
     match position.phase.kind {
         PhaseKind::Movement | PhaseKind::SecondMovement => {
             advice = movement(variant, position, power, &kept);
+            advice.extend(own_voids(variant, position, gm, power, &orders));
         }
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {}
         PhaseKind::Adjustment | PhaseKind::Bids => {
@@ -206,84 +192,17 @@ pub fn check(
     }
     let ordered: Vec<&Order<Region>> = kept.iter().map(|(_, o)| *o).collect();
     advice.extend(
-        unordered(position, power, &ordered)
+        turn::unordered(position, power, &ordered)
             .into_iter()
-            .map(|warning| Advice {
+            .map(|u| Advice {
                 line: None,
-                warning,
+                warning: Warning::Unordered(u),
             }),
     );
     Advised {
         orders,
         advice,
         budget,
-    }
-}
-
-/// The forces of `power` (its own and its controlled minors') no order in `orders` names, with
-/// what happens to them: in a movement phase the components no first-phase order names hold; in
-/// a retreat phase a dislodged force with no order disbands. None in a Winter (its defaults are
-/// [`Warning::BuildsUnused`] and [`Warning::CivilDisorder`]).
-pub fn unordered(position: &Position, power: PowerId, orders: &[&Order<Region>]) -> Vec<Warning> {
-    let mine = |owner: PowerId| position.commands(power, owner);
-    match position.phase.kind {
-        PhaseKind::Movement | PhaseKind::SecondMovement => {
-            let mut named_at: BTreeMap<ProvinceId, (u32, u32)> = BTreeMap::new();
-            for o in orders.iter().filter(|o| o.stage == Stage::First) {
-                for u in named(o) {
-                    let n = named_at.entry(u.at.province).or_default();
-                    n.0 += u32::from(u.armies);
-                    n.1 += u32::from(u.fleets);
-                }
-            }
-            let less = |have: u8, named: u32| {
-                u8::try_from(u32::from(have).saturating_sub(named)).unwrap_or(0)
-            };
-            position
-                .forces()
-                .filter(|(_, f)| mine(f.power))
-                .filter_map(|(at, f)| {
-                    let (a, fl) = named_at.get(&at).copied().unwrap_or((0, 0));
-                    let rest = Force {
-                        armies: less(f.armies, a),
-                        fleets: less(f.fleets, fl),
-                        ..*f
-                    };
-                    (rest.components() > 0).then_some(Warning::Unordered {
-                        at,
-                        force: rest,
-                        fate: Fate::Holds,
-                    })
-                })
-                .collect()
-        }
-        PhaseKind::Retreat | PhaseKind::SecondRetreat => position
-            .dislodged
-            .iter()
-            .filter(|d| mine(d.force.power))
-            .filter(|d| {
-                !orders.iter().any(|o| {
-                    matches!(&o.kind, OrderKind::Retreat { unit, .. } | OrderKind::Disband { unit }
-                        if unit.at.province == d.province)
-                })
-            })
-            .map(|d| Warning::Unordered {
-                at: d.province,
-                force: d.force,
-                fate: Fate::Disbands,
-            })
-            .collect(),
-        PhaseKind::Adjustment | PhaseKind::Bids => Vec::new(),
-    }
-}
-
-/// The units an order names, with the stage it acts in: an embarkation names its army and the
-/// fleet it boards.
-fn named(order: &Order<Region>) -> Vec<&UnitSpec<Region>> {
-    match &order.kind {
-        OrderKind::Merge { units, .. } => units.iter().collect(),
-        OrderKind::EmbarkWith { unit, fleet, .. } => vec![unit, fleet],
-        kind => kind.unit().into_iter().collect(),
     }
 }
 
@@ -361,6 +280,29 @@ fn movement(
         if o.stage == Stage::Second {
             if let Some(at) = second_without_first(position, power, &first, kept, o) {
                 warn(line, Warning::NoFirstMove { at });
+            } else if let OrderKind::SupportMove { supported, to, .. } = &o.kind {
+                // A support of the power's own fleet's second move that no second-phase order of
+                // it (or chain) makes.
+                let (at, to) = (supported.at.province, to.province);
+                let moved = kept.iter().any(|(_, m)| match &m.kind {
+                    OrderKind::Move { unit, to: t, .. } if m.stage == Stage::Second => {
+                        unit.at.province == at && t.province == to
+                    }
+                    OrderKind::Move { to: t, then: Some(n), .. } => {
+                        t.province == at && n.province == to
+                    }
+                    _ => false,
+                });
+                if fleets_after_first(position, power, &first, at) > 0 && !moved {
+                    let ordered = kept
+                        .iter()
+                        .find(|(_, m)| {
+                            m.stage == Stage::Second
+                                && named(m).iter().any(|u| u.at.province == at)
+                        })
+                        .map(|(l, _)| *l);
+                    warn(line, Warning::SupportNotGiven { at, ordered });
+                }
             }
             continue;
         }
@@ -432,6 +374,60 @@ fn place(u: &UnitSpec<Region>) -> UnitSpec<Place> {
     }
 }
 
+/// The power's fleets in `p` that may move again after its first moves, as ordered (R4.3): those
+/// there that hold, and those ordered in.
+fn fleets_after_first(
+    position: &Position,
+    power: PowerId,
+    first: &[(usize, &Order<Region>)],
+    p: ProvinceId,
+) -> i64 {
+    let mut n: i64 = position
+        .force(p)
+        .filter(|f| f.power == power)
+        .map_or(0, |f| i64::from(f.fleets));
+    for (_, o) in first {
+        match &o.kind {
+            OrderKind::Move { unit, to, .. } => {
+                let f = i64::from(unit.fleets);
+                if unit.at.province == p {
+                    n -= f;
+                }
+                if to.province == p {
+                    n += f;
+                }
+            }
+            OrderKind::Blockade { unit, .. } if unit.at.province == p => {
+                n -= i64::from(unit.fleets);
+            }
+            OrderKind::Merge { units, target, .. } => {
+                for u in units.iter().filter(|_| target.province != p) {
+                    if u.at.province == p {
+                        n -= i64::from(u.fleets);
+                    }
+                }
+                if target.province == p {
+                    n += units
+                        .iter()
+                        .filter(|u| u.at.province != p)
+                        .map(|u| i64::from(u.fleets))
+                        .sum::<i64>();
+                }
+            }
+            OrderKind::EmbarkWith { fleet, to, .. } => {
+                if fleet.at.province == p {
+                    n -= i64::from(fleet.fleets);
+                }
+                if to.province == p {
+                    n += i64::from(fleet.fleets);
+                }
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
 /// The space of a second-phase order where it names more fleets than the power may move again
 /// there after the first moves, as planned (R4.3): those that hold there and those ordered in;
 /// the chains' second legs and the other `2:` orders there count against them.
@@ -442,52 +438,7 @@ fn second_without_first(
     kept: &[(usize, &Order<Region>)],
     order: &Order<Region>,
 ) -> Option<ProvinceId> {
-    let fleets_at = |p: ProvinceId| {
-        let mut n: i64 = position
-            .force(p)
-            .filter(|f| f.power == power)
-            .map_or(0, |f| i64::from(f.fleets));
-        for (_, o) in first {
-            match &o.kind {
-                OrderKind::Move { unit, to, .. } => {
-                    let f = i64::from(unit.fleets);
-                    if unit.at.province == p {
-                        n -= f;
-                    }
-                    if to.province == p {
-                        n += f;
-                    }
-                }
-                OrderKind::Blockade { unit, .. } if unit.at.province == p => {
-                    n -= i64::from(unit.fleets);
-                }
-                OrderKind::Merge { units, target, .. } => {
-                    for u in units.iter().filter(|_| target.province != p) {
-                        if u.at.province == p {
-                            n -= i64::from(u.fleets);
-                        }
-                    }
-                    if target.province == p {
-                        n += units
-                            .iter()
-                            .filter(|u| u.at.province != p)
-                            .map(|u| i64::from(u.fleets))
-                            .sum::<i64>();
-                    }
-                }
-                OrderKind::EmbarkWith { fleet, to, .. } => {
-                    if fleet.at.province == p {
-                        n -= i64::from(fleet.fleets);
-                    }
-                    if to.province == p {
-                        n += i64::from(fleet.fleets);
-                    }
-                }
-                _ => {}
-            }
-        }
-        n
-    };
+    let fleets_at = |p: ProvinceId| fleets_after_first(position, power, first, p);
     let named_second = |p: ProvinceId| -> i64 {
         let chains: i64 = first
             .iter()
@@ -522,6 +473,79 @@ fn second_without_first(
         .find(|&p| named_second(p) > fleets_at(p))
 }
 
+/// The power's valid orders played alone (the GM's commands first, the other powers' units
+/// holding) by the phase's own adjudication, with the line of each order played; none when a GM
+/// command is refused (that is reported when the phase is processed).
+fn alone(
+    variant: &Variant,
+    position: &Position,
+    gm: &[String],
+    power: PowerId,
+    orders: &[CheckedOrder],
+) -> Option<(turn::PhaseReport, Vec<usize>)> {
+    let valid = || orders.iter().filter(|c| c.checked.is_ok());
+    let text: String = valid().map(|c| format!("{}\n", c.text)).collect();
+    let lines: Vec<usize> = valid().map(|c| c.line).collect();
+    let sheets = Sheets {
+        gm: gm.to_vec(),
+        orders: BTreeMap::from([(power, text)]),
+    };
+    turn::play(variant, position, &sheets)
+        .ok()
+        .map(|report| (report, lines))
+}
+
+/// The voids of a movement phase that the power's own orders alone decide, found by playing
+/// them alone: they come out the same whatever the others order. A second-phase order's outcome
+/// is found by its canonical form.
+fn own_voids(
+    variant: &Variant,
+    position: &Position,
+    gm: &[String],
+    power: PowerId,
+    orders: &[CheckedOrder],
+) -> Vec<Advice> {
+    let Some((report, lines)) = alone(variant, position, gm, power, orders) else {
+        return Vec::new();
+    };
+    let own = |o: &Outcome| {
+        matches!(
+            o,
+            Outcome::Void(
+                Void::FleetsLeaveArmies
+                    | Void::ArmiesInSecondPhase
+                    | Void::SecondMoveNotToSea
+                    | Void::NamesNoFleet
+            )
+        )
+    };
+    let mut out: Vec<Advice> = report
+        .powers
+        .iter()
+        .flat_map(|p| &p.orders)
+        .filter_map(|o| match &o.result {
+            Ok(outcome) if own(outcome) => Some(Advice {
+                line: lines.get(o.order.line.wrapping_sub(1)).copied(),
+                warning: Warning::Alone(outcome.clone()),
+            }),
+            _ => None,
+        })
+        .collect();
+    for s in report.second.iter().filter(|s| own(&s.outcome)) {
+        let line = orders.iter().find(|c| {
+            c.checked.as_ref().is_ok_and(|o| o.stage == Stage::Second)
+                && c.canonical(variant).as_ref() == Some(&s.canonical)
+        });
+        if let Some(c) = line {
+            out.push(Advice {
+                line: Some(c.line),
+                warning: Warning::Alone(s.outcome.clone()),
+            });
+        }
+    }
+    out
+}
+
 /// The Winter's warnings: the power's orders played alone (the GM's commands first), each that
 /// fails warned with its outcome; builds left unordered; the civil disorder removals.
 fn winter(
@@ -532,22 +556,7 @@ fn winter(
     orders: &[CheckedOrder],
     budget: Option<Budget>,
 ) -> Vec<Advice> {
-    let text: String = orders
-        .iter()
-        .filter(|c| c.checked.is_ok())
-        .map(|c| format!("{}\n", c.text))
-        .collect();
-    let lines: Vec<usize> = orders
-        .iter()
-        .filter(|c| c.checked.is_ok())
-        .map(|c| c.line)
-        .collect();
-    let sheets = Sheets {
-        gm: gm.to_vec(),
-        orders: BTreeMap::from([(power, text)]),
-    };
-    // A GM command the engine refuses is reported when the phase is processed.
-    let Ok(report) = turn::play(variant, position, &sheets) else {
+    let Some((report, lines)) = alone(variant, position, gm, power, orders) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -563,7 +572,7 @@ fn winter(
             (Outcome::Succeeds, _) => {}
             (Outcome::Fails(Reason::Refused(_)) | Outcome::Void(_), _) => out.push(Advice {
                 line,
-                warning: Warning::Fails(outcome.clone()),
+                warning: Warning::Alone(outcome.clone()),
             }),
             _ => {}
         }

@@ -526,7 +526,7 @@ pub fn acknowledge(
             continue;
         };
         match &a.warning {
-            Warning::Fails(outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. }))) => {
+            Warning::Alone(outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. }))) => {
                 l.error = Some(outcome.describe(v));
             }
             w => l.warnings.push(render::advice::line(v, w, &order_at)),

@@ -1,8 +1,9 @@
 //! The acknowledgement's warnings ([`napjudge_engine::advice`]) and the Winter's budget in words.
 
-use napjudge_engine::advice::{Budget, Fate, Warning};
+use napjudge_engine::advice::{Budget, Warning};
 use napjudge_engine::outcome::Describe;
 use napjudge_engine::position::Force;
+use napjudge_engine::turn::Fate;
 use napjudge_engine::variant::{ProvinceId, UnitType, Variant};
 
 fn code(v: &Variant, p: ProvinceId) -> &str {
@@ -59,8 +60,8 @@ pub fn line(v: &Variant, w: &Warning, order_at: &dyn Fn(usize) -> Option<String>
              first moves: this second-phase order will be void (R4.3)",
             code(v, *at)
         ),
-        Warning::Fails(outcome) => format!(
-            "with your orders as they stand it {}",
+        Warning::Alone(outcome) => format!(
+            "played now with your orders alone: {}",
             outcome.shown(v)
         ),
         other => set(v, other).unwrap_or_default(),
@@ -90,7 +91,7 @@ pub fn notes(v: &Variant, warnings: &[&Warning]) -> Vec<String> {
         let list: Vec<(ProvinceId, Force)> = warnings
             .iter()
             .filter_map(|w| match w {
-                Warning::Unordered { at, force, fate: f } if *f == fate => Some((*at, *force)),
+                Warning::Unordered(u) if u.fate == fate => Some((u.at, u.force)),
                 _ => None,
             })
             .collect();
@@ -105,7 +106,7 @@ pub fn notes(v: &Variant, warnings: &[&Warning]) -> Vec<String> {
     out.extend(
         warnings
             .iter()
-            .filter(|w| !matches!(w, Warning::Unordered { .. }))
+            .filter(|w| !matches!(w, Warning::Unordered(_)))
             .filter_map(|w| set(v, w)),
     );
     out

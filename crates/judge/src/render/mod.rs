@@ -7,12 +7,11 @@
 pub mod advice;
 
 use askama::Template;
-use napjudge_engine::advice::{unordered, Fate, Warning};
-use napjudge_engine::order::{Order, OrderKind};
+use napjudge_engine::order::OrderKind;
 use napjudge_engine::outcome::Describe;
 use napjudge_engine::position::Position;
-use napjudge_engine::turn::PhaseReport;
-use napjudge_engine::variant::{PhaseKind, PowerId, PowerKind, Region, Variant};
+use napjudge_engine::turn::{Fate, PhaseReport};
+use napjudge_engine::variant::{PhaseKind, PowerId, PowerKind, Variant};
 
 /// Why a mail can't be rendered.
 #[derive(Debug, thiserror::Error)]
@@ -207,31 +206,16 @@ impl PhaseView {
             });
         }
         // The units no order named, after each power's orders (issue 21).
-        for p in &mut powers {
-            let Some(id) = v.power_by_name(&p.power) else {
-                continue;
-            };
-            let orders: Vec<&Order<Region>> = report
-                .powers
-                .iter()
-                .filter(|o| o.power == id)
-                .flat_map(|o| &o.orders)
-                .filter_map(|o| o.order.checked.as_ref().ok())
-                .collect();
-            p.lines.extend(
-                unordered(cx.before, id, &orders)
-                    .into_iter()
-                    .filter_map(|w| match w {
-                        Warning::Unordered { at, force, fate } => Some(OrderLine {
-                            order: force.name(v, at),
-                            outcome: match fate {
-                                Fate::Holds => "no order: held".into(),
-                                Fate::Disbands => "no order: disbanded".into(),
-                            },
-                        }),
-                        _ => None,
-                    }),
-            );
+        for u in &report.unordered {
+            if let Some(p) = powers.iter_mut().find(|p| p.power == name(v, u.power)) {
+                p.lines.push(OrderLine {
+                    order: u.force.name(v, u.at),
+                    outcome: match u.fate {
+                        Fate::Holds => "no order: held".into(),
+                        Fate::Disbands => "no order: disbanded".into(),
+                    },
+                });
+            }
         }
         let board = v
             .power_ids()
