@@ -1496,6 +1496,27 @@ impl Judge {
                 out.push_str(&format!("  {p}: {items}\n"));
             }
         }
+        // A Winter's budgets before the orders (issue 21): a player's own, else every major's
+        // that owes orders.
+        let own = match viewer {
+            Some(Role::Power(p)) => v.power_by_name(p),
+            _ => None,
+        };
+        let budgets: Vec<String> = turn::owing(v, pos)
+            .into_iter()
+            .filter(|&p| own.is_none_or(|o| o == p))
+            .filter_map(|p| {
+                advice::budget(v, pos, p, &[])
+                    .map(|b| {
+                        let figures = render::advice::budget_figures(&b);
+                        format!("  {:<10} {figures}\n", v.power(p).name)
+                    })
+            })
+            .collect();
+        if !budgets.is_empty() {
+            out.push_str("Budgets before orders:\n");
+            out.extend(budgets);
+        }
         out.push_str("History:\n");
         for p in &phases {
             let state = match (&p.report, p.superseded) {
@@ -1701,6 +1722,11 @@ impl Judge {
                     deadline: &shown,
                     grace_end: &grace_shown,
                     in_grace: level == Reminded::Grace,
+                    budget: &v
+                        .power_by_name(power)
+                        .and_then(|p| advice::budget(v, &phase.position, p, &[]))
+                        .map(|b| render::advice::budget(&b))
+                        .unwrap_or_default(),
                 },
             )?;
             tx.queue_mail(

@@ -132,9 +132,14 @@ fn set(v: &Variant, w: &Warning) -> Option<String> {
     })
 }
 
-/// A power's Winter budget in one sentence: `Budget: 18 SP (income, bank and loans); upkeep 15
-/// SP for 5 units; 3 SP left: 1 build available.`
+/// A power's Winter budget in one sentence: `Budget: 18 SP now (income, bank and loans); upkeep
+/// 15 SP for 5 units; 3 SP left: 1 build available.`
 pub fn budget(b: &Budget) -> String {
+    format!("Budget: {}", budget_figures(b))
+}
+
+/// The budget's figures alone (`18 SP now ...`), for a list that names the power.
+pub fn budget_figures(b: &Budget) -> String {
     let units = plural(b.units, "unit", "units");
     let builds = match b.builds {
         n if n > 0 => format!("{} available", plural(n, "build", "builds")),
@@ -149,11 +154,11 @@ pub fn budget(b: &Budget) -> String {
                 format!("{} SP short", -left)
             };
             format!(
-                "Budget: {sp} SP now (income, bank and loans); upkeep {} SP for {units}; {left}: \
+                "{sp} SP now (income, bank and loans); upkeep {} SP for {units}; {left}: \
                  {builds}.",
                 b.upkeep
             )
         }
-        _ => format!("Budget: {units} on the board; {builds}."),
+        _ => format!("{units} on the board; {builds}."),
     }
 }

@@ -448,6 +448,8 @@ pub struct ReminderMail<'a> {
     pub grace_end: &'a str,
     /// Whether the deadline has passed (the grace has started).
     pub in_grace: bool,
+    /// In a Winter, the power's budget before it orders (`Budget: ...`); empty otherwise.
+    pub budget: &'a str,
 }
 
 /// The player's password, when the GM let the judge choose it.
