@@ -90,7 +90,10 @@ fn movement(xs: &[u16]) -> Result<(), String> {
     for po in &report.powers {
         let a = &advised[&po.power];
         let went_wrong = po.orders.iter().any(|o| {
-            o.order.checked.as_ref().is_ok_and(|c| c.stage == Stage::First)
+            o.order
+                .checked
+                .as_ref()
+                .is_ok_and(|c| c.stage == Stage::First)
                 && !matches!(o.result, Ok(Outcome::Succeeds))
         }) || report
             .next
@@ -98,7 +101,9 @@ fn movement(xs: &[u16]) -> Result<(), String> {
             .iter()
             .any(|d| d.force.power == po.power);
         for o in &po.orders {
-            let Ok(order) = &o.order.checked else { continue };
+            let Ok(order) = &o.order.checked else {
+                continue;
+            };
             if !unwarned(a, o.order.line) {
                 continue;
             }
@@ -181,8 +186,7 @@ fn winter(xs: &[u16]) -> Result<(), String> {
                 0 | 1 => match d.pick(&homes) {
                     Some(h) => {
                         let fleet = d.chance(30) && !v.province(h).coasts.is_empty()
-                            || v.province(h).kind != SpaceKind::Land
-                                && d.chance(50);
+                            || v.province(h).kind != SpaceKind::Land && d.chance(50);
                         let unit = if fleet { "F" } else { "A" };
                         format!("BUILD {unit} {}", v.province(h).code)
                     }
@@ -256,9 +260,12 @@ fn winter(xs: &[u16]) -> Result<(), String> {
             continue;
         }
         let failed_for_builds = a.advice.iter().any(|x| {
-            matches!(&x.warning, Warning::Alone(Outcome::Fails(Reason::Refused(
-                Refusal::NoBuildsLeftPaid(_) | Refusal::TooFewBuilds(..)
-            ))))
+            matches!(
+                &x.warning,
+                Warning::Alone(Outcome::Fails(Reason::Refused(
+                    Refusal::NoBuildsLeftPaid(_) | Refusal::TooFewBuilds(..)
+                )))
+            )
         });
         if b.builds <= 0 && !failed_for_builds {
             let built = report
@@ -267,8 +274,10 @@ fn winter(xs: &[u16]) -> Result<(), String> {
                 .filter(|po| po.power == *p)
                 .flat_map(|po| &po.orders)
                 .any(|o| {
-                    matches!(o.order.checked.as_ref().map(|c| &c.kind), Ok(OrderKind::Build { .. }))
-                        && o.result.as_ref().is_ok_and(Outcome::succeeded)
+                    matches!(
+                        o.order.checked.as_ref().map(|c| &c.kind),
+                        Ok(OrderKind::Build { .. })
+                    ) && o.result.as_ref().is_ok_and(Outcome::succeeded)
                 });
             if built {
                 return Err(format!(

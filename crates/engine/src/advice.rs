@@ -288,17 +288,18 @@ fn movement(
                     OrderKind::Move { unit, to: t, .. } if m.stage == Stage::Second => {
                         unit.at.province == at && t.province == to
                     }
-                    OrderKind::Move { to: t, then: Some(n), .. } => {
-                        t.province == at && n.province == to
-                    }
+                    OrderKind::Move {
+                        to: t,
+                        then: Some(n),
+                        ..
+                    } => t.province == at && n.province == to,
                     _ => false,
                 });
                 if fleets_after_first(position, power, &first, at) > 0 && !moved {
                     let ordered = kept
                         .iter()
                         .find(|(_, m)| {
-                            m.stage == Stage::Second
-                                && named(m).iter().any(|u| u.at.province == at)
+                            m.stage == Stage::Second && named(m).iter().any(|u| u.at.province == at)
                         })
                         .map(|(l, _)| *l);
                     warn(line, Warning::SupportNotGiven { at, ordered });
@@ -316,8 +317,7 @@ fn movement(
                         if army.at.province == from && t.province == to)
                 });
                 let army = unit.fleets == 0 && unit.armies > 0;
-                if army && variant.province(from).kind != SpaceKind::Sea && !by_land && !convoyed
-                {
+                if army && variant.province(from).kind != SpaceKind::Sea && !by_land && !convoyed {
                     warn(line, Warning::NeedsConvoy { to });
                 }
                 if stays(to) {
@@ -605,4 +605,85 @@ fn winter(
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{load_named, UnitType};
+
+    fn spring(v: &Variant, units: &[(&str, UnitType, &str)]) -> Position {
+        let phase = v.parse_phase("Spring 1805 Movement").expect("a phase");
+        let mut pos = Position::empty(v, phase);
+        for (power, unit, at) in units {
+            let p = v.power_by_name(power).expect("a power");
+            let at = v
+                .province_ids()
+                .find(|&q| v.province(q).code == *at)
+                .expect("a space");
+            pos.add_unit(p, *unit, Region::of(at));
+        }
+        pos
+    }
+
+    fn warnings(v: &Variant, pos: &Position, power: &str, text: &str) -> Vec<Advice> {
+        let p = v.power_by_name(power).expect("a power");
+        let advised = check(v, pos, &[], p, text);
+        assert!(
+            advised.orders.iter().all(|c| c.checked.is_ok()),
+            "{:?}",
+            advised.orders
+        );
+        advised.advice
+    }
+
+    /// Issue 21: a convoy of the power's own army that the army doesn't take is warned, naming
+    /// the army's own order's line.
+    #[test]
+    fn a_convoy_of_an_own_army_ordered_elsewhere_is_warned() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("England", UnitType::Army, "Lon"),
+                ("England", UnitType::Fleet, "NTH"),
+            ],
+        );
+        let advice = warnings(&v, &pos, "England", "F NTH C A Lon-Bel\nA Lon-Wal\n");
+        let at = v.province_ids().find(|&q| v.province(q).code == "Lon");
+        assert!(
+            advice.contains(&Advice {
+                line: Some(1),
+                warning: Warning::ConvoyNotUsed {
+                    at: at.expect("Lon"),
+                    ordered: Some(2)
+                },
+            }),
+            "{advice:?}"
+        );
+    }
+
+    /// Issue 21: a support of a merge none of the power's forces makes is warned.
+    #[test]
+    fn a_support_of_a_merge_nobody_of_yours_makes_is_warned() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("France", UnitType::Army, "Pic"),
+                ("France", UnitType::Army, "Par"),
+            ],
+        );
+        let advice = warnings(&v, &pos, "France", "A Pic S MERGE Bur\nA Par H\n");
+        assert!(
+            advice
+                .iter()
+                .any(|a| a.line == Some(1)
+                    && matches!(a.warning, Warning::NoMergeToSupport { .. })),
+            "{advice:?}"
+        );
+        // With the merge ordered, no warning about the support.
+        let advice = warnings(&v, &pos, "France", "A Pic S MERGE Bur\nA Par MERGE Bur\n");
+        assert!(advice.iter().all(|a| a.line != Some(1)), "{advice:?}");
+    }
 }

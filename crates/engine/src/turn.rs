@@ -248,8 +248,10 @@ pub fn play(
     let unordered: Vec<Unordered> = checked
         .iter()
         .flat_map(|(power, orders)| {
-            let mine: Vec<&Order<Region>> =
-                orders.iter().filter_map(|c| c.checked.as_ref().ok()).collect();
+            let mine: Vec<&Order<Region>> = orders
+                .iter()
+                .filter_map(|c| c.checked.as_ref().ok())
+                .collect();
             self::unordered(&position, *power, &mine)
         })
         .collect();

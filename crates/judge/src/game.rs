@@ -526,7 +526,9 @@ pub fn acknowledge(
             continue;
         };
         match &a.warning {
-            Warning::Alone(outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. }))) => {
+            Warning::Alone(
+                outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. })),
+            ) => {
                 l.error = Some(outcome.describe(v));
             }
             w => l.warnings.push(render::advice::line(v, w, &order_at)),
@@ -1506,11 +1508,10 @@ impl Judge {
             .into_iter()
             .filter(|&p| own.is_none_or(|o| o == p))
             .filter_map(|p| {
-                advice::budget(v, pos, p, &[])
-                    .map(|b| {
-                        let figures = render::advice::budget_figures(&b);
-                        format!("  {:<10} {figures}\n", v.power(p).name)
-                    })
+                advice::budget(v, pos, p, &[]).map(|b| {
+                    let figures = render::advice::budget_figures(&b);
+                    format!("  {:<10} {figures}\n", v.power(p).name)
+                })
             })
             .collect();
         if !budgets.is_empty() {

@@ -60,10 +60,9 @@ pub fn line(v: &Variant, w: &Warning, order_at: &dyn Fn(usize) -> Option<String>
              first moves: this second-phase order will be void (R4.3)",
             code(v, *at)
         ),
-        Warning::Alone(outcome) => format!(
-            "played now with your orders alone: {}",
-            outcome.shown(v)
-        ),
+        Warning::Alone(outcome) => {
+            format!("played now with your orders alone: {}", outcome.shown(v))
+        }
         other => set(v, other).unwrap_or_default(),
     }
 }
