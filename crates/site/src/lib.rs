@@ -445,8 +445,30 @@ impl GameSite<'_> {
             entries,
         };
         write(&self.dir.join("feed.atom"), &feed::render(&game_feed)?)?;
+        prune(&self.dir, &links)?;
         Ok(processed.len())
     }
+}
+
+/// Removes the phase pages of `dir` that are no longer phases of the game: after a rollback the
+/// phases set aside are history in the store, not pages on the web (their results were void).
+fn prune(dir: &Path, kept: &[PhaseLink]) -> Result<(), SiteError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| SiteError::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let page = name.ends_with(".html") && name != "index.html";
+        if page && !kept.iter().any(|l| l.href == name) {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|source| SiteError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// A feed entry's text: the centres after the phase (`Centres: France 5, Austria 4`).
