@@ -580,7 +580,8 @@ pub fn tick(
     smtp: Option<&str>,
 ) -> Result<ExitCode, String> {
     let config = config::load(config_file).map_err(|e| e.to_string())?;
-    let (mut j, clock) = judge(db, now, false)?;
+    let (j, clock) = judge(db, now, false)?;
+    let mut j = j.with_site(config.site.url.clone());
     let cfg = mail::MailConfig {
         judge: config.judge.address.clone(),
         max_size: mail::MAX_SIZE,
@@ -692,7 +693,7 @@ pub fn mail(
     command: MailCommand,
 ) -> Result<ExitCode, String> {
     // Not stored: EX_TEMPFAIL (75) tells the mail server to keep the message and try again.
-    let (mut j, clock) = match judge(db, now, false) {
+    let (j, clock) = match judge(db, now, false) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("napjudge: {e}");
@@ -707,6 +708,7 @@ pub fn mail(
             return Ok(ExitCode::from(75));
         }
     };
+    let mut j = j.with_site(config.site.url.clone());
     let judge_address = |from: Option<String>| from.unwrap_or_else(|| config.judge.address.clone());
     match command {
         MailCommand::Receive { from, max_size } => {

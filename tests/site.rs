@@ -464,9 +464,10 @@ fn napjudge(db: &Path, config: &Path, now: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Issue 23: "`serve` (or `tick`) refreshes the game's pages after each processed phase". With
-/// `[site] out` set, a tick that finds the games changed rewrites the archive (and one that
-/// finds nothing changed leaves it), and a rollback's void phases leave the web with it.
+/// Issue 23: "`serve` (or `tick`) refreshes the game's pages after each processed phase" and
+/// "with `[site] url` set, every results mail links to its phase's page". With `[site] out`
+/// set, a tick that finds the games changed rewrites the archive (and one that finds nothing
+/// changed leaves it), and a rollback's void phases leave the web with it.
 #[test]
 fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     let dir = std::env::temp_dir().join(format!("napjudge-site-tick-{}", std::process::id()));
@@ -480,7 +481,8 @@ fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     std::fs::write(
         &config,
         format!(
-            "[judge]\naddress = \"judge@example.org\"\n[site]\nout = \"{}\"\n",
+            "[judge]\naddress = \"judge@example.org\"\n\
+             [site]\nout = \"{}\"\nurl = \"https://example.org/games/\"\n",
             www.display()
         ),
     )
@@ -511,6 +513,26 @@ fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     let out = napjudge(&db, &config, "2026-12-02T10:01:00Z", &["tick"]);
     assert!(out.contains("site: wrote"), "{out}");
     assert_eq!(pages(), ["1800-winter-bids.html", "index.html"]);
+    // With `[site] url`, each results mail links to its phase's page (and the page is there).
+    let store = Store::open(&db).expect("db");
+    let results: Vec<String> = store
+        .view()
+        .mails(None)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.kind == napjudge_judge::MailKind::Results)
+        .map(|m| m.body)
+        .collect();
+    assert_eq!(results.len(), 6, "five players and the GM");
+    for body in &results {
+        assert!(
+            body.contains(
+                "This phase on the web: https://example.org/games/live/1800-winter-bids.html"
+            ),
+            "{body}"
+        );
+    }
+    drop(store);
     // Nothing changed: the archive is left as it is.
     let out = napjudge(&db, &config, "2026-12-02T10:02:00Z", &["tick"]);
     assert!(!out.contains("site:"), "{out}");

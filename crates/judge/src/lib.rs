@@ -11,6 +11,7 @@ pub mod game;
 pub mod mail;
 pub mod notice;
 pub mod outbox;
+pub mod pages;
 pub mod render;
 pub mod store;
 
