@@ -385,8 +385,15 @@ fn deadline_event(
         let view = store.view();
         let found = match view.game(&mail.game)? {
             Some(g) if g.state == GameState::Running => match view.current_phase(g.id)? {
-                Some(p) => match (p.deadline, crate::game::board(&g)) {
-                    (Some(at), Ok(v)) => Some(Owned {
+                // The board loaded here, not through `game::board`: game imports this module,
+                // and the judge's modules import each other in no cycle (tests/architecture.rs).
+                Some(p) => match (
+                    p.deadline,
+                    napjudge_engine::variant::load_named(&g.variant)
+                        .ok()
+                        .and_then(|v| v.with_options(&g.options).ok()),
+                ) {
+                    (Some(at), Some(v)) => Some(Owned {
                         phase_id: p.id,
                         phase: v.phase_name(p.position.phase),
                         at,
