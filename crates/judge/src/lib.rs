@@ -7,6 +7,7 @@
 pub mod clock;
 pub mod config;
 pub mod game;
+pub mod intake;
 pub mod mail;
 pub mod notice;
 pub mod outbox;
