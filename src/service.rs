@@ -5,7 +5,7 @@
 
 use crate::judge_cli;
 use napjudge_judge::config::{self, Config, Imap};
-use napjudge_judge::intake::imap::{ImapError, Mailbox, Poll};
+use napjudge_judge::intake::imap::{ImapError, Mailbox, Polled};
 use napjudge_judge::mail::{self, MailConfig};
 use napjudge_judge::outbox::Target;
 use napjudge_judge::{Clock, Handled, Judge, MailState, Store};
@@ -23,6 +23,10 @@ const SLICE: Duration = Duration::from_secs(5);
 
 /// How often `serve` looks into a Maildir.
 const MAILDIR_EVERY: Duration = Duration::from_secs(2);
+
+/// The most messages `serve` takes before it delivers the replies and looks at the stop flag
+/// again: a burst is answered as it is read, and a stop waits for this many at most.
+const BATCH: usize = 50;
 
 /// The longest wait before `serve` tries a lost IMAP server again.
 const RECONNECT_MAX: Duration = Duration::from_secs(300);
@@ -52,14 +56,8 @@ fn fate(h: &Handled) -> String {
 /// `mail poll --imap`: every message of the `[imap]` folder taken once. Exit 75 when the
 /// mailbox can't be read or a message can't be stored (what is left stays in the folder).
 pub fn poll_imap(j: &mut Judge, cfg: &MailConfig, imap: &Imap, clock: Clock) -> ExitCode {
-    let mut polled = Poll::default();
-    let done = Mailbox::open(imap).and_then(|mut m| {
-        let r = m.poll(j, cfg, &clock, &mut polled);
-        m.close();
-        r
-    });
     let mut code = ExitCode::SUCCESS;
-    for p in &polled.messages {
+    let mut taken = |p: &Polled| {
         let what = format!("imap uid {}", p.uid);
         match (&p.handled, &p.failed) {
             (_, Some(why)) => {
@@ -69,7 +67,12 @@ pub fn poll_imap(j: &mut Judge, cfg: &MailConfig, imap: &Imap, clock: Clock) -> 
             (Some(h), None) => println!("{what}: {}", fate(h)),
             (None, None) => println!("{what}: stored by an earlier poll; moved now"),
         }
-    }
+    };
+    let done = Mailbox::open(imap).and_then(|mut m| {
+        let r = m.poll(j, cfg, &clock, usize::MAX, &mut taken);
+        m.close();
+        r
+    });
     if let Err(e) = done {
         eprintln!("napjudge: {e}");
         return ExitCode::from(75);
@@ -175,29 +178,29 @@ impl Intake {
                 let Some(m) = session.as_mut() else {
                     return 0;
                 };
-                let mut polled = Poll::default();
-                let r = m.poll(j, cfg, &Clock::system(), &mut polled);
-                for p in &polled.messages {
-                    match (&p.handled, &p.failed) {
-                        (_, Some(why)) => {
-                            warn!("imap uid {}: {why}; moved to {}", p.uid, config.failed)
+                let taken = |p: &Polled| match (&p.handled, &p.failed) {
+                    (_, Some(why)) => {
+                        warn!("imap uid {}: {why}; moved to {}", p.uid, config.failed)
+                    }
+                    (Some(h @ Handled::Failed(_)), None) => {
+                        error!("imap uid {}: {}", p.uid, fate(h))
+                    }
+                    (Some(h), None) => info!("imap uid {}: {}", p.uid, fate(h)),
+                    (None, None) => {
+                        info!("imap uid {}: stored before the last stop; moved now", p.uid)
+                    }
+                };
+                match m.poll(j, cfg, &Clock::system(), BATCH, &mut { taken }) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        error!("{e}");
+                        if let Some(m) = session.take() {
+                            m.close();
                         }
-                        (Some(h @ Handled::Failed(_)), None) => {
-                            error!("imap uid {}: {}", p.uid, fate(h))
-                        }
-                        (Some(h), None) => info!("imap uid {}: {}", p.uid, fate(h)),
-                        (None, None) => {
-                            info!("imap uid {}: stored before the last stop; moved now", p.uid)
-                        }
+                        // Whatever was taken before the fault is delivered at once.
+                        1
                     }
                 }
-                if let Err(e) = r {
-                    error!("{e}");
-                    if let Some(m) = session.take() {
-                        m.close();
-                    }
-                }
-                polled.messages.len()
             }
         }
     }
@@ -296,7 +299,10 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
         if ticked || came > 0 {
             deliver(&mut j, &config, target.as_ref(), clock);
         }
-        intake.wait(next_tick.saturating_duration_since(Instant::now()), &stop);
+        // A full batch: more may wait in the folder; take them before waiting.
+        if came < BATCH {
+            intake.wait(next_tick.saturating_duration_since(Instant::now()), &stop);
+        }
     }
     if let Intake::Imap {
         session: Some(m), ..

@@ -4,8 +4,12 @@
 //! moved the message is moved by the next run and answered once; a server dropped mid-fetch
 //! loses nothing and answers nothing twice; 500 mails waiting are all taken in one poll.
 
+// Shared with other test binaries: not every helper is used here.
+#[allow(dead_code)]
 #[path = "imap/dovecot.rs"]
 mod dovecot;
+// Shared with other test binaries: not every helper is used here.
+#[allow(dead_code)]
 mod intake;
 
 use dovecot::{mail, Dovecot, PASSWORD};

@@ -6,10 +6,18 @@
 //! mail is still answered once (a mail the server took just before the kill may come twice,
 //! with its one Message-ID).
 
+// Shared with other test binaries: not every helper is used here.
+#[allow(dead_code)]
 mod common;
+// Shared with other test binaries: not every helper is used here.
+#[allow(dead_code)]
 #[path = "imap/dovecot.rs"]
 mod dovecot;
+// Shared with other test binaries: not every helper is used here.
+#[allow(dead_code)]
 mod intake;
+// Shared with other test binaries: not every helper is used here.
+#[allow(dead_code)]
 #[path = "smtp/server.rs"]
 mod server;
 
@@ -220,10 +228,25 @@ fn serve_answers_processes_and_delivers_each_mail_once_across_a_sigterm() {
     assert!(s.logs().contains("processed"), "{}", s.logs());
 }
 
+/// The replies queued, by recipient.
+fn replies(s: &Served) -> HashMap<String, usize> {
+    counts(
+        s.mails()
+            .into_iter()
+            .filter(|m| m.kind == MailKind::Reply)
+            .map(|m| m.to),
+    )
+}
+
+/// SIGKILL in the middle of the burst (a message may be stored and not moved, or a reply
+/// taken by the server and not marked sent): after a restart every mail is answered once. A
+/// mail claimed by the killed sender waits the outbox's claim (ten minutes) before it is tried
+/// again, so delivery is checked only for what the server took: never two Message-IDs for one
+/// answer.
 #[test]
 fn serve_killed_mid_burst_answers_every_mail_once_after_a_restart() {
     let d = Dovecot::start(&intake::scratch("serve-kill-imap"));
-    for i in 0..40 {
+    for i in 0..60 {
         d.deliver(&mail(
             &format!("k{i}@example.org"),
             &format!("k{i}"),
@@ -232,31 +255,24 @@ fn serve_killed_mid_burst_answers_every_mail_once_after_a_restart() {
     }
     let s = Served::new("serve-kill", d, 3600);
     let mut first = s.start(0);
-    s.wait_for("the first replies", |s| s.answered().len() >= 3);
+    s.wait_for("the first replies queued", |s| replies(s).len() >= 3);
     first.kill().expect("SIGKILL");
     let _ = first.wait();
     let mut second = s.start(1);
     s.wait_for("every mail answered", |s| {
-        counts(s.answered()).len() >= 40 && s.mails().iter().all(|m| m.state == MailState::Sent)
+        replies(s).len() >= 60 && s._imap.count("INBOX") == 0
     });
     signal(&second, "-TERM");
     assert!(ended(&mut second).success(), "{}", s.logs());
-    let replies: Vec<String> = s
-        .mails()
-        .into_iter()
-        .filter(|m| m.kind == MailKind::Reply)
-        .map(|m| m.to)
-        .collect();
-    let per_sender = counts(replies);
-    assert_eq!(per_sender.len(), 40);
+    let per_sender = replies(&s);
+    assert_eq!(per_sender.len(), 60);
     assert!(per_sender.values().all(|&n| n == 1), "{per_sender:?}");
-    // At the server: one Message-ID per reply, whatever the kill sent twice.
     let log = s.log.lock().expect("log").clone();
-    let reply_ids = counts(
-        log.iter()
-            .filter(|d| header(d, "In-Reply-To").is_some())
-            .filter_map(|d| header(d, "Message-ID")),
-    );
-    assert_eq!(reply_ids.len(), 40);
-    assert_eq!(s._imap.count("INBOX"), 0);
+    let mut ids: HashMap<String, String> = HashMap::new();
+    for d in &log {
+        if let (Some(to), Some(id)) = (header(d, "In-Reply-To"), header(d, "Message-ID")) {
+            let first = ids.entry(to.clone()).or_insert_with(|| id.clone());
+            assert_eq!(*first, id, "two answers to {to}");
+        }
+    }
 }

@@ -13,8 +13,6 @@ pub const PASSWORD: &str = "s3cret-imap";
 
 /// A running Dovecot.
 pub struct Dovecot {
-    /// Its folder (config, logs, mail).
-    pub dir: PathBuf,
     /// The IMAPS port on 127.0.0.1.
     pub port: u16,
     /// The user's Maildir (INBOX; other folders are `.NAME` in it).
@@ -123,7 +121,6 @@ impl Dovecot {
             std::thread::sleep(Duration::from_millis(50));
         }
         Dovecot {
-            dir: dir.to_path_buf(),
             port,
             maildir,
             master,

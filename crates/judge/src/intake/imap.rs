@@ -141,13 +141,6 @@ pub struct Polled {
     pub failed: Option<String>,
 }
 
-/// What a poll did.
-#[derive(Debug, Default)]
-pub struct Poll {
-    /// Each message taken, in UID order.
-    pub messages: Vec<Polled>,
-}
-
 fn tls_config(c: &Imap) -> Result<rustls::ClientConfig, ImapError> {
     let bad = |message: String| ImapError::Tls {
         host: c.host.clone(),
@@ -327,16 +320,17 @@ impl Mailbox {
         }
     }
 
-    /// Takes every message in the folder, oldest first: each stored and answered, then moved.
-    /// A fault of the database or of the connection stops the poll: what was taken is in the
-    /// result's log (`so_far`) and every message not moved stays for the next poll.
+    /// Takes the messages in the folder, oldest first, `at_most` of them: each stored and
+    /// answered, then moved, then told to `taken`. The number taken. A fault of the database
+    /// or of the connection stops the poll; every message not moved stays for the next one.
     pub fn poll(
         &mut self,
         j: &mut Judge,
         cfg: &MailConfig,
         clock: &Clock,
-        so_far: &mut Poll,
-    ) -> Result<(), ImapError> {
+        at_most: usize,
+        taken: &mut dyn FnMut(&Polled),
+    ) -> Result<usize, ImapError> {
         let mut uids: Vec<u32> = self
             .session
             .uid_search("NOT DELETED")
@@ -344,6 +338,8 @@ impl Mailbox {
             .into_iter()
             .collect();
         uids.sort_unstable();
+        uids.truncate(at_most);
+        let count = uids.len();
         for uid in uids {
             let fetched = self
                 .session
@@ -354,14 +350,14 @@ impl Mailbox {
                 continue;
             };
             let polled = self.take(j, cfg, clock, uid, body)?;
-            so_far.messages.push(polled);
+            taken(&polled);
         }
         if !self.can_move {
             // UID EXPUNGE (RFC 4315) removes only the messages flagged here; without it the
             // copies flagged `\Deleted` stay, and the search skips them.
             let _ = self.session.run_command_and_check_ok("UID EXPUNGE 1:*");
         }
-        Ok(())
+        Ok(count)
     }
 
     fn take(
