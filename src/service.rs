@@ -100,8 +100,9 @@ fn start_logging() {
 enum Intake {
     /// The `[imap]` mailbox, and the session while it holds.
     Imap {
-        config: Imap,
-        session: Option<Mailbox>,
+        config: Box<Imap>,
+        /// Boxed: a TLS session is large beside the other variants.
+        session: Option<Box<Mailbox>>,
         /// When to try connecting again, and the wait after the next failure.
         retry_at: Instant,
         backoff: Duration,
@@ -164,7 +165,7 @@ impl Intake {
                     match Mailbox::open(config) {
                         Ok(m) => {
                             info!("imap {}: connected, reading {}", config.host, config.folder);
-                            *session = Some(m);
+                            *session = Some(Box::new(m));
                             *backoff = SLICE;
                         }
                         Err(e) => {
@@ -264,8 +265,8 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
             let m = Mailbox::open(imap).map_err(|e| e.to_string())?;
             info!("imap {}: connected, reading {}", imap.host, imap.folder);
             Intake::Imap {
-                config: imap.clone(),
-                session: Some(m),
+                config: Box::new(imap.clone()),
+                session: Some(Box::new(m)),
                 retry_at: Instant::now(),
                 backoff: SLICE,
             }
