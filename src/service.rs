@@ -520,10 +520,13 @@ pub fn check(db: &Path, config_file: Option<&Path>) -> Result<ExitCode, String> 
     );
     let config = match config::load(config_file) {
         Ok(c) => {
+            let read = config_file
+                .map(Path::to_path_buf)
+                .or_else(|| Some(PathBuf::from(config::DEFAULT_FILE)).filter(|p| p.is_file()));
             say(
                 "config",
-                Ok(config_file.map_or_else(
-                    || "no file found: the defaults".to_string(),
+                Ok(read.map_or_else(
+                    || "no napjudge.toml found: the defaults".to_string(),
                     |p| p.display().to_string(),
                 )),
             );
