@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 mod judge_cli;
 mod service;
+mod site_cli;
 
 #[derive(Parser)]
 #[command(
@@ -229,7 +230,7 @@ fn main() -> ExitCode {
             outbox.as_deref(),
         ),
         Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
-        Command::Site { out, games } => judge_cli::site(&cli.db, config_file, &out, &games),
+        Command::Site { out, games } => site_cli::site(&cli.db, config_file, &out, &games),
         Command::Tick { to_dir, smtp } => judge_cli::tick(
             &cli.db,
             cli.now.as_deref(),

@@ -252,7 +252,8 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
             .map_err(|e| format!("can't catch signal {signal}: {e}"))?;
     }
     let config = config::load(config_file).map_err(|e| e.to_string())?;
-    let (mut j, clock) = judge_cli::judge(db, None, false)?;
+    let (j, clock) = judge_cli::judge(db, None, false)?;
+    let mut j = j.with_site(config.site.url.clone());
     let target = judge_cli::target(&config, s.to_dir.as_deref(), s.smtp.as_deref())?;
     if let Some(Target::Smtp(_)) = &target {
         config::Judge::sender(&config.judge.address).map_err(|e| e.to_string())?;
@@ -294,7 +295,7 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
         }
         let ticked = Instant::now() >= next_tick;
         if ticked {
-            tick(&mut j, &cfg, clock);
+            tick(&mut j, &cfg, &config, clock);
             next_tick = Instant::now() + every;
         }
         if ticked || came > 0 {
@@ -315,8 +316,8 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-/// One tick, as `napjudge tick`'s, logged.
-fn tick(j: &mut Judge, cfg: &MailConfig, clock: Clock) {
+/// One tick, as `napjudge tick`'s (the games, then the web archive), logged.
+fn tick(j: &mut Judge, cfg: &MailConfig, config: &Config, clock: Clock) {
     match mail::tick(j, cfg, clock.now()) {
         Ok((answered, report)) => {
             if answered > 0 {
@@ -330,6 +331,11 @@ fn tick(j: &mut Judge, cfg: &MailConfig, clock: Clock) {
             }
         }
         Err(e) => error!("tick: {e}"),
+    }
+    match crate::site_cli::refresh(j.view(), config) {
+        Ok(Some(line)) => info!("tick: {line}"),
+        Ok(None) => {}
+        Err(e) => error!("tick: the web archive: {e}"),
     }
 }
 
