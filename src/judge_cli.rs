@@ -223,11 +223,16 @@ pub enum MailCommand {
         #[arg(long, default_value_t = napjudge_judge::mail::MAX_SIZE)]
         max_size: usize,
     },
-    /// Stores each message in DIR/new, queues its reply, then moves it to DIR/cur.
+    /// Stores each message in DIR/new, queues its reply, then moves it to DIR/cur; with
+    /// --imap, each message of the [imap] folder, then moves it to the done folder.
+    #[command(group = clap::ArgGroup::new("source").required(true))]
     Poll {
         /// The Maildir.
-        #[arg(long)]
-        maildir: PathBuf,
+        #[arg(long, group = "source")]
+        maildir: Option<PathBuf>,
+        /// The [imap] mailbox of napjudge.toml.
+        #[arg(long, group = "source")]
+        imap: bool,
         /// The judge's own address: mail from it is never answered (default: the config's
         /// [judge] address).
         #[arg(long, env = "NAPJUDGE_FROM")]
@@ -242,7 +247,7 @@ pub enum MailCommand {
 /// `game create` makes a new database (`create`): every other command refuses a file that
 /// doesn't exist, so a wrong directory or a typo in `--db` never runs on an empty judge (a
 /// mail would be told "there is no game", a tick would quietly do nothing).
-fn judge(db: &Path, now: Option<&str>, create: bool) -> Result<(Judge, Clock), String> {
+pub(crate) fn judge(db: &Path, now: Option<&str>, create: bool) -> Result<(Judge, Clock), String> {
     let clock = Clock::from_arg(now).map_err(|e| format!("--now: {e}"))?;
     let store = if create {
         Store::open(db).map_err(|e| e.to_string())?
@@ -305,9 +310,16 @@ fn export(db: &Path, name: &str, out: Option<&Path>, public: bool) -> Result<Exi
 /// The store at `db`, which must exist: a reader never creates an empty one by a typo.
 pub fn open_existing(db: &Path) -> Result<Store, String> {
     if !db.is_file() {
+        let name = db
+            .file_name()
+            .map_or("napjudge.db".into(), |n| n.to_string_lossy());
+        let dir = match db.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
+            _ => ".".into(),
+        };
         return Err(format!(
-            "{}: no such database (give --db FILE, or set NAPJUDGE_DB; `napjudge game create` \
-             makes one)",
+            "{}: no such database: no {name} in {dir}; give --db FILE, set NAPJUDGE_DB, or run \
+             `napjudge init` (`napjudge game create` makes one too)",
             db.display()
         ));
     }
@@ -513,7 +525,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
 
 /// Where the outbox goes: `--to-dir`, else `--smtp`, else the config's outbox folder, else its
 /// mail server; none when nothing names one.
-fn target(
+pub(crate) fn target(
     config: &Config,
     to_dir: Option<&Path>,
     smtp: Option<&str>,
@@ -536,7 +548,7 @@ fn target(
 }
 
 /// Delivers the outbox; exit 1 when a mail failed or was given up (cron shows it).
-fn deliver(
+pub(crate) fn deliver(
     j: &mut Judge,
     config: &Config,
     target: &Target,
@@ -544,6 +556,9 @@ fn deliver(
     clock: Clock,
 ) -> Result<Sent, String> {
     let from = from.unwrap_or_else(|| config.judge.address.clone());
+    if let Target::Smtp(_) = target {
+        config::Judge::sender(&from).map_err(|e| e.to_string())?;
+    }
     let retry = Retry::from_config(&config.outbox);
     j.send_outbox(target, &from, retry, clock.now())
         .map_err(|e| e.to_string())
@@ -617,7 +632,13 @@ pub fn tick(
             code = ExitCode::FAILURE;
         }
     }
-    if let Some(target) = target(&config, to_dir, smtp)? {
+    let target = target(&config, to_dir, smtp)?;
+    if target.is_none() {
+        if let Some(w) = crate::service::undeliverable(&j) {
+            eprintln!("napjudge: tick: {w}");
+        }
+    }
+    if let Some(target) = target {
         let from = std::env::var("NAPJUDGE_FROM").ok();
         let sent = deliver(&mut j, &config, &target, from, clock)?;
         println!("outbox: {}", sent_lines(&sent));
@@ -735,12 +756,16 @@ pub fn mail(
                 Ok(h) => handled("message", &h),
                 Err(e) => {
                     eprintln!("napjudge: the message was not stored or answered: {e}");
+                    if let Err(why) = crate::service::writable(db) {
+                        eprintln!("napjudge: {why}");
+                    }
                     return Ok(ExitCode::from(75));
                 }
             }
         }
         MailCommand::Poll {
             maildir,
+            imap,
             from,
             max_size,
         } => {
@@ -748,7 +773,14 @@ pub fn mail(
                 judge: judge_address(from),
                 max_size,
             };
-            return poll(&mut j, &cfg, &maildir, clock);
+            if let Some(maildir) = maildir.filter(|_| !imap) {
+                return poll(&mut j, &cfg, &maildir, clock);
+            }
+            let Some(imap) = &config.imap else {
+                eprintln!("napjudge: mail poll --imap: no [imap] section in napjudge.toml");
+                return Ok(ExitCode::from(75));
+            };
+            return Ok(crate::service::poll_imap(&mut j, &cfg, imap, clock));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -759,7 +791,7 @@ pub fn mail(
 /// stored and its sender answered, but not the whole), is moved to `DIR/failed` with a line on
 /// standard error, and polling goes on. A fault of the database stops the run (exit 75): every
 /// later file would fail alike, so they stay in `new` for the next run.
-fn poll(
+pub(crate) fn poll(
     j: &mut Judge,
     cfg: &mail::MailConfig,
     maildir: &Path,
@@ -905,9 +937,15 @@ impl Drop for TempDir {
     }
 }
 
+/// Where a replay's mails go without `--outbox`: under the system's temporary folder, never
+/// into the folder the replay was started from.
+fn replay_root() -> PathBuf {
+    std::env::temp_dir().join("napjudge-replay")
+}
+
 /// `napjudge replay PATH`: every game folder at PATH replayed through the judge (docs/games.md);
 /// exit 1 when any differs from its record. `db`: one store for every game instead of a fresh
-/// one each; `outbox`: where each game's mails go (`DIR/NAME`, else target/replay/NAME/outbox).
+/// one each; `outbox`: where each game's mails go (`DIR/NAME`, else [`replay_root`]`/NAME`).
 pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<ExitCode, String> {
     use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
     let started = std::time::Instant::now();
@@ -941,7 +979,7 @@ pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<E
         };
         let out = match outbox {
             Some(d) => d.join(&name),
-            None => Path::new("target/replay").join(&name).join("outbox"),
+            None => replay_root().join(&name),
         };
         let r = replay::replay_game(&f, &store, &out, &|n| bar.set_position(n as u64))
             .map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -962,7 +1000,7 @@ pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<E
     let where_ = match (outbox, outboxes.as_slice()) {
         (_, [one]) => one.display().to_string(),
         (Some(d), _) => format!("{}/GAME/", d.display()),
-        (None, _) => "target/replay/GAME/outbox/".to_string(),
+        (None, _) => format!("{}/GAME/", replay_root().display()),
     };
     println!(
         "replayed {games} game{}: {} phases, {} mails in, {} mails out ({} press delivered), {} \

@@ -92,6 +92,12 @@ impl Incoming {
     pub fn size(&self) -> u64 {
         self.size
     }
+
+    /// The whole message's SHA-256, hex: what a message is known by when it has no Message-ID,
+    /// and how an intake knows a message it stored before.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
 }
 
 /// What intake needs to know about the judge.

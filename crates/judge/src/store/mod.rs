@@ -932,6 +932,16 @@ impl View<'_> {
         }))
     }
 
+    /// Whether a message with these bytes (their SHA-256) is stored: an intake that fetches
+    /// from a mailbox finds the messages it stored before it was stopped.
+    pub fn has_digest(&self, digest: &str) -> Result<bool, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT EXISTS (SELECT 1 FROM inbox WHERE digest = ?1)",
+            params![digest],
+            |r| r.get(0),
+        )?)
+    }
+
     /// The messages stored and not answered, received at `before` or earlier, oldest first.
     pub fn pending(&self, before: DateTime<Utc>) -> Result<Vec<Pending>, StoreError> {
         let mut st = self.0.prepare_cached(
