@@ -538,28 +538,33 @@ impl Judge {
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password_at(&password, self.password_cost)?;
         let tx = self.store.begin()?;
-        if tx.view().password_hash(game.id, &role)?.is_some() {
-            return Err(SeatError::Taken {
-                power: role.to_string(),
-                game: game.name,
-            });
-        }
-        let id = match tx.view().code_state(game.id, role.name(), &digest(code))? {
-            Some(CodeState::Valid(id)) => id,
-            Some(CodeState::Used(at)) => {
+        let taken = tx.view().password_hash(game.id, &role)?.is_some();
+        // A used code says so even once its seat is taken: the one who used it may ask again.
+        let id = match (
+            tx.view().code_state(game.id, role.name(), &digest(code))?,
+            taken,
+        ) {
+            (Some(CodeState::Used(at)), _) => {
                 return Err(SeatError::UsedCode {
                     power: role.to_string(),
                     at: clock::show_in(at, &game.timezone),
                     game: game.name,
                 })
             }
-            Some(CodeState::Void) => {
+            (_, true) => {
+                return Err(SeatError::Taken {
+                    power: role.to_string(),
+                    game: game.name,
+                })
+            }
+            (Some(CodeState::Valid(id)), false) => id,
+            (Some(CodeState::Void), false) => {
                 return Err(SeatError::VoidCode {
                     power: role.to_string(),
                     game: game.name,
                 })
             }
-            None => {
+            (None, false) => {
                 return Err(SeatError::WrongCode {
                     power: role.to_string(),
                     game: game.name,
