@@ -399,6 +399,28 @@ mod tests {
         assert_eq!(commands(lines), commands(read(body).expect("a short mail")));
     }
 
+    /// Issue 20: a TAKEOVER's one-time code is masked in the stored mail like a password, and
+    /// put back for the tick that answers it.
+    #[test]
+    fn a_takeover_code_is_masked_and_restored() {
+        let body = "TAKEOVER France g1 Xy7kPq2mZz9a\nOBSERVE g2\n";
+        let (masked, secrets) = mask(body);
+        assert_eq!(masked, "TAKEOVER France g1 ******\nOBSERVE g2\n");
+        let mut lines = read(&masked).expect("a short mail");
+        restore(&mut lines, &secrets_text(&secrets));
+        assert_eq!(
+            lines.iter().map(|l| &l.command).collect::<Vec<_>>(),
+            vec![
+                &Command::Takeover {
+                    power: "France".into(),
+                    game: "g1".into(),
+                    code: "Xy7kPq2mZz9a".into()
+                },
+                &Command::Observe("g2".into())
+            ]
+        );
+    }
+
     /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.
     #[test]
     fn press_runs_to_endpress() {
