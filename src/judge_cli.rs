@@ -6,6 +6,7 @@ use napjudge_judge::clock::{self, Clock, Period};
 use napjudge_judge::config::{self, Config, Smtp};
 use napjudge_judge::mail;
 use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target, Which};
+use napjudge_judge::store::SeatRules;
 use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Store};
 use napjudge_picture as picture;
 use napjudge_replay::{self as replay, folder};
@@ -54,6 +55,43 @@ pub enum GameCommand {
         /// rules as webDiplomacy's judge does (see docs/rules.md).
         #[arg(long = "option", value_name = "NAME[=on|off]")]
         options: Vec<String>,
+        /// A power whose player sends no orders for N phases in a row is abandoned: its seat
+        /// opens (0: never).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        abandon_after: u32,
+        /// Nobody may OBSERVE the game by mail (`game observe` still adds an observer).
+        #[arg(long)]
+        no_observers: bool,
+    },
+    /// Issues a one-time code for an open seat: whoever mails TAKEOVER POWER GAME CODE takes it.
+    Code {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// Mail the code to this address (it is printed either way).
+        #[arg(long, value_name = "ADDRESS")]
+        mail: Option<String>,
+    },
+    /// Gives a power's seat to a new player: a new password is mailed to them, the old player
+    /// (if any) and everyone in the game are told.
+    Replace {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// The new player's address.
+        address: String,
+    },
+    /// Adds an observer: the game's results, notices and broadcast press go to the address.
+    Observe {
+        /// The game.
+        name: String,
+        /// The observer's address.
+        address: String,
+        /// Stop: the address no longer observes the game.
+        #[arg(long)]
+        stop: bool,
     },
     /// Gives a power to a player (a generated password is mailed when --password is absent).
     Assign {
@@ -326,6 +364,45 @@ pub fn open_existing(db: &Path) -> Result<Store, String> {
     Store::open(db).map_err(|e| format!("{}: {e}", db.display()))
 }
 
+/// `game set NAME abandon N` and `game set NAME observers on|off`.
+fn set_seat_rule(
+    j: &mut Judge,
+    name: &str,
+    setting: &str,
+    value: &str,
+    clock: &Clock,
+) -> Result<ExitCode, String> {
+    let mut rules = j
+        .view()
+        .game(name)
+        .map_err(|err| err.to_string())?
+        .map(|g| j.view().seat_rules(g.id))
+        .transpose()
+        .map_err(|err| err.to_string())?
+        .ok_or_else(|| format!("no game called '{name}' (`napjudge game list` shows the games)"))?;
+    if setting.eq_ignore_ascii_case("abandon") {
+        rules.abandon_after = value.parse().map_err(|_| {
+            format!(
+                "abandon {value}: write the number of phases in a row without orders (0: never)"
+            )
+        })?;
+    } else {
+        rules.observers = match value.to_ascii_lowercase().as_str() {
+            "on" => true,
+            "off" => false,
+            _ => return Err(format!("observers {value}: write on or off")),
+        };
+    }
+    j.set_seat_rules(name, rules, clock.now())
+        .map_err(|err| err.to_string())?;
+    println!(
+        "{name}: abandoned after {} phases without orders (0: never); observers by mail {}",
+        rules.abandon_after,
+        if rules.observers { "on" } else { "off" }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs a `game` command.
 pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCode, String> {
     if let GameCommand::Import {
@@ -358,6 +435,8 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             wait,
             no_pictures,
             options,
+            abandon_after,
+            no_observers,
         } => {
             let g = NewGame {
                 name,
@@ -376,6 +455,14 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 pictures: !no_pictures,
             };
             let game = j.create(&g, clock.now()).map_err(e)?;
+            let rules = SeatRules {
+                abandon_after,
+                observers: !no_observers,
+            };
+            if rules != SeatRules::default() {
+                j.set_seat_rules(&game.name, rules, clock.now())
+                    .map_err(e)?;
+            }
             println!(
                 "created {} ({}); assign the powers, then `napjudge game start {}`",
                 game.name, game.variant, game.name
@@ -394,6 +481,50 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 "{power} in {name}: {address}{}",
                 if mailed { " (password mailed)" } else { "" }
             );
+        }
+        GameCommand::Code { name, power, mail } => {
+            let c = j
+                .issue_code(&name, &power, mail.as_deref(), clock.now())
+                .map_err(|err| err.to_string())?;
+            println!(
+                "{name}: takeover code for {}: {}{}",
+                c.power,
+                c.code,
+                c.mailed_to
+                    .map(|a| format!(" (mailed to {a})"))
+                    .unwrap_or_default()
+            );
+        }
+        GameCommand::Replace {
+            name,
+            power,
+            address,
+        } => {
+            let old = j
+                .replace(&name, &power, &address, clock.now())
+                .map_err(|err| err.to_string())?;
+            println!(
+                "{power} in {name}: {address} (password mailed){}",
+                old.map(|a| format!("; {a} told")).unwrap_or_default()
+            );
+        }
+        GameCommand::Observe {
+            name,
+            address,
+            stop,
+        } => {
+            let a = napjudge_judge::Address::new(&address);
+            if stop {
+                let g = j
+                    .unobserve(&name, &a, clock.now())
+                    .map_err(|err| err.to_string())?;
+                println!("{g}: {address} no longer observes");
+            } else {
+                let g = j
+                    .observe(&name, &a, false, clock.now())
+                    .map_err(|err| err.to_string())?;
+                println!("{g}: {address} observes");
+            }
         }
         GameCommand::Start { name } => {
             let (phase, deadline) = j.start(&name, clock.now()).map_err(e)?;
@@ -496,9 +627,14 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             setting,
             value,
         } => {
+            if setting.eq_ignore_ascii_case("abandon") || setting.eq_ignore_ascii_case("observers")
+            {
+                return set_seat_rule(&mut j, &name, &setting, &value, &clock);
+            }
             if !setting.eq_ignore_ascii_case("pictures") {
                 return Err(format!(
-                    "'{setting}' is not a setting of `game set`: the one there is is pictures"
+                    "'{setting}' is not a setting of `game set`: they are pictures, abandon, \
+                     observers"
                 ));
             }
             let on = match value.to_ascii_lowercase().as_str() {

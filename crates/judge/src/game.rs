@@ -8,9 +8,9 @@ use crate::outbox;
 use crate::pages;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
-    Address, Author, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
-    NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store, StoreError, Tx,
-    View,
+    Address, Author, ChangeKind, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind,
+    NewMail, NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store,
+    StoreError, Tx, View,
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
@@ -25,6 +25,9 @@ use napjudge_engine::variant::{
 use napjudge_engine::winter::GmCommand;
 use napjudge_picture as picture;
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+mod seats;
+pub use seats::{IssuedCode, SeatError};
 
 impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
@@ -333,6 +336,17 @@ pub enum SignonRefusal {
         /// The game.
         game: String,
     },
+    /// The sender played the power and no longer does (resigned, abandoned, replaced).
+    Left {
+        /// The power.
+        role: Role,
+        /// The game.
+        game: String,
+        /// When, in the game's zone.
+        since: String,
+        /// How the seat was left.
+        how: ChangeKind,
+    },
 }
 
 /// Who signed on to a game by mail.
@@ -619,6 +633,41 @@ pub fn board(game: &Game) -> Result<Variant, GameError> {
         .map_err(|e| GameError::Option(e.to_string()))
 }
 
+/// Queues the mail that gives a player the role's password (kept with the mail, to be masked
+/// once it is sent): for `assign`, and for a seat that changes hands.
+fn password_mail(
+    tx: &Tx,
+    game: &Game,
+    role: &Role,
+    address: &Address,
+    password: &str,
+    now: DateTime<Utc>,
+) -> Result<(), GameError> {
+    let body = render::render(
+        "password",
+        &render::PasswordMail {
+            game: &game.name,
+            power: role.name(),
+            password,
+            gm: game.gm.as_str(),
+        },
+    )?;
+    let id = tx.queue_mail(
+        &NewMail {
+            game: Some(game.id),
+            phase: None,
+            kind: MailKind::Password,
+            to: address.as_str(),
+            subject: &format!("{}: your password for {role}", game.name),
+            body: &body,
+            in_reply_to: None,
+        },
+        now,
+    )?;
+    tx.mail_secret(id, password)?;
+    Ok(())
+}
+
 /// Everything about a game's current phase the commands need.
 struct Current {
     game: Game,
@@ -786,28 +835,7 @@ impl Judge {
             now,
         )?;
         if generated {
-            let body = render::render(
-                "password",
-                &render::PasswordMail {
-                    game: &game.name,
-                    power: role.name(),
-                    password: &password,
-                    gm: game.gm.as_str(),
-                },
-            )?;
-            let id = tx.queue_mail(
-                &NewMail {
-                    game: Some(game.id),
-                    phase: None,
-                    kind: MailKind::Password,
-                    to: address.as_str(),
-                    subject: &format!("{}: your password for {role}", game.name),
-                    body: &body,
-                    in_reply_to: None,
-                },
-                now,
-            )?;
-            tx.mail_secret(id, &password)?;
+            password_mail(&tx, &game, &role, &address, &password, now)?;
         }
         tx.commit()?;
         Ok(generated)
@@ -1185,6 +1213,8 @@ impl Judge {
                 c.attach_picture(phase.id, &png)?;
             }
         }
+        let owe = names(v, &turn::owing(v, &phase.position));
+        seats::after_phase(c, game, &owe, &missing, now)?;
         Ok(Processed {
             phase: phase_name,
             next,
@@ -1438,6 +1468,7 @@ impl Judge {
             };
             out.push_str(&format!("  {:<10} {shown}\n", p.role));
         }
+        out.push_str(&seats::shown(c, v, &game, viewer)?);
         let phases = c.phases(game.id)?;
         let Some(cur) = phases
             .iter()
@@ -1656,6 +1687,7 @@ impl Judge {
             .filter(|p| !due.ordered.contains(p))
             .cloned()
             .collect();
+        let waiting = seats::seated(self.store.view(), due.game.id, waiting)?;
         let p = &due.game.periods;
         let times = clock::after(due.deadline, p.grace.secs())
             .and_then(|g| Ok((g, clock::after(due.deadline, -p.remind.secs())?)));
@@ -1955,6 +1987,14 @@ impl Judge {
             tx.forget_signon_failures(since)?;
             tx.add_signon_failure(g.id, &role, sender, own, now)?;
             tx.commit()?;
+            if let Some(left) = seats::left(self.store.view(), g.id, &role, sender)? {
+                return Ok(Err(SignonRefusal::Left {
+                    role,
+                    game: g.name,
+                    since: clock::show_in(left.at, &g.timezone),
+                    how: left.kind,
+                }));
+            }
             return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));
         }
         Ok(Ok(Signed { game: g, role }))
@@ -2087,6 +2127,11 @@ impl Judge {
                 .collect::<Result<_, _>>()?
         };
         let names: Vec<String> = recipients.iter().map(|p| p.role.to_string()).collect();
+        // Broadcast press goes to the observers too; press to named powers never does.
+        let observers = match to.is_empty() {
+            true => tx.view().observers(game.id)?,
+            false => Vec::new(),
+        };
         tx.add_press(game.id, phase, from.name(), &names.join(" "), body, now)?;
         let mail = format!(
             "Press in game '{}' from {from} to {}:\n\n{body}",
@@ -2095,13 +2140,14 @@ impl Judge {
         );
         let subject = format!("{}: press from {from}", game.name);
         let mut seen = HashSet::new();
-        for p in recipients.iter().filter(|p| seen.insert(p.address.clone())) {
+        let addresses = recipients.iter().map(|p| &p.address).chain(&observers);
+        for to in addresses.filter(|a| seen.insert((*a).clone())) {
             tx.queue_mail(
                 &NewMail {
                     game: Some(game.id),
                     phase,
                     kind: MailKind::Press,
-                    to: p.address.as_str(),
+                    to: to.as_str(),
                     subject: &subject,
                     body: &mail,
                     in_reply_to: None,

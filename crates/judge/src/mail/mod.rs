@@ -5,6 +5,7 @@
 //! don't, and the time of each call is the mail's (`now`): a message answered late by `tick` is
 //! answered as of when it came.
 
+mod seats;
 pub mod text;
 
 use crate::clock;
@@ -247,8 +248,15 @@ pub fn tick(
 fn repeatable(c: &Command) -> bool {
     match c {
         Command::Signon { power, .. } => Role::named(power) != Role::Gm,
-        Command::Press { .. } | Command::Gm(_) => false,
+        // A seat or observer command run again is refused as done (a seat taken, a code used).
+        Command::Press { .. }
+        | Command::Gm(_)
+        | Command::Resign
+        | Command::Takeover { .. }
+        | Command::Observe(_)
+        | Command::Unobserve(_) => false,
         Command::BadSignon
+        | Command::BadTakeover
         | Command::Help
         | Command::List
         | Command::History
@@ -888,6 +896,12 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
         SignonRefusal::WrongPassword { role, game } => {
             format!("Wrong password for {role} in game '{game}'. Nothing was done.")
         }
+        SignonRefusal::Left {
+            role,
+            game,
+            since,
+            how,
+        } => seats::left(role, game, since, *how),
     }
 }
 
@@ -915,6 +929,8 @@ struct Session<'a> {
     reports: usize,
     /// HELP answered already.
     helped: bool,
+    /// The player signed on resigned: the mail's last block is not their orders.
+    left: bool,
 }
 
 /// What a mail is recognised by: its date ([`Head::dated`]) and the digest of its text.
@@ -1015,6 +1031,7 @@ impl<'a> Session<'a> {
             commands: 0,
             reports: 0,
             helped: false,
+            left: false,
         }
     }
 
@@ -1075,8 +1092,11 @@ impl<'a> Session<'a> {
                 break;
             }
             // A new password is not echoed back.
-            let head = match l.command {
+            let head = match &l.command {
                 Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
+                Command::Takeover { power, game, .. } => {
+                    format!("line {}: TAKEOVER {power} {game} ...", l.number)
+                }
                 _ => format!("line {}: {}", l.number, l.text),
             };
             // The order lines so far are taken before any other command runs (LIST shows them,
@@ -1140,6 +1160,13 @@ impl<'a> Session<'a> {
                     format!("line {}: SIGNON ...", l.number),
                     "One SIGNON per mail: this line was ignored.",
                 )),
+                (
+                    c @ (Command::Takeover { .. }
+                    | Command::BadTakeover
+                    | Command::Observe(_)
+                    | Command::Unobserve(_)),
+                    _,
+                ) => self.unsigned(c, head)?,
                 (Command::BadSignon, _) => {
                     return Ok(Ran::refused(format!(
                         "Line {}: a SIGNON line has three words after SIGNON: \
@@ -1148,13 +1175,22 @@ impl<'a> Session<'a> {
                         l.number
                     )))
                 }
-                (_, None) => {
+                (c, None) => {
+                    if let Some(why) = self.observer_refusal(c)? {
+                        return Ok(Ran::refused(why));
+                    }
                     return Ok(Ran::refused(format!(
                         "Line {}: your mail has no SIGNON before its commands. Start the mail \
                          with SIGNON POWER GAME PASSWORD (send HELP for the guide). Nothing \
                          was done.",
                         l.number
-                    )))
+                    )));
+                }
+                (Command::Resign, Some(s)) => {
+                    if self.resign(&s, head)? {
+                        self.left = true;
+                        break;
+                    }
                 }
                 (Command::Signoff, Some(_)) => {
                     self.push(Block::with(
@@ -1210,7 +1246,7 @@ impl<'a> Session<'a> {
         if dirty {
             self.take_orders(&s, &orders)?;
         }
-        if let Role::Power(power) = &s.role {
+        if let (Role::Power(power), false) = (&s.role, self.left) {
             if let Some(b) = self.order_set(&s.game, power)? {
                 self.push(b);
             }
@@ -1545,6 +1581,8 @@ impl<'a> Session<'a> {
                     vec![format!("{c} (carried out when the phase is processed).")]
                 })
             }
+            Command::Gm(GmCommand::Code(words)) if gm => seats::code(j, s, words, head, now)?,
+            Command::Gm(GmCommand::Replace(words)) if gm => seats::replace(j, s, words, head, now)?,
             Command::Gm(GmCommand::Pause) if gm => service(head, j.pause(&name, true, now), |_| {
                 vec!["The game is paused.".into()]
             }),
@@ -1568,6 +1606,11 @@ impl<'a> Session<'a> {
             | Command::Signon { .. }
             | Command::BadSignon
             | Command::Signoff
+            | Command::Resign
+            | Command::Takeover { .. }
+            | Command::BadTakeover
+            | Command::Observe(_)
+            | Command::Unobserve(_)
             | Command::Order(_) => Block::new(head),
         })
     }

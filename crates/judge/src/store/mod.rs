@@ -4,6 +4,7 @@
 //! [`Tx`], the one transaction a service call runs in.
 
 mod schema;
+mod seats;
 mod types;
 
 use crate::clock::Period;
@@ -14,8 +15,9 @@ use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 use std::path::Path;
 
 pub use schema::VERSION;
+pub use seats::{CodeState, SeatChange, SeatRules};
 pub use types::{
-    Address, Author, Fault, GameState, InboxState, MailKind, MailState, Reminded, Role,
+    Address, Author, ChangeKind, Fault, GameState, InboxState, MailKind, MailState, Reminded, Role,
 };
 
 /// Why the store can't do what was asked.
