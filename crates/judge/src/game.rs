@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 mod ending;
 mod waiting;
 pub use ending::{describe, GmEnd, Vote};
-pub use waiting::{read_absence, AbsenceError, AbsenceSet, Moved};
+pub use waiting::{check_timing, read_absence, AbsenceError, AbsenceSet, Moved};
 
 impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
@@ -959,6 +959,10 @@ impl Judge {
         checked: Option<Acknowledgement>,
     ) -> Result<Option<OrderSet>, GameError> {
         let view = self.store.view();
+        // An ended game has no orders to give, though a draw leaves its last phase unplayed.
+        if view.ending(game.id)?.is_some() {
+            return Ok(None);
+        }
         let Some(phase) = view.current_phase(game.id)? else {
             return Ok(None);
         };

@@ -13,6 +13,7 @@ use crate::store::{EndKind, Ending, Game, GameState, MailKind, PhaseRow, Tx, Vie
 use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::{PhaseKind, PowerId, PowerKind, Variant};
+use napjudge_picture as picture;
 
 /// A player's vote: SET DRAW / SET NODRAW, SET CONCEDE POWER / SET CONCEDE NONE.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -301,11 +302,25 @@ fn finish(
         },
         now,
     )?;
-    if let (true, Some(played)) = (
-        game.pictures,
-        live.iter().rev().find(|p| p.report.is_some()),
-    ) {
-        tx.give_picture_to_last(game.id, n, played.id)?;
+    if let (true, Some(last)) = (game.pictures, live.last()) {
+        // A phase played has its picture (stored when it was processed); a game that ends
+        // between phases gets one of its board as it stands, kept with its last phase. A board
+        // without shapes has none: the mail goes without it rather than not at all.
+        if last.report.is_none() {
+            if let Ok(png) = picture::board_for(v).and_then(|board| {
+                picture::picture(
+                    v,
+                    &board,
+                    &last.position,
+                    None,
+                    picture::View::Before,
+                    picture::Format::Png,
+                )
+            }) {
+                tx.attach_picture(last.id, &png)?;
+            }
+        }
+        tx.give_picture_to_last(game.id, n, last.id)?;
     }
     Ok(n)
 }

@@ -80,6 +80,23 @@ pub struct Moved {
     pub to: DateTime<Utc>,
 }
 
+/// Checks the GM's limits are within their bounds.
+pub fn check_timing(t: &Timing) -> Result<(), GameError> {
+    if !(1..=MAX_ABSENCE_DAYS).contains(&t.absence_max_days) {
+        return Err(GameError::Setting(format!(
+            "an absence may last 1 to {MAX_ABSENCE_DAYS} days, not {}",
+            t.absence_max_days
+        )));
+    }
+    if !(0..=MAX_ABSENCES_PER_YEAR).contains(&t.absences_per_year) {
+        return Err(GameError::Setting(format!(
+            "a game allows 0 to {MAX_ABSENCES_PER_YEAR} absences a year, not {}",
+            t.absences_per_year
+        )));
+    }
+    Ok(())
+}
+
 /// `deadline`, or the end of the absence it falls in (again, should that end fall in
 /// another): no deadline falls inside a registered absence. Absences of every player count:
 /// a player away can't answer a retreat either.
@@ -230,18 +247,7 @@ impl Judge {
         t: Timing,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
-        if !(1..=MAX_ABSENCE_DAYS).contains(&t.absence_max_days) {
-            return Err(GameError::Setting(format!(
-                "an absence may last 1 to {MAX_ABSENCE_DAYS} days, not {}",
-                t.absence_max_days
-            )));
-        }
-        if !(0..=MAX_ABSENCES_PER_YEAR).contains(&t.absences_per_year) {
-            return Err(GameError::Setting(format!(
-                "a game allows 0 to {MAX_ABSENCES_PER_YEAR} absences a year, not {}",
-                t.absences_per_year
-            )));
-        }
+        check_timing(&t)?;
         let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
         Judge::refuse_ended(tx.view(), &game)?;

@@ -1395,11 +1395,14 @@ impl<'a> Session<'a> {
             orders,
         } = set;
         let head = format!("Your orders for {phase} now");
-        let lines = match (orders, owes) {
+        let mut lines = match (orders, owes) {
             (_, false) => vec![format!("{power} owes no orders in {phase}.")],
             (None, true) => vec!["None yet: without orders the rules' defaults apply.".into()],
             (Some(o), true) => o,
         };
+        if owes && Judge::waits(self.j.view(), game, power)? {
+            lines.push("You wait for the deadline: the phase is not processed before it.".into());
+        }
         Ok(Some(Block { head, lines }))
     }
 
