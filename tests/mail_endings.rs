@@ -59,6 +59,11 @@ fn periods() -> Periods {
 /// Game `name` on the napoleonic board, every power and the GM's mail password assigned,
 /// started at `at(0)` unless `start` is false.
 fn new_game(j: &mut Judge, name: &str, zone: &str, start: bool) {
+    new_game_waiting(j, name, zone, start, false);
+}
+
+/// The same, with the game's own `wait`.
+fn new_game_waiting(j: &mut Judge, name: &str, zone: &str, start: bool, wait: bool) {
     j.create(
         &NewGame {
             name: name.into(),
@@ -66,7 +71,7 @@ fn new_game(j: &mut Judge, name: &str, zone: &str, start: bool) {
             gm: "gm@example.org".into(),
             timezone: zone.into(),
             periods: periods(),
-            wait: false,
+            wait,
             options: Vec::new(),
             pictures: true,
         },
@@ -482,4 +487,94 @@ fn waiting_absence_and_endings_by_mail() {
         phase.deadline,
         Some(parse_time("2026-07-05T22:00:00Z").expect("t"))
     );
+}
+
+/// The game's `wait` is every power's default: a phase everyone has ordered in goes early only
+/// once every power owing orders has said SET NOWAIT.
+#[test]
+fn a_waiting_game_goes_early_only_when_every_power_says_nowait() {
+    let dir = scratch("endings-wait-default");
+    let mut j = Judge::new(Store::open(&dir.join("judge.db")).expect("db"));
+    let cfg = config();
+    new_game_waiting(&mut j, "g", "UTC", true, true);
+    bids(&mut j, "g", &BIDS, at(1));
+    let processed = |j: &mut Judge, h: i64| {
+        let (_, report) = mail::tick(j, &cfg, at(h)).expect("tick");
+        report.done.iter().any(|l| l.contains("processed"))
+    };
+    assert!(!processed(&mut j, 2), "the game waits");
+    for p in &POWERS[..4] {
+        j.set_wait("g", p, false).expect("NOWAIT");
+    }
+    assert!(
+        !processed(&mut j, 3),
+        "Russia still waits, by the game's default"
+    );
+    j.set_wait("g", "Russia", false).expect("NOWAIT");
+    assert!(
+        processed(&mut j, 4),
+        "nobody waits: processed before the deadline"
+    );
+}
+
+/// njudge's delay counts from the latest change of orders: a player who changes their mind
+/// inside it starts it again.
+#[test]
+fn the_delay_starts_again_with_each_change_of_orders() {
+    let dir = scratch("endings-delay");
+    let mut j = Judge::new(Store::open(&dir.join("judge.db")).expect("db"));
+    let cfg = config();
+    new_game(&mut j, "g", "UTC", true);
+    let timing = store::Timing {
+        delay: Period::hours(2),
+        ..store::Timing::default()
+    };
+    j.set_timing("g", timing, at(0)).expect("the delay");
+    bids(&mut j, "g", &BIDS, at(1));
+    bids(&mut j, "g", &[("France", "BID 5 Denmark")], at(2));
+    let processed = |j: &mut Judge, h: i64| {
+        let (_, report) = mail::tick(j, &cfg, at(h)).expect("tick");
+        report.done.iter().any(|l| l.contains("processed"))
+    };
+    assert!(
+        !processed(&mut j, 3),
+        "an hour after France changed its bid"
+    );
+    assert!(processed(&mut j, 4), "two hours after the last change");
+}
+
+/// The GM's rollback is the one way back from an ending: the game runs again, its ending and
+/// its votes are forgotten, and it takes orders.
+#[test]
+fn a_rollback_undoes_an_ending() {
+    let dir = scratch("endings-rollback");
+    let mut j = Judge::new(Store::open(&dir.join("judge.db")).expect("db"));
+    new_game(&mut j, "g", "UTC", true);
+    bids(&mut j, "g", &BIDS, at(1));
+    j.process("g", false, at(2)).expect("Winter 1800 processed");
+    j.vote(
+        "g",
+        "France",
+        &napjudge_judge::game::Vote::Draw(true),
+        at(3),
+    )
+    .expect("a vote");
+    let how = napjudge_judge::game::GmEnd {
+        reason: "test".into(),
+        ..Default::default()
+    };
+    j.end("g", &how, at(4)).expect("ended");
+    let refused = j.orders("g", "France", "A(Par)-Bur", Author::Player, at(5));
+    assert!(
+        matches!(refused, Err(napjudge_judge::GameError::Ended { .. })),
+        "{refused:?}"
+    );
+    j.rollback("g", "Winter 1800 Bids", at(6))
+        .expect("rolled back");
+    let game = j.view().game("g").expect("read").expect("g");
+    assert_eq!(game.state, GameState::Running);
+    assert_eq!(j.ending(&game).expect("read"), None);
+    assert!(!j.view().choice(game.id, "France").expect("read").draw);
+    j.orders("g", "France", "BID 6 Denmark", Author::Player, at(7))
+        .expect("orders again");
 }
