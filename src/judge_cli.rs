@@ -4,9 +4,10 @@
 use clap::Subcommand;
 use napjudge_judge::clock::{self, Clock, Period};
 use napjudge_judge::config::{self, Config, Smtp};
+use napjudge_judge::game::{check_timing, describe, GmEnd};
 use napjudge_judge::mail;
 use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target, Which};
-use napjudge_judge::store::SeatRules;
+use napjudge_judge::store::{SeatRules, Timing};
 use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Store};
 use napjudge_picture as picture;
 use napjudge_replay::{self as replay, folder};
@@ -62,6 +63,16 @@ pub enum GameCommand {
         /// Nobody may OBSERVE the game by mail (`game observe` still adds an observer).
         #[arg(long)]
         no_observers: bool,
+        /// Once everyone has ordered, how long after the last orders the phase is processed
+        /// (njudge's delay: a player may still change their mind).
+        #[arg(long, default_value = "0s")]
+        delay: String,
+        /// The longest absence a player may register (SET ABSENCE), in days (1 to 90).
+        #[arg(long, default_value_t = 14)]
+        absence_max_days: i64,
+        /// How many absences a player may register per year (0 to 52).
+        #[arg(long, default_value_t = 3)]
+        absences_per_year: i64,
     },
     /// Issues a one-time code for an open seat: whoever mails TAKEOVER POWER GAME CODE takes it.
     Code {
@@ -92,6 +103,26 @@ pub enum GameCommand {
         /// Stop: the address no longer observes the game.
         #[arg(long)]
         stop: bool,
+    },
+    /// Ends a started game: a draw, a winner, or only the GM's reason; everyone gets the final
+    /// mail, and the game takes no more orders.
+    End {
+        /// The game.
+        name: String,
+        /// A draw between these powers (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        draw: Vec<String>,
+        /// The winner.
+        #[arg(long)]
+        winner: Option<String>,
+        /// Why (alone, or with --draw or --winner).
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// Deletes a game that never started (a started game is ended instead).
+    Delete {
+        /// The game.
+        name: String,
     },
     /// Gives a power to a player (a generated password is mailed when --password is absent).
     Assign {
@@ -437,7 +468,15 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             options,
             abandon_after,
             no_observers,
+            delay,
+            absence_max_days,
+            absences_per_year,
         } => {
+            let timing = Timing {
+                delay: period("delay", &delay)?,
+                absence_max_days,
+                absences_per_year,
+            };
             let g = NewGame {
                 name,
                 variant,
@@ -454,6 +493,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 options,
                 pictures: !no_pictures,
             };
+            check_timing(&timing).map_err(e)?;
             let game = j.create(&g, clock.now()).map_err(e)?;
             let rules = SeatRules {
                 abandon_after,
@@ -462,6 +502,9 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             if rules != SeatRules::default() {
                 j.set_seat_rules(&game.name, rules, clock.now())
                     .map_err(e)?;
+            }
+            if timing != Timing::default() {
+                j.set_timing(&game.name, timing, clock.now()).map_err(e)?;
             }
             println!(
                 "created {} ({}); assign the powers, then `napjudge game start {}`",
@@ -647,6 +690,32 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 "{name}: pictures in result mails {}",
                 if on { "on" } else { "off" }
             );
+        }
+        GameCommand::End {
+            name,
+            draw,
+            winner,
+            reason,
+        } => {
+            let how = GmEnd {
+                draw,
+                winner,
+                reason,
+            };
+            let ended = j.end(&name, &how, clock.now()).map_err(e)?;
+            let game = j
+                .view()
+                .game(&name)
+                .map_err(|err| err.to_string())?
+                .ok_or_else(|| format!("no game called '{name}'"))?;
+            println!(
+                "{name}: ended {}; the final mail is queued for everyone",
+                describe(&ended, &game.timezone)
+            );
+        }
+        GameCommand::Delete { name } => {
+            j.delete(&name).map_err(e)?;
+            println!("{name}: deleted");
         }
         GameCommand::List => {
             for line in j.list().map_err(e)? {

@@ -28,6 +28,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod seats;
 pub use seats::{IssuedCode, SeatError};
+mod ending;
+mod waiting;
+pub use ending::{describe, GmEnd, Vote};
+pub use waiting::{check_timing, read_absence, AbsenceError, AbsenceSet, Moved};
 
 impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
@@ -177,6 +181,32 @@ pub enum GameError {
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
+    /// The game has ended (issue 20): it takes no orders and no change.
+    #[error("game '{game}' ended {how}: it takes no orders or changes (LIST, HISTORY and SUMMARY still answer)")]
+    Ended {
+        /// The game.
+        game: String,
+        /// How and when it ended.
+        how: String,
+    },
+    /// A setting out of its bounds.
+    #[error("{0}")]
+    Setting(String),
+    /// A vote from a power with nothing left.
+    #[error("{0} has no centre and no unit left: only the surviving powers vote")]
+    Eliminated(String),
+    /// A concession to oneself, or to a power out of the game.
+    #[error("{0} can't be conceded to: name another power that still has a centre or a unit")]
+    ConcedeTo(String),
+    /// `game end` of a game that never started.
+    #[error("game '{0}' never started: delete it instead (`napjudge game delete {0}`)")]
+    EndForming(String),
+    /// `game end` without a result or a reason, or with two.
+    #[error("say how the game ends: a draw between two or more powers (--draw P1,P2; END DRAW P1 P2), a winner (--winner P; END WINNER P), or only why (--reason TEXT; END REASON TEXT), not a draw and a winner both")]
+    EndHow,
+    /// `game delete` of a started game.
+    #[error("game '{0}' has started: its record is kept; end it instead (`napjudge game end {0} --reason TEXT`)")]
+    DeleteStarted(String),
 }
 
 /// What `game create` is given.
@@ -712,6 +742,10 @@ impl Judge {
         let game = Judge::game(c, name)?;
         let phase = match game.state {
             GameState::Forming => return Err(GameError::NotStarted(game.name)),
+            GameState::Finished => {
+                Judge::refuse_ended(c, &game)?;
+                None
+            }
             _ => c.current_phase(game.id)?,
         };
         match phase {
@@ -868,6 +902,8 @@ impl Judge {
         }
         let position = Position::initial(v);
         let deadline = clock::after(now, period_for(&game.periods, position.phase.kind).secs())?;
+        let deadline =
+            waiting::deadline_for(&tx, &game, &v.phase_name(position.phase), deadline, now)?;
         let owe = names(v, &turn::owing(v, &position));
         tx.insert_phase(game.id, &position, &owe, Some(deadline), now)?;
         tx.set_state(game.id, GameState::Running)?;
@@ -978,6 +1014,10 @@ impl Judge {
         checked: Option<Acknowledgement>,
     ) -> Result<Option<OrderSet>, GameError> {
         let view = self.store.view();
+        // An ended game has no orders to give, though a draw leaves its last phase unplayed.
+        if view.ending(game.id)?.is_some() {
+            return Ok(None);
+        }
         let Some(phase) = view.current_phase(game.id)? else {
             return Ok(None);
         };
@@ -1130,9 +1170,15 @@ impl Judge {
         let over = !report.next.ledgers.winners.is_empty();
         let deadline = match over {
             true => None,
-            false => Some(clock::after(
+            false => Some(waiting::deadline_for(
+                c,
+                game,
+                &v.phase_name(report.next.phase),
+                clock::after(
+                    now,
+                    period_for(&game.periods, report.next.phase.kind).secs(),
+                )?,
                 now,
-                period_for(&game.periods, report.next.phase.kind).secs(),
             )?),
         };
         // A preview's phase has no page yet.
@@ -1215,6 +1261,9 @@ impl Judge {
         }
         let owe = names(v, &turn::owing(v, &phase.position));
         seats::after_phase(c, game, &owe, &missing, now)?;
+        if over {
+            ending::victory(c, v, game, &report.next.ledgers.winners, &phase_name, now)?;
+        }
         Ok(Processed {
             phase: phase_name,
             next,
@@ -1263,10 +1312,12 @@ impl Judge {
         let texts = tx.view().all_orders(target.id)?;
         let commands = tx.view().gm_commands(target.id)?;
         tx.supersede_from(game.id, target.seq)?;
+        let shown = v.phase_name(target.position.phase);
         let deadline = clock::after(
             now,
             period_for(&game.periods, target.position.phase.kind).secs(),
         )?;
+        let deadline = waiting::deadline_for(&tx, &game, &shown, deadline, now)?;
         let owe = names(v, &turn::owing(v, &target.position));
         let id = tx.insert_phase(game.id, &target.position, &owe, Some(deadline), now)?;
         for t in &texts {
@@ -1281,7 +1332,6 @@ impl Judge {
                 now,
             )?;
         }
-        let shown = v.phase_name(target.position.phase);
         tx.add_gm_action(
             game.id,
             Some(id),
@@ -1290,7 +1340,10 @@ impl Judge {
             now,
         )?;
         if game.state == GameState::Finished {
+            // The GM's way back from any ending: the game plays on, its votes start afresh.
             tx.set_state(game.id, GameState::Running)?;
+            tx.forget_ending(game.id)?;
+            tx.clear_votes(game.id)?;
         }
         tx.commit()?;
         Ok(shown)
@@ -1345,7 +1398,10 @@ impl Judge {
         let mut deadline = None;
         match (pause, game.state) {
             (_, GameState::Forming) => return Err(GameError::NotStarted(game.name)),
-            (_, GameState::Finished) => return Err(GameError::Over(game.name)),
+            (_, GameState::Finished) => {
+                Judge::refuse_ended(tx.view(), &game)?;
+                return Err(GameError::Over(game.name));
+            }
             (true, GameState::Paused) => return Err(GameError::Paused(game.name)),
             (false, GameState::Running) => return Err(GameError::NotPaused(game.name)),
             (true, _) => {
@@ -1357,7 +1413,10 @@ impl Judge {
                     deadline = phase.deadline;
                     if phase.deadline.is_none_or(|d| d <= now) {
                         let period = period_for(&game.periods, phase.position.phase.kind);
+                        let shown =
+                            variant(&mut self.variants, &game)?.phase_name(phase.position.phase);
                         let d = clock::after(now, period.secs())?;
+                        let d = waiting::deadline_for(&tx, &game, &shown, d, now)?;
                         tx.set_deadline(phase.id, Some(d))?;
                         deadline = Some(d);
                     }
@@ -1401,6 +1460,7 @@ impl Judge {
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
+        Judge::refuse_ended(tx.view(), &game)?;
         tx.set_grace(game.id, grace)?;
         tx.add_gm_action(game.id, None, &format!("grace set to {grace}"), None, now)?;
         tx.commit()?;
@@ -1416,6 +1476,7 @@ impl Judge {
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
+        Judge::refuse_ended(tx.view(), &game)?;
         tx.set_pictures(game.id, on)?;
         let word = if on { "on" } else { "off" };
         tx.add_gm_action(
@@ -1469,12 +1530,21 @@ impl Judge {
             out.push_str(&format!("  {:<10} {shown}\n", p.role));
         }
         out.push_str(&seats::shown(c, v, &game, viewer)?);
+        out.push_str(&waiting::show_lines(c, &game, viewer)?);
         let phases = c.phases(game.id)?;
         let Some(cur) = phases
             .iter()
             .rev()
-            .find(|p| !p.superseded && p.report.is_none())
+            .find(|p| game.state != GameState::Finished && !p.superseded && p.report.is_none())
         else {
+            if let Some(e) = c.ending(game.id)? {
+                out.push_str(&format!(
+                    "Ended {}, in {}.\n",
+                    describe(&e, &game.timezone),
+                    e.phase
+                ));
+                return Ok(out);
+            }
             let last = phases.iter().rev().find(|p| !p.superseded);
             match last {
                 Some(p) => {
@@ -1697,8 +1767,9 @@ impl Judge {
             Ok(t) => t,
             Err(e) => return Ok(vec![format!("{}: not processed: {e}", due.game.name)]),
         };
-        let due_now =
-            (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
+        let due_now = (waiting.is_empty()
+            && (now >= due.deadline || self.may_go_early(due, now)?))
+            || now >= grace_end;
         if due_now && !may_process {
             done.push(format!(
                 "{}: due, waits for a mail the judge is still reading",

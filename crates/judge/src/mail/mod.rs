@@ -6,6 +6,7 @@
 //! answered as of when it came.
 
 mod seats;
+mod endings;
 pub mod text;
 
 use crate::clock;
@@ -265,7 +266,12 @@ fn repeatable(c: &Command) -> bool {
         | Command::Signoff
         | Command::SetPassword(_)
         | Command::SetAddress(_)
+        | Command::SetWait(_)
+        | Command::SetDraw(_)
+        | Command::SetConcede(_)
         | Command::Order(_) => true,
+        // A second run would register the absence twice.
+        Command::SetAbsence(_) => false,
     }
 }
 
@@ -1276,7 +1282,7 @@ impl<'a> Session<'a> {
     /// CLEAR: the power's orders for the current phase are cleared (kept in their history).
     fn clear(&mut self, s: &Signed, head: String) -> Result<Block, MailError> {
         let game = self.game_now(s)?;
-        if let Some(refusal) = refuse_orders(&game) {
+        if let Some(refusal) = refuse_orders(self.j, &game)? {
             return Ok(Block::with(head, refusal));
         }
         if let Some(p) = self.j.phase_passed(&game, self.now)? {
@@ -1306,7 +1312,7 @@ impl<'a> Session<'a> {
     fn take_orders(&mut self, s: &Signed, lines: &[&Line]) -> Result<(), MailError> {
         self.blocks.retain(|(o, _)| !o);
         let game = self.game_now(s)?;
-        if let Some(refusal) = refuse_orders(&game) {
+        if let Some(refusal) = refuse_orders(self.j, &game)? {
             self.push_block(true, Block::with("Orders", refusal));
             return Ok(());
         }
@@ -1439,11 +1445,14 @@ impl<'a> Session<'a> {
             orders,
         } = set;
         let head = format!("Your orders for {phase} now");
-        let lines = match (orders, owes) {
+        let mut lines = match (orders, owes) {
             (_, false) => vec![format!("{power} owes no orders in {phase}.")],
             (None, true) => vec!["None yet: without orders the rules' defaults apply.".into()],
             (Some(o), true) => o,
         };
+        if owes && Judge::waits(self.j.view(), game, power)? {
+            lines.push("You wait for the deadline: the phase is not processed before it.".into());
+        }
         Ok(Some(Block { head, lines }))
     }
 
@@ -1600,6 +1609,11 @@ impl<'a> Session<'a> {
                 head,
                 "The GM has no orders, password or address of a power to change by mail.",
             ),
+            Command::SetWait(_)
+            | Command::SetAbsence(_)
+            | Command::SetDraw(_)
+            | Command::SetConcede(_)
+            | Command::Gm(GmCommand::End(_)) => endings::command(j, s, c, head, now)?,
             Command::Gm(_) => gm_only(head),
             // Run by `run` itself.
             Command::Help
@@ -1639,8 +1653,15 @@ fn service<T>(head: String, r: Result<T, GameError>, ok: impl FnOnce(T) -> Vec<S
 }
 
 /// Why a game takes no orders now, if it doesn't.
-fn refuse_orders(g: &Game) -> Option<String> {
-    match g.state {
+fn refuse_orders(j: &Judge, g: &Game) -> Result<Option<String>, MailError> {
+    if let Some(e) = j.ending(g)? {
+        return Ok(Some(format!(
+            "Game '{}' ended {}: it takes no orders. Nothing was done.",
+            g.name,
+            crate::game::describe(&e, &g.timezone)
+        )));
+    }
+    Ok(match g.state {
         GameState::Forming => Some(format!(
             "Game '{}' has not started: no orders yet. Nothing was done.",
             g.name
@@ -1654,7 +1675,7 @@ fn refuse_orders(g: &Game) -> Option<String> {
             g.name
         )),
         GameState::Running => None,
-    }
+    })
 }
 
 /// HISTORY: the results mails of the game's phases, oldest first.

@@ -31,6 +31,14 @@ pub enum Command {
     SetPassword(String),
     /// `SET ADDRESS NEW`.
     SetAddress(String),
+    /// `SET WAIT` (true) or `SET NOWAIT`: the phase waits for its deadline.
+    SetWait(bool),
+    /// `SET ABSENCE [FROM TO | NONE]`, with the words after ABSENCE.
+    SetAbsence(String),
+    /// `SET DRAW` (true) or `SET NODRAW`: the secret draw vote.
+    SetDraw(bool),
+    /// `SET CONCEDE POWER` (`NONE`, or `SET NOCONCEDE`: withdrawn).
+    SetConcede(String),
     /// `PRESS TO P1 P2 ...` or `BROADCAST` (no powers), with its text up to `ENDPRESS`.
     Press {
         /// The powers named (none: broadcast).
@@ -87,6 +95,8 @@ pub enum GmCommand {
     Code(Vec<String>),
     /// `REPLACE POWER ADDRESS`: the seat given to a new player. The words after REPLACE.
     Replace(Vec<String>),
+    /// `END DRAW P1 P2 ... | END WINNER P | END REASON TEXT` (with the words after END).
+    End(String),
 }
 
 /// A command and the 1-based body line it starts on.
@@ -220,6 +230,14 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("SET", "DEADLINE") => Command::Gm(GmCommand::SetDeadline(rest(2))),
             ("SET", "GRACE") => Command::Gm(GmCommand::SetGrace(rest(2))),
             ("SET", "PICTURES") => Command::Gm(GmCommand::SetPictures(rest(2))),
+            ("SET", "WAIT") => Command::SetWait(true),
+            ("SET", "NOWAIT") => Command::SetWait(false),
+            ("SET", "ABSENCE") => Command::SetAbsence(rest(2)),
+            ("SET", "DRAW") => Command::SetDraw(true),
+            ("SET", "NODRAW") => Command::SetDraw(false),
+            ("SET", "CONCEDE") => Command::SetConcede(rest(2)),
+            ("SET", "NOCONCEDE") => Command::SetConcede("NONE".into()),
+            ("END", _) => Command::Gm(GmCommand::End(rest(1))),
             ("PRESS", "TO") => {
                 let to = w[2..].iter().map(|s| s.to_string()).collect();
                 press = Some((number, t.to_string(), to, Vec::new()));

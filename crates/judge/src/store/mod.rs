@@ -3,6 +3,7 @@
 //! module: reads through a [`View`] (of the [`Store`] or of a transaction), writes through a
 //! [`Tx`], the one transaction a service call runs in.
 
+mod endings;
 mod schema;
 mod seats;
 mod types;
@@ -14,10 +15,12 @@ use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 use std::path::Path;
 
+pub use endings::{Absence, Choices, Ending, Timing};
 pub use schema::VERSION;
 pub use seats::{CodeState, SeatChange, SeatRules};
 pub use types::{
-    Address, Author, ChangeKind, Fault, GameState, InboxState, MailKind, MailState, Reminded, Role,
+    Address, Author, ChangeKind, EndKind, Fault, GameState, InboxState, MailKind, MailState, Reminded,
+    Role,
 };
 
 /// Why the store can't do what was asked.

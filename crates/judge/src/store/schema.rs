@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 11;
+pub const VERSION: i64 = 12;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -252,6 +252,45 @@ CREATE TABLE observers (
     address TEXT NOT NULL COLLATE NOCASE,
     since   TEXT NOT NULL,
     PRIMARY KEY (game, address)
+);
+"#,
+    // Version 12 (issue 20 part 3: waiting, absence, endings).
+    r#"
+-- The GM's limits on waiting and absence; a game without a row has the defaults.
+CREATE TABLE game_timing (
+    game              INTEGER PRIMARY KEY REFERENCES games(id),
+    delay             INTEGER NOT NULL,  -- seconds after the last orders before an early process
+    absence_max_days  INTEGER NOT NULL,  -- the longest absence, in days
+    absences_per_year INTEGER NOT NULL   -- absences per power per calendar year (of FROM)
+);
+-- A player's own choices: WAIT/NOWAIT (NULL: the game's wait), the secret draw vote and the
+-- power the player concedes to.
+CREATE TABLE choices (
+    game    INTEGER NOT NULL REFERENCES games(id),
+    power   TEXT NOT NULL,
+    wait    INTEGER,
+    draw    INTEGER NOT NULL DEFAULT 0,
+    concede TEXT,
+    PRIMARY KEY (game, power)
+);
+-- Absences registered by SET ABSENCE: no deadline falls inside one.
+CREATE TABLE absences (
+    id      INTEGER PRIMARY KEY,
+    game    INTEGER NOT NULL REFERENCES games(id),
+    power   TEXT NOT NULL,
+    start   TEXT NOT NULL,
+    end     TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX absences_game ON absences (game, start);
+-- How a finished game ended (a finished game of an older napjudge has none: a victory).
+CREATE TABLE endings (
+    game   INTEGER PRIMARY KEY REFERENCES games(id),
+    kind   TEXT NOT NULL,   -- victory, draw, concession, gm
+    powers TEXT NOT NULL,   -- JSON list: the winners, the powers of the draw, the power conceded to
+    reason TEXT NOT NULL,   -- the GM's words, or empty
+    phase  TEXT NOT NULL,   -- the phase it ended in, as the game names it
+    at     TEXT NOT NULL
 );
 "#,
 ];

@@ -406,3 +406,17 @@ mod tests {
         assert_eq!(Role::named("France").power(), Some("France"));
     }
 }
+
+stored_word!(
+    /// How a game ended (`endings.kind`).
+    EndKind, "kind of ending", {
+        /// A major won (R7.10).
+        Victory => "victory",
+        /// Every surviving major voted for a draw, or the GM declared one.
+        Draw => "draw",
+        /// Every other surviving major conceded to one.
+        Concession => "concession",
+        /// The GM ended it, with a reason and no result.
+        Gm => "gm",
+    }
+);
