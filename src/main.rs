@@ -174,7 +174,9 @@ fn main() -> ExitCode {
             db_given.then_some(cli.db.as_path()),
             outbox.as_deref(),
         ),
-        Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
+        Command::Game { command } => {
+            judge_cli::game(&cli.db, cli.now.as_deref(), cli.config.as_deref(), command)
+        }
         Command::Site { out, games } => {
             judge_cli::site(&cli.db, cli.config.as_deref(), &out, &games)
         }

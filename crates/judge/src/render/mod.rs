@@ -1,5 +1,5 @@
 //! The judge's mails, from the plain-text templates under `templates/`: phase results (movement,
-//! retreats, Winter with its tracking sheet), the GM's preview, reminders and the password mail.
+//! retreats, Winter with its tracking sheet), the GM's preview and reminders.
 //!
 //! Every view is built from the engine's [`PhaseReport`] and the position it was played from:
 //! the templates print, they never decide an outcome.
@@ -200,7 +200,7 @@ impl PhaseView {
             powers.push(PowerLines {
                 power: missing.clone(),
                 lines: Vec::new(),
-                note: "no orders: the rules' defaults were applied".into(),
+                note: "no orders: civil disorder, the rules' defaults were applied".into(),
             });
         }
         let board = v
@@ -434,20 +434,6 @@ pub struct ReminderMail<'a> {
     pub grace_end: &'a str,
     /// Whether the deadline has passed (the grace has started).
     pub in_grace: bool,
-}
-
-/// The player's password, when the GM let the judge choose it.
-#[derive(Template)]
-#[template(path = "password.txt")]
-pub struct PasswordMail<'a> {
-    /// The game.
-    pub game: &'a str,
-    /// The power.
-    pub power: &'a str,
-    /// The password.
-    pub password: &'a str,
-    /// The GM's address.
-    pub gm: &'a str,
 }
 
 /// Renders a template, naming the mail when it fails.
