@@ -133,7 +133,8 @@ impl Judged {
         common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), |p| {
             format!("{}@example.org", p.to_lowercase())
         });
-        j.set_pictures("g", false, now).expect("pictures off");
+        j.set("g", &napjudge_judge::Setting::Pictures(false), now)
+            .expect("pictures off");
         j.process("g", false, now).expect("Winter 1800");
         let config_file = dir.join("napjudge.toml");
         let text = format!("[judge]\naddress = \"judge@example.org\"\n{config}");

@@ -139,7 +139,8 @@ impl Judged {
         // Plain-text result mails: the killed send must be killed after the sender has written a
         // whole message (a picture makes one half a megabyte); the pictures' mails are tested in
         // tests/picture.rs.
-        j.set_pictures("g", false, now).expect("pictures off");
+        j.set("g", &napjudge_judge::Setting::Pictures(false), now)
+            .expect("pictures off");
         j.process("g", false, now).expect("Winter 1800");
         Judged { dir, db }
     }

@@ -17,8 +17,8 @@ pub enum ClockError {
     #[error("'{0}' is not a time zone: use an IANA name such as Europe/Paris or UTC")]
     Zone(String),
     /// A local time the zone skips (the clocks go forward over it).
-    #[error("{0} does not exist in {1}: the clocks go forward over it; give a time outside the change, or with its offset (2026-03-29T03:30:00+02:00)")]
-    Skipped(String, String),
+    #[error("{0} does not exist in {1}: the clocks go forward over it; give a time after the change, such as {2}")]
+    Skipped(String, String, String),
     /// A local time the zone has twice (the clocks go back over it).
     #[error("{0} happens twice in {1} (the clocks go back over it): give it with its offset, {2} or {3}")]
     Twice(String, String, String, String),
@@ -203,7 +203,14 @@ pub fn parse_local(text: &str, zone: &str) -> Result<DateTime<Utc>, ClockError> 
         chrono::LocalResult::Single(d) => Some(d.with_timezone(&Utc))
             .filter(storable)
             .ok_or_else(|| ClockError::Time(text.to_string())),
-        chrono::LocalResult::None => Err(ClockError::Skipped(shown, zone.to_string())),
+        chrono::LocalResult::None => {
+            // An hour later is past the gap (no zone skips more than an hour at once).
+            let after = naive
+                .checked_add_signed(TimeDelta::hours(1))
+                .and_then(|n| tz.from_local_datetime(&n).earliest())
+                .map_or_else(|| "one with its offset".to_string(), |d| d.to_rfc3339());
+            Err(ClockError::Skipped(shown, zone.to_string(), after))
+        }
         chrono::LocalResult::Ambiguous(a, b) => Err(ClockError::Twice(
             shown,
             zone.to_string(),

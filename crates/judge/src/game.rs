@@ -173,7 +173,7 @@ pub enum GameError {
         current: String,
     },
     /// A GM's process before the deadline, without saying "anyway".
-    #[error("{phase} of game '{game}' is not due: its deadline is {deadline}. {waiting} Nothing was processed: to process it now anyway, {how}")]
+    #[error("{phase} of game '{game}' is not due: its deadline is {deadline}. {waiting} To process it now anyway, {how}")]
     Early {
         /// The game.
         game: String,

@@ -251,10 +251,7 @@ pub fn phase_now(view: View<'_>, v: &Variant, game: &Game) -> Result<(String, St
                 |_| "past the end of the calendar".to_string(),
                 |g| clock::show_in(g, &game.timezone),
             );
-            format!(
-                "{} (grace until {grace})",
-                clock::show_in(d, &game.timezone)
-            )
+            format!("{}; grace until {grace}", clock::show_in(d, &game.timezone))
         }
     };
     Ok((name, deadline))
@@ -361,6 +358,10 @@ pub fn seat(
             zone: &game.timezone,
         },
     )?;
+    let who = match role {
+        Role::Gm => "the GM".to_string(),
+        Role::Power(p) => p.clone(),
+    };
     let (kind, subject) = match (password.is_some(), started) {
         (true, _) => (
             MailKind::Password,
@@ -368,9 +369,9 @@ pub fn seat(
         ),
         (false, true) => (
             MailKind::Notice,
-            format!("{}: the game is under way, you are {role}", game.name),
+            format!("{}: the game is under way, you are {who}", game.name),
         ),
-        (false, false) => (MailKind::Notice, format!("{}: you are {role}", game.name)),
+        (false, false) => (MailKind::Notice, format!("{}: you are {who}", game.name)),
     };
     let id = tx.queue_mail(
         &NewMail {
