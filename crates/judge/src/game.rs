@@ -6,6 +6,7 @@ use crate::clock::{self, ClockError, Period};
 use crate::notice;
 use crate::outbox;
 use crate::render::{self, Context, PhaseView, RenderError};
+use crate::settings::Setting;
 use crate::store::{
     Address, Author, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
     NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store, StoreError, Tx,
@@ -28,7 +29,11 @@ impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
     /// not the command: anything else would fail alike now.
     pub fn is_database_fault(&self) -> bool {
-        matches!(self, GameError::Store(e) if e.is_database_fault())
+        match self {
+            GameError::Store(e) => e.is_database_fault(),
+            GameError::Notice(e) => e.is_database_fault(),
+            _ => false,
+        }
     }
 }
 
@@ -127,6 +132,9 @@ pub enum GameError {
     /// A setting that can't be read.
     #[error(transparent)]
     Setting(#[from] crate::settings::SettingError),
+    /// A notice can't be queued.
+    #[error(transparent)]
+    Notice(#[from] notice::NoticeError),
     /// A mail can't be rendered.
     #[error(transparent)]
     Render(#[from] RenderError),
@@ -357,9 +365,9 @@ pub struct Signed {
 /// The judge's service: every change to a game goes through one of its calls, each one
 /// transaction of the store at the time given (`now`): the clock is the caller's.
 pub struct Judge {
-    pub(crate) store: Store,
+    store: Store,
     password_cost: PasswordCost,
-    pub(crate) variants: HashMap<String, Variant>,
+    variants: HashMap<String, Variant>,
     /// The judge's own address, which the start and password mails tell players to write to.
     address: String,
 }
@@ -600,7 +608,7 @@ fn begin<'a>(
 
 /// The game's board with the game's options applied: the one place a game's variant comes from
 /// (loaded once per judge for each variant and set of options).
-pub(crate) fn variant<'a>(
+fn variant<'a>(
     cache: &'a mut HashMap<String, Variant>,
     game: &Game,
 ) -> Result<&'a Variant, GameError> {
@@ -661,7 +669,7 @@ impl Judge {
         self.store.view()
     }
 
-    pub(crate) fn game(c: View, name: &str) -> Result<Game, GameError> {
+    fn game(c: View, name: &str) -> Result<Game, GameError> {
         c.game(name)?
             .ok_or_else(|| GameError::UnknownGame(name.to_string()))
     }
@@ -1541,6 +1549,33 @@ impl Judge {
         notice::tell(&tx, v, &cur.game, &notice::Change::Deadline, now)?;
         tx.commit()?;
         Ok(at)
+    }
+
+    /// `game set NAME KEY VALUE` and the GM's `SET KEY VALUE`: the setting is stored and, in
+    /// a game under way, everyone is told, in one transaction. The game as it now is.
+    pub fn set(
+        &mut self,
+        name: &str,
+        setting: &Setting,
+        now: DateTime<Utc>,
+    ) -> Result<Game, GameError> {
+        let tx = self.store.begin()?;
+        let mut game = Judge::game(tx.view(), name)?;
+        setting.apply(&mut game);
+        tx.set_settings(&game)?;
+        tx.add_gm_action(game.id, None, &format!("set {setting}"), None, now)?;
+        if matches!(game.state, GameState::Running | GameState::Paused) {
+            let v = variant(&mut self.variants, &game)?;
+            notice::tell(
+                &tx,
+                v,
+                &game,
+                &notice::Change::Setting(setting.clone()),
+                now,
+            )?;
+        }
+        tx.commit()?;
+        Ok(game)
     }
 
     /// `game show` (`viewer` none) and a mail's LIST (`viewer` the role signed on): the phase,

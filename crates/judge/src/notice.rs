@@ -3,8 +3,7 @@
 //! each player and the GM, each address once.
 
 use crate::clock;
-use crate::game::GameError;
-use crate::render;
+use crate::render::{self, RenderError};
 use crate::settings::Setting;
 use crate::store::{Address, Game, GameState, MailKind, NewMail, Role, StoreError, Tx, View};
 use chrono::{DateTime, Utc};
@@ -61,6 +60,24 @@ pub fn broadcast(
         )?;
     }
     Ok(to.len())
+}
+
+/// Why a notice or a seat's mail can't be queued.
+#[derive(Debug, thiserror::Error)]
+pub enum NoticeError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The mail can't be rendered.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+}
+
+impl NoticeError {
+    /// Whether the database file or the machine failed.
+    pub fn is_database_fault(&self) -> bool {
+        matches!(self, NoticeError::Store(e) if e.is_database_fault())
+    }
 }
 
 /// A change the GM made to a game under way, as its notice tells it.
@@ -266,7 +283,7 @@ pub fn tell(
     game: &Game,
     change: &Change,
     now: DateTime<Utc>,
-) -> Result<usize, GameError> {
+) -> Result<usize, NoticeError> {
     let (what, lines) = change.text();
     let (phase, deadline) = phase_now(tx.view(), v, game)?;
     let body = render::render(
@@ -335,7 +352,7 @@ pub fn seat(
     to: &Address,
     password: Option<&str>,
     now: DateTime<Utc>,
-) -> Result<i64, GameError> {
+) -> Result<i64, NoticeError> {
     let started = matches!(game.state, GameState::Running | GameState::Paused);
     let (phase, deadline) = match started {
         true => {

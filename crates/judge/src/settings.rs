@@ -1,15 +1,12 @@
 //! A game's settings after its creation: `game set NAME KEY VALUE` at the shell and the GM's
 //! `SET KEY VALUE` by mail, read by one parser ([`Setting::parse`]) and applied by one service
-//! call ([`Judge::set`]): one transaction, with a notice to everyone in a game under way.
+//! call (`Judge::set`: one transaction, with a notice to everyone in a game under way).
 //!
 //! A new key is a variant of [`Setting`], a row of [`KEYS`] (its name and reader), and its arm
 //! in [`Setting::apply`] and in `Display` (the compiler names any arm missing).
 
 use crate::clock::{self, ClockError, Period};
-use crate::game::{GameError, Judge};
-use crate::notice::{self, Change};
-use crate::store::{Game, GameState};
-use chrono::{DateTime, Utc};
+use crate::store::Game;
 
 /// One setting of a game with its new value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,7 +100,7 @@ impl Setting {
     }
 
     /// The game with this setting changed.
-    fn apply(&self, g: &mut Game) {
+    pub fn apply(&self, g: &mut Game) {
         match self {
             Setting::Movement(p) => g.periods.movement = *p,
             Setting::Retreat(p) => g.periods.retreat = *p,
@@ -130,29 +127,6 @@ impl std::fmt::Display for Setting {
             Setting::Wait(b) => write!(f, "wait {}", on(*b)),
             Setting::Pictures(b) => write!(f, "pictures {}", on(*b)),
         }
-    }
-}
-
-impl Judge {
-    /// `game set NAME KEY VALUE` and the GM's `SET KEY VALUE`: the setting is stored and, in
-    /// a game under way, everyone is told, in one transaction. The game as it now is.
-    pub fn set(
-        &mut self,
-        name: &str,
-        setting: &Setting,
-        now: DateTime<Utc>,
-    ) -> Result<Game, GameError> {
-        let tx = self.store.begin()?;
-        let mut game = Judge::game(tx.view(), name)?;
-        setting.apply(&mut game);
-        tx.set_settings(&game)?;
-        tx.add_gm_action(game.id, None, &format!("set {setting}"), None, now)?;
-        if matches!(game.state, GameState::Running | GameState::Paused) {
-            let v = crate::game::variant(&mut self.variants, &game)?;
-            notice::tell(&tx, v, &game, &Change::Setting(setting.clone()), now)?;
-        }
-        tx.commit()?;
-        Ok(game)
     }
 }
 
