@@ -16,12 +16,14 @@ pub enum ClockError {
     /// Not a zone.
     #[error("'{0}' is not a time zone: use an IANA name such as Europe/Paris or UTC")]
     Zone(String),
-    /// A local time the zone skips (the clocks go forward over it).
-    #[error("{0} does not exist in {1}: the clocks go forward over it; give a time after the change, such as {2}")]
-    Skipped(String, String, String),
-    /// A local time the zone has twice (the clocks go back over it).
-    #[error("{0} happens twice in {1} (the clocks go back over it): give it with its offset, {2} or {3}")]
-    Twice(String, String, String, String),
+    /// A local time the zone skips (the clocks go forward over it): the time and zone, and
+    /// the first time after the change.
+    #[error("{0} does not exist: the clocks go forward over it; give a time after the change, such as {1}")]
+    Skipped(String, String),
+    /// A local time the zone has twice (the clocks go back over it): the time and zone, and
+    /// the two instants it can be.
+    #[error("{0} happens twice (the clocks go back over it): give it with its offset, {1}")]
+    Twice(String, String),
     /// A period longer than any game needs (and than the calendar can add up safely).
     #[error("'{0}' is too long: a period is at most {MAX_PERIOD_DAYS}d")]
     PeriodTooLong(String),
@@ -198,7 +200,7 @@ pub fn parse_local(text: &str, zone: &str) -> Result<DateTime<Utc>, ClockError> 
     .iter()
     .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())
     .ok_or_else(|| ClockError::Time(text.to_string()))?;
-    let shown = naive.format("%Y-%m-%d %H:%M").to_string();
+    let shown = format!("{} in {zone}", naive.format("%Y-%m-%d %H:%M"));
     match tz.from_local_datetime(&naive) {
         chrono::LocalResult::Single(d) => Some(d.with_timezone(&Utc))
             .filter(storable)
@@ -209,13 +211,11 @@ pub fn parse_local(text: &str, zone: &str) -> Result<DateTime<Utc>, ClockError> 
                 .checked_add_signed(TimeDelta::hours(1))
                 .and_then(|n| tz.from_local_datetime(&n).earliest())
                 .map_or_else(|| "one with its offset".to_string(), |d| d.to_rfc3339());
-            Err(ClockError::Skipped(shown, zone.to_string(), after))
+            Err(ClockError::Skipped(shown, after))
         }
         chrono::LocalResult::Ambiguous(a, b) => Err(ClockError::Twice(
             shown,
-            zone.to_string(),
-            a.to_rfc3339(),
-            b.to_rfc3339(),
+            format!("{} or {}", a.to_rfc3339(), b.to_rfc3339()),
         )),
     }
 }
