@@ -439,7 +439,7 @@ fn game_deadline_is_read_and_echoed_in_the_games_zone() {
     let o = at(&["game", "deadline", "g", "2027-03-28 02:30"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("does not exist in Europe/Paris"),
+        stderr(&o).contains("02:30 in Europe/Paris does not exist"),
         "{}",
         stderr(&o)
     );
