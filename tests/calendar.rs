@@ -113,6 +113,8 @@ fn a_moved_deadline_updates_the_same_event_in_the_games_zone() {
         common::day_periods(),
         |p| format!("{}@example.org", p.to_lowercase()),
     );
+    // The seats' mails of the set-up go first: the test follows the results.
+    send(&db, &out, t0());
     // Winter 1800 processed by the GM: its results announce Spring 1801's deadline.
     let processed = j
         .process("cal", false, t0() + Duration::hours(1))
@@ -165,6 +167,8 @@ fn a_reply_carries_no_event() {
     common::start_five_players(&mut j, t0(), "calp", "UTC", common::day_periods(), |p| {
         format!("{}@example.org", p.to_lowercase())
     });
+    // The seats' start mails announce the first deadline: sent before the reply is looked at.
+    send(&db, &out, t0());
     // A reply (HELP) has no deadline to announce.
     let help = format!(
         "From: austria@example.org\r\nTo: {}\r\nSubject: help\r\nMessage-ID: <h1@example.org>\r\n\
