@@ -2,13 +2,13 @@
 //! the store, calls the service, prints. Exit 0 only on success.
 
 use clap::Subcommand;
-use napjudge_judge::clock::{self, Clock, Period};
+use napjudge_judge::clock::{Clock, Period};
 use napjudge_judge::config::{self, Config, Smtp};
-use napjudge_judge::game::{check_timing, describe, GmEnd};
+use napjudge_judge::game::{check_timing, describe, GmEnd, DEFAULT_ADDRESS};
 use napjudge_judge::mail;
 use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target, Which};
 use napjudge_judge::store::{SeatRules, Timing};
-use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Store};
+use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Setting, Store};
 use napjudge_picture as picture;
 use napjudge_replay::{self as replay, folder};
 use std::io::Read;
@@ -159,13 +159,16 @@ pub enum GameCommand {
         #[arg(long)]
         as_player: bool,
     },
-    /// Processes the current phase now.
+    /// Processes the current phase now (before its deadline only with --now-anyway).
     Process {
         /// The game.
         name: String,
         /// Print the outcome; store nothing.
         #[arg(long)]
         preview: bool,
+        /// Process before the deadline, though powers may not have ordered.
+        #[arg(long, conflicts_with = "preview")]
+        now_anyway: bool,
     },
     /// Goes back to an earlier phase ("Spring 1801 Movement"); later ones stay in the history.
     Rollback {
@@ -173,6 +176,9 @@ pub enum GameCommand {
         name: String,
         /// The phase.
         phase: String,
+        /// Why, for the notice every player gets.
+        #[arg(long)]
+        reason: Option<String>,
     },
     /// Names a minor's controller, or none (R7.8), for the current phase.
     Control {
@@ -187,7 +193,8 @@ pub enum GameCommand {
     Deadline {
         /// The game.
         name: String,
-        /// The new deadline (2026-11-22T18:00:00Z).
+        /// The new deadline in the game's zone ("2026-11-22 18:00"), or with an offset
+        /// (2026-11-22T18:00:00Z).
         time: String,
     },
     /// Pauses a game: no deadline runs.
@@ -200,14 +207,15 @@ pub enum GameCommand {
         /// The game.
         name: String,
     },
-    /// Changes a setting of the game: `pictures on|off` (a picture of the board in each result
-    /// mail; on by default).
+    /// Changes a setting of the game (everyone in a game under way is told): movement,
+    /// retreat, winter, grace, remind (periods: 48h), zone (Europe/Paris), wait and pictures
+    /// (on or off).
     Set {
         /// The game.
         name: String,
-        /// The setting: pictures.
+        /// The setting.
         setting: String,
-        /// Its value: on or off.
+        /// Its value.
         value: String,
     },
     /// Lists the games.
@@ -317,6 +325,16 @@ pub enum MailCommand {
 /// doesn't exist, so a wrong directory or a typo in `--db` never runs on an empty judge (a
 /// mail would be told "there is no game", a tick would quietly do nothing).
 pub(crate) fn judge(db: &Path, now: Option<&str>, create: bool) -> Result<(Judge, Clock), String> {
+    judge_at(db, now, create, DEFAULT_ADDRESS)
+}
+
+/// [`judge`], telling players to write to `address`.
+fn judge_at(
+    db: &Path,
+    now: Option<&str>,
+    create: bool,
+    address: &str,
+) -> Result<(Judge, Clock), String> {
     let clock = Clock::from_arg(now).map_err(|e| format!("--now: {e}"))?;
     let store = if create {
         Store::open(db).map_err(|e| e.to_string())?
@@ -326,7 +344,7 @@ pub(crate) fn judge(db: &Path, now: Option<&str>, create: bool) -> Result<(Judge
     if let Some(w) = Store::loose_permissions(db) {
         eprintln!("napjudge: {w}");
     }
-    Ok((Judge::new(store), clock))
+    Ok((Judge::new(store).with_address(address), clock))
 }
 
 fn period(flag: &str, text: &str) -> Result<Period, String> {
@@ -435,7 +453,12 @@ fn set_seat_rule(
 }
 
 /// Runs a `game` command.
-pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCode, String> {
+pub fn game(
+    db: &Path,
+    now: Option<&str>,
+    config_file: Option<&Path>,
+    command: GameCommand,
+) -> Result<ExitCode, String> {
     if let GameCommand::Import {
         file,
         editions,
@@ -450,7 +473,11 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
         return export(db, &name, out.as_deref(), public);
     }
     let create = matches!(command, GameCommand::Create { .. });
-    let (mut j, clock) = judge(db, now, create)?;
+    // The start and password mails tell players the judge's address.
+    let config = config::load(config_file).map_err(|e| e.to_string())?;
+    let (mut j, clock) = judge_at(db, now, create, &config.judge.address)?;
+    // A time as the GM reads it: in the game's zone.
+    let local = |j: &Judge, name: &str, t| j.local_time(name, t);
     let e = |e: napjudge_judge::game::GameError| e.to_string();
     match command {
         GameCommand::Create {
@@ -572,8 +599,8 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
         GameCommand::Start { name } => {
             let (phase, deadline) = j.start(&name, clock.now()).map_err(e)?;
             println!(
-                "{name} started: {phase}, deadline {}",
-                deadline.to_rfc3339()
+                "{name} started: {phase}, deadline {}; every player and the GM are mailed",
+                local(&j, &name, deadline)
             );
         }
         GameCommand::Show { name } => print!("{}", j.show(&name, None).map_err(e)?),
@@ -624,8 +651,16 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 return Ok(ExitCode::FAILURE);
             }
         }
-        GameCommand::Process { name, preview } => {
-            let p = j.process(&name, preview, clock.now()).map_err(e)?;
+        GameCommand::Process {
+            name,
+            preview,
+            now_anyway,
+        } => {
+            let p = match preview {
+                true => j.process(&name, true, clock.now()),
+                false => j.process_due(&name, None, now_anyway, clock.now()),
+            }
+            .map_err(e)?;
             if preview {
                 print!("{}", p.results);
             } else {
@@ -634,24 +669,32 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                     p.phase,
                     p.next.as_deref().unwrap_or("none (the game is over)"),
                     p.deadline
-                        .map(|d| format!(", deadline {}", d.to_rfc3339()))
+                        .map(|d| format!(", deadline {}", local(&j, &name, d)))
                         .unwrap_or_default(),
                     p.mails
                 );
             }
         }
-        GameCommand::Rollback { name, phase } => {
-            let p = j.rollback(&name, &phase, clock.now()).map_err(e)?;
-            println!("{name}: back to {p}");
+        GameCommand::Rollback {
+            name,
+            phase,
+            reason,
+        } => {
+            let p = j
+                .rollback(&name, &phase, reason.as_deref(), clock.now())
+                .map_err(e)?;
+            println!("{name}: back to {p}; everyone is told");
         }
         GameCommand::Control { name, minor, power } => {
             let c = j.control(&name, &minor, &power, clock.now()).map_err(e)?;
             println!("{name}: {c} (carried out when the phase is processed)");
         }
         GameCommand::Deadline { name, time } => {
-            let at = clock::parse_time(&time).map_err(|err| err.to_string())?;
-            j.set_deadline(&name, at, clock.now()).map_err(e)?;
-            println!("{name}: deadline {}", at.to_rfc3339());
+            let at = j.set_deadline(&name, &time, clock.now()).map_err(e)?;
+            println!(
+                "{name}: deadline {}; everyone is told",
+                local(&j, &name, at)
+            );
         }
         GameCommand::Pause { name } => {
             j.pause(&name, true, clock.now()).map_err(e)?;
@@ -661,7 +704,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             let d = j.pause(&name, false, clock.now()).map_err(e)?;
             println!(
                 "{name}: resumed{}",
-                d.map(|d| format!(", deadline {}", d.to_rfc3339()))
+                d.map(|d| format!(", deadline {}", local(&j, &name, d)))
                     .unwrap_or_default()
             );
         }
@@ -674,22 +717,9 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             {
                 return set_seat_rule(&mut j, &name, &setting, &value, &clock);
             }
-            if !setting.eq_ignore_ascii_case("pictures") {
-                return Err(format!(
-                    "'{setting}' is not a setting of `game set`: they are pictures, abandon, \
-                     observers"
-                ));
-            }
-            let on = match value.to_ascii_lowercase().as_str() {
-                "on" => true,
-                "off" => false,
-                _ => return Err(format!("pictures {value}: write on or off")),
-            };
-            j.set_pictures(&name, on, clock.now()).map_err(e)?;
-            println!(
-                "{name}: pictures in result mails {}",
-                if on { "on" } else { "off" }
-            );
+            let setting = Setting::parse(&setting, &value).map_err(|err| err.to_string())?;
+            let game = j.set(&name, &setting, clock.now()).map_err(e)?;
+            println!("{}: {setting}", game.name);
         }
         GameCommand::End {
             name,

@@ -7,6 +7,7 @@ use crate::notice;
 use crate::outbox;
 use crate::pages;
 use crate::render::{self, Context, PhaseView, RenderError};
+use crate::settings::Setting;
 use crate::store::{
     Address, Author, ChangeKind, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind,
     NewMail, NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store,
@@ -37,7 +38,11 @@ impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
     /// not the command: anything else would fail alike now.
     pub fn is_database_fault(&self) -> bool {
-        matches!(self, GameError::Store(e) if e.is_database_fault())
+        match self {
+            GameError::Store(e) => e.is_database_fault(),
+            GameError::Notice(e) => e.is_database_fault(),
+            _ => false,
+        }
     }
 }
 
@@ -133,6 +138,12 @@ pub enum GameError {
     /// The phase can't be played (a stored GM command the engine refuses).
     #[error("{0}: cancel or correct it by rolling back the phase")]
     Turn(#[from] TurnError),
+    /// A setting that can't be read.
+    #[error(transparent)]
+    Setting(#[from] crate::settings::SettingError),
+    /// A notice can't be queued.
+    #[error(transparent)]
+    Notice(#[from] notice::NoticeError),
     /// A mail can't be rendered.
     #[error(transparent)]
     Render(#[from] RenderError),
@@ -178,6 +189,20 @@ pub enum GameError {
         /// The current phase.
         current: String,
     },
+    /// A GM's process before the deadline, without saying "anyway".
+    #[error("{phase} of game '{game}' is not due: its deadline is {deadline}. {waiting} To process it now anyway, {how}")]
+    Early {
+        /// The game.
+        game: String,
+        /// The current phase.
+        phase: String,
+        /// Its deadline, in the game's zone.
+        deadline: String,
+        /// Who has not ordered, and what happens to them.
+        waiting: String,
+        /// How to say "anyway" where the GM asked (the shell or a mail).
+        how: String,
+    },
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
@@ -191,7 +216,7 @@ pub enum GameError {
     },
     /// A setting out of its bounds.
     #[error("{0}")]
-    Setting(String),
+    Limit(String),
     /// A vote from a power with nothing left.
     #[error("{0} has no centre and no unit left: only the surviving powers vote")]
     Eliminated(String),
@@ -394,9 +419,14 @@ pub struct Judge {
     store: Store,
     password_cost: PasswordCost,
     variants: HashMap<String, Variant>,
+    /// The judge's own address, which the start and password mails tell players to write to.
+    address: String,
     /// The web archive's address (`[site] url`): results mails link to their phase's page.
     site: Option<String>,
 }
+
+/// The judge's address when none is given (`napjudge.toml`'s default).
+pub const DEFAULT_ADDRESS: &str = "judge@napjudge.invalid";
 
 fn period_for(p: &Periods, kind: PhaseKind) -> Period {
     match kind {
@@ -663,41 +693,6 @@ pub fn board(game: &Game) -> Result<Variant, GameError> {
         .map_err(|e| GameError::Option(e.to_string()))
 }
 
-/// Queues the mail that gives a player the role's password (kept with the mail, to be masked
-/// once it is sent): for `assign`, and for a seat that changes hands.
-fn password_mail(
-    tx: &Tx,
-    game: &Game,
-    role: &Role,
-    address: &Address,
-    password: &str,
-    now: DateTime<Utc>,
-) -> Result<(), GameError> {
-    let body = render::render(
-        "password",
-        &render::PasswordMail {
-            game: &game.name,
-            power: role.name(),
-            password,
-            gm: game.gm.as_str(),
-        },
-    )?;
-    let id = tx.queue_mail(
-        &NewMail {
-            game: Some(game.id),
-            phase: None,
-            kind: MailKind::Password,
-            to: address.as_str(),
-            subject: &format!("{}: your password for {role}", game.name),
-            body: &body,
-            in_reply_to: None,
-        },
-        now,
-    )?;
-    tx.mail_secret(id, password)?;
-    Ok(())
-}
-
 /// Everything about a game's current phase the commands need.
 struct Current {
     game: Game,
@@ -711,8 +706,21 @@ impl Judge {
             store,
             password_cost: PasswordCost::Full,
             variants: HashMap::new(),
+            address: DEFAULT_ADDRESS.to_string(),
             site: None,
         }
+    }
+
+    /// The same judge, telling players to mail `address` (`[judge] address` of
+    /// napjudge.toml).
+    pub fn with_address(mut self, address: &str) -> Judge {
+        self.address = address.to_string();
+        self
+    }
+
+    /// The judge's own address.
+    pub fn address(&self) -> &str {
+        &self.address
     }
 
     /// The same judge, its results mails linking to their phase's page under `url` (`[site]
@@ -780,6 +788,19 @@ impl Judge {
         Ok(f(v, self.store.view()))
     }
 
+    /// A time as the GM and players read it: in game `name`'s zone (UTC for a game there is
+    /// none of).
+    pub fn local_time(&self, name: &str, t: DateTime<Utc>) -> String {
+        let zone = self
+            .store
+            .view()
+            .game(name)
+            .ok()
+            .flatten()
+            .map(|g| g.timezone);
+        clock::show_in(t, zone.as_deref().unwrap_or("UTC"))
+    }
+
     /// `game create`.
     pub fn create(&mut self, g: &NewGame, now: DateTime<Utc>) -> Result<Game, GameError> {
         check_name(&g.name)?;
@@ -833,8 +854,10 @@ impl Judge {
         Ok(game)
     }
 
-    /// `game assign`: sets a power's player (`GM`: the password the GM signs on with by mail);
-    /// with no password, one is generated and mailed. Whether one was mailed.
+    /// `game assign`: sets a power's player (`GM`: the password the GM signs on with by mail)
+    /// and mails them their seat: the judge's address, a SIGNON, the phase once under way and,
+    /// with no password given, a generated one. A power that changes hands in a game under way
+    /// is noticed to everyone and the old player. Whether a password was mailed.
     pub fn assign(
         &mut self,
         name: &str,
@@ -860,6 +883,12 @@ impl Judge {
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password_at(&password, self.password_cost)?;
         let tx = self.store.begin()?;
+        let old = tx
+            .view()
+            .players(game.id)?
+            .into_iter()
+            .find(|p| p.role == role)
+            .map(|p| p.address);
         tx.set_player(game.id, &role, &address, &hash)?;
         tx.add_gm_action(
             game.id,
@@ -868,14 +897,26 @@ impl Judge {
             None,
             now,
         )?;
-        if generated {
-            password_mail(&tx, &game, &role, &address, &password, now)?;
+        let shown = generated.then_some(password.as_str());
+        notice::seat(&tx, v, &game, &self.address, &role, &address, shown, now)?;
+        // A power that changes hands in a game under way: everyone is told, the old player too.
+        let under_way = matches!(game.state, GameState::Running | GameState::Paused);
+        if let (true, Some(old), Role::Power(power)) = (under_way, old, &role) {
+            if old != address {
+                let change = notice::Change::Replaced {
+                    power: power.clone(),
+                    old,
+                    new: address.clone(),
+                };
+                notice::tell(&tx, v, &game, &change, now)?;
+            }
         }
         tx.commit()?;
         Ok(generated)
     }
 
-    /// `game start`: the variant's first phase, with its deadline.
+    /// `game start`: the variant's first phase, with its deadline; each player and the GM are
+    /// mailed the start of the game.
     pub fn start(
         &mut self,
         name: &str,
@@ -908,6 +949,38 @@ impl Judge {
         tx.insert_phase(game.id, &position, &owe, Some(deadline), now)?;
         tx.set_state(game.id, GameState::Running)?;
         tx.add_gm_action(game.id, None, "started the game", None, now)?;
+        // Each player and the GM get their seat's mail: the phase, the deadline, how to play.
+        let running = Game {
+            state: GameState::Running,
+            ..game.clone()
+        };
+        let mut told = HashSet::new();
+        for p in &players {
+            if told.insert((p.role.clone(), p.address.clone())) {
+                notice::seat(
+                    &tx,
+                    v,
+                    &running,
+                    &self.address,
+                    &p.role,
+                    &p.address,
+                    None,
+                    now,
+                )?;
+            }
+        }
+        if told.insert((Role::Gm, game.gm.clone())) {
+            notice::seat(
+                &tx,
+                v,
+                &running,
+                &self.address,
+                &Role::Gm,
+                &game.gm,
+                None,
+                now,
+            )?;
+        }
         tx.commit()?;
         Ok((v.phase_name(position.phase), deadline))
     }
@@ -946,6 +1019,16 @@ impl Judge {
                     cleared: false,
                 },
             )?;
+            // The player learns what was entered on their behalf; the others are not told
+            // (a power's orders, and that its player needed the GM, are its own until the
+            // results).
+            if by == Author::Gm {
+                let change = notice::Change::GmOrders {
+                    power: power.clone(),
+                    orders: ack.set(),
+                };
+                notice::tell(&tx, v, &cur.game, &change, now)?;
+            }
         }
         tx.commit()?;
         Ok(OrdersTaken { power, ack })
@@ -1100,25 +1183,33 @@ impl Judge {
         preview: bool,
         now: DateTime<Utc>,
     ) -> Result<Processed, GameError> {
-        self.process_checked(name, None, preview, now)
+        self.process_checked(name, None, preview, None, now)
     }
 
-    /// The GM's `PROCESS PHASE` by mail: plays the current phase only when it is the one named,
-    /// so that a PROCESS mail sent again (or replayed) can't process the phase after it.
-    pub fn process_named(
+    /// `game process` (`named` none) and the GM's `PROCESS PHASE` by mail, which plays the
+    /// current phase only when it is the one named, so that a PROCESS mail sent again (or
+    /// replayed) can't process the phase after it. Before the deadline it is refused, saying
+    /// who has not ordered and what happens to them, unless the GM says `anyway`
+    /// (`--now-anyway`, `PROCESS PHASE NOW`) or everyone has ordered in a game that doesn't
+    /// wait for its deadline.
+    pub fn process_due(
         &mut self,
         name: &str,
-        phase: &str,
+        named: Option<&str>,
+        anyway: bool,
         now: DateTime<Utc>,
     ) -> Result<Processed, GameError> {
-        self.process_checked(name, Some(phase), false, now)
+        self.process_checked(name, named, false, Some(anyway), now)
     }
 
+    /// `anyway`: none for the library's own callers (tests, benches), which process whatever
+    /// the deadline; else whether the GM said to process before it.
     fn process_checked(
         &mut self,
         name: &str,
         named: Option<&str>,
         preview: bool,
+        anyway: Option<bool>,
         now: DateTime<Utc>,
     ) -> Result<Processed, GameError> {
         let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
@@ -1144,6 +1235,9 @@ impl Judge {
                 });
             }
         }
+        if anyway == Some(false) {
+            Judge::refuse_early(tx.view(), v, &cur, named, now)?;
+        }
         let processed = Judge::play(&tx, v, &cur, now, preview, self.site.as_deref())?;
         if preview {
             // Dropping the transaction rolls it back: a preview leaves no trace.
@@ -1151,6 +1245,58 @@ impl Judge {
         }
         tx.commit()?;
         Ok(processed)
+    }
+
+    /// Refuses a GM's process before the current phase's deadline, naming who has not ordered
+    /// and what the rules do for them; a phase everyone has ordered for in a game that doesn't
+    /// wait for its deadline is due anyway (the next tick would process it).
+    fn refuse_early(
+        view: View,
+        v: &Variant,
+        cur: &Current,
+        named: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let Some(deadline) = cur.phase.deadline.filter(|&d| now < d) else {
+            return Ok(());
+        };
+        let texts = view.latest_orders(cur.phase.id)?;
+        let waiting: Vec<String> = names(v, &turn::owing(v, &cur.phase.position))
+            .into_iter()
+            .filter(|p| !texts.iter().any(|t| &t.power == p))
+            .collect();
+        if waiting.is_empty() && !cur.game.wait {
+            return Ok(());
+        }
+        let phase = v.phase_name(cur.phase.position.phase);
+        let fate = match cur.phase.position.phase.kind {
+            PhaseKind::Movement | PhaseKind::SecondMovement => "their units hold (civil disorder)",
+            PhaseKind::Retreat | PhaseKind::SecondRetreat => "their dislodged units disband",
+            PhaseKind::Adjustment | PhaseKind::Bids => {
+                "the Winter's defaults apply to them (civil disorder: no bids or builds, \
+                 removals as the rules choose)"
+            }
+        };
+        let waiting = match waiting.as_slice() {
+            [] => "Everyone has ordered, but the game waits for its deadline: players may \
+                   still change their orders."
+                .to_string(),
+            w => format!("No orders yet from {}: {fate}.", w.join(", ")),
+        };
+        let how = match named {
+            Some(_) => format!("write PROCESS {phase} NOW"),
+            None => format!(
+                "add --now-anyway (napjudge game process {} --now-anyway)",
+                cur.game.name
+            ),
+        };
+        Err(GameError::Early {
+            game: cur.game.name.clone(),
+            phase,
+            deadline: clock::show_in(deadline, &cur.game.timezone),
+            waiting,
+            how,
+        })
     }
 
     /// Plays `cur` inside the caller's transaction: stores the report, the next phase and every
@@ -1198,7 +1344,19 @@ impl Judge {
                 page,
             },
         );
-        let results = render::results(&view, report.phase.kind)?;
+        let mut results = render::results(&view, report.phase.kind)?;
+        // A phase played again after a rollback: its results replace those mailed before.
+        let replayed = c.view().rolled_back(game.id)?
+            && c.view().phases(game.id)?.iter().any(|p| {
+                p.superseded && p.report.is_some() && p.position.phase == phase.position.phase
+            });
+        if replayed {
+            results = format!(
+                "These results replace the earlier results of {}, made void when the GM rolled \
+                 the game back.\n\n{results}",
+                v.phase_name(phase.position.phase)
+            );
+        }
         let phase_name = v.phase_name(report.phase);
         let next = (!over).then(|| v.phase_name(report.next.phase));
         if preview {
@@ -1274,12 +1432,14 @@ impl Judge {
     }
 
     /// `game rollback`: the game goes back to the start of `phase` (a phase played before); the
-    /// phases after it stay in the history, set aside. The phase's orders and GM commands are
+    /// phases after it stay in the history, set aside, and everyone is told which results are
+    /// void, with the GM's `reason`. The phase's orders and GM commands are
     /// carried over, so that processing it again gives the same results unless they change.
     pub fn rollback(
         &mut self,
         name: &str,
         phase_name: &str,
+        reason: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<String, GameError> {
         let tx = self.store.begin()?;
@@ -1332,19 +1492,36 @@ impl Judge {
                 now,
             )?;
         }
+        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
         tx.add_gm_action(
             game.id,
             Some(id),
-            &format!("rolled back to {shown}"),
+            &match reason {
+                Some(r) => format!("rolled back to {shown}: {r}"),
+                None => format!("rolled back to {shown}"),
+            },
             None,
             now,
         )?;
+        let mut game = game.clone();
         if game.state == GameState::Finished {
             // The GM's way back from any ending: the game plays on, its votes start afresh.
             tx.set_state(game.id, GameState::Running)?;
             tx.forget_ending(game.id)?;
             tx.clear_votes(game.id)?;
+            game.state = GameState::Running;
         }
+        let void = live
+            .iter()
+            .filter(|p| p.seq >= target.seq && p.report.is_some())
+            .map(|p| v.phase_name(p.position.phase))
+            .collect();
+        let change = notice::Change::RolledBack {
+            to: shown.clone(),
+            void,
+            reason: reason.map(str::to_string),
+        };
+        notice::tell(&tx, v, &game, &change, now)?;
         tx.commit()?;
         Ok(shown)
     }
@@ -1381,6 +1558,12 @@ impl Judge {
             Some(&command),
             now,
         )?;
+        let by = v.power_by_name(major).map(|p| v.power(p).name.clone());
+        let change = notice::Change::Control {
+            minor: v.power(m).name.clone(),
+            by,
+        };
+        notice::tell(&tx, v, &cur.game, &change, now)?;
         tx.commit()?;
         Ok(command)
     }
@@ -1394,7 +1577,7 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, GameError> {
         let tx = self.store.begin()?;
-        let game = Judge::game(tx.view(), name)?;
+        let mut game = Judge::game(tx.view(), name)?;
         let mut deadline = None;
         match (pause, game.state) {
             (_, GameState::Forming) => return Err(GameError::NotStarted(game.name)),
@@ -1425,20 +1608,31 @@ impl Judge {
                 tx.add_gm_action(game.id, None, "resumed the game", None, now)?;
             }
         }
+        let change = if pause {
+            game.state = GameState::Paused;
+            notice::Change::Paused
+        } else {
+            game.state = GameState::Running;
+            notice::Change::Resumed
+        };
+        let v = variant(&mut self.variants, &game)?;
+        notice::tell(&tx, v, &game, &change, now)?;
         tx.commit()?;
         Ok(deadline)
     }
 
-    /// `game deadline`: moves the current phase's deadline (not into the past).
+    /// `game deadline` and the GM's `SET DEADLINE`: moves the current phase's deadline (not
+    /// into the past), read in the game's zone unless `time` has its offset; everyone is told.
+    /// The new deadline.
     pub fn set_deadline(
         &mut self,
         name: &str,
-        at: DateTime<Utc>,
+        time: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
+    ) -> Result<DateTime<Utc>, GameError> {
+        let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
+        let at = clock::parse_local(time, &cur.game.timezone)?;
         clock::check_deadline(at, now)?;
-        let tx = self.store.begin()?;
-        let cur = Judge::current(tx.view(), name)?;
         tx.set_deadline(cur.phase.id, Some(at))?;
         tx.add_gm_action(
             cur.game.id,
@@ -1447,47 +1641,37 @@ impl Judge {
             None,
             now,
         )?;
+        notice::tell(&tx, v, &cur.game, &notice::Change::Deadline, now)?;
         tx.commit()?;
-        Ok(())
+        Ok(at)
     }
 
-    /// `game grace`: sets the grace that follows every deadline of the game.
-    pub fn set_grace(
+    /// `game set NAME KEY VALUE` and the GM's `SET KEY VALUE`: the setting is stored and, in
+    /// a game under way, everyone is told, in one transaction. The game as it now is.
+    pub fn set(
         &mut self,
         name: &str,
-        grace: Period,
+        setting: &Setting,
         now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
+    ) -> Result<Game, GameError> {
         let tx = self.store.begin()?;
-        let game = Judge::game(tx.view(), name)?;
+        let mut game = Judge::game(tx.view(), name)?;
         Judge::refuse_ended(tx.view(), &game)?;
-        tx.set_grace(game.id, grace)?;
-        tx.add_gm_action(game.id, None, &format!("grace set to {grace}"), None, now)?;
+        setting.apply(&mut game);
+        tx.set_settings(&game)?;
+        tx.add_gm_action(game.id, None, &format!("set {setting}"), None, now)?;
+        if matches!(game.state, GameState::Running | GameState::Paused) {
+            let v = variant(&mut self.variants, &game)?;
+            notice::tell(
+                &tx,
+                v,
+                &game,
+                &notice::Change::Setting(setting.clone()),
+                now,
+            )?;
+        }
         tx.commit()?;
-        Ok(())
-    }
-
-    /// `game set NAME pictures on|off`: whether result mails carry a picture of the board.
-    pub fn set_pictures(
-        &mut self,
-        name: &str,
-        on: bool,
-        now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
-        let tx = self.store.begin()?;
-        let game = Judge::game(tx.view(), name)?;
-        Judge::refuse_ended(tx.view(), &game)?;
-        tx.set_pictures(game.id, on)?;
-        let word = if on { "on" } else { "off" };
-        tx.add_gm_action(
-            game.id,
-            None,
-            &format!("pictures in result mails {word}"),
-            None,
-            now,
-        )?;
-        tx.commit()?;
-        Ok(())
+        Ok(game)
     }
 
     /// `game show` (`viewer` none) and a mail's LIST (`viewer` the role signed on): the phase,

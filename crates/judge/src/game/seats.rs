@@ -3,7 +3,7 @@
 //! A seat left is open: its player row (and so its password) is gone, its units get no orders
 //! (civil disorder: the rules' defaults), and the tick doesn't wait for it.
 
-use super::{hash_password_at, new_password, password_mail, variant, GameError, Judge};
+use super::{hash_password_at, new_password, variant, GameError, Judge};
 use crate::clock;
 use crate::notice;
 use crate::store::{
@@ -589,7 +589,17 @@ impl Judge {
             None,
             now,
         )?;
-        password_mail(&tx, &game, &role, sender, &password, now)?;
+        notice::seat(
+            &tx,
+            v,
+            &game,
+            &self.address,
+            &role,
+            sender,
+            Some(&password),
+            now,
+        )
+        .map_err(GameError::from)?;
         notify(&tx, &game, &change)?;
         tx.commit()?;
         Ok((game.name, role))
@@ -647,7 +657,17 @@ impl Judge {
             None,
             now,
         )?;
-        password_mail(&tx, &game, &role, &address, &password, now)?;
+        notice::seat(
+            &tx,
+            v,
+            &game,
+            &self.address,
+            &role,
+            &address,
+            Some(&password),
+            now,
+        )
+        .map_err(GameError::from)?;
         tell_old(&tx, &game, &change)?;
         notify(&tx, &game, &change)?;
         tx.commit()?;

@@ -83,13 +83,13 @@ pub struct Moved {
 /// Checks the GM's limits are within their bounds.
 pub fn check_timing(t: &Timing) -> Result<(), GameError> {
     if !(1..=MAX_ABSENCE_DAYS).contains(&t.absence_max_days) {
-        return Err(GameError::Setting(format!(
+        return Err(GameError::Limit(format!(
             "an absence may last 1 to {MAX_ABSENCE_DAYS} days, not {}",
             t.absence_max_days
         )));
     }
     if !(0..=MAX_ABSENCES_PER_YEAR).contains(&t.absences_per_year) {
-        return Err(GameError::Setting(format!(
+        return Err(GameError::Limit(format!(
             "a game allows 0 to {MAX_ABSENCES_PER_YEAR} absences a year, not {}",
             t.absences_per_year
         )));

@@ -5,8 +5,8 @@
 //! don't, and the time of each call is the mail's (`now`): a message answered late by `tick` is
 //! answered as of when it came.
 
-mod seats;
 mod endings;
+mod seats;
 pub mod text;
 
 use crate::clock;
@@ -15,6 +15,7 @@ use crate::game::{
     SignonRefusal, Stale, TickReport, THROTTLE_WINDOW,
 };
 use crate::render::{self, RenderError};
+use crate::settings::Setting;
 use crate::store::{
     Address, Author, Earlier, Game, GameState, HandledMail, InboxState, NewMessage, Pending, Role,
 };
@@ -553,6 +554,14 @@ pub struct HelpMail<'a> {
     pub judge: &'a str,
 }
 
+/// The GM's guide: every GM command by mail and at the shell.
+#[derive(askama::Template)]
+#[template(path = "help-gm.txt")]
+pub struct GmHelpMail<'a> {
+    /// The judge's address.
+    pub judge: &'a str,
+}
+
 /// Receives one message at `now`: stores it, then answers it (or not: mail from the judge
 /// itself and automatic mail are stored and never answered). A message over the size limit is
 /// stored as its headers, digest and size.
@@ -1082,6 +1091,11 @@ impl<'a> Session<'a> {
         // flush.
         let mut orders: Vec<&Line> = Vec::new();
         let mut dirty = false;
+        // A GM's mail gets the GM's guide for HELP, before the SIGNON line too (a wrong
+        // password refuses the whole mail).
+        let gm_mail = lines.iter().any(
+            |l| matches!(&l.command, Command::Signon { power, .. } if Role::named(power) == Role::Gm),
+        );
         for (i, l) in lines.iter().enumerate() {
             // Bounded work per mail: past the commands' cap or a full reply, the rest is not
             // run (order lines have their own cap, checked as a set).
@@ -1123,12 +1137,12 @@ impl<'a> Session<'a> {
                 }
                 (Command::Help, _) => {
                     self.helped = true;
-                    let guide = render::render(
-                        "help",
-                        &HelpMail {
-                            judge: &self.cfg.judge,
-                        },
-                    )?;
+                    let judge = &self.cfg.judge;
+                    let guide = if gm_mail {
+                        render::render("GM's help", &GmHelpMail { judge })?
+                    } else {
+                        render::render("help", &HelpMail { judge })?
+                    };
                     self.push(Block {
                         head,
                         lines: guide.lines().map(str::to_string).collect(),
@@ -1533,8 +1547,8 @@ impl<'a> Session<'a> {
                 }
                 Err(e) => return Err(e.into()),
             },
-            Command::Gm(GmCommand::Process(phase)) if gm => {
-                service(head, j.process_named(&name, phase, now), |p| {
+            Command::Gm(GmCommand::Process { phase, now: anyway }) if gm => {
+                service(head, j.process_due(&name, Some(phase), *anyway, now), |p| {
                     vec![format!(
                         "Processed {}; next {}; {} mails queued.",
                         p.phase,
@@ -1548,42 +1562,27 @@ impl<'a> Session<'a> {
                     p.results.lines().map(str::to_string).collect()
                 })
             }
-            Command::Gm(GmCommand::Rollback(phase)) if gm => {
-                service(head, j.rollback(&name, phase, now), |p| {
-                    vec![format!("The game is back at the start of {p}.")]
+            Command::Gm(GmCommand::Rollback { phase, reason }) if gm => {
+                service(head, j.rollback(&name, phase, Some(reason), now), |p| {
+                    vec![format!(
+                        "The game is back at the start of {p}; everyone is told."
+                    )]
                 })
             }
             Command::Gm(GmCommand::SetDeadline(t)) if gm => {
-                let r = clock::parse_time(t)
-                    .map_err(GameError::from)
-                    .and_then(|at| j.set_deadline(&name, at, now).map(|()| at));
                 let zone = s.game.timezone.clone();
-                service(head, r, |at| {
-                    vec![format!("Deadline: {}.", clock::show_in(at, &zone))]
+                service(head, j.set_deadline(&name, t, now), |at| {
+                    vec![format!(
+                        "Deadline: {}; everyone is told.",
+                        clock::show_in(at, &zone)
+                    )]
                 })
             }
-            Command::Gm(GmCommand::SetGrace(p)) if gm => {
-                let r = clock::Period::parse(p)
+            Command::Gm(GmCommand::Set { key, value }) if gm => {
+                let r = Setting::parse(key, value)
                     .map_err(GameError::from)
-                    .and_then(|grace| j.set_grace(&name, grace, now).map(|()| grace));
-                service(head, r, |grace| vec![format!("Grace: {grace}.")])
-            }
-            Command::Gm(GmCommand::SetPictures(word)) if gm => {
-                let on = match word.to_ascii_lowercase().as_str() {
-                    "on" => Some(true),
-                    "off" => Some(false),
-                    _ => None,
-                };
-                match on {
-                    Some(on) => service(head, j.set_pictures(&name, on, now), |()| {
-                        let word = if on { "with" } else { "without" };
-                        vec![format!("Result mails go {word} a picture of the board.")]
-                    }),
-                    None => Block::with(
-                        head,
-                        "ERROR: write SET PICTURES ON or SET PICTURES OFF. Nothing was done.",
-                    ),
-                }
+                    .and_then(|setting| j.set(&name, &setting, now).map(|_| setting));
+                service(head, r, |setting| vec![format!("Set: {setting}.")])
             }
             Command::Gm(GmCommand::Control(minor, major)) if gm => {
                 service(head, j.control(&name, minor, major, now), |c| {

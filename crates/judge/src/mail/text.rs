@@ -72,18 +72,32 @@ pub enum Command {
 /// A command only the GM may give.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GmCommand {
-    /// `PROCESS PHASE` (the phase as the game names it; empty when not given).
-    Process(String),
+    /// `PROCESS PHASE [NOW]` (the phase as the game names it; empty when not given). `NOW`
+    /// processes it before its deadline.
+    Process {
+        /// The phase named.
+        phase: String,
+        /// `NOW`: before the deadline too.
+        now: bool,
+    },
     /// `PREVIEW`.
     Preview,
-    /// `ROLLBACK PHASE`.
-    Rollback(String),
-    /// `SET DEADLINE TIME`.
+    /// `ROLLBACK PHASE [REASON...]` (a phase is three words: `Autumn 1801 Movement`).
+    Rollback {
+        /// The phase named.
+        phase: String,
+        /// Why, for the players' notice (may be empty).
+        reason: String,
+    },
+    /// `SET DEADLINE TIME` (the game's local time, or with an offset).
     SetDeadline(String),
-    /// `SET GRACE PERIOD`.
-    SetGrace(String),
-    /// `SET PICTURES ON|OFF`: a picture of the board in each result mail.
-    SetPictures(String),
+    /// `SET KEY VALUE`: a setting of the game (`SET GRACE 12h`, `SET PICTURES OFF`).
+    Set {
+        /// The key as written.
+        key: String,
+        /// The value as written.
+        value: String,
+    },
     /// `CONTROL MINOR POWER`.
     Control(String, String),
     /// `PAUSE`.
@@ -217,19 +231,27 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("CODE", _) => Command::Gm(GmCommand::Code(tail(1))),
             ("REPLACE", _) => Command::Gm(GmCommand::Replace(tail(1))),
             ("SIGNOFF", _) => Command::Signoff,
-            ("PROCESS", _) => Command::Gm(GmCommand::Process(rest(1))),
+            ("PROCESS", _) => {
+                // A phase is three words; a fourth, NOW, says to process before the deadline.
+                let now = w.len() == 5 && w[4].eq_ignore_ascii_case("NOW");
+                Command::Gm(GmCommand::Process {
+                    phase: if now { w[1..4].join(" ") } else { rest(1) },
+                    now,
+                })
+            }
             ("PREVIEW", _) => Command::Gm(GmCommand::Preview),
             ("PAUSE", _) => Command::Gm(GmCommand::Pause),
             ("RESUME", _) => Command::Gm(GmCommand::Resume),
-            ("ROLLBACK", _) => Command::Gm(GmCommand::Rollback(rest(1))),
+            ("ROLLBACK", _) => Command::Gm(GmCommand::Rollback {
+                phase: w.get(1..4).map_or_else(|| rest(1), |p| p.join(" ")),
+                reason: rest(4),
+            }),
             ("CONTROL", _) if w.len() == 3 => {
                 Command::Gm(GmCommand::Control(w[1].to_string(), w[2].to_string()))
             }
             ("SET", "PASSWORD") => Command::SetPassword(rest(2)),
             ("SET", "ADDRESS") => Command::SetAddress(rest(2)),
             ("SET", "DEADLINE") => Command::Gm(GmCommand::SetDeadline(rest(2))),
-            ("SET", "GRACE") => Command::Gm(GmCommand::SetGrace(rest(2))),
-            ("SET", "PICTURES") => Command::Gm(GmCommand::SetPictures(rest(2))),
             ("SET", "WAIT") => Command::SetWait(true),
             ("SET", "NOWAIT") => Command::SetWait(false),
             ("SET", "ABSENCE") => Command::SetAbsence(rest(2)),
@@ -238,6 +260,10 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("SET", "CONCEDE") => Command::SetConcede(rest(2)),
             ("SET", "NOCONCEDE") => Command::SetConcede("NONE".into()),
             ("END", _) => Command::Gm(GmCommand::End(rest(1))),
+            ("SET", _) => Command::Gm(GmCommand::Set {
+                key: w.get(1).map(|k| k.to_string()).unwrap_or_default(),
+                value: rest(2),
+            }),
             ("PRESS", "TO") => {
                 let to = w[2..].iter().map(|s| s.to_string()).collect();
                 press = Some((number, t.to_string(), to, Vec::new()));

@@ -1,5 +1,5 @@
 //! The judge's mails, from the plain-text templates under `templates/`: phase results (movement,
-//! retreats, Winter with its tracking sheet), the GM's preview, reminders and the password mail.
+//! retreats, Winter with its tracking sheet), the GM's preview and reminders.
 //!
 //! Every view is built from the engine's [`PhaseReport`] and the position it was played from:
 //! the templates print, they never decide an outcome.
@@ -206,7 +206,7 @@ impl PhaseView {
             powers.push(PowerLines {
                 power: missing.clone(),
                 lines: Vec::new(),
-                note: "no orders: the rules' defaults were applied".into(),
+                note: "no orders: civil disorder, the rules' defaults were applied".into(),
             });
         }
         // The units no order named, after each power's orders (issue 21).
@@ -455,20 +455,6 @@ pub struct ReminderMail<'a> {
     pub in_grace: bool,
     /// In a Winter, the power's budget before it orders (`Budget: ...`); empty otherwise.
     pub budget: &'a str,
-}
-
-/// The player's password, when the GM let the judge choose it.
-#[derive(Template)]
-#[template(path = "password.txt")]
-pub struct PasswordMail<'a> {
-    /// The game.
-    pub game: &'a str,
-    /// The power.
-    pub power: &'a str,
-    /// The password.
-    pub password: &'a str,
-    /// The GM's address.
-    pub gm: &'a str,
 }
 
 /// Renders a template, naming the mail when it fails.
