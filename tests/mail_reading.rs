@@ -109,3 +109,31 @@ fn every_mail_is_read_as_the_player_meant_it() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Issue 21 (with issue 19): a game is named without regard to capitals everywhere, the GM's
+/// commands too, not only in SIGNON.
+#[test]
+fn every_place_a_game_is_named_ignores_capitals() {
+    let dir = scratch("game-names");
+    let mut j = Judge::new(Store::open(&dir.join("judge.db")).expect("db"));
+    common::start_five_players(
+        &mut j,
+        at(0),
+        "Spring26",
+        "UTC",
+        common::day_periods(),
+        |p| format!("{}@example.org", p.to_lowercase()),
+    );
+    let shown = j
+        .show("SPRING26", None)
+        .expect("the game, named in capitals");
+    assert!(shown.contains("Spring26"), "{shown}");
+    j.orders(
+        "spring26",
+        "France",
+        "A Par H\n",
+        napjudge_judge::store::Author::Gm,
+        at(1),
+    )
+    .expect("orders for the game named in lower case");
+}

@@ -213,7 +213,12 @@ fn an_ambiguous_name_no_meaning_fits_names_the_real_problem() {
     let r = check(&v, None, "Russia", &["F GOB-BAL", "F GOB-bal"]);
     let got: Vec<String> = r
         .iter()
-        .map(|r| r.as_ref().err().map(ToString::to_string).unwrap_or_default())
+        .map(|r| {
+            r.as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        })
         .collect();
     assert_eq!(got[0], "F(GOB) can't reach BAL");
     assert_eq!(got[1], "F(GOB) can't reach BAL or Bkn");
@@ -224,10 +229,20 @@ fn an_ambiguous_name_no_meaning_fits_names_the_real_problem() {
 #[test]
 fn an_empty_space_or_another_kind_of_unit_is_said_plainly() {
     let (v, p) = standard_1901();
-    let r = check(&v, Some(&p), "France", &["A(Bur)-Par", "A(Bre)-Pic", "A(Lon)-Wal"]);
+    let r = check(
+        &v,
+        Some(&p),
+        "France",
+        &["A(Bur)-Par", "A(Bre)-Pic", "A(Lon)-Wal"],
+    );
     let got: Vec<String> = r
         .iter()
-        .map(|r| r.as_ref().err().map(ToString::to_string).unwrap_or_default())
+        .map(|r| {
+            r.as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        })
         .collect();
     assert_eq!(
         got,
@@ -473,11 +488,7 @@ fn ambiguous_bal_is_settled_by_the_board_in_legs_merges_and_second_phase_orders(
         .collect();
     assert_eq!(
         got,
-        [
-            "F(NTH)-SKA-BAL",
-            "F(SKA) MERGE BAL",
-            "2: F(BAL) MERGE SKA"
-        ]
+        ["F(NTH)-SKA-BAL", "F(SKA) MERGE BAL", "2: F(BAL) MERGE SKA"]
     );
 }
 

@@ -740,10 +740,7 @@ impl Grammar<'_> {
             [one] => Some(Place::Known(Region::of(*one))),
             // A name written exactly as one space's code is that space (issue 21: `BAL`, as
             // the map prints the Baltic Sea); written otherwise (`Bal`) it may be any of them.
-            options => match options
-                .iter()
-                .find(|&&p| self.v.province(p).code == s)
-            {
+            options => match options.iter().find(|&&p| self.v.province(p).code == s) {
                 Some(&coded) => Some(Place::Known(Region::of(coded))),
                 None => Some(Place::Ambiguous {
                     name: s.to_string(),

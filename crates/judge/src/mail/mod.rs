@@ -388,7 +388,7 @@ fn fail(
         })
     });
     let game = match named {
-        Some(name) => j.view().game(&name).map_err(GameError::from)?,
+        Some(name) => j.view().game_any_case(&name).map_err(GameError::from)?,
         None => None,
     };
     let received = m
@@ -863,14 +863,28 @@ fn answer(
     Ok(Handled::Answered)
 }
 
+/// The most the reply's block of the mail as read holds (bytes): a long mail is shown in part.
+const MAX_AS_READ: usize = 8_000;
+
 /// The reply's block of the mail's lines as the judge read them, numbered as in the body.
 fn as_read(text: &str) -> Block {
+    let all = text::as_read(text);
+    let mut used = 0usize;
+    let mut lines: Vec<String> = all
+        .iter()
+        .map(|(n, t)| format!("{n}: {t}"))
+        .take_while(|l| {
+            used = used.saturating_add(l.len());
+            used <= MAX_AS_READ
+        })
+        .collect();
+    let cut = all.len().saturating_sub(lines.len());
+    if cut > 0 {
+        lines.push(format!("... and {cut} more lines."));
+    }
     Block {
         head: "Your mail as the judge read it".into(),
-        lines: text::as_read(text)
-            .into_iter()
-            .map(|(n, t)| format!("{n}: {t}"))
-            .collect(),
+        lines,
     }
 }
 

@@ -70,7 +70,6 @@ pub const COMMANDS: &[&str] = &[
     "SET ADDRESS",
     "PRESS TO",
     "BROADCAST",
-    "ENDPRESS",
     "PROCESS",
     "PREVIEW",
     "ROLLBACK",
@@ -492,6 +491,40 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(commands(lines), commands(read(body).expect("a short mail")));
+    }
+
+    /// Issue 21: the list of command words is the reader's: each starts a command, so an
+    /// unknown command's "did you mean" only ever names a real one.
+    #[test]
+    fn every_command_word_is_read_as_a_command() {
+        for c in COMMANDS {
+            let lines = read(&format!("{c} a b c\n")).expect("short");
+            assert!(
+                lines.first().is_some_and(|l| l.command.is_command()),
+                "{c}: {lines:?}"
+            );
+        }
+        assert_eq!(nearest_command("hlep"), Some("HELP"));
+        assert_eq!(nearest_command("set pasword x"), Some("SET PASSWORD"));
+        assert_eq!(nearest_command("Alice"), None);
+    }
+
+    /// Issue 21: a phone's signature ends the mail, and press with it.
+    #[test]
+    fn a_mobile_signature_ends_the_mail_and_its_press() {
+        let lines =
+            read("PRESS TO France\nHello\nSent from my iPhone\nA Par-Bur\n").expect("short");
+        let got: Vec<&Command> = lines.iter().map(|l| &l.command).collect();
+        assert_eq!(
+            got,
+            vec![
+                &Command::Press {
+                    to: vec!["France".into()],
+                    body: "Hello\n".into()
+                },
+                &Command::Closing
+            ]
+        );
     }
 
     /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.
