@@ -4,12 +4,14 @@
 //! service calls) and out ([`outbox`]), and its settings file ([`config`]). It calls the engine
 //! ([`napjudge_engine::turn`]) once per phase; the engine never calls it.
 
+pub mod calendar;
 pub mod clock;
 pub mod config;
 pub mod game;
 pub mod mail;
 pub mod notice;
 pub mod outbox;
+pub mod pages;
 pub mod render;
 pub mod store;
 
