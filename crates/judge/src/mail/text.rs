@@ -115,26 +115,24 @@ pub fn nearest_command(line: &str) -> Option<&'static str> {
 fn typos(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for j in 0..=b.len() {
-        d[0][j] = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
+    // The table's rows two back, one back, and this one.
+    let mut two: Vec<usize> = Vec::new();
+    let mut one: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut row = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            let mut best = (one[j] + usize::from(ca != cb))
+                .min(one[j + 1] + 1)
+                .min(row[j] + 1);
+            let swapped = i > 0 && j > 0 && a[i - 1] == cb && b[j - 1] == ca;
+            if swapped {
+                best = best.min(two[j - 1] + 1);
             }
-            d[i][j] = best;
+            row[j + 1] = best;
         }
+        two = std::mem::replace(&mut one, row);
     }
-    d[a.len()][b.len()]
+    one[b.len()]
 }
 
 /// How mail programs on phones sign a mail ("Sent from my iPhone", "Get Outlook for iOS"),
