@@ -8,12 +8,13 @@ use crate::outbox;
 use crate::pages;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
-    Address, Author, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
-    NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store, StoreError, Tx,
-    View,
+    Address, Author, ChangeKind, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind,
+    NewMail, NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store,
+    StoreError, Tx, View,
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
+use napjudge_engine::advice::{self, Warning};
 use napjudge_engine::order::{Order, OrderKind, Place, Stage};
 use napjudge_engine::outcome::{Outcome, Reason, Refusal};
 use napjudge_engine::position::{LedgerError, Position};
@@ -24,6 +25,9 @@ use napjudge_engine::variant::{
 use napjudge_engine::winter::GmCommand;
 use napjudge_picture as picture;
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+mod seats;
+pub use seats::{IssuedCode, SeatError};
 
 impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
@@ -209,6 +213,8 @@ pub struct OrderCheck {
     pub error: Option<String>,
     /// What validation changed in a line it kept (a merge's participants left out).
     pub note: Option<String>,
+    /// What a kept line will do that the power may not mean (issue 21): it stands as written.
+    pub warnings: Vec<String>,
 }
 
 /// What `process` did.
@@ -244,6 +250,9 @@ pub struct Acknowledgement {
     pub lines: Vec<OrderCheck>,
     /// `3A(Bur): 1 by A(Bur)-Par; 2 hold`, for each force of several components.
     pub stacks: Vec<String>,
+    /// The warnings about the set (units with no order, builds unused) and, in a Winter, the
+    /// power's budget.
+    pub notes: Vec<String>,
 }
 
 impl Acknowledgement {
@@ -326,6 +335,17 @@ pub enum SignonRefusal {
         role: Role,
         /// The game.
         game: String,
+    },
+    /// The sender played the power and no longer does (resigned, abandoned, replaced).
+    Left {
+        /// The power.
+        role: Role,
+        /// The game.
+        game: String,
+        /// When, in the game's zone.
+        since: String,
+        /// How the seat was left.
+        how: ChangeKind,
     },
 }
 
@@ -482,10 +502,10 @@ fn participants_note(
 }
 
 /// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): the text
-/// checked once, through `turn::check`; in a Winter with influence, the valid lines are also
-/// played alone with `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with
-/// the engine's reason, rather than only when the phase is processed. A power's IP depend only
-/// on its own orders and the position, so playing its orders alone gives its real budget.
+/// checked once, with the warnings of what the orders will do that the power may not mean
+/// ([`advice::check`]: `turn::check`, and in a Winter the power's orders played alone). A bid past
+/// the power's IP (R7.6) is refused now, with the engine's reason, rather than only when the
+/// phase is processed: a power's IP depend only on its own orders and the position.
 pub fn acknowledge(
     v: &Variant,
     position: &Position,
@@ -493,7 +513,8 @@ pub fn acknowledge(
     power: PowerId,
     text: &str,
 ) -> Acknowledgement {
-    let checked = turn::check(v, Some(position), Some(power), text);
+    let advised = advice::check(v, position, gm, power, text);
+    let checked = &advised.orders;
     let mut lines: Vec<OrderCheck> = checked
         .iter()
         .map(|c| OrderCheck {
@@ -506,34 +527,44 @@ pub fn acknowledge(
                 Err(e) => Some(e.to_string()),
             },
             note: participants_note(position, power, c),
+            warnings: Vec::new(),
         })
         .collect();
-    let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids);
-    if winter && v.rules.influence {
-        let sheets = Sheets {
-            gm: gm.to_vec(),
-            orders: BTreeMap::from([(power, text.to_string())]),
+    let order_at = |n: usize| {
+        checked
+            .iter()
+            .find(|c| c.line == n)
+            .and_then(|c| c.canonical(v))
+    };
+    let mut whole = Vec::new();
+    for a in &advised.advice {
+        let Some(l) = a.line.and_then(|n| lines.iter_mut().find(|l| l.line == n)) else {
+            whole.push(&a.warning);
+            continue;
         };
-        // A GM command the engine refuses is reported when the phase is processed.
-        if let Ok(report) = turn::play(v, position, &sheets) {
-            let played = report.powers.iter().flat_map(|p| &p.orders);
-            for o in played {
-                if let Ok(outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. }))) =
-                    &o.result
-                {
-                    if let Some(l) = lines.iter_mut().find(|l| l.line == o.order.line) {
-                        l.error = Some(outcome.describe(v));
-                    }
-                }
+        match &a.warning {
+            Warning::Alone(
+                outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. })),
+            ) => {
+                l.error = Some(outcome.describe(v));
             }
+            w => l.warnings.push(render::advice::line(v, w, &order_at)),
         }
+    }
+    let mut notes = render::advice::notes(v, &whole);
+    if let Some(b) = &advised.budget {
+        notes.push(render::advice::budget(b));
     }
     let kept: Vec<&CheckedOrder> = checked
         .iter()
         .filter(|c| lines.iter().any(|l| l.line == c.line && l.error.is_none()))
         .collect();
     let stacks = stacks(v, position, power, &kept);
-    Acknowledgement { lines, stacks }
+    Acknowledgement {
+        lines,
+        stacks,
+        notes,
+    }
 }
 
 /// R1.4: for each of the power's forces of several components, what each component of it will
@@ -600,6 +631,41 @@ pub fn board(game: &Game) -> Result<Variant, GameError> {
     variant::load_named(&game.variant)?
         .with_options(&game.options)
         .map_err(|e| GameError::Option(e.to_string()))
+}
+
+/// Queues the mail that gives a player the role's password (kept with the mail, to be masked
+/// once it is sent): for `assign`, and for a seat that changes hands.
+fn password_mail(
+    tx: &Tx,
+    game: &Game,
+    role: &Role,
+    address: &Address,
+    password: &str,
+    now: DateTime<Utc>,
+) -> Result<(), GameError> {
+    let body = render::render(
+        "password",
+        &render::PasswordMail {
+            game: &game.name,
+            power: role.name(),
+            password,
+            gm: game.gm.as_str(),
+        },
+    )?;
+    let id = tx.queue_mail(
+        &NewMail {
+            game: Some(game.id),
+            phase: None,
+            kind: MailKind::Password,
+            to: address.as_str(),
+            subject: &format!("{}: your password for {role}", game.name),
+            body: &body,
+            in_reply_to: None,
+        },
+        now,
+    )?;
+    tx.mail_secret(id, password)?;
+    Ok(())
 }
 
 /// Everything about a game's current phase the commands need.
@@ -770,28 +836,7 @@ impl Judge {
             now,
         )?;
         if generated {
-            let body = render::render(
-                "password",
-                &render::PasswordMail {
-                    game: &game.name,
-                    power: role.name(),
-                    password: &password,
-                    gm: game.gm.as_str(),
-                },
-            )?;
-            let id = tx.queue_mail(
-                &NewMail {
-                    game: Some(game.id),
-                    phase: None,
-                    kind: MailKind::Password,
-                    to: address.as_str(),
-                    subject: &format!("{}: your password for {role}", game.name),
-                    body: &body,
-                    in_reply_to: None,
-                },
-                now,
-            )?;
-            tx.mail_secret(id, &password)?;
+            password_mail(&tx, &game, &role, &address, &password, now)?;
         }
         tx.commit()?;
         Ok(generated)
@@ -1169,6 +1214,8 @@ impl Judge {
                 c.attach_picture(phase.id, &png)?;
             }
         }
+        let owe = names(v, &turn::owing(v, &phase.position));
+        seats::after_phase(c, game, &owe, &missing, now)?;
         Ok(Processed {
             phase: phase_name,
             next,
@@ -1422,6 +1469,7 @@ impl Judge {
             };
             out.push_str(&format!("  {:<10} {shown}\n", p.role));
         }
+        out.push_str(&seats::shown(c, v, &game, viewer)?);
         let phases = c.phases(game.id)?;
         let Some(cur) = phases
             .iter()
@@ -1485,6 +1533,26 @@ impl Judge {
             for (p, items) in with_items {
                 out.push_str(&format!("  {p}: {items}\n"));
             }
+        }
+        // A Winter's budgets before the orders (issue 21): a player's own, else every major's
+        // that owes orders.
+        let own = match viewer {
+            Some(Role::Power(p)) => v.power_by_name(p),
+            _ => None,
+        };
+        let budgets: Vec<String> = turn::owing(v, pos)
+            .into_iter()
+            .filter(|&p| own.is_none_or(|o| o == p))
+            .filter_map(|p| {
+                advice::budget(v, pos, p, &[]).map(|b| {
+                    let figures = render::advice::budget_figures(&b);
+                    format!("  {:<10} {figures}\n", v.power(p).name)
+                })
+            })
+            .collect();
+        if !budgets.is_empty() {
+            out.push_str("Budgets before orders:\n");
+            out.extend(budgets);
         }
         out.push_str("History:\n");
         for p in &phases {
@@ -1620,6 +1688,7 @@ impl Judge {
             .filter(|p| !due.ordered.contains(p))
             .cloned()
             .collect();
+        let waiting = seats::seated(self.store.view(), due.game.id, waiting)?;
         let p = &due.game.periods;
         let times = clock::after(due.deadline, p.grace.secs())
             .and_then(|g| Ok((g, clock::after(due.deadline, -p.remind.secs())?)));
@@ -1691,6 +1760,11 @@ impl Judge {
                     deadline: &shown,
                     grace_end: &grace_shown,
                     in_grace: level == Reminded::Grace,
+                    budget: &v
+                        .power_by_name(power)
+                        .and_then(|p| advice::budget(v, &phase.position, p, &[]))
+                        .map(|b| render::advice::budget(&b))
+                        .unwrap_or_default(),
                 },
             )?;
             tx.queue_mail(
@@ -1914,6 +1988,14 @@ impl Judge {
             tx.forget_signon_failures(since)?;
             tx.add_signon_failure(g.id, &role, sender, own, now)?;
             tx.commit()?;
+            if let Some(left) = seats::left(self.store.view(), g.id, &role, sender)? {
+                return Ok(Err(SignonRefusal::Left {
+                    role,
+                    game: g.name,
+                    since: clock::show_in(left.at, &g.timezone),
+                    how: left.kind,
+                }));
+            }
             return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));
         }
         Ok(Ok(Signed { game: g, role }))
@@ -2046,6 +2128,11 @@ impl Judge {
                 .collect::<Result<_, _>>()?
         };
         let names: Vec<String> = recipients.iter().map(|p| p.role.to_string()).collect();
+        // Broadcast press goes to the observers too; press to named powers never does.
+        let observers = match to.is_empty() {
+            true => tx.view().observers(game.id)?,
+            false => Vec::new(),
+        };
         tx.add_press(game.id, phase, from.name(), &names.join(" "), body, now)?;
         let mail = format!(
             "Press in game '{}' from {from} to {}:\n\n{body}",
@@ -2054,13 +2141,14 @@ impl Judge {
         );
         let subject = format!("{}: press from {from}", game.name);
         let mut seen = HashSet::new();
-        for p in recipients.iter().filter(|p| seen.insert(p.address.clone())) {
+        let addresses = recipients.iter().map(|p| &p.address).chain(&observers);
+        for to in addresses.filter(|a| seen.insert((*a).clone())) {
             tx.queue_mail(
                 &NewMail {
                     game: Some(game.id),
                     phase,
                     kind: MailKind::Press,
-                    to: p.address.as_str(),
+                    to: to.as_str(),
                     subject: &subject,
                     body: &mail,
                     in_reply_to: None,

@@ -7,6 +7,7 @@
 
 mod body;
 mod html;
+mod seats;
 mod stray;
 pub mod text;
 
@@ -94,6 +95,12 @@ impl Incoming {
     /// The whole message's size (bytes).
     pub fn size(&self) -> u64 {
         self.size
+    }
+
+    /// The whole message's SHA-256, hex: what a message is known by when it has no Message-ID,
+    /// and how an intake knows a message it stored before.
+    pub fn digest(&self) -> &str {
+        &self.digest
     }
 }
 
@@ -244,8 +251,15 @@ pub fn tick(
 fn repeatable(c: &Command) -> bool {
     match c {
         Command::Signon { power, .. } => Role::named(power) != Role::Gm,
-        Command::Press { .. } | Command::Gm(_) => false,
+        // A seat or observer command run again is refused as done (a seat taken, a code used).
+        Command::Press { .. }
+        | Command::Gm(_)
+        | Command::Resign
+        | Command::Takeover { .. }
+        | Command::Observe(_)
+        | Command::Unobserve(_) => false,
         Command::BadSignon
+        | Command::BadTakeover
         | Command::Help
         | Command::List
         | Command::History
@@ -962,6 +976,12 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
         SignonRefusal::WrongPassword { role, game } => {
             format!("Wrong password for {role} in game '{game}'. Nothing was done.")
         }
+        SignonRefusal::Left {
+            role,
+            game,
+            since,
+            how,
+        } => seats::left(role, game, since, *how),
     }
 }
 
@@ -991,6 +1011,8 @@ struct Session<'a> {
     helped: bool,
     /// A line failed (an order's error, an unknown command, a command's ERROR).
     failed: bool,
+    /// The player signed on resigned: the mail's last block is not their orders.
+    left: bool,
 }
 
 /// What a mail is recognised by: its date ([`Head::dated`]) and the digest of its text.
@@ -1103,6 +1125,7 @@ impl<'a> Session<'a> {
             reports: 0,
             helped: false,
             failed: false,
+            left: false,
         }
     }
 
@@ -1165,8 +1188,11 @@ impl<'a> Session<'a> {
                 break;
             }
             // A new password is not echoed back.
-            let head = match l.command {
+            let head = match &l.command {
                 Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
+                Command::Takeover { power, game, .. } => {
+                    format!("line {}: TAKEOVER {power} {game} ...", l.number)
+                }
                 _ => format!("line {}: {}", l.number, l.text),
             };
             // The order lines so far are taken before any other command runs (LIST shows them,
@@ -1230,6 +1256,13 @@ impl<'a> Session<'a> {
                     format!("line {}: SIGNON ...", l.number),
                     "One SIGNON per mail: this line was ignored.",
                 )),
+                (
+                    c @ (Command::Takeover { .. }
+                    | Command::BadTakeover
+                    | Command::Observe(_)
+                    | Command::Unobserve(_)),
+                    _,
+                ) => self.unsigned(c, head)?,
                 (Command::BadSignon, _) => {
                     return Ok(Ran::bad_line(format!(
                         "Line {}: a SIGNON line has three words after SIGNON: \
@@ -1241,13 +1274,22 @@ impl<'a> Session<'a> {
                 (Command::Closing, _) => {
                     self.push(Block::with(head, stray::Stray::Closing.answer()));
                 }
-                (_, None) => {
+                (c, None) => {
+                    if let Some(why) = self.observer_refusal(c)? {
+                        return Ok(Ran::refused(why));
+                    }
                     return Ok(Ran::bad_line(format!(
                         "Line {}: your mail has no SIGNON before its commands. Start the mail \
                          with SIGNON POWER GAME PASSWORD (send HELP for the guide). Nothing \
                          was done.",
                         l.number
-                    )))
+                    )));
+                }
+                (Command::Resign, Some(s)) => {
+                    if self.resign(&s, head)? {
+                        self.left = true;
+                        break;
+                    }
                 }
                 (Command::Signoff, Some(_)) => {
                     self.push(Block::with(
@@ -1314,7 +1356,7 @@ impl<'a> Session<'a> {
         if dirty {
             self.take_orders(&s, &orders)?;
         }
-        if let Role::Power(power) = &s.role {
+        if let (Role::Power(power), false) = (&s.role, self.left) {
             if let Some(b) = self.order_set(&s.game, power)? {
                 self.push(b);
             }
@@ -1469,16 +1511,21 @@ impl<'a> Session<'a> {
                         .ack
                         .lines
                         .iter()
-                        .map(|c| {
+                        .flat_map(|c| {
                             let (number, written) = mail_line(c.line)
                                 .map_or((c.line, c.text.as_str()), |l| (l.number, l.text.as_str()));
-                            match &c.error {
+                            let head = match &c.error {
                                 None => format!("line {number}: {}", c.kept()),
                                 Some(e) => {
                                     failed = true;
                                     format!("line {number}: {written}: ERROR: {e}")
                                 }
-                            }
+                            };
+                            std::iter::once(head).chain(
+                                c.warnings
+                                    .iter()
+                                    .map(move |w| format!("line {number}: WARNING: {w}")),
+                            )
                         })
                         .collect();
                     let kept = taken.ack.kept();
@@ -1491,6 +1538,9 @@ impl<'a> Session<'a> {
                             taken.ack.lines.len()
                         )
                     });
+                    if kept > 0 {
+                        lines.extend(taken.ack.notes.iter().cloned());
+                    }
                     if kept > 0 && by == Author::Player {
                         self.set = Some(taken.ack);
                     }
@@ -1682,6 +1732,8 @@ impl<'a> Session<'a> {
                     vec![format!("{c} (carried out when the phase is processed).")]
                 })
             }
+            Command::Gm(GmCommand::Code(words)) if gm => seats::code(j, s, words, head, now)?,
+            Command::Gm(GmCommand::Replace(words)) if gm => seats::replace(j, s, words, head, now)?,
             Command::Gm(GmCommand::Pause) if gm => service(head, j.pause(&name, true, now), |_| {
                 vec!["The game is paused.".into()]
             }),
@@ -1706,6 +1758,11 @@ impl<'a> Session<'a> {
             | Command::BadSignon
             | Command::Signoff
             | Command::Closing
+            | Command::Resign
+            | Command::Takeover { .. }
+            | Command::BadTakeover
+            | Command::Observe(_)
+            | Command::Unobserve(_)
             | Command::Order(_) => Block::new(head),
         })
     }

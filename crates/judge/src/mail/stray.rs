@@ -1,5 +1,5 @@
 //! Lines that are neither a command the reader knows nor an order (issue 21): an unknown word
-//! in command position (`RESIGN`, `SET FOO`, `HLEP`) is answered as an unknown command with the
+//! in command position (`QUIT`, `SET FOO`, `HLEP`) is answered as an unknown command with the
 //! nearest one, and the closing lines of a mail ("Thanks!", "Alice") as not read, instead of
 //! the order parser's "expected a unit". Only lines the reader took for orders come here, so
 //! every real command has been tried first; the game's variant says what an order is.
@@ -14,7 +14,7 @@ pub enum Stray {
     /// An unknown word where a command starts: the words as written (upper case), and the
     /// nearest command when one is close.
     Unknown {
-        /// `RESIGN`, `SET FOO`.
+        /// `QUIT`, `SET FOO`.
         command: String,
         /// `HELP` for `HLEP`.
         nearest: Option<&'static str>,
@@ -139,8 +139,8 @@ mod tests {
             Some("ERROR: unknown command HLEP (did you mean HELP?). Nothing was done.")
         );
         assert_eq!(
-            got("RESIGN").as_deref(),
-            Some("ERROR: unknown command RESIGN: send HELP for the commands. Nothing was done.")
+            got("QUIT").as_deref(),
+            Some("ERROR: unknown command QUIT: send HELP for the commands. Nothing was done.")
         );
         assert_eq!(
             got("set wait").as_deref(),

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 10;
+pub const VERSION: i64 = 11;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -212,6 +212,47 @@ CREATE TABLE handled (
     digest TEXT NOT NULL             -- SHA-256 of the text read, hex
 );
 CREATE INDEX handled_power ON handled (game, power, phase);
+"#,
+    // Version 11 (issue 20, seats and observers).
+    r#"
+-- Per game: after how many phases in a row without orders a power is abandoned (0: never),
+-- and whether anyone may OBSERVE it by mail. A game without a row: never, and yes.
+CREATE TABLE seat_rules (
+    game          INTEGER PRIMARY KEY REFERENCES games(id),
+    abandon_after INTEGER NOT NULL,
+    observers     INTEGER NOT NULL
+);
+-- Phases in a row the power's player has sent no orders: reset by orders and by a new player.
+ALTER TABLE players ADD COLUMN missed INTEGER NOT NULL DEFAULT 0;
+-- Every seat left or given after the start: resigned, abandoned, replaced, taken over.
+CREATE TABLE seat_changes (
+    id          INTEGER PRIMARY KEY,
+    game        INTEGER NOT NULL REFERENCES games(id),
+    power       TEXT NOT NULL,
+    change      TEXT NOT NULL,
+    old_address TEXT,
+    new_address TEXT,
+    missed      INTEGER NOT NULL DEFAULT 0,  -- phases missed, for an abandoned seat
+    at          TEXT NOT NULL
+);
+CREATE INDEX seat_changes_power ON seat_changes (game, power);
+-- The GM's one-time codes for an open seat (TAKEOVER): the SHA-256 of the code, never the code.
+CREATE TABLE takeover_codes (
+    id     INTEGER PRIMARY KEY,
+    game   INTEGER NOT NULL REFERENCES games(id),
+    power  TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    issued TEXT NOT NULL,
+    used   TEXT,                     -- when it was used
+    void   INTEGER NOT NULL DEFAULT 0  -- 1: a newer code, or the seat was given
+);
+-- Who observes a game: its results and broadcast press, nothing else.
+CREATE TABLE observers (
+    game    INTEGER NOT NULL REFERENCES games(id),
+    address TEXT NOT NULL COLLATE NOCASE,
+    since   TEXT NOT NULL,
+    PRIMARY KEY (game, address)
+);
 "#,
 ];
 

@@ -158,6 +158,20 @@ stored_word!(
 );
 
 stored_word!(
+    /// How a seat changed hands (issue 20).
+    ChangeKind, "seat change", {
+        /// Its player left it (RESIGN).
+        Resigned => "resigned",
+        /// Its player missed too many phases in a row.
+        Abandoned => "abandoned",
+        /// The GM gave it to a new player (`game replace`, REPLACE).
+        Replaced => "replaced",
+        /// A new player took it with the GM's code (TAKEOVER).
+        TookOver => "took over",
+    }
+);
+
+stored_word!(
     /// Who entered an order text.
     Author, "author of orders", {
         /// The power's player (by mail, or `game orders --as-player`).
