@@ -858,8 +858,9 @@ fn answer(
     let handled = read.handled.as_ref();
     // A reply to a mail with a line that failed starts with the mail as it was read.
     let mut blocks = Vec::new();
-    if read.failed {
-        blocks.push(as_read(&body.text));
+    let shown = as_read(&body.text);
+    if read.failed && !shown.lines.is_empty() {
+        blocks.push(shown);
     }
     blocks.extend(attachments);
     blocks.extend(read.blocks);
