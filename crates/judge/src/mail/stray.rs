@@ -142,13 +142,8 @@ mod tests {
             got("QUIT").as_deref(),
             Some("ERROR: unknown command QUIT: send HELP for the commands. Nothing was done.")
         );
-        assert_eq!(
-            got("set wait").as_deref(),
-            Some(
-                "ERROR: unknown command SET WAIT: SET takes PASSWORD, ADDRESS, DEADLINE, GRACE \
-                 or PICTURES. Nothing was done."
-            )
-        );
+        assert!(got("set wait")
+            .is_some_and(|a| a.starts_with("ERROR: unknown command SET WAIT: SET takes ")),);
         assert_eq!(
             got("Set pasword x").as_deref(),
             Some(
