@@ -87,7 +87,7 @@ fn orders_check_with_a_position_checks_legality() {
     let out = stdout(&o);
     assert!(out.contains("line 1: A(Par)-Bur"), "{out}");
     assert!(
-        out.contains("line 2") && out.contains("Brest holds no such unit"),
+        out.contains("line 2") && out.contains("there is no unit in Brest"),
         "{out}"
     );
 }

@@ -56,7 +56,7 @@ fn valid_orders_print_in_canonical_form() {
 fn no_unit_there_is_an_error() {
     let (v, p) = standard_1901();
     let r = check(&v, Some(&p), "France", &["A(Bur)-Par"]);
-    assert!(matches!(r[0], Err(ValidationError::NoUnit { .. })), "{r:?}");
+    assert!(matches!(r[0], Err(ValidationError::Empty { .. })), "{r:?}");
 }
 
 #[test]
@@ -177,7 +177,7 @@ fn ambiguous_bal_is_settled_by_geometry() {
     let v = board("napoleonic");
     // A fleet in SKA reaches the Baltic Sea, not the Balkans.
     let r = check(&v, None, "Russia", &["F(SKA)-Bal"]);
-    assert_eq!(r[0].as_deref().ok(), Some("F(SKA)-Baltic Sea"), "{r:?}");
+    assert_eq!(r[0].as_deref().ok(), Some("F(SKA)-BAL"), "{r:?}");
     // An army in Constantinople reaches the Balkans, not the sea.
     let r = check(&v, None, "Russia", &["A(Con)-Bal"]);
     assert_eq!(r[0].as_deref().ok(), Some("A(Con)-Bkn"), "{r:?}");
@@ -193,6 +193,64 @@ fn ambiguous_bal_that_fits_both_is_an_error_naming_both() {
     assert!(
         text.contains("Baltic Sea") && text.contains("Balkans"),
         "{text}"
+    );
+}
+
+/// Issue 21: `BAL` written exactly as the Baltic Sea's code is the Baltic, even where the
+/// Balkans would fit too (the canonical form prints it so), while `Bal` stays ambiguous.
+#[test]
+fn the_exact_code_wins_when_both_meanings_fit() {
+    let v = board("napoleonic");
+    let r = check(&v, None, "Russia", &["F(BAL) H"]);
+    assert_eq!(r[0].as_deref().ok(), Some("F(BAL) H"), "{r:?}");
+}
+
+/// Issue 21: `F GOB-BAL` failed as "ambiguous: 'BAL' could be Baltic Sea or Balkans", though the
+/// real problem is that GOB doesn't border the Baltic: adjacency before ambiguity.
+#[test]
+fn an_ambiguous_name_no_meaning_fits_names_the_real_problem() {
+    let v = board("napoleonic");
+    let r = check(&v, None, "Russia", &["F GOB-BAL", "F GOB-bal"]);
+    let got: Vec<String> = r
+        .iter()
+        .map(|r| {
+            r.as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(got[0], "F(GOB) can't reach BAL");
+    assert_eq!(got[1], "F(GOB) can't reach BAL or Bkn");
+}
+
+/// Issue 21: "Silesia holds no such unit: the order names an army" when Silesia is empty; now
+/// the error says what is (or isn't) there.
+#[test]
+fn an_empty_space_or_another_kind_of_unit_is_said_plainly() {
+    let (v, p) = standard_1901();
+    let r = check(
+        &v,
+        Some(&p),
+        "France",
+        &["A(Bur)-Par", "A(Bre)-Pic", "A(Lon)-Wal"],
+    );
+    let got: Vec<String> = r
+        .iter()
+        .map(|r| {
+            r.as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "there is no unit in Burgundy",
+            "Brest holds a fleet, not an army",
+            "the unit in London belongs to England, not to you"
+        ]
     );
 }
 
@@ -430,11 +488,7 @@ fn ambiguous_bal_is_settled_by_the_board_in_legs_merges_and_second_phase_orders(
         .collect();
     assert_eq!(
         got,
-        [
-            "F(NTH)-SKA-Baltic Sea",
-            "F(SKA) MERGE Baltic Sea",
-            "2: F(Baltic Sea) MERGE SKA"
-        ]
+        ["F(NTH)-SKA-BAL", "F(SKA) MERGE BAL", "2: F(BAL) MERGE SKA"]
     );
 }
 

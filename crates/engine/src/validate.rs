@@ -121,13 +121,23 @@ pub enum ValidationError {
         /// The spaces it may mean, by full name, "X or Y".
         options: String,
     },
-    /// No unit of that kind there.
-    #[error("{place} holds no such unit: the order names {what}")]
+    /// The space named holds no unit at all (issue 21: said plainly, not as a unit of the
+    /// wrong kind).
+    #[error("there is no unit in {place}")]
+    Empty {
+        /// The space.
+        place: String,
+    },
+    /// The orderer's force there is not of the kind or size the order names.
+    #[error("{place} holds {holds}, not {what}")]
     NoUnit {
-        /// What the order names (`army`, `fleet`, `2 armies`).
+        /// What the order names (`an army`, `a fleet`, `2 armies`).
         what: String,
         /// The space.
         place: String,
+        /// What the space holds (empty in reports stored before issue 21).
+        #[serde(default)]
+        holds: String,
     },
     /// The unit belongs to another power.
     #[error("the unit in {place} belongs to {owner}, not to you")]
@@ -413,6 +423,11 @@ impl<'a> Checker<'a> {
             } else {
                 fitting
             };
+        }
+        if valid.is_empty() {
+            if let Some(e) = real_problem(&results) {
+                return Err(e);
+            }
         }
         match valid.as_slice() {
             [(_, one)] => Ok((*one).clone()),
@@ -1006,17 +1021,19 @@ impl<'a> Checker<'a> {
         let place = self.variant.province(unit.at.province).name.clone();
         let force = pos
             .force(unit.at.province)
-            .ok_or_else(|| ValidationError::NoUnit {
-                what: describe_counts(unit.armies, unit.fleets),
+            .ok_or_else(|| ValidationError::Empty {
                 place: place.clone(),
             })?;
+        // Another power's unit is the problem, whatever its kind.
+        self.check_owner(force.power, unit.at.province)?;
         if unit.armies > force.armies || unit.fleets > force.fleets {
             return Err(ValidationError::NoUnit {
                 what: describe_counts(unit.armies, unit.fleets),
                 place,
+                holds: describe_counts(force.armies, force.fleets),
             });
         }
-        self.check_owner(force.power, unit.at.province)
+        Ok(())
     }
 
     fn check_owner(&self, owner: PowerId, at: ProvinceId) -> Result<(), ValidationError> {
@@ -1338,6 +1355,48 @@ fn kind_name<P>(kind: &OrderKind<P>) -> &'static str {
 }
 
 /// The units an order gives orders to (not the ones it names as supported or convoyed).
+/// When no meaning of an ambiguous name gives a valid order, the error the player should read
+/// (issue 21: adjacency before ambiguity): the one error every meaning gives; the one meaning
+/// the unit can reach says what else is wrong; when it reaches none, that it can't reach any of
+/// them. None: the meanings fail in ways that don't say which was meant.
+fn real_problem(results: &[(Order<Region>, Checked)]) -> Option<ValidationError> {
+    let errors: Vec<&ValidationError> = results
+        .iter()
+        .filter_map(|(_, r)| r.as_ref().err())
+        .collect();
+    if let [first, rest @ ..] = errors.as_slice() {
+        if rest.iter().all(|e| e == first) {
+            return Some((*first).clone());
+        }
+    }
+    let reached: Vec<_> = errors
+        .iter()
+        .filter(|e| !matches!(e, ValidationError::Unreachable { .. }))
+        .collect();
+    match reached.as_slice() {
+        [one] => return Some((**one).clone()),
+        [] => {}
+        _ => return None,
+    }
+    let mut unit = None;
+    let mut places = Vec::new();
+    for e in &errors {
+        match e {
+            ValidationError::Unreachable { unit: u, place }
+                if unit.is_none_or(|first| first == u) =>
+            {
+                unit = Some(u);
+                places.push(place.as_str());
+            }
+            _ => return None,
+        }
+    }
+    Some(ValidationError::Unreachable {
+        unit: unit?.clone(),
+        place: places.join(" or "),
+    })
+}
+
 fn units_of<P>(order: &Order<P>) -> Vec<&UnitSpec<P>> {
     match &order.kind {
         OrderKind::Merge { units, .. } => units.iter().collect(),

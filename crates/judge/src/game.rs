@@ -741,8 +741,9 @@ impl Judge {
         self.store.view()
     }
 
+    /// The game called `name`, capitals aside, as everywhere a game is named (issue 21).
     fn game(c: View, name: &str) -> Result<Game, GameError> {
-        c.game(name)?
+        c.game_any_case(name)?
             .ok_or_else(|| GameError::UnknownGame(name.to_string()))
     }
 

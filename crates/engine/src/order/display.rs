@@ -1,7 +1,7 @@
 //! The canonical form of an order (`docs/orders.md`, first column).
 
 use super::{Order, OrderKind, Place, Stage, UnitSpec};
-use crate::variant::{spec_text, Lookup, PowerId, Region, Variant};
+use crate::variant::{spec_text, PowerId, Region, Variant};
 
 /// A place that can be printed.
 pub trait PlaceName {
@@ -11,17 +11,9 @@ pub trait PlaceName {
 
 impl PlaceName for Region {
     fn name(&self, variant: &Variant) -> String {
-        let province = variant.province(self.province);
-        // A code that is also a shared name (`Bal`: Balkans or Baltic) would read back as
-        // ambiguous; the full name says which space is meant.
-        if variant.lookup(&province.code) != Lookup::One(self.province)
-            && variant.lookup(&province.name) == Lookup::One(self.province)
-        {
-            return match self.coast {
-                Some(c) => format!("{}/{}", province.name, c.code()),
-                None => province.name.clone(),
-            };
-        }
+        // Codes throughout (issue 21): a code that is also a shared name (`BAL`, the Baltic
+        // Sea; `Bal` may be the Balkans) reads back as that space, since validation takes the
+        // meaning written as its exact code when several fit.
         variant.region_name(*self)
     }
 }

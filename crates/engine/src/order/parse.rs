@@ -738,11 +738,16 @@ impl Grammar<'_> {
     fn bare_place<'a>(&self, i: &'a str) -> Res<'a, Place> {
         let found = longest(i, |s| match self.v.find(s)? {
             [one] => Some(Place::Known(Region::of(*one))),
-            options => Some(Place::Ambiguous {
-                name: s.to_string(),
-                options: options.to_vec(),
-                coast: None,
-            }),
+            // A name written exactly as one space's code is that space (issue 21: `BAL`, as
+            // the map prints the Baltic Sea); written otherwise (`Bal`) it may be any of them.
+            options => match options.iter().find(|&&p| self.v.province(p).code == s) {
+                Some(&coded) => Some(Place::Known(Region::of(coded))),
+                None => Some(Place::Ambiguous {
+                    name: s.to_string(),
+                    options: options.to_vec(),
+                    coast: None,
+                }),
+            },
         });
         let Some((end, mut place)) = found else {
             return Err(self.unknown_place(i));
@@ -1255,7 +1260,7 @@ mod tests {
     }
 
     #[test]
-    fn shared_name_parses_as_ambiguous_and_full_name_prints_for_its_code() {
+    fn shared_name_parses_as_ambiguous_and_its_spaces_print_as_codes() {
         let v = board();
         let order = parse_line(&v, "A Par D bal").unwrap_or_else(|e| panic!("{e}"));
         let OrderKind::Disembark { to, .. } = &order.kind else {
@@ -1269,7 +1274,7 @@ mod tests {
                 coast: None
             }
         );
-        assert_eq!(known(&v, "Balkans", None).name(&v), "Balkans");
+        assert_eq!(known(&v, "Balkans", None).name(&v), "Bal");
     }
 
     #[test]

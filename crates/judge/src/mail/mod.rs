@@ -5,8 +5,11 @@
 //! don't, and the time of each call is the mail's (`now`): a message answered late by `tick` is
 //! answered as of when it came.
 
+mod body;
 mod endings;
+mod html;
 mod seats;
+mod stray;
 pub mod text;
 
 use crate::clock;
@@ -270,6 +273,7 @@ fn repeatable(c: &Command) -> bool {
         | Command::SetWait(_)
         | Command::SetDraw(_)
         | Command::SetConcede(_)
+        | Command::Closing
         | Command::Order(_) => true,
         // A second run would register the absence twice.
         Command::SetAbsence(_) => false,
@@ -330,7 +334,9 @@ fn answer_stored(j: &mut Judge, cfg: &MailConfig, m: &Pending) -> Result<Handled
         .map_err(GameError::from)?;
     let secrets = m.secrets.as_deref();
     // A mail too long to read runs nothing: `answer` tells its sender so.
-    let lines = commands(parsed.as_ref(), secrets).unwrap_or_default();
+    let lines = commands(parsed.as_ref(), secrets)
+        .map(|r| r.lines)
+        .unwrap_or_default();
     let at = m.received;
     let msg = Stored {
         size: m.size,
@@ -396,14 +402,14 @@ fn fail(
     now: DateTime<Utc>,
 ) -> Result<(), MailError> {
     let (parsed, h) = parse(&m.raw, whole(cfg, m.size));
-    let named = commands(parsed.as_ref(), None).ok().and_then(|lines| {
-        lines.into_iter().find_map(|l| match l.command {
+    let named = commands(parsed.as_ref(), None).ok().and_then(|read| {
+        read.lines.into_iter().find_map(|l| match l.command {
             Command::Signon { game, .. } => Some(game),
             _ => None,
         })
     });
     let game = match named {
-        Some(name) => j.view().game(&name).map_err(GameError::from)?,
+        Some(name) => j.view().game_any_case(&name).map_err(GameError::from)?,
         None => None,
     };
     let received = m
@@ -457,17 +463,21 @@ fn fail(
     Ok(())
 }
 
+/// A message's commands, and the text and attachments they were read from.
+struct Reading {
+    lines: Vec<Line>,
+    body: body::Body,
+}
+
 /// The commands of a message; `secrets`, the passwords kept apart from a stored copy, are put
 /// back into its masked lines.
-fn commands(parsed: Option<&Message>, secrets: Option<&str>) -> Result<Vec<Line>, text::TooLong> {
-    let mut lines = match parsed.and_then(|p| p.body_text(0)) {
-        Some(body) => text::read(&body)?,
-        None => Vec::new(),
-    };
+fn commands(parsed: Option<&Message>, secrets: Option<&str>) -> Result<Reading, text::TooLong> {
+    let body = parsed.map(body::of).unwrap_or_default();
+    let mut lines = text::read(&body.text)?;
     if let Some(s) = secrets {
         text::restore(&mut lines, s);
     }
-    Ok(lines)
+    Ok(Reading { lines, body })
 }
 
 /// Whether a message of `size` bytes was read and stored whole, not only its headers.
@@ -480,7 +490,7 @@ fn whole(cfg: &MailConfig, size: u64) -> bool {
 /// HTML body can't be masked in place, so the stored copy is the text the judge read; its
 /// other parts (an HTML twin, attachments) are not kept. None when there is nothing to mask.
 fn masked(raw: &[u8], m: &Message) -> Option<(Vec<u8>, String)> {
-    let body = m.body_text(0)?;
+    let body = body::of(m).text;
     let (text, secrets) = text::mask(&body);
     if secrets.is_empty() {
         return None;
@@ -803,8 +813,8 @@ fn answer(
         reply(j, h, id, None, &intro, &[], None, InboxState::Answered, now)?;
         return Ok(Handled::Answered);
     }
-    let lines = match commands(m.parsed, m.secrets) {
-        Ok(lines) => lines,
+    let Reading { lines, body } = match commands(m.parsed, m.secrets) {
+        Ok(r) => r,
         Err(long) => {
             let intro = format!(
                 "Your mail has {} lines of text; the judge reads at most {} in one mail. \
@@ -816,11 +826,22 @@ fn answer(
             return Ok(Handled::Answered);
         }
     };
+    let attachments = attachments(&body);
     if lines.is_empty() {
         let intro = "The judge found no text it could read in your mail (no plain text or HTML \
                      body, or only quoted lines). Nothing was done. Write your commands as plain \
                      text, starting with SIGNON POWER GAME PASSWORD; send HELP for the guide.";
-        reply(j, h, id, None, intro, &[], None, InboxState::Answered, now)?;
+        reply(
+            j,
+            h,
+            id,
+            None,
+            intro,
+            &attachments,
+            None,
+            InboxState::Answered,
+            now,
+        )?;
         return Ok(Handled::Answered);
     }
     // The text read, line by line, the SIGNON without its password (a stored mail has it
@@ -850,18 +871,78 @@ fn answer(
     };
     let read = Session::new(j, cfg, &h.sender, now).run(&lines, &fresh)?;
     let handled = read.handled.as_ref();
+    // A reply to a mail with a line that failed starts with the mail as it was read.
+    let mut blocks = Vec::new();
+    let shown = as_read(&body.text);
+    if read.failed && !shown.lines.is_empty() {
+        blocks.push(shown);
+    }
+    blocks.extend(attachments);
+    blocks.extend(read.blocks);
     reply(
         j,
         h,
         id,
         read.game,
         &read.intro,
-        &read.blocks,
+        &blocks,
         handled,
         InboxState::Answered,
         now,
     )?;
     Ok(Handled::Answered)
+}
+
+/// The most the reply's block of the mail as read holds (bytes): a long mail is shown in part.
+const MAX_AS_READ: usize = 8_000;
+
+/// The reply's block of the mail's lines as the judge read them, numbered as in the body.
+fn as_read(text: &str) -> Block {
+    let all = text::as_read(text);
+    let mut used = 0usize;
+    let mut lines: Vec<String> = all
+        .iter()
+        .map(|(n, t)| format!("{n}: {t}"))
+        .take_while(|l| {
+            used = used.saturating_add(l.len());
+            used <= MAX_AS_READ
+        })
+        .collect();
+    let cut = all.len().saturating_sub(lines.len());
+    if cut > 0 {
+        lines.push(format!("... and {cut} more lines."));
+    }
+    Block {
+        head: "Your mail as the judge read it".into(),
+        lines,
+    }
+}
+
+/// The reply's block on a message's attachments, when it has any: the one read as the body,
+/// those not read.
+fn attachments(body: &body::Body) -> Vec<Block> {
+    let mut lines = Vec::new();
+    if let Some(name) = &body.attachment {
+        lines.push(format!(
+            "The judge read your attachment {name} as the mail's body: the mail's own text \
+             gave no command."
+        ));
+    }
+    if !body.ignored.is_empty() {
+        lines.push(format!(
+            "Not read: {}. The judge reads the mail's text (or one plain text attachment); \
+             write your commands there.",
+            body.ignored.join(", ")
+        ));
+    }
+    if lines.is_empty() {
+        Vec::new()
+    } else {
+        vec![Block {
+            head: "Attachments".into(),
+            lines,
+        }]
+    }
 }
 
 /// The one sentence a refused SIGNON's reply says.
@@ -944,6 +1025,8 @@ struct Session<'a> {
     reports: usize,
     /// HELP answered already.
     helped: bool,
+    /// A line failed (an order's error, an unknown command, a command's ERROR).
+    failed: bool,
     /// The player signed on resigned: the mail's last block is not their orders.
     left: bool,
 }
@@ -963,6 +1046,8 @@ struct Ran {
     intro: String,
     blocks: Vec<Block>,
     handled: Option<HandledMail>,
+    /// A line of the mail failed: the reply shows the mail as read.
+    failed: bool,
 }
 
 impl Ran {
@@ -973,6 +1058,15 @@ impl Ran {
             intro,
             blocks: Vec::new(),
             handled: None,
+            failed: false,
+        }
+    }
+
+    /// A mail refused whole for one of its lines.
+    fn bad_line(intro: String) -> Ran {
+        Ran {
+            failed: true,
+            ..Ran::refused(intro)
         }
     }
 }
@@ -1046,6 +1140,7 @@ impl<'a> Session<'a> {
             commands: 0,
             reports: 0,
             helped: false,
+            failed: false,
             left: false,
         }
     }
@@ -1096,10 +1191,12 @@ impl<'a> Session<'a> {
         let gm_mail = lines.iter().any(
             |l| matches!(&l.command, Command::Signon { power, .. } if Role::named(power) == Role::Gm),
         );
+        // Lines after it may be the mail's closing.
+        let last_command = lines.iter().rposition(|l| l.command.is_command());
         for (i, l) in lines.iter().enumerate() {
             // Bounded work per mail: past the commands' cap or a full reply, the rest is not
             // run (order lines have their own cap, checked as a set).
-            let is_order = matches!(l.command, Command::Order(_));
+            let is_order = !l.command.is_command();
             if !is_order {
                 self.commands = self.commands.saturating_add(1);
             }
@@ -1188,18 +1285,21 @@ impl<'a> Session<'a> {
                     _,
                 ) => self.unsigned(c, head)?,
                 (Command::BadSignon, _) => {
-                    return Ok(Ran::refused(format!(
+                    return Ok(Ran::bad_line(format!(
                         "Line {}: a SIGNON line has three words after SIGNON: \
                          SIGNON POWER GAME PASSWORD (the GM: SIGNON GM GAME PASSWORD). \
                          Nothing was done.",
                         l.number
                     )))
                 }
+                (Command::Closing, _) => {
+                    self.push(Block::with(head, stray::Stray::Closing.answer()));
+                }
                 (c, None) => {
                     if let Some(why) = self.observer_refusal(c)? {
                         return Ok(Ran::refused(why));
                     }
-                    return Ok(Ran::refused(format!(
+                    return Ok(Ran::bad_line(format!(
                         "Line {}: your mail has no SIGNON before its commands. Start the mail \
                          with SIGNON POWER GAME PASSWORD (send HELP for the guide). Nothing \
                          was done.",
@@ -1219,9 +1319,18 @@ impl<'a> Session<'a> {
                     ));
                     break;
                 }
-                (Command::Order(_), Some(_)) => {
-                    orders.push(l);
-                    dirty = true;
+                (Command::Order(text), Some(s)) => {
+                    let trailing = last_command.is_none_or(|k| i > k);
+                    match self.stray(&s, text, trailing)? {
+                        Some(stray) => {
+                            self.failed |= matches!(stray, stray::Stray::Unknown { .. });
+                            self.push(Block::with(head, stray.answer()));
+                        }
+                        None => {
+                            orders.push(l);
+                            dirty = true;
+                        }
+                    }
                 }
                 (Command::Clear, Some(s)) if s.role != Role::Gm => {
                     // CLEAR drops the mail's earlier order lines too.
@@ -1251,6 +1360,7 @@ impl<'a> Session<'a> {
                         self.reports = self.reports.saturating_add(1);
                     }
                     let b = self.command(&s, c, head)?;
+                    self.failed |= b.lines.iter().any(|l| l.starts_with("ERROR"));
                     self.push(b);
                 }
             }
@@ -1261,6 +1371,7 @@ impl<'a> Session<'a> {
                 intro: "Here is what you asked for.".into(),
                 blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
                 handled: None,
+                failed: self.failed,
             });
         };
         if dirty {
@@ -1280,7 +1391,24 @@ impl<'a> Session<'a> {
             intro,
             blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
             handled: self.handled,
+            failed: self.failed,
         })
+    }
+
+    /// What an order line of the mail is when it is not an order ([`stray::classify`]). The
+    /// GM's lines that name a power are orders.
+    fn stray(
+        &mut self,
+        s: &Signed,
+        text: &str,
+        trailing: bool,
+    ) -> Result<Option<stray::Stray>, MailError> {
+        if s.role == Role::Gm && text.contains(':') {
+            return Ok(None);
+        }
+        Ok(self
+            .j
+            .with_variant(&s.game, |v, _| stray::classify(v, text, trailing))?)
     }
 
     /// The game as it is now: an earlier line of the mail may have paused or resumed it.
@@ -1372,8 +1500,10 @@ impl<'a> Session<'a> {
             Role::Gm => Author::Gm,
             Role::Power(_) => Author::Player,
         };
+        let mut failed = false;
         for (power, ls) in by_power {
             if power.is_empty() {
+                failed = true;
                 let lines = ls
                     .iter()
                     .map(|(l, _)| {
@@ -1407,7 +1537,10 @@ impl<'a> Session<'a> {
                                 .map_or((c.line, c.text.as_str()), |l| (l.number, l.text.as_str()));
                             let head = match &c.error {
                                 None => format!("line {number}: {}", c.kept()),
-                                Some(e) => format!("line {number}: {written}: ERROR: {e}"),
+                                Some(e) => {
+                                    failed = true;
+                                    format!("line {number}: {written}: ERROR: {e}")
+                                }
                             };
                             std::iter::once(head).chain(
                                 c.warnings
@@ -1437,13 +1570,17 @@ impl<'a> Session<'a> {
                         lines,
                     }
                 }
-                Err(e) => Block::with(
-                    format!("Orders for {power}"),
-                    format!("ERROR: {e}. Nothing was done."),
-                ),
+                Err(e) => {
+                    failed = true;
+                    Block::with(
+                        format!("Orders for {power}"),
+                        format!("ERROR: {e}. Nothing was done."),
+                    )
+                }
             };
             self.push_block(true, block);
         }
+        self.failed |= failed;
         Ok(())
     }
 
@@ -1533,20 +1670,35 @@ impl<'a> Session<'a> {
                     self.press_copy.map(stamp).unwrap_or_default()
                 ),
             ),
-            Command::Press { to, body } => match j.press(&s.game, &s.role, to, body, now) {
-                Ok(names) => Block::with(head, format!("Sent to {}.", names.join(", "))),
-                Err(GameError::PressTo(name)) => Block::with(
-                    head,
-                    format!(
-                        "ERROR: '{name}' is not another power of the game: write PRESS TO and \
-                         the powers' names. Nothing was sent."
-                    ),
-                ),
-                Err(e @ (GameError::PressLimit(_) | GameError::PressTooLong(_))) => {
-                    Block::with(head, format!("ERROR: {e}. Nothing was sent."))
+            Command::Press { to, body } => {
+                // Orders after a forgotten ENDPRESS would go out as press, and not be entered.
+                let orders = j.with_variant(&s.game, |v, _| stray::orders_in(v, body))?;
+                if !orders.is_empty() {
+                    return Ok(Block::with(head, stray::forgot_endpress(&orders)));
                 }
-                Err(e) => return Err(e.into()),
-            },
+                match j.press(&s.game, &s.role, to, body, now) {
+                    Ok(names) => Block::with(head, format!("Sent to {}.", names.join(", "))),
+                    Err(GameError::PressTo(name)) => {
+                        let near = j.with_variant(&s.game, |v, _| {
+                            v.suggest_power(&name)
+                                .filter(|n| !n.eq_ignore_ascii_case(&name))
+                                .map(|n| format!(" (did you mean {n}?)"))
+                        })?;
+                        Block::with(
+                            head,
+                            format!(
+                            "ERROR: '{name}' is not another power of the game{}: write PRESS TO \
+                             and the powers' names. Nothing was sent.",
+                            near.unwrap_or_default()
+                        ),
+                        )
+                    }
+                    Err(e @ (GameError::PressLimit(_) | GameError::PressTooLong(_))) => {
+                        Block::with(head, format!("ERROR: {e}. Nothing was sent."))
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
             Command::Gm(GmCommand::Process { phase, now: anyway }) if gm => {
                 service(head, j.process_due(&name, Some(phase), *anyway, now), |p| {
                     vec![format!(
@@ -1619,6 +1771,7 @@ impl<'a> Session<'a> {
             | Command::Signon { .. }
             | Command::BadSignon
             | Command::Signoff
+            | Command::Closing
             | Command::Resign
             | Command::Takeover { .. }
             | Command::BadTakeover

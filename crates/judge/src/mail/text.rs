@@ -65,8 +65,132 @@ pub enum Command {
     Unobserve(String),
     /// One of the GM's commands.
     Gm(GmCommand),
+    /// A known mobile signature ("Sent from my iPhone"): it ends the mail, and the reply lists
+    /// it as not read.
+    Closing,
     /// Anything else: an order line.
     Order(String),
+}
+
+impl Command {
+    /// Whether this is one of the judge's commands, not a line that may be an order or a
+    /// closing.
+    pub fn is_command(&self) -> bool {
+        !matches!(self, Command::Order(_) | Command::Closing)
+    }
+}
+
+/// The words that start a command, as [`read`] knows them (a `SET` command with its second
+/// word): the one list the reader's tests and the "did you mean" of an unknown command use.
+/// A new command adds its words here.
+pub const COMMANDS: &[&str] = &[
+    "SIGNON",
+    "HELP",
+    "LIST",
+    "HISTORY",
+    "SUMMARY",
+    "CLEAR",
+    "SIGNOFF",
+    "SET PASSWORD",
+    "SET ADDRESS",
+    "PRESS TO",
+    "BROADCAST",
+    "PROCESS",
+    "PREVIEW",
+    "ROLLBACK",
+    "SET DEADLINE",
+    "SET GRACE",
+    "SET PICTURES",
+    "CONTROL",
+    "PAUSE",
+    "RESUME",
+    "RESIGN",
+    "TAKEOVER",
+    "OBSERVE",
+    "UNOBSERVE",
+    "CODE",
+    "REPLACE",
+    "SET WAIT",
+    "SET NOWAIT",
+    "SET ABSENCE",
+    "SET DRAW",
+    "SET NODRAW",
+    "SET CONCEDE",
+    "SET NOCONCEDE",
+    "END",
+];
+
+/// The second words a `SET` command takes.
+pub fn set_words() -> Vec<&'static str> {
+    COMMANDS
+        .iter()
+        .filter_map(|c| c.strip_prefix("SET "))
+        .collect()
+}
+
+/// The command closest to the words `line` starts with, when it is close enough to be a typo
+/// (`HLEP`: HELP; `SET PASWORD`: SET PASSWORD).
+pub fn nearest_command(line: &str) -> Option<&'static str> {
+    let w = words(line);
+    let one = w.first()?.to_ascii_uppercase();
+    let two = w
+        .get(1)
+        .map(|s| format!("{one} {}", s.to_ascii_uppercase()))
+        .unwrap_or_default();
+    COMMANDS
+        .iter()
+        .filter_map(|&c| {
+            // A two-word command is compared with the line's first two words.
+            let written = if c.contains(' ') { &two } else { &one };
+            let d = typos(written, c);
+            let limit = if c.len() <= 4 { 1 } else { 2 };
+            (d > 0 && d <= limit).then_some((d, c))
+        })
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// Edits from `a` to `b`, a swap of two letters counting one (optimal string alignment).
+fn typos(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // The table's rows two back, one back, and this one.
+    let mut two: Vec<usize> = Vec::new();
+    let mut one: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut row = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            let mut best = (one[j] + usize::from(ca != cb))
+                .min(one[j + 1] + 1)
+                .min(row[j] + 1);
+            let swapped = i > 0 && j > 0 && a[i - 1] == cb && b[j - 1] == ca;
+            if swapped {
+                best = best.min(two[j - 1] + 1);
+            }
+            row[j + 1] = best;
+        }
+        two = std::mem::replace(&mut one, row);
+    }
+    one[b.len()]
+}
+
+/// How mail programs on phones sign a mail ("Sent from my iPhone", "Get Outlook for iOS"),
+/// in lower case: such a line ends the mail.
+const MOBILE_SIGNATURES: &[&str] = &[
+    "sent from my ",
+    "get outlook for ",
+    "sent from outlook",
+    "sent from mail for windows",
+    "sent from yahoo mail",
+    "sent from proton mail",
+    "sent with proton mail",
+    "sent from gmail mobile",
+];
+
+/// Whether `t` (a trimmed line) is a known mobile signature.
+pub fn is_mobile_signature(t: &str) -> bool {
+    let lower = t.to_lowercase();
+    MOBILE_SIGNATURES.iter().any(|s| lower.starts_with(s)) && words(t).len() <= 8
 }
 
 /// A command only the GM may give.
@@ -164,6 +288,10 @@ fn own_lines(body: &str) -> Result<Vec<(usize, &str)>, TooLong> {
         if count <= MAX_LINES {
             out.push((i.saturating_add(1), t));
         }
+        // What follows a phone's signature is the mail program's, not the sender's.
+        if is_mobile_signature(t) {
+            break;
+        }
     }
     if count > MAX_LINES {
         return Err(TooLong(count));
@@ -181,6 +309,18 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
     let mut out: Vec<Line> = Vec::new();
     let mut press: Option<(usize, String, Vec<String>, Vec<&str>)> = None;
     for (number, t) in own_lines(body)? {
+        if is_mobile_signature(t) {
+            // The end of the mail: it ends press too.
+            if let Some((n, head, to, text)) = press.take() {
+                out.push(press_line(n, head, to, &text));
+            }
+            out.push(Line {
+                number,
+                text: t.to_string(),
+                command: Command::Closing,
+            });
+            break;
+        }
         let w = words(t);
         let first = w
             .first()
@@ -285,6 +425,15 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
         out.push(press_line(n, head, to, &text));
     }
     Ok(out)
+}
+
+/// The sender's own lines as [`read`] numbers them, with every password masked: what a reply
+/// shows when a line failed.
+pub fn as_read(body: &str) -> Vec<(usize, String)> {
+    let (masked, _) = mask(body);
+    own_lines(&masked)
+        .map(|ls| ls.into_iter().map(|(n, t)| (n, t.to_string())).collect())
+        .unwrap_or_default()
 }
 
 /// What a stored mail shows in place of a password.
@@ -441,6 +590,40 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(commands(lines), commands(read(body).expect("a short mail")));
+    }
+
+    /// Issue 21: the list of command words is the reader's: each starts a command, so an
+    /// unknown command's "did you mean" only ever names a real one.
+    #[test]
+    fn every_command_word_is_read_as_a_command() {
+        for c in COMMANDS {
+            let lines = read(&format!("{c} a b\n")).expect("short");
+            assert!(
+                lines.first().is_some_and(|l| l.command.is_command()),
+                "{c}: {lines:?}"
+            );
+        }
+        assert_eq!(nearest_command("hlep"), Some("HELP"));
+        assert_eq!(nearest_command("set pasword x"), Some("SET PASSWORD"));
+        assert_eq!(nearest_command("Alice"), None);
+    }
+
+    /// Issue 21: a phone's signature ends the mail, and press with it.
+    #[test]
+    fn a_mobile_signature_ends_the_mail_and_its_press() {
+        let lines =
+            read("PRESS TO France\nHello\nSent from my iPhone\nA Par-Bur\n").expect("short");
+        let got: Vec<&Command> = lines.iter().map(|l| &l.command).collect();
+        assert_eq!(
+            got,
+            vec![
+                &Command::Press {
+                    to: vec!["France".into()],
+                    body: "Hello\n".into()
+                },
+                &Command::Closing
+            ]
+        );
     }
 
     /// Issue 20: a TAKEOVER's one-time code is masked in the stored mail like a password, and
