@@ -54,6 +54,17 @@ pub enum GameCommand {
         /// rules as webDiplomacy's judge does (see docs/rules.md).
         #[arg(long = "option", value_name = "NAME[=on|off]")]
         options: Vec<String>,
+        /// The players' press: white (the sender named), grey (also PRESS GREY TO and
+        /// BROADCAST GREY, the sender not named), public (broadcasts only) or none.
+        #[arg(long, default_value = "white")]
+        press: String,
+        /// The players are known by their powers only (gunboat): no player's address is
+        /// shown to another.
+        #[arg(long)]
+        anonymous: bool,
+        /// The GM gets a copy, naming the sender, of every press a player sends.
+        #[arg(long)]
+        gm_copy: bool,
     },
     /// Gives a power to a player (a generated password is mailed when --password is absent).
     Assign {
@@ -132,11 +143,12 @@ pub enum GameCommand {
         name: String,
     },
     /// Changes a setting of the game: `pictures on|off` (a picture of the board in each result
-    /// mail; on by default).
+    /// mail; on by default), `press white|grey|public|none`, `anonymous on|off`, `gm-copy
+    /// on|off` (each press change is told to everyone in the game).
     Set {
         /// The game.
         name: String,
-        /// The setting: pictures.
+        /// The setting: pictures, press, anonymous, gm-copy.
         setting: String,
         /// Its value: on or off.
         value: String,
@@ -385,7 +397,18 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             wait,
             no_pictures,
             options,
+            press,
+            anonymous,
+            gm_copy,
         } => {
+            let mut rules = napjudge_judge::store::PressRules::default();
+            for (key, value) in [
+                ("press", press.as_str()),
+                ("anonymous", if anonymous { "on" } else { "off" }),
+                ("gm-copy", if gm_copy { "on" } else { "off" }),
+            ] {
+                napjudge_judge::press::apply(&mut rules, key, value).map_err(|e| e.to_string())?;
+            }
             let g = NewGame {
                 name,
                 variant,
@@ -401,6 +424,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 wait,
                 options,
                 pictures: !no_pictures,
+                press: rules,
             };
             let game = j.create(&g, clock.now()).map_err(e)?;
             println!(
@@ -518,9 +542,22 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             value,
         } => {
             if !setting.eq_ignore_ascii_case("pictures") {
-                return Err(format!(
-                    "'{setting}' is not a setting of `game set`: the one there is is pictures"
-                ));
+                let rules = j
+                    .set_press(&name, &setting, &value, clock.now())
+                    .map_err(|err| match err {
+                        napjudge_judge::GameError::PressOption(
+                            napjudge_judge::press::PressOptionError::Key(_),
+                        ) => format!(
+                            "'{setting}' is not a setting of `game set`: the settings are \
+                             pictures, press, anonymous and gm-copy"
+                        ),
+                        other => e(other),
+                    })?;
+                println!(
+                    "{name}: {}; everyone in the game is told",
+                    napjudge_judge::press::describe(&rules)
+                );
+                return Ok(ExitCode::SUCCESS);
             }
             let on = match value.to_ascii_lowercase().as_str() {
                 "on" => true,

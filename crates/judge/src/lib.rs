@@ -8,8 +8,10 @@ pub mod clock;
 pub mod config;
 pub mod game;
 pub mod mail;
+pub mod map;
 pub mod notice;
 pub mod outbox;
+pub mod press;
 pub mod render;
 pub mod store;
 

@@ -124,6 +124,11 @@ fn messages_of(v: &Variant, players: &[Player], m: &PressRow, scope: Scope) -> V
     let Some(sender) = v.power_by_name(&m.sender) else {
         return Vec::new();
     };
+    // The format names every message's sender: grey press, whose sender its readers were not
+    // told, is not made public.
+    if m.grey && scope != Scope::Full {
+        return Vec::new();
+    }
     let to: BTreeSet<PowerId> = m
         .recipients
         .iter()

@@ -21,6 +21,11 @@ pub enum Command {
     List,
     /// `HISTORY`.
     History,
+    /// `HISTORY PRESS [PHASE]`: the press sent or received (the phase as the game names it;
+    /// empty: every phase).
+    HistoryPress(String),
+    /// `MAP [PHASE]`: a picture of the board after a phase, or now (empty).
+    Map(String),
     /// `SUMMARY`.
     Summary,
     /// `CLEAR`.
@@ -31,10 +36,13 @@ pub enum Command {
     SetPassword(String),
     /// `SET ADDRESS NEW`.
     SetAddress(String),
-    /// `PRESS TO P1 P2 ...` or `BROADCAST` (no powers), with its text up to `ENDPRESS`.
+    /// `PRESS TO P1 P2 ...` or `BROADCAST` (no powers), with its text up to `ENDPRESS`;
+    /// `PRESS GREY TO ...`, `BROADCAST GREY`: the sender not named.
     Press {
         /// The powers named (none: broadcast).
         to: Vec<String>,
+        /// Grey press.
+        grey: bool,
         /// The text.
         body: String,
     },
@@ -59,6 +67,9 @@ pub enum GmCommand {
     SetGrace(String),
     /// `SET PICTURES ON|OFF`: a picture of the board in each result mail.
     SetPictures(String),
+    /// `SET PRESS WHITE|GREY|PUBLIC|NONE`, `SET ANONYMOUS ON|OFF`, `SET GM-COPY ON|OFF`: a press
+    /// option (the setting, its value).
+    SetPress(String, String),
     /// `CONTROL MINOR POWER`.
     Control(String, String),
     /// `PAUSE`.
@@ -133,17 +144,17 @@ fn words(t: &str) -> Vec<&str> {
 /// A body of more than [`MAX_LINES`] own lines is not read.
 pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
     let mut out: Vec<Line> = Vec::new();
-    let mut press: Option<(usize, String, Vec<String>, Vec<&str>)> = None;
+    let mut press: Option<(usize, String, Vec<String>, bool, Vec<&str>)> = None;
     for (number, t) in own_lines(body)? {
         let w = words(t);
         let first = w
             .first()
             .map(|s| s.to_ascii_uppercase())
             .unwrap_or_default();
-        if let Some((_, _, _, text)) = press.as_mut() {
+        if let Some((_, _, _, _, text)) = press.as_mut() {
             if first == "ENDPRESS" {
-                if let Some((n, head, to, text)) = press.take() {
-                    out.push(press_line(n, head, to, &text));
+                if let Some((n, head, to, grey, text)) = press.take() {
+                    out.push(press_line(n, head, to, grey, &text));
                 }
             } else {
                 text.push(t);
@@ -163,7 +174,9 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             },
             ("HELP", _) => Command::Help,
             ("LIST", _) => Command::List,
+            ("HISTORY", "PRESS") => Command::HistoryPress(rest(2)),
             ("HISTORY", _) => Command::History,
+            ("MAP", _) => Command::Map(rest(1)),
             ("SUMMARY", _) => Command::Summary,
             ("CLEAR", _) => Command::Clear,
             ("SIGNOFF", _) => Command::Signoff,
@@ -180,13 +193,22 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("SET", "DEADLINE") => Command::Gm(GmCommand::SetDeadline(rest(2))),
             ("SET", "GRACE") => Command::Gm(GmCommand::SetGrace(rest(2))),
             ("SET", "PICTURES") => Command::Gm(GmCommand::SetPictures(rest(2))),
+            ("SET", "PRESS" | "ANONYMOUS" | "GM-COPY" | "GMCOPY") => {
+                Command::Gm(GmCommand::SetPress(second.to_ascii_lowercase(), rest(2)))
+            }
             ("PRESS", "TO") => {
                 let to = w[2..].iter().map(|s| s.to_string()).collect();
-                press = Some((number, t.to_string(), to, Vec::new()));
+                press = Some((number, t.to_string(), to, false, Vec::new()));
+                continue;
+            }
+            ("PRESS", "GREY") if w.get(2).is_some_and(|s| s.eq_ignore_ascii_case("TO")) => {
+                let to = w[3..].iter().map(|s| s.to_string()).collect();
+                press = Some((number, t.to_string(), to, true, Vec::new()));
                 continue;
             }
             ("BROADCAST", _) => {
-                press = Some((number, t.to_string(), Vec::new(), Vec::new()));
+                let grey = second == "GREY";
+                press = Some((number, t.to_string(), Vec::new(), grey, Vec::new()));
                 continue;
             }
             _ => Command::Order(t.to_string()),
@@ -197,8 +219,8 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             command,
         });
     }
-    if let Some((n, head, to, text)) = press.take() {
-        out.push(press_line(n, head, to, &text));
+    if let Some((n, head, to, grey, text)) = press.take() {
+        out.push(press_line(n, head, to, grey, &text));
     }
     Ok(out)
 }
@@ -283,12 +305,13 @@ pub fn restore(lines: &mut [Line], secrets: &str) {
     }
 }
 
-fn press_line(number: usize, head: String, to: Vec<String>, text: &[&str]) -> Line {
+fn press_line(number: usize, head: String, to: Vec<String>, grey: bool, text: &[&str]) -> Line {
     Line {
         number,
         text: head,
         command: Command::Press {
             to,
+            grey,
             body: text.iter().map(|l| format!("{l}\n")).collect(),
         },
     }
@@ -365,6 +388,7 @@ mod tests {
             lines[0].command,
             Command::Press {
                 to: vec!["Britain".into(), "Russia".into()],
+                grey: false,
                 body: "Hello\nthere\n".into()
             }
         );

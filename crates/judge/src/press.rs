@@ -1,0 +1,228 @@
+//! Press as the game allows (issue 21): the game's press options (white, grey, public, none;
+//! anonymous players; the GM's copy), the one check of a press against them, the GM's change of
+//! them (noticed to everyone), and a player's HISTORY PRESS.
+
+use crate::game::{GameError, Judge};
+use crate::notice::{self, Broadcast};
+use crate::store::{Game, MailKind, PhaseRow, PressMode, PressRow, PressRules, Role};
+use chrono::{DateTime, Utc};
+use napjudge_engine::variant::Variant;
+
+/// Why a press is refused by the game's press option: nothing is sent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PressRefusal {
+    /// The game has no press from its players.
+    #[error("game '{0}' has no press: its players send none (only the GM's press goes)")]
+    NoPress(String),
+    /// The game has broadcasts only.
+    #[error("game '{0}' has public press only: write BROADCAST, which goes to every power")]
+    PublicOnly(String),
+    /// GREY in a game whose press names its sender.
+    #[error(
+        "game '{0}' has {1} press: every press names its sender; write PRESS TO or BROADCAST \
+         without GREY"
+    )]
+    NotGrey(String, PressMode),
+}
+
+/// A press option the GM can't set, or a value it can't take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PressOptionError {
+    /// Not one of the modes.
+    #[error("'{0}' is not a press option: write white, grey, public or none")]
+    Mode(String),
+    /// Not on or off.
+    #[error("{0} takes on or off, not '{1}'")]
+    OnOff(&'static str, String),
+    /// Not a press setting.
+    #[error("'{0}' is not a press setting: the settings are press, anonymous and gm-copy")]
+    Key(String),
+}
+
+/// Reads one press setting (`press grey`, `anonymous on`, `gm-copy off`) onto `rules`: the
+/// one reader behind `game create`, `game set` and the GM's SET by mail.
+pub fn apply(rules: &mut PressRules, key: &str, value: &str) -> Result<(), PressOptionError> {
+    let on_off = |what: &'static str| match value.to_ascii_lowercase().as_str() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(PressOptionError::OnOff(what, value.to_string())),
+    };
+    match key.to_ascii_lowercase().as_str() {
+        "press" => {
+            rules.mode =
+                PressMode::parse(value).ok_or_else(|| PressOptionError::Mode(value.to_string()))?
+        }
+        "anonymous" => rules.anonymous = on_off("anonymous")?,
+        "gm-copy" | "gmcopy" => rules.gm_copy = on_off("gm-copy")?,
+        _ => return Err(PressOptionError::Key(key.to_string())),
+    }
+    Ok(())
+}
+
+/// The game's press options in words, as LIST, `game show` and the notice of a change say them.
+pub fn describe(rules: &PressRules) -> String {
+    let mode = match rules.mode {
+        PressMode::White => "white (the sender named)",
+        PressMode::Grey => "grey (PRESS GREY TO and BROADCAST GREY leave the sender unnamed)",
+        PressMode::Public => "public (broadcasts only)",
+        PressMode::None => "none (only the GM's press)",
+    };
+    let mut out = format!("Press: {mode}");
+    if rules.anonymous {
+        out.push_str("; players anonymous (known by their powers only)");
+    }
+    if rules.gm_copy {
+        out.push_str("; the GM gets a copy of the players' press");
+    }
+    out
+}
+
+/// Whether `from` may send this press in `game`: `broadcast` (no powers named), `grey` (the
+/// sender not named). The GM's press is never refused by the option; GREY needs a grey game
+/// from anyone.
+pub fn check(game: &Game, from: &Role, broadcast: bool, grey: bool) -> Result<(), PressRefusal> {
+    let mode = game.press.mode;
+    if grey && mode != PressMode::Grey {
+        return Err(PressRefusal::NotGrey(game.name.clone(), mode));
+    }
+    if *from == Role::Gm {
+        return Ok(());
+    }
+    match mode {
+        PressMode::None => Err(PressRefusal::NoPress(game.name.clone())),
+        PressMode::Public if !broadcast => Err(PressRefusal::PublicOnly(game.name.clone())),
+        _ => Ok(()),
+    }
+}
+
+/// Whether the GM gets a copy of a player's press naming its sender: with the game's GM copy
+/// on, unless the press went to the GM already with its sender named.
+pub fn gm_copy(game: &Game, from: &Role, to_gm: bool, grey: bool) -> bool {
+    game.press.gm_copy && *from != Role::Gm && (grey || !to_gm)
+}
+
+/// Whether `viewer` may see `p` in HISTORY PRESS, and who it may see as its sender: the press
+/// it sent or received, and with the GM copy on, the GM every player's press.
+fn seen_by(game: &Game, viewer: &Role, p: &PressRow) -> Option<String> {
+    let me = viewer.name();
+    let sent = p.sender == me;
+    let received = p.recipients.iter().any(|r| r == me);
+    let copied = *viewer == Role::Gm && game.press.gm_copy && p.sender != Role::Gm.name();
+    if !(sent || received || copied) {
+        return None;
+    }
+    Some(if sent {
+        if p.grey {
+            "you (grey)".to_string()
+        } else {
+            "you".to_string()
+        }
+    } else if p.grey && !copied {
+        "(not named: grey press)".to_string()
+    } else if p.grey {
+        format!("{} (grey)", p.sender)
+    } else {
+        p.sender.clone()
+    })
+}
+
+/// HISTORY PRESS: the press `viewer` sent or received in `game`, oldest first, in the phase
+/// named (`phase` as the game names it) or in all; each with its phase, time, sender and
+/// recipients as the game's options let `viewer` see them.
+pub fn history(
+    v: &Variant,
+    game: &Game,
+    viewer: &Role,
+    phases: &[PhaseRow],
+    press: &[PressRow],
+    phase: Option<&str>,
+) -> Result<Vec<String>, GameError> {
+    let wanted = match phase {
+        None => None,
+        Some(text) => {
+            let unknown = || GameError::UnknownPhase {
+                game: game.name.clone(),
+                phase: text.to_string(),
+                phases: phases
+                    .iter()
+                    .filter(|p| !p.superseded)
+                    .map(|p| format!("'{}'", v.phase_name(p.position.phase)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            let named = v.parse_phase(text).ok_or_else(unknown)?;
+            if !phases.iter().any(|p| p.position.phase == named) {
+                return Err(unknown());
+            }
+            Some(named)
+        }
+    };
+    let phase_of = |id: Option<i64>| phases.iter().find(|p| Some(p.id) == id);
+    let mut out = Vec::new();
+    for p in press {
+        let row = phase_of(p.phase);
+        if wanted.is_some_and(|w| row.is_none_or(|r| r.position.phase != w)) {
+            continue;
+        }
+        let Some(from) = seen_by(game, viewer, p) else {
+            continue;
+        };
+        let when = row.map_or("before the game started".to_string(), |r| {
+            v.phase_name(r.position.phase)
+        });
+        out.push(format!(
+            "{when}, {}: from {from} to {}",
+            p.at.format("%Y-%m-%d %H:%M UTC"),
+            p.recipients.join(", ")
+        ));
+        out.extend(p.body.lines().map(|l| format!("  {l}")));
+        out.push(String::new());
+    }
+    if out.is_empty() {
+        out.push(match phase {
+            Some(text) => format!("No press of yours in {text}."),
+            None => "No press of yours yet.".to_string(),
+        });
+    }
+    Ok(out)
+}
+
+impl Judge {
+    /// `game set NAME press|anonymous|gm-copy VALUE` and the GM's SET by mail: changes one of
+    /// the game's press options, told to everyone in the game (a notice). The options now.
+    pub fn set_press(
+        &mut self,
+        name: &str,
+        key: &str,
+        value: &str,
+        now: DateTime<Utc>,
+    ) -> Result<PressRules, GameError> {
+        let tx = self.store_begin()?;
+        let game = tx
+            .view()
+            .game(name)?
+            .ok_or_else(|| GameError::UnknownGame(name.to_string()))?;
+        let mut rules = game.press;
+        apply(&mut rules, key, value)?;
+        tx.set_press(game.id, &rules)?;
+        let said = describe(&rules);
+        tx.add_gm_action(game.id, None, &format!("press options: {said}"), None, now)?;
+        let body = format!(
+            "The GM has changed the press options of game '{}'.\n\n{said}.\n",
+            game.name
+        );
+        notice::broadcast(
+            &tx,
+            &game,
+            &Broadcast {
+                kind: MailKind::Notice,
+                phase: None,
+                subject: &format!("{}: press options changed", game.name),
+                body: &body,
+            },
+            now,
+        )?;
+        tx.commit()?;
+        Ok(rules)
+    }
+}
