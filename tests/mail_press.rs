@@ -308,3 +308,69 @@ fn a_map_reply_arrives_by_smtp_with_its_png() {
     // The attachment's first bytes, base64: the PNG signature (89 50 4E 47 0D 0A 1A 0A).
     assert!(reply.data.contains("iVBORw0KGgo"), "no PNG in the mail");
 }
+
+/// Issue 21: the press options at the shell. `game create --press` with a word that is no
+/// option is refused, naming the options, and makes no game; `game set NAME press WORD` with
+/// one is refused and changes nothing; a good one is stored and told to everyone.
+#[test]
+fn press_options_at_the_shell_refuse_unknown_words() {
+    let dir = scratch("mail-press-cli");
+    let db = dir.join("judge.db");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_napjudge"))
+            .args(["--now", "2026-07-01T10:00:00Z", "--db"])
+            .arg(&db)
+            .args(args)
+            .env_remove("NAPJUDGE_CONFIG")
+            .output()
+            .expect("napjudge runs")
+    };
+    let o = run(&[
+        "game",
+        "create",
+        "g",
+        "--gm",
+        "gm@example.org",
+        "--press",
+        "shades",
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("'shades' is not a press option: write white, grey, public or none"),
+        "{err}"
+    );
+    let games = |db: &Path| {
+        Store::open(db)
+            .ok()
+            .map(|s| s.view().games().expect("games"))
+            .unwrap_or_default()
+    };
+    assert!(games(&db).is_empty(), "no game was made");
+    let o = run(&[
+        "game",
+        "create",
+        "g",
+        "--gm",
+        "gm@example.org",
+        "--press",
+        "GREY",
+        "--anonymous",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let made = games(&db);
+    assert_eq!(
+        made[0].press,
+        PressRules {
+            mode: PressMode::Grey,
+            anonymous: true,
+            gm_copy: false
+        }
+    );
+    let o = run(&["game", "set", "g", "press", "shades"]);
+    assert!(!o.status.success());
+    assert_eq!(games(&db)[0].press, made[0].press, "nothing changed");
+    let o = run(&["game", "set", "g", "gm-copy", "on"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(games(&db)[0].press.gm_copy);
+}

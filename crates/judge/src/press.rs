@@ -226,3 +226,82 @@ impl Judge {
         Ok(rules)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Address, GameState, Periods};
+
+    fn game(mode: PressMode) -> Game {
+        Game {
+            id: 1,
+            name: "g".into(),
+            variant: "napoleonic".into(),
+            gm: Address::new("gm@example.org"),
+            timezone: "UTC".into(),
+            periods: Periods {
+                movement: crate::clock::Period::hours(1),
+                retreat: crate::clock::Period::hours(1),
+                winter: crate::clock::Period::hours(1),
+                grace: crate::clock::Period::hours(1),
+                remind: crate::clock::Period::hours(1),
+            },
+            wait: false,
+            state: GameState::Running,
+            pictures: true,
+            options: Vec::new(),
+            press: PressRules {
+                mode,
+                ..PressRules::default()
+            },
+        }
+    }
+
+    /// Issue 21: each press option refuses what its rule forbids, and only that; the GM's press
+    /// is never refused by it, but GREY needs a grey game from anyone.
+    #[test]
+    fn each_press_option_refuses_what_its_rule_forbids() {
+        let france = Role::Power("France".into());
+        let cases = [
+            // mode, broadcast, grey: allowed for a player, for the GM
+            (PressMode::White, false, false, true, true),
+            (PressMode::White, true, true, false, false),
+            (PressMode::Grey, false, true, true, true),
+            (PressMode::Grey, true, true, true, true),
+            (PressMode::Public, false, false, false, true),
+            (PressMode::Public, true, false, true, true),
+            (PressMode::None, true, false, false, true),
+            (PressMode::None, false, false, false, true),
+        ];
+        for (mode, broadcast, grey, player, gm) in cases {
+            let g = game(mode);
+            assert_eq!(
+                check(&g, &france, broadcast, grey).is_ok(),
+                player,
+                "{mode} broadcast {broadcast} grey {grey}"
+            );
+            assert_eq!(check(&g, &Role::Gm, broadcast, grey).is_ok(), gm);
+        }
+    }
+
+    /// Issue 21: the one reader of press settings takes every mode in any case and on/off, and
+    /// refuses anything else naming what to write, leaving the options as they were.
+    #[test]
+    fn press_settings_are_read_once_and_bad_words_change_nothing() {
+        let mut rules = PressRules::default();
+        apply(&mut rules, "PRESS", "Grey").expect("grey");
+        apply(&mut rules, "anonymous", "on").expect("on");
+        apply(&mut rules, "gm-copy", "ON").expect("on");
+        let want = PressRules {
+            mode: PressMode::Grey,
+            anonymous: true,
+            gm_copy: true,
+        };
+        assert_eq!(rules, want);
+        for (key, value) in [("press", "shades"), ("anonymous", "yes"), ("colour", "on")] {
+            let e = apply(&mut rules, key, value).expect_err("refused");
+            assert!(e.to_string().contains(value) || e.to_string().contains(key));
+            assert_eq!(rules, want, "{key} {value} changed nothing");
+        }
+    }
+}

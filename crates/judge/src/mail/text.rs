@@ -144,20 +144,20 @@ fn words(t: &str) -> Vec<&str> {
 /// A body of more than [`MAX_LINES`] own lines is not read.
 pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
     let mut out: Vec<Line> = Vec::new();
-    let mut press: Option<(usize, String, Vec<String>, bool, Vec<&str>)> = None;
+    let mut press: Option<OpenPress> = None;
     for (number, t) in own_lines(body)? {
         let w = words(t);
         let first = w
             .first()
             .map(|s| s.to_ascii_uppercase())
             .unwrap_or_default();
-        if let Some((_, _, _, _, text)) = press.as_mut() {
+        if let Some(open) = press.as_mut() {
             if first == "ENDPRESS" {
-                if let Some((n, head, to, grey, text)) = press.take() {
-                    out.push(press_line(n, head, to, grey, &text));
+                if let Some(open) = press.take() {
+                    out.push(open.line());
                 }
             } else {
-                text.push(t);
+                open.text.push(t);
             }
             continue;
         }
@@ -198,17 +198,16 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             }
             ("PRESS", "TO") => {
                 let to = w[2..].iter().map(|s| s.to_string()).collect();
-                press = Some((number, t.to_string(), to, false, Vec::new()));
+                press = Some(OpenPress::new(number, t, to, false));
                 continue;
             }
             ("PRESS", "GREY") if w.get(2).is_some_and(|s| s.eq_ignore_ascii_case("TO")) => {
                 let to = w[3..].iter().map(|s| s.to_string()).collect();
-                press = Some((number, t.to_string(), to, true, Vec::new()));
+                press = Some(OpenPress::new(number, t, to, true));
                 continue;
             }
             ("BROADCAST", _) => {
-                let grey = second == "GREY";
-                press = Some((number, t.to_string(), Vec::new(), grey, Vec::new()));
+                press = Some(OpenPress::new(number, t, Vec::new(), second == "GREY"));
                 continue;
             }
             _ => Command::Order(t.to_string()),
@@ -219,8 +218,8 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             command,
         });
     }
-    if let Some((n, head, to, grey, text)) = press.take() {
-        out.push(press_line(n, head, to, grey, &text));
+    if let Some(open) = press.take() {
+        out.push(open.line());
     }
     Ok(out)
 }
@@ -305,15 +304,37 @@ pub fn restore(lines: &mut [Line], secrets: &str) {
     }
 }
 
-fn press_line(number: usize, head: String, to: Vec<String>, grey: bool, text: &[&str]) -> Line {
-    Line {
-        number,
-        text: head,
-        command: Command::Press {
+/// A press being read: its first line (number, text), the powers named, whether it is grey,
+/// and its lines so far.
+struct OpenPress<'a> {
+    number: usize,
+    head: String,
+    to: Vec<String>,
+    grey: bool,
+    text: Vec<&'a str>,
+}
+
+impl<'a> OpenPress<'a> {
+    fn new(number: usize, head: &str, to: Vec<String>, grey: bool) -> OpenPress<'a> {
+        OpenPress {
+            number,
+            head: head.to_string(),
             to,
             grey,
-            body: text.iter().map(|l| format!("{l}\n")).collect(),
-        },
+            text: Vec::new(),
+        }
+    }
+
+    fn line(self) -> Line {
+        Line {
+            number: self.number,
+            text: self.head,
+            command: Command::Press {
+                to: self.to,
+                grey: self.grey,
+                body: self.text.iter().map(|l| format!("{l}\n")).collect(),
+            },
+        }
     }
 }
 
@@ -377,6 +398,40 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(commands(lines), commands(read(body).expect("a short mail")));
+    }
+
+    /// Issue 21: PRESS GREY TO and BROADCAST GREY are grey press; HISTORY PRESS and MAP take
+    /// an optional phase; the GM's press settings are read as one command.
+    #[test]
+    fn grey_press_history_press_map_and_press_settings_read() {
+        let lines = read(
+            "press grey to Austria\nhi\nENDPRESS\nBROADCAST grey\nall\nENDPRESS\n\
+             HISTORY PRESS Spring 1801 Movement\nhistory\nMAP\nmap Winter 1800 Bids\n\
+             SET PRESS public\nSET GM-COPY on\n",
+        )
+        .expect("short");
+        let commands: Vec<Command> = lines.into_iter().map(|l| l.command).collect();
+        assert_eq!(
+            commands,
+            vec![
+                Command::Press {
+                    to: vec!["Austria".into()],
+                    grey: true,
+                    body: "hi\n".into()
+                },
+                Command::Press {
+                    to: vec![],
+                    grey: true,
+                    body: "all\n".into()
+                },
+                Command::HistoryPress("Spring 1801 Movement".into()),
+                Command::History,
+                Command::Map(String::new()),
+                Command::Map("Winter 1800 Bids".into()),
+                Command::Gm(GmCommand::SetPress("press".into(), "public".into())),
+                Command::Gm(GmCommand::SetPress("gm-copy".into(), "on".into())),
+            ]
+        );
     }
 
     /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.
