@@ -41,7 +41,7 @@ fn bench(c: &mut Criterion) {
         let m = mail(body(size));
         group.bench_with_input(BenchmarkId::from_parameter(name), &m, |b, m| {
             b.iter(|| {
-                outbox::message(m, "judge@example.org", "<1@example.org>", None)
+                outbox::message(m, "judge@example.org", "<1@example.org>", None, None)
                     .expect("a message")
                     .formatted()
                     .len()

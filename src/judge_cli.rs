@@ -315,7 +315,7 @@ fn export(db: &Path, name: &str, out: Option<&Path>, public: bool) -> Result<Exi
 }
 
 /// The store at `db`, which must exist: a reader never creates an empty one by a typo.
-fn open_existing(db: &Path) -> Result<Store, String> {
+pub fn open_existing(db: &Path) -> Result<Store, String> {
     if !db.is_file() {
         return Err(format!(
             "{}: no such database (give --db FILE, or set NAPJUDGE_DB; `napjudge game create` \
@@ -324,45 +324,6 @@ fn open_existing(db: &Path) -> Result<Store, String> {
         ));
     }
     Store::open(db).map_err(|e| format!("{}: {e}", db.display()))
-}
-
-/// `napjudge site`: the web archive of the games in `db`, written into `out`.
-pub fn site(
-    db: &Path,
-    config_file: Option<&Path>,
-    out: &Path,
-    games: &[String],
-) -> Result<ExitCode, String> {
-    let config = config::load(config_file).map_err(|e| e.to_string())?;
-    let store = open_existing(db)?;
-    let url = config.site.url.as_deref();
-    // The feeds' tag: ids are minted by the site's host, else the judge's mail domain.
-    let host = url
-        .and_then(|u| u.split("://").nth(1))
-        .and_then(|r| r.split(['/', ':']).next());
-    let mail_domain = config.judge.address.rsplit('@').next();
-    let authority = host
-        .filter(|h| !h.is_empty())
-        .or(mail_domain)
-        .unwrap_or("localhost");
-    let built = napjudge_site::build(
-        store.view(),
-        out,
-        &napjudge_site::Options {
-            games,
-            url,
-            authority,
-        },
-    )
-    .map_err(|e| e.to_string())?;
-    println!(
-        "wrote {}: {} games, {} phase pages; open {}",
-        out.display(),
-        built.games,
-        built.phases,
-        out.join("index.html").display()
-    );
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs a `game` command.
@@ -656,7 +617,8 @@ pub fn tick(
     smtp: Option<&str>,
 ) -> Result<ExitCode, String> {
     let config = config::load(config_file).map_err(|e| e.to_string())?;
-    let (mut j, clock) = judge(db, now, false)?;
+    let (j, clock) = judge(db, now, false)?;
+    let mut j = j.with_site(config.site.url.clone());
     let cfg = mail::MailConfig {
         judge: config.judge.address.clone(),
         max_size: mail::MAX_SIZE,
@@ -677,6 +639,15 @@ pub fn tick(
     } else {
         ExitCode::FAILURE
     };
+    // The archive is kept up to date, but a failure to write it holds no mail back.
+    match crate::site_cli::refresh(j.view(), &config) {
+        Ok(Some(line)) => println!("{line}"),
+        Ok(None) => {}
+        Err(e) => {
+            eprintln!("napjudge: tick: the web archive: {e}");
+            code = ExitCode::FAILURE;
+        }
+    }
     if let Some(target) = target(&config, to_dir, smtp)? {
         let from = std::env::var("NAPJUDGE_FROM").ok();
         let sent = deliver(&mut j, &config, &target, from, clock)?;
@@ -759,7 +730,7 @@ pub fn mail(
     command: MailCommand,
 ) -> Result<ExitCode, String> {
     // Not stored: EX_TEMPFAIL (75) tells the mail server to keep the message and try again.
-    let (mut j, clock) = match judge(db, now, false) {
+    let (j, clock) = match judge(db, now, false) {
         Ok(j) => j,
         Err(e) => {
             eprintln!("napjudge: {e}");
@@ -774,6 +745,7 @@ pub fn mail(
             return Ok(ExitCode::from(75));
         }
     };
+    let mut j = j.with_site(config.site.url.clone());
     let judge_address = |from: Option<String>| from.unwrap_or_else(|| config.judge.address.clone());
     match command {
         MailCommand::Receive { from, max_size } => {

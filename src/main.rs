@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod judge_cli;
+mod site_cli;
 
 #[derive(Parser)]
 #[command(
@@ -176,7 +177,7 @@ fn main() -> ExitCode {
         ),
         Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
         Command::Site { out, games } => {
-            judge_cli::site(&cli.db, cli.config.as_deref(), &out, &games)
+            site_cli::site(&cli.db, cli.config.as_deref(), &out, &games)
         }
         Command::Tick { to_dir, smtp } => judge_cli::tick(
             &cli.db,

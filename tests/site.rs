@@ -10,6 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+mod common;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -442,4 +443,120 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         public.iter().any(|b| found(b)),
         "the public press is published"
     );
+}
+
+/// Runs the binary with `args` over `db` and `config` at `now`; returns its stdout (it must exit 0).
+fn napjudge(db: &Path, config: &Path, now: &str, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .arg("--db")
+        .arg(db)
+        .arg("--config")
+        .arg(config)
+        .args(["--now", now])
+        .args(args)
+        .output()
+        .expect("napjudge runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Issue 23: "`serve` (or `tick`) refreshes the game's pages after each processed phase" and
+/// "with `[site] url` set, every results mail links to its phase's page". With `[site] out`
+/// set, a tick that finds the games changed rewrites the archive (and one that finds nothing
+/// changed leaves it), and a rollback's void phases leave the web with it.
+#[test]
+fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
+    let dir = std::env::temp_dir().join(format!("napjudge-site-tick-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let (db, config, www) = (
+        dir.join("napjudge.db"),
+        dir.join("napjudge.toml"),
+        dir.join("www"),
+    );
+    std::fs::write(
+        &config,
+        format!(
+            "[judge]\naddress = \"judge@example.org\"\n\
+             [site]\nout = \"{}\"\nurl = \"https://example.org/games/\"\n",
+            www.display()
+        ),
+    )
+    .expect("config");
+    let t0 = napjudge_judge::clock::parse_time("2026-12-01T09:00:00Z").expect("time");
+    let mut j = napjudge_judge::Judge::new(Store::open(&db).expect("db"));
+    common::start_five_players(&mut j, t0, "live", "UTC", common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
+    drop(j);
+    let pages = || {
+        let mut v: Vec<String> = std::fs::read_dir(www.join("live"))
+            .map(|r| {
+                r.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.ends_with(".html"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    // The first tick writes the archive: the game, no phase played yet.
+    let out = napjudge(&db, &config, "2026-12-02T09:30:00Z", &["tick"]);
+    assert!(out.contains("site: wrote"), "{out}");
+    assert_eq!(pages(), ["index.html"]);
+    // Winter 1800's deadline and grace have passed: processed, and the archive written again.
+    let out = napjudge(&db, &config, "2026-12-02T10:01:00Z", &["tick"]);
+    assert!(out.contains("site: wrote"), "{out}");
+    assert_eq!(pages(), ["1800-winter-bids.html", "index.html"]);
+    // With `[site] url`, each results mail links to its phase's page (and the page is there).
+    let store = Store::open(&db).expect("db");
+    let results: Vec<String> = store
+        .view()
+        .mails(None)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.kind == napjudge_judge::MailKind::Results)
+        .map(|m| m.body)
+        .collect();
+    assert_eq!(results.len(), 6, "five players and the GM");
+    for body in &results {
+        assert!(
+            body.contains(
+                "This phase on the web: https://example.org/games/live/1800-winter-bids.html"
+            ),
+            "{body}"
+        );
+    }
+    drop(store);
+    // Nothing changed: the archive is left as it is.
+    let out = napjudge(&db, &config, "2026-12-02T10:02:00Z", &["tick"]);
+    assert!(!out.contains("site:"), "{out}");
+    // Spring 1801 processed by a later tick: its page joins.
+    napjudge(&db, &config, "2026-12-03T10:30:00Z", &["tick"]);
+    let out = napjudge(&db, &config, "2026-12-03T11:02:00Z", &["tick"]);
+    assert!(out.contains("site: wrote"), "{out}");
+    assert_eq!(
+        pages(),
+        [
+            "1800-winter-bids.html",
+            "1801-spring-movement.html",
+            "index.html"
+        ]
+    );
+    // The GM rolls Spring 1801 back: its results are void, and so is its page.
+    napjudge(
+        &db,
+        &config,
+        "2026-12-03T12:00:00Z",
+        &["game", "rollback", "live", "Spring 1801 Movement"],
+    );
+    let out = napjudge(&db, &config, "2026-12-03T12:01:00Z", &["tick"]);
+    assert!(out.contains("site: wrote"), "{out}");
+    assert_eq!(pages(), ["1800-winter-bids.html", "index.html"]);
+    let _ = std::fs::remove_dir_all(&dir);
 }

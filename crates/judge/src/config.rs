@@ -91,6 +91,9 @@ pub struct Site {
     /// Where the archive is served (`https://example.org/games/`): the feeds' links are absolute
     /// under it; without it they are relative to the feed.
     pub url: Option<String>,
+    /// Where `tick` keeps the archive up to date (`napjudge site --out` by itself): rewritten
+    /// when a tick finds the games changed since it was last written.
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// `[judge]`.

@@ -5,6 +5,7 @@
 use crate::clock::{self, ClockError, Period};
 use crate::notice;
 use crate::outbox;
+use crate::pages;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
     Address, Author, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
@@ -16,7 +17,7 @@ use chrono::{DateTime, Utc};
 use napjudge_engine::order::{Order, OrderKind, Place, Stage};
 use napjudge_engine::outcome::{Outcome, Reason, Refusal};
 use napjudge_engine::position::{LedgerError, Position};
-use napjudge_engine::turn::{self, CheckedOrder, OrderError, PhaseReport, Sheets, TurnError};
+use napjudge_engine::turn::{self, CheckedOrder, OrderError, Sheets, TurnError};
 use napjudge_engine::variant::{
     self, LoadError, PhaseKind, PowerId, PowerKind, Region, RuleOption, Variant,
 };
@@ -351,6 +352,8 @@ pub struct Judge {
     store: Store,
     password_cost: PasswordCost,
     variants: HashMap<String, Variant>,
+    /// The web archive's address (`[site] url`): results mails link to their phase's page.
+    site: Option<String>,
 }
 
 fn period_for(p: &Periods, kind: PhaseKind) -> Period {
@@ -620,7 +623,15 @@ impl Judge {
             store,
             password_cost: PasswordCost::Full,
             variants: HashMap::new(),
+            site: None,
         }
+    }
+
+    /// The same judge, its results mails linking to their phase's page under `url` (`[site]
+    /// url`, where the archive `tick` keeps is served).
+    pub fn with_site(mut self, url: Option<String>) -> Judge {
+        self.site = url.filter(|u| !u.trim().is_empty());
+        self
     }
 
     /// The same judge, hashing the passwords `assign` sets at `cost` (a replay's are light).
@@ -1010,31 +1021,6 @@ impl Judge {
         (late, missing)
     }
 
-    fn render_results(
-        v: &Variant,
-        game: &Game,
-        phase: &PhaseRow,
-        report: &PhaseReport,
-        late: &[String],
-        missing: &[String],
-        next_deadline: Option<DateTime<Utc>>,
-    ) -> Result<String, GameError> {
-        let over = !report.next.ledgers.winners.is_empty();
-        let view = PhaseView::new(
-            v,
-            report,
-            &Context {
-                game: &game.name,
-                before: &phase.position,
-                late,
-                missing,
-                next_deadline: next_deadline.map(|d| clock::show_in(d, &game.timezone)),
-                over,
-            },
-        );
-        Ok(render::results(&view, report.phase.kind)?)
-    }
-
     /// `game process`: plays the current phase now. With `preview`, returns the GM's preview and
     /// stores nothing.
     pub fn process(
@@ -1087,7 +1073,7 @@ impl Judge {
                 });
             }
         }
-        let processed = Judge::play(&tx, v, &cur, now, preview)?;
+        let processed = Judge::play(&tx, v, &cur, now, preview, self.site.as_deref())?;
         if preview {
             // Dropping the transaction rolls it back: a preview leaves no trace.
             return Ok(processed);
@@ -1097,13 +1083,14 @@ impl Judge {
     }
 
     /// Plays `cur` inside the caller's transaction: stores the report, the next phase and every
-    /// result mail (or, for a preview, only renders).
+    /// result mail, linking to the phase's page under `site` (or, for a preview, only renders).
     fn play(
         c: &Tx,
         v: &Variant,
         cur: &Current,
         now: DateTime<Utc>,
         preview: bool,
+        site: Option<&str>,
     ) -> Result<Processed, GameError> {
         let (game, phase) = (&cur.game, &cur.phase);
         let (sheets, texts) = Judge::sheets(c.view(), v, phase)?;
@@ -1117,7 +1104,24 @@ impl Judge {
                 period_for(&game.periods, report.next.phase.kind).secs(),
             )?),
         };
-        let results = Judge::render_results(v, game, phase, &report, &late, &missing, deadline)?;
+        // A preview's phase has no page yet.
+        let page = site
+            .filter(|_| !preview)
+            .map(|url| pages::phase_url(url, &game.name, v, report.phase));
+        let view = PhaseView::new(
+            v,
+            &report,
+            &Context {
+                game: &game.name,
+                before: &phase.position,
+                late: &late,
+                missing: &missing,
+                next_deadline: deadline.map(|d| clock::show_in(d, &game.timezone)),
+                over,
+                page,
+            },
+        );
+        let results = render::results(&view, report.phase.kind)?;
         let phase_name = v.phase_name(report.phase);
         let next = (!over).then(|| v.phase_name(report.next.phase));
         if preview {
@@ -1694,7 +1698,7 @@ impl Judge {
                 game: game.clone(),
                 phase,
             };
-            let played = Judge::play(&tx, v, &cur, now, false)?;
+            let played = Judge::play(&tx, v, &cur, now, false, self.site.as_deref())?;
             tx.commit()?;
             done.push(format!("{}: processed {}", game.name, played.phase));
             return Ok(done);

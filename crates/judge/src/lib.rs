@@ -4,6 +4,7 @@
 //! service calls) and out ([`outbox`]), and its settings file ([`config`]). It calls the engine
 //! ([`napjudge_engine::turn`]) once per phase; the engine never calls it.
 
+pub mod calendar;
 pub mod clock;
 pub mod config;
 pub mod game;
@@ -11,6 +12,7 @@ pub mod mail;
 pub mod map;
 pub mod notice;
 pub mod outbox;
+pub mod pages;
 pub mod press;
 pub mod render;
 pub mod store;

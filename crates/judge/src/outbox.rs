@@ -14,9 +14,10 @@
 //! is queued again by `outbox retry`, and, when it was given up because the server couldn't be
 //! reached, by the first later send that reaches the server. The GM's notices are never given up.
 
+use crate::calendar;
 use crate::config::{ConfigError, Security, Smtp};
 use crate::render;
-use crate::store::{Fault, Mail, MailKind, MailState, NewMail, Store, StoreError};
+use crate::store::{Fault, GameState, Mail, MailKind, MailState, NewMail, Store, StoreError};
 use askama::Template;
 use chrono::{DateTime, Duration, Utc};
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
@@ -24,6 +25,7 @@ use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Message, SmtpTransport, Transport};
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::PathBuf;
 
@@ -308,13 +310,15 @@ fn crlf(text: &str) -> String {
     out
 }
 
-/// The message of a mail from `from`, with its Message-ID: plain text, or with a picture of the
-/// board, the same text followed by the PNG as an attachment (multipart/mixed).
+/// The message of a mail from `from`, with its Message-ID: plain text, or the same text followed
+/// by the picture of the board (a PNG attachment) and the next deadline as a calendar event
+/// (`text/calendar`), as multipart/mixed.
 pub fn message(
     mail: &Mail,
     from: &str,
     message_id: &str,
     picture: Option<&[u8]>,
+    calendar: Option<&str>,
 ) -> Result<Message, String> {
     let from: Mailbox = from.parse().map_err(|e| format!("sender '{from}': {e}"))?;
     let to: Mailbox = mail
@@ -334,25 +338,92 @@ pub fn message(
             .references(format!("<{id}>"));
     }
     let body = crlf(&mail.body);
-    match picture {
-        None => builder.header(ContentType::TEXT_PLAIN).body(body),
-        Some(png) => {
-            let png_type = ContentType::parse("image/png").map_err(|e| e.to_string())?;
-            let name: String = mail
-                .game
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-                .collect();
-            builder.multipart(
-                MultiPart::mixed()
-                    .singlepart(SinglePart::plain(body))
-                    .singlepart(
-                        Attachment::new(format!("{name}-board.png")).body(png.to_vec(), png_type),
-                    ),
-            )
-        }
+    if picture.is_none() && calendar.is_none() {
+        return builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(body)
+            .map_err(|e| e.to_string());
     }
-    .map_err(|e| e.to_string())
+    let name: String = mail
+        .game
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(body));
+    if let Some(png) = picture {
+        let png_type = ContentType::parse("image/png").map_err(|e| e.to_string())?;
+        parts = parts
+            .singlepart(Attachment::new(format!("{name}-board.png")).body(png.to_vec(), png_type));
+    }
+    if let Some(ics) = calendar {
+        let ics_type = ContentType::parse("text/calendar; charset=utf-8; method=PUBLISH")
+            .map_err(|e| e.to_string())?;
+        parts = parts.singlepart(
+            Attachment::new(format!("{name}-deadline.ics")).body(ics.to_string(), ics_type),
+        );
+    }
+    builder.multipart(parts).map_err(|e| e.to_string())
+}
+
+/// The next deadline of a mail's game as a calendar event, for the mails that announce one
+/// (results, reminders, the start and password mails, notices): none when the game has no
+/// deadline running (paused, ended, not started), or its board can't be read.
+fn deadline_event(
+    store: &Store,
+    cache: &mut HashMap<String, Option<Owned>>,
+    mail: &Mail,
+    from: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<String>, StoreError> {
+    if !matches!(
+        mail.kind,
+        MailKind::Results | MailKind::Reminder | MailKind::Password | MailKind::Notice
+    ) {
+        return Ok(None);
+    }
+    if !cache.contains_key(&mail.game) {
+        let view = store.view();
+        let found = match view.game(&mail.game)? {
+            Some(g) if g.state == GameState::Running => match view.current_phase(g.id)? {
+                Some(p) => match (p.deadline, crate::game::board(&g)) {
+                    (Some(at), Ok(v)) => Some(Owned {
+                        phase_id: p.id,
+                        phase: v.phase_name(p.position.phase),
+                        at,
+                        started: p.started,
+                        zone: g.timezone.clone(),
+                    }),
+                    _ => None,
+                },
+                None => None,
+            },
+            _ => None,
+        };
+        cache.insert(mail.game.clone(), found);
+    }
+    Ok(cache.get(&mail.game).and_then(Option::as_ref).map(|o| {
+        calendar::event(
+            &calendar::Deadline {
+                game: &mail.game,
+                phase_id: o.phase_id,
+                phase: &o.phase,
+                at: o.at,
+                zone: &o.zone,
+                started: o.started,
+                judge: from,
+            },
+            now,
+        )
+    }))
+}
+
+/// A game's current deadline, looked up once per send.
+struct Owned {
+    phase_id: i64,
+    phase: String,
+    at: DateTime<Utc>,
+    started: Option<DateTime<Utc>>,
+    zone: String,
 }
 
 fn deliver(target: &Target, mail: &Mail, m: &Message) -> Result<(), Failure> {
@@ -491,6 +562,7 @@ pub fn send(
     let mut down: Option<String> = None;
     let mut reached = false;
     let until = later(now, Duration::seconds(CLAIM_SECONDS));
+    let mut deadlines = HashMap::new();
     // Reports of mails given up in this run are queued after the list was read: next run.
     for mail in store.view().mails_due(now)? {
         let fresh = new_message_id(&mail, from, now);
@@ -508,7 +580,15 @@ pub fn send(
             None if mail.kind == MailKind::Reply => store.view().mail_png(mail.id)?,
             None => None,
         };
-        let result = match (&down, message(&mail, from, &message_id, picture.as_deref())) {
+        let event = deadline_event(store, &mut deadlines, &mail, from, now)?;
+        let written = message(
+            &mail,
+            from,
+            &message_id,
+            picture.as_deref(),
+            event.as_deref(),
+        );
+        let result = match (&down, written) {
             // A mail that can't be written (an address that isn't one) never will be.
             (_, Err(e)) => Err(Failure(Fault::Permanent, e)),
             (Some(e), Ok(_)) => Err(Failure(Fault::Unreachable, format!("not tried: {e}"))),

@@ -15,9 +15,10 @@ pub mod feed;
 use askama::Template;
 use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
-use napjudge_engine::variant::{Phase, PowerId, Variant};
+use napjudge_engine::variant::{PowerId, Variant};
 use napjudge_judge::clock;
 use napjudge_judge::game::{self, GameError};
+use napjudge_judge::pages::{game_dir, phase_file};
 use napjudge_judge::render::{Context, PhaseView};
 use napjudge_judge::store::{Game, PhaseRow, Player, StoreError, View};
 use napjudge_picture as picture;
@@ -178,38 +179,6 @@ fn write(path: &Path, text: &str) -> Result<(), SiteError> {
     })
 }
 
-/// A game's folder name: its letters, digits, `-` and `_`, the rest as `-` (a game's name is
-/// the GM's free text; a folder name must not climb out of the site or hide itself).
-fn slug(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    if s.is_empty() {
-        "game".into()
-    } else {
-        s
-    }
-}
-
-/// A phase's page: `1801-spring-movement.html`.
-pub fn phase_file(v: &Variant, phase: Phase) -> String {
-    format!(
-        "{}-{}-{}.html",
-        phase.year,
-        v.season_name(phase.season),
-        phase.kind.word()
-    )
-    .to_ascii_lowercase()
-    .replace(' ', "-")
-}
-
 /// Makes the site in `out` from the store.
 pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError> {
     let games: Vec<Game> = if opts.games.is_empty() {
@@ -238,7 +207,7 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
         let Some(now) = rows.last() else {
             continue; // not started: nothing to show
         };
-        let mut dir = slug(&g.name);
+        let mut dir = game_dir(&g.name);
         while taken.contains(&dir) {
             dir.push('_');
         }
@@ -365,6 +334,7 @@ impl GameSite<'_> {
                     missing: &row.missing,
                     next_deadline,
                     over: !report.next.ledgers.winners.is_empty(),
+                    page: None,
                 },
             );
             let items: Vec<PressItem> = press
@@ -450,8 +420,30 @@ impl GameSite<'_> {
             entries,
         };
         write(&self.dir.join("feed.atom"), &feed::render(&game_feed)?)?;
+        prune(&self.dir, &links)?;
         Ok(processed.len())
     }
+}
+
+/// Removes the phase pages of `dir` that are no longer phases of the game: after a rollback the
+/// phases set aside are history in the store, not pages on the web (their results were void).
+fn prune(dir: &Path, kept: &[PhaseLink]) -> Result<(), SiteError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| SiteError::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let page = name.ends_with(".html") && name != "index.html";
+        if page && !kept.iter().any(|l| l.href == name) {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|source| SiteError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// A feed entry's text: the centres after the phase (`Centres: France 5, Austria 4`).
@@ -502,7 +494,7 @@ mod tests {
     fn names_from_users_are_escaped_and_kept_inside_the_site() {
         let name = "<b>Ann & \"Bob\"</b>";
         let lines = [GameLine {
-            href: format!("{}/index.html", slug(name)),
+            href: format!("{}/index.html", game_dir(name)),
             name: name.into(),
             variant: "standard".into(),
             state: "running".into(),
@@ -524,7 +516,7 @@ mod tests {
         };
         let xml = feed::render(&f).expect("renders");
         assert!(xml.contains("<title>&#60;b&#62;Ann &#38;"), "{xml}");
-        assert_eq!(slug("../etc/passwd"), "---etc-passwd");
-        assert_eq!(slug(""), "game");
+        assert_eq!(game_dir("../etc/passwd"), "---etc-passwd");
+        assert_eq!(game_dir(""), "game");
     }
 }

@@ -127,6 +127,8 @@ pub struct PhaseView {
     pub next_deadline: String,
     /// Who owes orders in the next phase.
     pub owe: String,
+    /// The phase's page in the web archive, when the judge publishes one.
+    pub page: String,
 }
 
 /// What the view needs besides the report.
@@ -143,6 +145,8 @@ pub struct Context<'a> {
     pub next_deadline: Option<String>,
     /// Whether the game ended.
     pub over: bool,
+    /// The phase's page in the web archive (`[site] url`), if any.
+    pub page: Option<String>,
 }
 
 fn name(v: &Variant, p: PowerId) -> String {
@@ -376,6 +380,7 @@ impl PhaseView {
             },
             next_deadline: cx.next_deadline.clone().unwrap_or_default(),
             owe: list_or(report.owe.iter().map(|&p| name(v, p)).collect(), "nobody"),
+            page: cx.page.clone().unwrap_or_default(),
         }
     }
 }

@@ -882,6 +882,23 @@ impl View<'_> {
             .query_row("SELECT COALESCE(MAX(id), 0) FROM outbox", [], |r| r.get(0))?)
     }
 
+    /// What the web archive shows has changed when this has: the games and their states, and
+    /// the phases (played, set aside, their deadlines). One short text, compared from tick to
+    /// tick.
+    pub fn archive_stamp(&self) -> Result<String, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT (SELECT COALESCE(GROUP_CONCAT(name || '=' || state), '') FROM games)
+                    || '|' || COUNT(*) || ':' || COALESCE(MAX(id), 0) || ':' || COUNT(report)
+                    || ':' || COALESCE(SUM(superseded), 0)
+                    || ':' || COALESCE(MAX(processed_at), '')
+                    || '|' || COALESCE((SELECT GROUP_CONCAT(deadline) FROM phases
+                                        WHERE report IS NULL AND superseded = 0), '')
+             FROM phases",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
     /// How many mails of `kind` a game queued.
     pub fn mail_count(&self, game: i64, kind: MailKind) -> Result<i64, StoreError> {
         Ok(self.0.query_row(
