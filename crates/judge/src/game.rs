@@ -8,9 +8,9 @@ use crate::outbox;
 use crate::pages;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
-    Address, Author, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
-    NewMessage, OrderText, Periods, PhaseRow, PressRules, Reminded, Role, SignonFailure, Store,
-    StoreError, Tx, View,
+    Address, Author, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind, MailPicture,
+    NewMail, NewMessage, OrderText, Periods, PhaseRow, PressRules, Reminded, Role, SignonFailure,
+    Store, StoreError, Tx, View,
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
@@ -643,11 +643,6 @@ impl Judge {
     /// Reads of the store (every write is a call of the service).
     pub fn view(&self) -> View<'_> {
         self.store.view()
-    }
-
-    /// A write transaction, for the service's calls in the crate's other modules.
-    pub(crate) fn store_begin(&mut self) -> Result<Tx<'_>, StoreError> {
-        self.store.begin()
     }
 
     fn game(c: View, name: &str) -> Result<Game, GameError> {
@@ -1396,6 +1391,44 @@ impl Judge {
         Ok(())
     }
 
+    /// `game set NAME press|anonymous|gm-copy VALUE` and the GM's SET by mail: changes one of
+    /// the game's press options, told to everyone in the game (a notice). The options now.
+    pub fn set_press(
+        &mut self,
+        name: &str,
+        key: &str,
+        value: &str,
+        now: DateTime<Utc>,
+    ) -> Result<PressRules, GameError> {
+        let tx = self.store.begin()?;
+        let game = tx
+            .view()
+            .game(name)?
+            .ok_or_else(|| GameError::UnknownGame(name.to_string()))?;
+        let mut rules = game.press;
+        crate::press::apply(&mut rules, key, value)?;
+        tx.set_press(game.id, &rules)?;
+        let said = crate::press::describe(&rules);
+        tx.add_gm_action(game.id, None, &format!("press options: {said}"), None, now)?;
+        let body = format!(
+            "The GM has changed the press options of game '{}'.\n\n{said}.\n",
+            game.name
+        );
+        notice::broadcast(
+            &tx,
+            &game,
+            &notice::Broadcast {
+                kind: MailKind::Notice,
+                phase: None,
+                subject: &format!("{}: press options changed", game.name),
+                body: &body,
+            },
+            now,
+        )?;
+        tx.commit()?;
+        Ok(rules)
+    }
+
     /// `game show` (`viewer` none) and a mail's LIST (`viewer` the role signed on): the phase,
     /// its deadline, who has ordered, centres and ledgers. A player's LIST shows the player's
     /// own address and the GM's, not the other players' (a stranger who learns one password
@@ -1851,7 +1884,7 @@ pub struct Reply<'a> {
     /// SIGNON.
     pub handled: Option<&'a HandledMail>,
     /// A picture of the board the reply carries (MAP).
-    pub picture: Option<&'a crate::map::Picture>,
+    pub picture: Option<&'a MailPicture>,
     /// Mails queued with the reply (the copy of a SIGNON from an address other than the
     /// role's own, for that address).
     pub also: &'a [NewMail<'a>],
@@ -2054,20 +2087,15 @@ impl Judge {
             return Err(GameError::NoPlayer(role.clone(), game.name.clone()));
         }
         let body = render::render(
-            "reply",
-            &crate::mail::ReplyMail {
-                intro: &format!(
-                    "The judge now mails {role} in game '{}' to {address}{}, as a mail from \
-                     {sender} signed on as {role} asked at {}. If you did not ask for it, tell \
-                     your GM ({}).",
-                    game.name,
-                    old.as_ref()
-                        .map(|o| format!(" instead of {o}"))
-                        .unwrap_or_default(),
-                    now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                    game.gm
-                ),
-                blocks: &[],
+            "address",
+            &render::AddressMail {
+                game: &game.name,
+                role: &role.to_string(),
+                address: address.as_str(),
+                old: old.as_ref().map(Address::as_str),
+                sender: sender.as_str(),
+                at: &now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                gm: game.gm.as_str(),
             },
         )?;
         let mut to: Vec<&Address> = old.iter().chain([address]).collect();
@@ -2250,8 +2278,8 @@ impl Judge {
             now,
         )?;
         match reply.picture {
-            Some(crate::map::Picture::Stored(phase)) => tx.mail_picture(mail, *phase)?,
-            Some(crate::map::Picture::Drawn(png)) => tx.mail_png(mail, png)?,
+            Some(MailPicture::Stored(phase)) => tx.mail_picture(mail, *phase)?,
+            Some(MailPicture::Drawn(png)) => tx.mail_png(mail, png)?,
             None => {}
         }
         for m in reply.also {

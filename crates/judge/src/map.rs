@@ -2,17 +2,8 @@
 //! mails carried, when it was stored) or of the board now, for a reply to carry.
 
 use crate::game::{GameError, Judge};
-use crate::store::Game;
+use crate::store::{Game, MailPicture as Picture};
 use napjudge_picture as picture;
-
-/// The picture a mail carries.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Picture {
-    /// The stored picture of a processed phase (its row id): the bytes its result mails carried.
-    Stored(i64),
-    /// A picture drawn for this mail (PNG).
-    Drawn(Vec<u8>),
-}
 
 /// A MAP's picture, and what it shows in words.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,11 +2,8 @@
 //! anonymous players; the GM's copy), the one check of a press against them, the GM's change of
 //! them (noticed to everyone), and a player's HISTORY PRESS.
 
-use crate::game::{GameError, Judge};
-use crate::notice::{self, Broadcast};
-use crate::store::{Game, MailKind, PhaseRow, PressMode, PressRow, PressRules, Role};
-use chrono::{DateTime, Utc};
-use napjudge_engine::variant::Variant;
+use crate::store::{Game, PhaseRow, PressMode, PressRow, PressRules, Role};
+use napjudge_engine::variant::{Phase, Variant};
 
 /// Why a press is refused by the game's press option: nothing is sent.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -127,36 +124,16 @@ fn seen_by(game: &Game, viewer: &Role, p: &PressRow) -> Option<String> {
 }
 
 /// HISTORY PRESS: the press `viewer` sent or received in `game`, oldest first, in the phase
-/// named (`phase` as the game names it) or in all; each with its phase, time, sender and
-/// recipients as the game's options let `viewer` see them.
+/// `wanted` (a phase of the game) or in all; each with its phase, time, sender and recipients
+/// as the game's options let `viewer` see them.
 pub fn history(
     v: &Variant,
     game: &Game,
     viewer: &Role,
     phases: &[PhaseRow],
     press: &[PressRow],
-    phase: Option<&str>,
-) -> Result<Vec<String>, GameError> {
-    let wanted = match phase {
-        None => None,
-        Some(text) => {
-            let unknown = || GameError::UnknownPhase {
-                game: game.name.clone(),
-                phase: text.to_string(),
-                phases: phases
-                    .iter()
-                    .filter(|p| !p.superseded)
-                    .map(|p| format!("'{}'", v.phase_name(p.position.phase)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            };
-            let named = v.parse_phase(text).ok_or_else(unknown)?;
-            if !phases.iter().any(|p| p.position.phase == named) {
-                return Err(unknown());
-            }
-            Some(named)
-        }
-    };
+    wanted: Option<Phase>,
+) -> Vec<String> {
     let phase_of = |id: Option<i64>| phases.iter().find(|p| Some(p.id) == id);
     let mut out = Vec::new();
     for p in press {
@@ -179,52 +156,12 @@ pub fn history(
         out.push(String::new());
     }
     if out.is_empty() {
-        out.push(match phase {
-            Some(text) => format!("No press of yours in {text}."),
+        out.push(match wanted {
+            Some(w) => format!("No press of yours in {}.", v.phase_name(w)),
             None => "No press of yours yet.".to_string(),
         });
     }
-    Ok(out)
-}
-
-impl Judge {
-    /// `game set NAME press|anonymous|gm-copy VALUE` and the GM's SET by mail: changes one of
-    /// the game's press options, told to everyone in the game (a notice). The options now.
-    pub fn set_press(
-        &mut self,
-        name: &str,
-        key: &str,
-        value: &str,
-        now: DateTime<Utc>,
-    ) -> Result<PressRules, GameError> {
-        let tx = self.store_begin()?;
-        let game = tx
-            .view()
-            .game(name)?
-            .ok_or_else(|| GameError::UnknownGame(name.to_string()))?;
-        let mut rules = game.press;
-        apply(&mut rules, key, value)?;
-        tx.set_press(game.id, &rules)?;
-        let said = describe(&rules);
-        tx.add_gm_action(game.id, None, &format!("press options: {said}"), None, now)?;
-        let body = format!(
-            "The GM has changed the press options of game '{}'.\n\n{said}.\n",
-            game.name
-        );
-        notice::broadcast(
-            &tx,
-            &game,
-            &Broadcast {
-                kind: MailKind::Notice,
-                phase: None,
-                subject: &format!("{}: press options changed", game.name),
-                body: &body,
-            },
-            now,
-        )?;
-        tx.commit()?;
-        Ok(rules)
-    }
+    out
 }
 
 #[cfg(test)]

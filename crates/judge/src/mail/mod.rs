@@ -13,11 +13,11 @@ use crate::game::{
     Acknowledgement, GameError, Guesser, Judge, OrderSet, PhasePassed, Reply, Signed,
     SignonRefusal, Stale, TickReport, THROTTLE_WINDOW,
 };
-use crate::map::Picture;
+
 use crate::render::{self, RenderError};
 use crate::store::{
-    Address, Author, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
-    NewMessage, Pending, Role,
+    Address, Author, Earlier, Game, GameState, HandledMail, InboxState, MailKind,
+    MailPicture as Picture, NewMail, NewMessage, Pending, Role,
 };
 use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser};

@@ -66,20 +66,36 @@ pub(super) fn history_press(
     phase: &str,
     head: String,
 ) -> Result<Block, GameError> {
-    let phase = Some(phase.trim()).filter(|p| !p.is_empty());
+    let text = phase.trim();
     let game = &s.game;
-    let found = j.with_variant(game, |v, view| {
+    j.with_variant(game, |v, view| {
         let phases = view.phases(game.id)?;
+        let wanted = match text {
+            "" => None,
+            _ => match v
+                .parse_phase(text)
+                .filter(|w| phases.iter().any(|p| p.position.phase == *w))
+            {
+                Some(w) => Some(w),
+                None => {
+                    let e = GameError::UnknownPhase {
+                        game: game.name.clone(),
+                        phase: text.to_string(),
+                        phases: phases
+                            .iter()
+                            .filter(|p| !p.superseded)
+                            .map(|p| format!("'{}'", v.phase_name(p.position.phase)))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    };
+                    return Ok(Block::with(head, format!("ERROR: {e}. Nothing was done.")));
+                }
+            },
+        };
         let press = view.press(game.id)?;
-        Ok::<_, GameError>(crate::press::history(
-            v, game, &s.role, &phases, &press, phase,
-        ))
-    })??;
-    Ok(match found {
-        Ok(lines) => Block { head, lines },
-        Err(e) if e.is_database_fault() => return Err(e),
-        Err(e) => Block::with(head, format!("ERROR: {e}. Nothing was done.")),
-    })
+        let lines = crate::press::history(v, game, &s.role, &phases, &press, wanted);
+        Ok(Block { head, lines })
+    })?
 }
 
 /// The reply's line for press the game's options refuse.

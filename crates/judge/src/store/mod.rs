@@ -222,6 +222,15 @@ pub struct Game {
     pub press: PressRules,
 }
 
+/// A picture of the board a mail carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MailPicture {
+    /// The stored picture of a processed phase (its row id): the bytes its result mails carried.
+    Stored(i64),
+    /// A picture drawn for this mail (PNG), kept on its outbox row.
+    Drawn(Vec<u8>),
+}
+
 /// A game's press options (issue 21): what its players may send, and who is named.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PressRules {
