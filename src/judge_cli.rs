@@ -4,8 +4,10 @@
 use clap::Subcommand;
 use napjudge_judge::clock::{self, Clock, Period};
 use napjudge_judge::config::{self, Config, Smtp};
+use napjudge_judge::game::{check_timing, describe, GmEnd};
 use napjudge_judge::mail;
 use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target, Which};
+use napjudge_judge::store::{SeatRules, Timing};
 use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Store};
 use napjudge_picture as picture;
 use napjudge_replay::{self as replay, folder};
@@ -14,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// `napjudge game ...`
+// One command is parsed per process: `Create`'s many settings cost nothing worth boxing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 pub enum GameCommand {
     /// Creates a game.
@@ -65,6 +69,73 @@ pub enum GameCommand {
         /// The GM gets a copy, naming the sender, of every press a player sends.
         #[arg(long)]
         gm_copy: bool,
+        /// A power whose player sends no orders for N phases in a row is abandoned: its seat
+        /// opens (0: never).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        abandon_after: u32,
+        /// Nobody may OBSERVE the game by mail (`game observe` still adds an observer).
+        #[arg(long)]
+        no_observers: bool,
+        /// Once everyone has ordered, how long after the last orders the phase is processed
+        /// (njudge's delay: a player may still change their mind).
+        #[arg(long, default_value = "0s")]
+        delay: String,
+        /// The longest absence a player may register (SET ABSENCE), in days (1 to 90).
+        #[arg(long, default_value_t = 14)]
+        absence_max_days: i64,
+        /// How many absences a player may register per year (0 to 52).
+        #[arg(long, default_value_t = 3)]
+        absences_per_year: i64,
+    },
+    /// Issues a one-time code for an open seat: whoever mails TAKEOVER POWER GAME CODE takes it.
+    Code {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// Mail the code to this address (it is printed either way).
+        #[arg(long, value_name = "ADDRESS")]
+        mail: Option<String>,
+    },
+    /// Gives a power's seat to a new player: a new password is mailed to them, the old player
+    /// (if any) and everyone in the game are told.
+    Replace {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// The new player's address.
+        address: String,
+    },
+    /// Adds an observer: the game's results, notices and broadcast press go to the address.
+    Observe {
+        /// The game.
+        name: String,
+        /// The observer's address.
+        address: String,
+        /// Stop: the address no longer observes the game.
+        #[arg(long)]
+        stop: bool,
+    },
+    /// Ends a started game: a draw, a winner, or only the GM's reason; everyone gets the final
+    /// mail, and the game takes no more orders.
+    End {
+        /// The game.
+        name: String,
+        /// A draw between these powers (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        draw: Vec<String>,
+        /// The winner.
+        #[arg(long)]
+        winner: Option<String>,
+        /// Why (alone, or with --draw or --winner).
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// Deletes a game that never started (a started game is ended instead).
+    Delete {
+        /// The game.
+        name: String,
     },
     /// Gives a power to a player (a generated password is mailed when --password is absent).
     Assign {
@@ -235,11 +306,16 @@ pub enum MailCommand {
         #[arg(long, default_value_t = napjudge_judge::mail::MAX_SIZE)]
         max_size: usize,
     },
-    /// Stores each message in DIR/new, queues its reply, then moves it to DIR/cur.
+    /// Stores each message in DIR/new, queues its reply, then moves it to DIR/cur; with
+    /// --imap, each message of the [imap] folder, then moves it to the done folder.
+    #[command(group = clap::ArgGroup::new("source").required(true))]
     Poll {
         /// The Maildir.
-        #[arg(long)]
-        maildir: PathBuf,
+        #[arg(long, group = "source")]
+        maildir: Option<PathBuf>,
+        /// The [imap] mailbox of napjudge.toml.
+        #[arg(long, group = "source")]
+        imap: bool,
         /// The judge's own address: mail from it is never answered (default: the config's
         /// [judge] address).
         #[arg(long, env = "NAPJUDGE_FROM")]
@@ -254,7 +330,7 @@ pub enum MailCommand {
 /// `game create` makes a new database (`create`): every other command refuses a file that
 /// doesn't exist, so a wrong directory or a typo in `--db` never runs on an empty judge (a
 /// mail would be told "there is no game", a tick would quietly do nothing).
-fn judge(db: &Path, now: Option<&str>, create: bool) -> Result<(Judge, Clock), String> {
+pub(crate) fn judge(db: &Path, now: Option<&str>, create: bool) -> Result<(Judge, Clock), String> {
     let clock = Clock::from_arg(now).map_err(|e| format!("--now: {e}"))?;
     let store = if create {
         Store::open(db).map_err(|e| e.to_string())?
@@ -317,13 +393,59 @@ fn export(db: &Path, name: &str, out: Option<&Path>, public: bool) -> Result<Exi
 /// The store at `db`, which must exist: a reader never creates an empty one by a typo.
 pub fn open_existing(db: &Path) -> Result<Store, String> {
     if !db.is_file() {
+        let name = db
+            .file_name()
+            .map_or("napjudge.db".into(), |n| n.to_string_lossy());
+        let dir = match db.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
+            _ => ".".into(),
+        };
         return Err(format!(
-            "{}: no such database (give --db FILE, or set NAPJUDGE_DB; `napjudge game create` \
-             makes one)",
+            "{}: no such database: no {name} in {dir}; give --db FILE, set NAPJUDGE_DB, or run \
+             `napjudge init` (`napjudge game create` makes one too)",
             db.display()
         ));
     }
     Store::open(db).map_err(|e| format!("{}: {e}", db.display()))
+}
+
+/// `game set NAME abandon N` and `game set NAME observers on|off`.
+fn set_seat_rule(
+    j: &mut Judge,
+    name: &str,
+    setting: &str,
+    value: &str,
+    clock: &Clock,
+) -> Result<ExitCode, String> {
+    let mut rules = j
+        .view()
+        .game(name)
+        .map_err(|err| err.to_string())?
+        .map(|g| j.view().seat_rules(g.id))
+        .transpose()
+        .map_err(|err| err.to_string())?
+        .ok_or_else(|| format!("no game called '{name}' (`napjudge game list` shows the games)"))?;
+    if setting.eq_ignore_ascii_case("abandon") {
+        rules.abandon_after = value.parse().map_err(|_| {
+            format!(
+                "abandon {value}: write the number of phases in a row without orders (0: never)"
+            )
+        })?;
+    } else {
+        rules.observers = match value.to_ascii_lowercase().as_str() {
+            "on" => true,
+            "off" => false,
+            _ => return Err(format!("observers {value}: write on or off")),
+        };
+    }
+    j.set_seat_rules(name, rules, clock.now())
+        .map_err(|err| err.to_string())?;
+    println!(
+        "{name}: abandoned after {} phases without orders (0: never); observers by mail {}",
+        rules.abandon_after,
+        if rules.observers { "on" } else { "off" }
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs a `game` command.
@@ -361,6 +483,11 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             press,
             anonymous,
             gm_copy,
+            abandon_after,
+            no_observers,
+            delay,
+            absence_max_days,
+            absences_per_year,
         } => {
             let mut rules = napjudge_judge::store::PressRules::default();
             for (key, value) in [
@@ -370,6 +497,11 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             ] {
                 napjudge_judge::press::apply(&mut rules, key, value).map_err(|e| e.to_string())?;
             }
+            let timing = Timing {
+                delay: period("delay", &delay)?,
+                absence_max_days,
+                absences_per_year,
+            };
             let g = NewGame {
                 name,
                 variant,
@@ -387,7 +519,19 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 pictures: !no_pictures,
                 press: rules,
             };
+            check_timing(&timing).map_err(e)?;
             let game = j.create(&g, clock.now()).map_err(e)?;
+            let rules = SeatRules {
+                abandon_after,
+                observers: !no_observers,
+            };
+            if rules != SeatRules::default() {
+                j.set_seat_rules(&game.name, rules, clock.now())
+                    .map_err(e)?;
+            }
+            if timing != Timing::default() {
+                j.set_timing(&game.name, timing, clock.now()).map_err(e)?;
+            }
             println!(
                 "created {} ({}); assign the powers, then `napjudge game start {}`",
                 game.name, game.variant, game.name
@@ -406,6 +550,50 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 "{power} in {name}: {address}{}",
                 if mailed { " (password mailed)" } else { "" }
             );
+        }
+        GameCommand::Code { name, power, mail } => {
+            let c = j
+                .issue_code(&name, &power, mail.as_deref(), clock.now())
+                .map_err(|err| err.to_string())?;
+            println!(
+                "{name}: takeover code for {}: {}{}",
+                c.power,
+                c.code,
+                c.mailed_to
+                    .map(|a| format!(" (mailed to {a})"))
+                    .unwrap_or_default()
+            );
+        }
+        GameCommand::Replace {
+            name,
+            power,
+            address,
+        } => {
+            let old = j
+                .replace(&name, &power, &address, clock.now())
+                .map_err(|err| err.to_string())?;
+            println!(
+                "{power} in {name}: {address} (password mailed){}",
+                old.map(|a| format!("; {a} told")).unwrap_or_default()
+            );
+        }
+        GameCommand::Observe {
+            name,
+            address,
+            stop,
+        } => {
+            let a = napjudge_judge::Address::new(&address);
+            if stop {
+                let g = j
+                    .unobserve(&name, &a, clock.now())
+                    .map_err(|err| err.to_string())?;
+                println!("{g}: {address} no longer observes");
+            } else {
+                let g = j
+                    .observe(&name, &a, false, clock.now())
+                    .map_err(|err| err.to_string())?;
+                println!("{g}: {address} observes");
+            }
         }
         GameCommand::Start { name } => {
             let (phase, deadline) = j.start(&name, clock.now()).map_err(e)?;
@@ -435,13 +623,13 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             } else {
                 Author::Gm
             };
-            let lines = j
+            let ack = j
                 .orders(&name, &power, &text, by, clock.now())
                 .map_err(e)?
-                .ack
-                .lines;
+                .ack;
+            let lines = &ack.lines;
             let mut failed = false;
-            for l in &lines {
+            for l in lines {
                 match &l.error {
                     None => println!("line {}: {}", l.line, l.kept()),
                     Some(err) => {
@@ -449,9 +637,15 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                         println!("line {}: {}: {err}", l.line, l.order);
                     }
                 }
+                for w in &l.warnings {
+                    println!("line {}: WARNING: {w}", l.line);
+                }
             }
             let kept = lines.iter().filter(|l| l.error.is_none()).count();
             println!("{kept} of {} orders kept for {power}", lines.len());
+            for n in &ack.notes {
+                println!("{n}");
+            }
             if failed {
                 return Ok(ExitCode::FAILURE);
             }
@@ -502,6 +696,10 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             setting,
             value,
         } => {
+            if setting.eq_ignore_ascii_case("abandon") || setting.eq_ignore_ascii_case("observers")
+            {
+                return set_seat_rule(&mut j, &name, &setting, &value, &clock);
+            }
             if !setting.eq_ignore_ascii_case("pictures") {
                 let rules = j
                     .set_press(&name, &setting, &value, clock.now())
@@ -510,7 +708,8 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                             napjudge_judge::press::PressOptionError::Key(_),
                         ) => format!(
                             "'{setting}' is not a setting of `game set`: the settings are \
-                             pictures, press, anonymous and gm-copy"
+                             pictures, abandon, observers, \
+                             press, anonymous and gm-copy"
                         ),
                         other => e(other),
                     })?;
@@ -531,6 +730,32 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 if on { "on" } else { "off" }
             );
         }
+        GameCommand::End {
+            name,
+            draw,
+            winner,
+            reason,
+        } => {
+            let how = GmEnd {
+                draw,
+                winner,
+                reason,
+            };
+            let ended = j.end(&name, &how, clock.now()).map_err(e)?;
+            let game = j
+                .view()
+                .game(&name)
+                .map_err(|err| err.to_string())?
+                .ok_or_else(|| format!("no game called '{name}'"))?;
+            println!(
+                "{name}: ended {}; the final mail is queued for everyone",
+                describe(&ended, &game.timezone)
+            );
+        }
+        GameCommand::Delete { name } => {
+            j.delete(&name).map_err(e)?;
+            println!("{name}: deleted");
+        }
         GameCommand::List => {
             for line in j.list().map_err(e)? {
                 println!("{line}");
@@ -544,7 +769,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
 
 /// Where the outbox goes: `--to-dir`, else `--smtp`, else the config's outbox folder, else its
 /// mail server; none when nothing names one.
-fn target(
+pub(crate) fn target(
     config: &Config,
     to_dir: Option<&Path>,
     smtp: Option<&str>,
@@ -567,7 +792,7 @@ fn target(
 }
 
 /// Delivers the outbox; exit 1 when a mail failed or was given up (cron shows it).
-fn deliver(
+pub(crate) fn deliver(
     j: &mut Judge,
     config: &Config,
     target: &Target,
@@ -575,6 +800,9 @@ fn deliver(
     clock: Clock,
 ) -> Result<Sent, String> {
     let from = from.unwrap_or_else(|| config.judge.address.clone());
+    if let Target::Smtp(_) = target {
+        config::Judge::sender(&from).map_err(|e| e.to_string())?;
+    }
     let retry = Retry::from_config(&config.outbox);
     j.send_outbox(target, &from, retry, clock.now())
         .map_err(|e| e.to_string())
@@ -648,7 +876,13 @@ pub fn tick(
             code = ExitCode::FAILURE;
         }
     }
-    if let Some(target) = target(&config, to_dir, smtp)? {
+    let target = target(&config, to_dir, smtp)?;
+    if target.is_none() {
+        if let Some(w) = crate::service::undeliverable(&j) {
+            eprintln!("napjudge: tick: {w}");
+        }
+    }
+    if let Some(target) = target {
         let from = std::env::var("NAPJUDGE_FROM").ok();
         let sent = deliver(&mut j, &config, &target, from, clock)?;
         println!("outbox: {}", sent_lines(&sent));
@@ -766,12 +1000,16 @@ pub fn mail(
                 Ok(h) => handled("message", &h),
                 Err(e) => {
                     eprintln!("napjudge: the message was not stored or answered: {e}");
+                    if let Err(why) = crate::service::writable(db) {
+                        eprintln!("napjudge: {why}");
+                    }
                     return Ok(ExitCode::from(75));
                 }
             }
         }
         MailCommand::Poll {
             maildir,
+            imap,
             from,
             max_size,
         } => {
@@ -779,7 +1017,14 @@ pub fn mail(
                 judge: judge_address(from),
                 max_size,
             };
-            return poll(&mut j, &cfg, &maildir, clock);
+            if let Some(maildir) = maildir.filter(|_| !imap) {
+                return poll(&mut j, &cfg, &maildir, clock);
+            }
+            let Some(imap) = &config.imap else {
+                eprintln!("napjudge: mail poll --imap: no [imap] section in napjudge.toml");
+                return Ok(ExitCode::from(75));
+            };
+            return Ok(crate::service::poll_imap(&mut j, &cfg, imap, clock));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -790,7 +1035,7 @@ pub fn mail(
 /// stored and its sender answered, but not the whole), is moved to `DIR/failed` with a line on
 /// standard error, and polling goes on. A fault of the database stops the run (exit 75): every
 /// later file would fail alike, so they stay in `new` for the next run.
-fn poll(
+pub(crate) fn poll(
     j: &mut Judge,
     cfg: &mail::MailConfig,
     maildir: &Path,
@@ -936,9 +1181,15 @@ impl Drop for TempDir {
     }
 }
 
+/// Where a replay's mails go without `--outbox`: under the system's temporary folder, never
+/// into the folder the replay was started from.
+fn replay_root() -> PathBuf {
+    std::env::temp_dir().join("napjudge-replay")
+}
+
 /// `napjudge replay PATH`: every game folder at PATH replayed through the judge (docs/games.md);
 /// exit 1 when any differs from its record. `db`: one store for every game instead of a fresh
-/// one each; `outbox`: where each game's mails go (`DIR/NAME`, else target/replay/NAME/outbox).
+/// one each; `outbox`: where each game's mails go (`DIR/NAME`, else [`replay_root`]`/NAME`).
 pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<ExitCode, String> {
     use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
     let started = std::time::Instant::now();
@@ -972,7 +1223,7 @@ pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<E
         };
         let out = match outbox {
             Some(d) => d.join(&name),
-            None => Path::new("target/replay").join(&name).join("outbox"),
+            None => replay_root().join(&name),
         };
         let r = replay::replay_game(&f, &store, &out, &|n| bar.set_position(n as u64))
             .map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -993,7 +1244,7 @@ pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<E
     let where_ = match (outbox, outboxes.as_slice()) {
         (_, [one]) => one.display().to_string(),
         (Some(d), _) => format!("{}/GAME/", d.display()),
-        (None, _) => "target/replay/GAME/outbox/".to_string(),
+        (None, _) => format!("{}/GAME/", replay_root().display()),
     };
     println!(
         "replayed {games} game{}: {} phases, {} mails in, {} mails out ({} press delivered), {} \

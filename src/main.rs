@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod judge_cli;
+mod service;
 mod site_cli;
 
 #[derive(Parser)]
@@ -121,12 +122,39 @@ enum Command {
         /// The games to publish (default: every game started).
         games: Vec<String>,
     },
+    /// The judge as one long-running process: mail taken as it comes (the [imap] mailbox by
+    /// IDLE, or --maildir), the tick every minute, the outbox delivered; stops cleanly on
+    /// SIGTERM or SIGINT. Logs to standard error (NAPJUDGE_LOG=debug for more).
+    Serve {
+        /// Read this Maildir instead of the [imap] mailbox.
+        #[arg(long)]
+        maildir: Option<PathBuf>,
+        /// Seconds between two ticks.
+        #[arg(long, default_value_t = 60)]
+        tick_every: u64,
+        /// Deliver the outbox into this folder instead of by SMTP.
+        #[arg(long, conflicts_with = "smtp")]
+        to_dir: Option<PathBuf>,
+        /// Deliver the outbox to this mail server (smtp://host:port, smtps://user@host).
+        #[arg(long)]
+        smtp: Option<String>,
+    },
+    /// Sets up a judge in DIR (default: here): a commented napjudge.toml and the database, then
+    /// prints the next steps. Nothing there is replaced.
+    Init {
+        /// The folder.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Tries the database, the SMTP login and the IMAP login, and says what is wrong.
+    Check,
     /// Plays game folders through the judge (mails in, deadlines, results out) and compares
     /// every phase with the folder's record; exit 1 on any difference (docs/games.md).
     Replay {
         /// A game folder, or a folder of game folders (fixtures/games/).
         path: PathBuf,
-        /// Where each game's result mails go, as DIR/GAME/ (default target/replay/GAME/outbox/).
+        /// Where each game's result mails go, as DIR/GAME/ (default: napjudge-replay/GAME/ in
+        /// the system's temporary folder; the summary names it).
         #[arg(long)]
         outbox: Option<PathBuf>,
     },
@@ -169,28 +197,52 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
+    // The config is found the way the database is: --config, $NAPJUDGE_CONFIG, or beside it.
+    let config_file = napjudge_judge::config::locate(cli.config.as_deref(), &cli.db);
+    let config_file = config_file.as_deref();
     let result = match cli.command {
+        Command::Serve {
+            maildir,
+            tick_every,
+            to_dir,
+            smtp,
+        } => {
+            if cli.now.is_some() {
+                Err("serve runs on the system clock: leave --now out".to_string())
+            } else {
+                service::serve(
+                    &cli.db,
+                    config_file,
+                    service::Serve {
+                        maildir,
+                        tick_every,
+                        to_dir,
+                        smtp,
+                    },
+                )
+            }
+        }
+        Command::Init { dir } => service::init(&dir),
+        Command::Check => service::check(&cli.db, config_file),
         Command::Replay { path, outbox } => judge_cli::replay(
             &path,
             db_given.then_some(cli.db.as_path()),
             outbox.as_deref(),
         ),
         Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
-        Command::Site { out, games } => {
-            site_cli::site(&cli.db, cli.config.as_deref(), &out, &games)
-        }
+        Command::Site { out, games } => site_cli::site(&cli.db, config_file, &out, &games),
         Command::Tick { to_dir, smtp } => judge_cli::tick(
             &cli.db,
             cli.now.as_deref(),
-            cli.config.as_deref(),
+            config_file,
             to_dir.as_deref(),
             smtp.as_deref(),
         ),
         Command::Outbox { command } => {
-            judge_cli::outbox(&cli.db, cli.now.as_deref(), cli.config.as_deref(), command)
+            judge_cli::outbox(&cli.db, cli.now.as_deref(), config_file, command)
         }
         Command::Mail { command } => {
-            judge_cli::mail(&cli.db, cli.now.as_deref(), cli.config.as_deref(), command)
+            judge_cli::mail(&cli.db, cli.now.as_deref(), config_file, command)
         }
         Command::Map {
             game: Some(game),
@@ -254,6 +306,9 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
         | Command::Outbox { .. }
         | Command::Replay { .. }
         | Command::Site { .. }
+        | Command::Serve { .. }
+        | Command::Init { .. }
+        | Command::Check
         | Command::Mail { .. } => Err("the judge's commands are run by main".into()),
     }
 }

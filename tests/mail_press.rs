@@ -284,6 +284,7 @@ fn a_map_reply_arrives_by_smtp_with_its_png() {
             &format!("smtp://127.0.0.1:{port}"),
         ])
         .env_remove("NAPJUDGE_CONFIG")
+        .env("NAPJUDGE_FROM", "judge@example.org")
         .current_dir(&dir)
         .output()
         .expect("napjudge runs");
@@ -295,8 +296,8 @@ fn a_map_reply_arrives_by_smtp_with_its_png() {
         .expect("the MAP's reply was delivered");
     assert_eq!(reply.to, vec!["france@example.org".to_string()]);
     assert_eq!(
-        reply.from, "judge@napjudge.invalid",
-        "the judge's default address"
+        reply.from, "judge@example.org",
+        "the judge's address (NAPJUDGE_FROM)"
     );
     assert!(reply.data.contains("multipart/mixed"), "{}", reply.data);
     assert!(

@@ -144,14 +144,15 @@ impl Judged {
         Judged { dir, db }
     }
 
-    /// Runs `napjudge --now NOW ARGS` in the scratch folder.
+    /// Runs `napjudge --now NOW ARGS` in the scratch folder, the judge's address given (issue
+    /// 22: nothing is sent by SMTP from the placeholder address).
     fn run(&self, now: &str, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_napjudge"))
             .args(["--now", now, "--db"])
             .arg(&self.db)
             .args(args)
             .env_remove("NAPJUDGE_CONFIG")
-            .env_remove("NAPJUDGE_FROM")
+            .env("NAPJUDGE_FROM", "judge@example.org")
             .current_dir(&self.dir)
             .output()
             .expect("napjudge runs")
@@ -389,6 +390,7 @@ fn a_send_killed_mid_send_loses_nothing_and_resends_with_the_same_message_id() {
         .arg(&s.db)
         .args(["outbox", "send", "--smtp", &url])
         .env_remove("NAPJUDGE_CONFIG")
+        .env("NAPJUDGE_FROM", "judge@example.org")
         .current_dir(&s.dir)
         .stdout(std::process::Stdio::null())
         .spawn()

@@ -46,6 +46,12 @@ pub enum ConfigError {
     /// A user is given but no password file.
     #[error("smtp user '{0}' has no password_file: add one under [smtp] in napjudge.toml")]
     NoPassword(String),
+    /// The IMAP password can't be had.
+    #[error("[imap]: {0} (give password_env = \"VARIABLE\" or password_command = \"COMMAND\" under [imap] in napjudge.toml; never the password itself)")]
+    ImapPassword(String),
+    /// The judge's own address is not set, and a mail would go from a made-up one.
+    #[error("no judge address: write address = \"judge@your.domain\" under [judge] in napjudge.toml (or give --from): mail is not sent from {0}")]
+    NoAddress(String),
     /// A number outside what napjudge takes for it.
     #[error("{field} = {value}: give a number from {min} to {max} ({why})")]
     Bound {
@@ -82,6 +88,113 @@ pub struct Config {
     pub outbox: Outbox,
     /// `[site]`: the web archive (`napjudge site`).
     pub site: Site,
+    /// `[imap]`: the mailbox the judge's mail is read from (`mail poll --imap`, `serve`).
+    pub imap: Option<Imap>,
+}
+
+/// How the connection to the IMAP server is secured (there is no plain IMAP: the password
+/// would cross the network in clear).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ImapTls {
+    /// TLS from the first byte (port 993).
+    #[default]
+    Implicit,
+    /// A plain connection upgraded by STARTTLS, which is required (port 143).
+    Starttls,
+}
+
+/// `[imap]`: the hosted mailbox the judge reads its mail from.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Imap {
+    /// The server's host name.
+    pub host: String,
+    /// The port; by default 993 (implicit) or 143 (starttls).
+    pub port: Option<u16>,
+    /// implicit or starttls.
+    #[serde(default)]
+    pub tls: ImapTls,
+    /// The user to log in as.
+    pub user: String,
+    /// The environment variable holding the password.
+    pub password_env: Option<String>,
+    /// A command whose first line of output is the password (`pass show judge`, `cat FILE`).
+    pub password_command: Option<String>,
+    /// The folder the judge's mail arrives in.
+    #[serde(default = "default_folder")]
+    pub folder: String,
+    /// The folder a message is moved to once it is stored (made when missing).
+    #[serde(default = "default_done")]
+    pub done: String,
+    /// The folder a message is moved to when it can't be stored whole (made when missing).
+    #[serde(default = "default_failed")]
+    pub failed: String,
+    /// Seconds to wait for the server at each step.
+    #[serde(default = "default_timeout")]
+    pub timeout: u64,
+    /// A PEM certificate to trust besides the public roots: the CA of a private mail server.
+    pub ca_file: Option<PathBuf>,
+}
+
+fn default_folder() -> String {
+    "INBOX".into()
+}
+
+fn default_done() -> String {
+    "napjudge-answered".into()
+}
+
+fn default_failed() -> String {
+    "napjudge-failed".into()
+}
+
+impl Imap {
+    /// The port to connect to.
+    pub fn port(&self) -> u16 {
+        self.port.unwrap_or(match self.tls {
+            ImapTls::Implicit => 993,
+            ImapTls::Starttls => 143,
+        })
+    }
+
+    /// The password: the environment variable `password_env` names, else the first line the
+    /// command `password_command` prints (run by `sh -c`).
+    pub fn password(&self) -> Result<String, ConfigError> {
+        if let Some(var) = &self.password_env {
+            return match std::env::var(var) {
+                Ok(p) if !p.is_empty() => Ok(p),
+                _ => Err(ConfigError::ImapPassword(format!(
+                    "the environment variable {var} (password_env) is not set"
+                ))),
+            };
+        }
+        let Some(command) = &self.password_command else {
+            return Err(ConfigError::ImapPassword(
+                "neither password_env nor password_command is given".into(),
+            ));
+        };
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .map_err(|e| ConfigError::ImapPassword(format!("password_command: {e}")))?;
+        if !out.status.success() {
+            return Err(ConfigError::ImapPassword(format!(
+                "password_command `{command}` failed ({})",
+                out.status
+            )));
+        }
+        let text = String::from_utf8_lossy(&out.stdout);
+        match text.lines().next() {
+            Some(line) if !line.is_empty() => Ok(line.to_string()),
+            _ => Err(ConfigError::ImapPassword(format!(
+                "password_command `{command}` printed nothing"
+            ))),
+        }
+    }
 }
 
 /// `[site]`.
@@ -104,10 +217,26 @@ pub struct Judge {
     pub address: String,
 }
 
+/// The judge's address when none is configured: good for files written locally, never a
+/// sender on the Internet.
+pub const UNSET_ADDRESS: &str = "judge@napjudge.invalid";
+
+impl Judge {
+    /// The judge's address, refused when it is still the placeholder [`UNSET_ADDRESS`]: mail
+    /// sent to the world must come from an address players can answer.
+    pub fn sender(address: &str) -> Result<&str, ConfigError> {
+        if address.eq_ignore_ascii_case(UNSET_ADDRESS) || address.trim().is_empty() {
+            Err(ConfigError::NoAddress(address.to_string()))
+        } else {
+            Ok(address)
+        }
+    }
+}
+
 impl Default for Judge {
     fn default() -> Judge {
         Judge {
-            address: "judge@napjudge.invalid".into(),
+            address: UNSET_ADDRESS.into(),
         }
     }
 }
@@ -213,13 +342,28 @@ pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
         Some(s) => (s.password_file.as_mut(), s.ca_file.as_mut()),
         None => (None, None),
     };
-    for p in [password_file, ca_file, config.outbox.dir.as_mut()]
+    let imap_ca = config.imap.as_mut().and_then(|i| i.ca_file.as_mut());
+    for p in [password_file, ca_file, imap_ca, config.outbox.dir.as_mut()]
         .into_iter()
         .flatten()
     {
         *p = folder.join(&*p);
     }
     Ok(config)
+}
+
+/// The configuration file for the database `db`: `explicit` (`--config`), else the file
+/// `NAPJUDGE_CONFIG` names, else `napjudge.toml` in the database's folder when there is one
+/// (found the way the database is: a cron job or a mail server's pipe started in another folder
+/// reads the same file); none leaves [`load`] to look in the working folder.
+pub fn locate(explicit: Option<&Path>, db: &Path) -> Option<PathBuf> {
+    explicit
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("NAPJUDGE_CONFIG").map(PathBuf::from))
+        .or_else(|| {
+            let beside = db.parent().unwrap_or(Path::new("")).join(DEFAULT_FILE);
+            beside.is_file().then_some(beside)
+        })
 }
 
 /// Parses the text of a `napjudge.toml`, each number checked against its bounds.
@@ -272,6 +416,14 @@ impl Config {
                 limit.into(),
                 (1, u32::MAX.into()),
                 "tries before a mail is given up; leave it out to retry for retry_days",
+            )?;
+        }
+        if let Some(imap) = &self.imap {
+            bounded(
+                "[imap] timeout",
+                imap.timeout,
+                (1, MAX_TIMEOUT),
+                "seconds to wait for the IMAP server at each step",
             )?;
         }
         if let Some(smtp) = &self.smtp {

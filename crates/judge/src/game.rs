@@ -8,12 +8,13 @@ use crate::outbox;
 use crate::pages;
 use crate::render::{self, Context, PhaseView, RenderError};
 use crate::store::{
-    Address, Author, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind, MailPicture,
-    NewMail, NewMessage, OrderText, Periods, PhaseRow, PressRules, Reminded, Role, SignonFailure,
-    Store, StoreError, Tx, View,
+    Address, Author, ChangeKind, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind,
+    MailPicture, NewMail, NewMessage, OrderText, Periods, PhaseRow, PressRules, Reminded, Role,
+    SignonFailure, Store, StoreError, Tx, View,
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
+use napjudge_engine::advice::{self, Warning};
 use napjudge_engine::order::{Order, OrderKind, Place, Stage};
 use napjudge_engine::outcome::{Outcome, Reason, Refusal};
 use napjudge_engine::position::{LedgerError, Position};
@@ -24,6 +25,13 @@ use napjudge_engine::variant::{
 use napjudge_engine::winter::GmCommand;
 use napjudge_picture as picture;
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+mod seats;
+pub use seats::{IssuedCode, SeatError};
+mod ending;
+mod waiting;
+pub use ending::{describe, GmEnd, Vote};
+pub use waiting::{check_timing, read_absence, AbsenceError, AbsenceSet, Moved};
 
 impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
@@ -179,6 +187,32 @@ pub enum GameError {
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
+    /// The game has ended (issue 20): it takes no orders and no change.
+    #[error("game '{game}' ended {how}: it takes no orders or changes (LIST, HISTORY and SUMMARY still answer)")]
+    Ended {
+        /// The game.
+        game: String,
+        /// How and when it ended.
+        how: String,
+    },
+    /// A setting out of its bounds.
+    #[error("{0}")]
+    Setting(String),
+    /// A vote from a power with nothing left.
+    #[error("{0} has no centre and no unit left: only the surviving powers vote")]
+    Eliminated(String),
+    /// A concession to oneself, or to a power out of the game.
+    #[error("{0} can't be conceded to: name another power that still has a centre or a unit")]
+    ConcedeTo(String),
+    /// `game end` of a game that never started.
+    #[error("game '{0}' never started: delete it instead (`napjudge game delete {0}`)")]
+    EndForming(String),
+    /// `game end` without a result or a reason, or with two.
+    #[error("say how the game ends: a draw between two or more powers (--draw P1,P2; END DRAW P1 P2), a winner (--winner P; END WINNER P), or only why (--reason TEXT; END REASON TEXT), not a draw and a winner both")]
+    EndHow,
+    /// `game delete` of a started game.
+    #[error("game '{0}' has started: its record is kept; end it instead (`napjudge game end {0} --reason TEXT`)")]
+    DeleteStarted(String),
 }
 
 /// What `game create` is given.
@@ -217,6 +251,8 @@ pub struct OrderCheck {
     pub error: Option<String>,
     /// What validation changed in a line it kept (a merge's participants left out).
     pub note: Option<String>,
+    /// What a kept line will do that the power may not mean (issue 21): it stands as written.
+    pub warnings: Vec<String>,
 }
 
 /// What `process` did.
@@ -252,6 +288,9 @@ pub struct Acknowledgement {
     pub lines: Vec<OrderCheck>,
     /// `3A(Bur): 1 by A(Bur)-Par; 2 hold`, for each force of several components.
     pub stacks: Vec<String>,
+    /// The warnings about the set (units with no order, builds unused) and, in a Winter, the
+    /// power's budget.
+    pub notes: Vec<String>,
 }
 
 impl Acknowledgement {
@@ -334,6 +373,17 @@ pub enum SignonRefusal {
         role: Role,
         /// The game.
         game: String,
+    },
+    /// The sender played the power and no longer does (resigned, abandoned, replaced).
+    Left {
+        /// The power.
+        role: Role,
+        /// The game.
+        game: String,
+        /// When, in the game's zone.
+        since: String,
+        /// How the seat was left.
+        how: ChangeKind,
     },
 }
 
@@ -490,10 +540,10 @@ fn participants_note(
 }
 
 /// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): the text
-/// checked once, through `turn::check`; in a Winter with influence, the valid lines are also
-/// played alone with `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with
-/// the engine's reason, rather than only when the phase is processed. A power's IP depend only
-/// on its own orders and the position, so playing its orders alone gives its real budget.
+/// checked once, with the warnings of what the orders will do that the power may not mean
+/// ([`advice::check`]: `turn::check`, and in a Winter the power's orders played alone). A bid past
+/// the power's IP (R7.6) is refused now, with the engine's reason, rather than only when the
+/// phase is processed: a power's IP depend only on its own orders and the position.
 pub fn acknowledge(
     v: &Variant,
     position: &Position,
@@ -501,7 +551,8 @@ pub fn acknowledge(
     power: PowerId,
     text: &str,
 ) -> Acknowledgement {
-    let checked = turn::check(v, Some(position), Some(power), text);
+    let advised = advice::check(v, position, gm, power, text);
+    let checked = &advised.orders;
     let mut lines: Vec<OrderCheck> = checked
         .iter()
         .map(|c| OrderCheck {
@@ -514,34 +565,44 @@ pub fn acknowledge(
                 Err(e) => Some(e.to_string()),
             },
             note: participants_note(position, power, c),
+            warnings: Vec::new(),
         })
         .collect();
-    let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids);
-    if winter && v.rules.influence {
-        let sheets = Sheets {
-            gm: gm.to_vec(),
-            orders: BTreeMap::from([(power, text.to_string())]),
+    let order_at = |n: usize| {
+        checked
+            .iter()
+            .find(|c| c.line == n)
+            .and_then(|c| c.canonical(v))
+    };
+    let mut whole = Vec::new();
+    for a in &advised.advice {
+        let Some(l) = a.line.and_then(|n| lines.iter_mut().find(|l| l.line == n)) else {
+            whole.push(&a.warning);
+            continue;
         };
-        // A GM command the engine refuses is reported when the phase is processed.
-        if let Ok(report) = turn::play(v, position, &sheets) {
-            let played = report.powers.iter().flat_map(|p| &p.orders);
-            for o in played {
-                if let Ok(outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. }))) =
-                    &o.result
-                {
-                    if let Some(l) = lines.iter_mut().find(|l| l.line == o.order.line) {
-                        l.error = Some(outcome.describe(v));
-                    }
-                }
+        match &a.warning {
+            Warning::Alone(
+                outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. })),
+            ) => {
+                l.error = Some(outcome.describe(v));
             }
+            w => l.warnings.push(render::advice::line(v, w, &order_at)),
         }
+    }
+    let mut notes = render::advice::notes(v, &whole);
+    if let Some(b) = &advised.budget {
+        notes.push(render::advice::budget(b));
     }
     let kept: Vec<&CheckedOrder> = checked
         .iter()
         .filter(|c| lines.iter().any(|l| l.line == c.line && l.error.is_none()))
         .collect();
     let stacks = stacks(v, position, power, &kept);
-    Acknowledgement { lines, stacks }
+    Acknowledgement {
+        lines,
+        stacks,
+        notes,
+    }
 }
 
 /// R1.4: for each of the power's forces of several components, what each component of it will
@@ -610,6 +671,41 @@ pub fn board(game: &Game) -> Result<Variant, GameError> {
         .map_err(|e| GameError::Option(e.to_string()))
 }
 
+/// Queues the mail that gives a player the role's password (kept with the mail, to be masked
+/// once it is sent): for `assign`, and for a seat that changes hands.
+fn password_mail(
+    tx: &Tx,
+    game: &Game,
+    role: &Role,
+    address: &Address,
+    password: &str,
+    now: DateTime<Utc>,
+) -> Result<(), GameError> {
+    let body = render::render(
+        "password",
+        &render::PasswordMail {
+            game: &game.name,
+            power: role.name(),
+            password,
+            gm: game.gm.as_str(),
+        },
+    )?;
+    let id = tx.queue_mail(
+        &NewMail {
+            game: Some(game.id),
+            phase: None,
+            kind: MailKind::Password,
+            to: address.as_str(),
+            subject: &format!("{}: your password for {role}", game.name),
+            body: &body,
+            in_reply_to: None,
+        },
+        now,
+    )?;
+    tx.mail_secret(id, password)?;
+    Ok(())
+}
+
 /// Everything about a game's current phase the commands need.
 struct Current {
     game: Game,
@@ -654,6 +750,10 @@ impl Judge {
         let game = Judge::game(c, name)?;
         let phase = match game.state {
             GameState::Forming => return Err(GameError::NotStarted(game.name)),
+            GameState::Finished => {
+                Judge::refuse_ended(c, &game)?;
+                None
+            }
             _ => c.current_phase(game.id)?,
         };
         match phase {
@@ -778,28 +878,7 @@ impl Judge {
             now,
         )?;
         if generated {
-            let body = render::render(
-                "password",
-                &render::PasswordMail {
-                    game: &game.name,
-                    power: role.name(),
-                    password: &password,
-                    gm: game.gm.as_str(),
-                },
-            )?;
-            let id = tx.queue_mail(
-                &NewMail {
-                    game: Some(game.id),
-                    phase: None,
-                    kind: MailKind::Password,
-                    to: address.as_str(),
-                    subject: &format!("{}: your password for {role}", game.name),
-                    body: &body,
-                    in_reply_to: None,
-                },
-                now,
-            )?;
-            tx.mail_secret(id, &password)?;
+            password_mail(&tx, &game, &role, &address, &password, now)?;
         }
         tx.commit()?;
         Ok(generated)
@@ -832,6 +911,8 @@ impl Judge {
         }
         let position = Position::initial(v);
         let deadline = clock::after(now, period_for(&game.periods, position.phase.kind).secs())?;
+        let deadline =
+            waiting::deadline_for(&tx, &game, &v.phase_name(position.phase), deadline, now)?;
         let owe = names(v, &turn::owing(v, &position));
         tx.insert_phase(game.id, &position, &owe, Some(deadline), now)?;
         tx.set_state(game.id, GameState::Running)?;
@@ -942,6 +1023,10 @@ impl Judge {
         checked: Option<Acknowledgement>,
     ) -> Result<Option<OrderSet>, GameError> {
         let view = self.store.view();
+        // An ended game has no orders to give, though a draw leaves its last phase unplayed.
+        if view.ending(game.id)?.is_some() {
+            return Ok(None);
+        }
         let Some(phase) = view.current_phase(game.id)? else {
             return Ok(None);
         };
@@ -1094,9 +1179,15 @@ impl Judge {
         let over = !report.next.ledgers.winners.is_empty();
         let deadline = match over {
             true => None,
-            false => Some(clock::after(
+            false => Some(waiting::deadline_for(
+                c,
+                game,
+                &v.phase_name(report.next.phase),
+                clock::after(
+                    now,
+                    period_for(&game.periods, report.next.phase.kind).secs(),
+                )?,
                 now,
-                period_for(&game.periods, report.next.phase.kind).secs(),
             )?),
         };
         // A preview's phase has no page yet.
@@ -1177,6 +1268,11 @@ impl Judge {
                 c.attach_picture(phase.id, &png)?;
             }
         }
+        let owe = names(v, &turn::owing(v, &phase.position));
+        seats::after_phase(c, game, &owe, &missing, now)?;
+        if over {
+            ending::victory(c, v, game, &report.next.ledgers.winners, &phase_name, now)?;
+        }
         Ok(Processed {
             phase: phase_name,
             next,
@@ -1225,10 +1321,12 @@ impl Judge {
         let texts = tx.view().all_orders(target.id)?;
         let commands = tx.view().gm_commands(target.id)?;
         tx.supersede_from(game.id, target.seq)?;
+        let shown = v.phase_name(target.position.phase);
         let deadline = clock::after(
             now,
             period_for(&game.periods, target.position.phase.kind).secs(),
         )?;
+        let deadline = waiting::deadline_for(&tx, &game, &shown, deadline, now)?;
         let owe = names(v, &turn::owing(v, &target.position));
         let id = tx.insert_phase(game.id, &target.position, &owe, Some(deadline), now)?;
         for t in &texts {
@@ -1243,7 +1341,6 @@ impl Judge {
                 now,
             )?;
         }
-        let shown = v.phase_name(target.position.phase);
         tx.add_gm_action(
             game.id,
             Some(id),
@@ -1252,7 +1349,10 @@ impl Judge {
             now,
         )?;
         if game.state == GameState::Finished {
+            // The GM's way back from any ending: the game plays on, its votes start afresh.
             tx.set_state(game.id, GameState::Running)?;
+            tx.forget_ending(game.id)?;
+            tx.clear_votes(game.id)?;
         }
         tx.commit()?;
         Ok(shown)
@@ -1307,7 +1407,10 @@ impl Judge {
         let mut deadline = None;
         match (pause, game.state) {
             (_, GameState::Forming) => return Err(GameError::NotStarted(game.name)),
-            (_, GameState::Finished) => return Err(GameError::Over(game.name)),
+            (_, GameState::Finished) => {
+                Judge::refuse_ended(tx.view(), &game)?;
+                return Err(GameError::Over(game.name));
+            }
             (true, GameState::Paused) => return Err(GameError::Paused(game.name)),
             (false, GameState::Running) => return Err(GameError::NotPaused(game.name)),
             (true, _) => {
@@ -1319,7 +1422,10 @@ impl Judge {
                     deadline = phase.deadline;
                     if phase.deadline.is_none_or(|d| d <= now) {
                         let period = period_for(&game.periods, phase.position.phase.kind);
+                        let shown =
+                            variant(&mut self.variants, &game)?.phase_name(phase.position.phase);
                         let d = clock::after(now, period.secs())?;
+                        let d = waiting::deadline_for(&tx, &game, &shown, d, now)?;
                         tx.set_deadline(phase.id, Some(d))?;
                         deadline = Some(d);
                     }
@@ -1363,6 +1469,7 @@ impl Judge {
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
+        Judge::refuse_ended(tx.view(), &game)?;
         tx.set_grace(game.id, grace)?;
         tx.add_gm_action(game.id, None, &format!("grace set to {grace}"), None, now)?;
         tx.commit()?;
@@ -1378,6 +1485,7 @@ impl Judge {
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
+        Judge::refuse_ended(tx.view(), &game)?;
         tx.set_pictures(game.id, on)?;
         let word = if on { "on" } else { "off" };
         tx.add_gm_action(
@@ -1475,12 +1583,22 @@ impl Judge {
             };
             out.push_str(&format!("  {:<10} {shown}\n", p.role));
         }
+        out.push_str(&seats::shown(c, v, &game, viewer)?);
+        out.push_str(&waiting::show_lines(c, &game, viewer)?);
         let phases = c.phases(game.id)?;
         let Some(cur) = phases
             .iter()
             .rev()
-            .find(|p| !p.superseded && p.report.is_none())
+            .find(|p| game.state != GameState::Finished && !p.superseded && p.report.is_none())
         else {
+            if let Some(e) = c.ending(game.id)? {
+                out.push_str(&format!(
+                    "Ended {}, in {}.\n",
+                    describe(&e, &game.timezone),
+                    e.phase
+                ));
+                return Ok(out);
+            }
             let last = phases.iter().rev().find(|p| !p.superseded);
             match last {
                 Some(p) => {
@@ -1538,6 +1656,26 @@ impl Judge {
             for (p, items) in with_items {
                 out.push_str(&format!("  {p}: {items}\n"));
             }
+        }
+        // A Winter's budgets before the orders (issue 21): a player's own, else every major's
+        // that owes orders.
+        let own = match viewer {
+            Some(Role::Power(p)) => v.power_by_name(p),
+            _ => None,
+        };
+        let budgets: Vec<String> = turn::owing(v, pos)
+            .into_iter()
+            .filter(|&p| own.is_none_or(|o| o == p))
+            .filter_map(|p| {
+                advice::budget(v, pos, p, &[]).map(|b| {
+                    let figures = render::advice::budget_figures(&b);
+                    format!("  {:<10} {figures}\n", v.power(p).name)
+                })
+            })
+            .collect();
+        if !budgets.is_empty() {
+            out.push_str("Budgets before orders:\n");
+            out.extend(budgets);
         }
         out.push_str("History:\n");
         for p in &phases {
@@ -1685,6 +1823,7 @@ impl Judge {
             .filter(|p| !due.ordered.contains(p))
             .cloned()
             .collect();
+        let waiting = seats::seated(self.store.view(), due.game.id, waiting)?;
         let p = &due.game.periods;
         let times = clock::after(due.deadline, p.grace.secs())
             .and_then(|g| Ok((g, clock::after(due.deadline, -p.remind.secs())?)));
@@ -1694,8 +1833,9 @@ impl Judge {
             Ok(t) => t,
             Err(e) => return Ok(vec![format!("{}: not processed: {e}", due.game.name)]),
         };
-        let due_now =
-            (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
+        let due_now = (waiting.is_empty()
+            && (now >= due.deadline || self.may_go_early(due, now)?))
+            || now >= grace_end;
         if due_now && !may_process {
             done.push(format!(
                 "{}: due, waits for a mail the judge is still reading",
@@ -1756,6 +1896,11 @@ impl Judge {
                     deadline: &shown,
                     grace_end: &grace_shown,
                     in_grace: level == Reminded::Grace,
+                    budget: &v
+                        .power_by_name(power)
+                        .and_then(|p| advice::budget(v, &phase.position, p, &[]))
+                        .map(|b| render::advice::budget(&b))
+                        .unwrap_or_default(),
                 },
             )?;
             tx.queue_mail(
@@ -1984,6 +2129,14 @@ impl Judge {
             tx.forget_signon_failures(since)?;
             tx.add_signon_failure(g.id, &role, sender, own, now)?;
             tx.commit()?;
+            if let Some(left) = seats::left(self.store.view(), g.id, &role, sender)? {
+                return Ok(Err(SignonRefusal::Left {
+                    role,
+                    game: g.name,
+                    since: clock::show_in(left.at, &g.timezone),
+                    how: left.kind,
+                }));
+            }
             return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));
         }
         Ok(Ok(Signed { game: g, role }))
@@ -2159,6 +2312,11 @@ impl Judge {
                 .collect::<Result<_, _>>()?
         };
         let names: Vec<String> = recipients.iter().map(|p| p.role.to_string()).collect();
+        // Broadcast press goes to the observers too; press to named powers never does.
+        let observers = match to.is_empty() {
+            true => tx.view().observers(game.id)?,
+            false => Vec::new(),
+        };
         tx.add_press(
             game.id,
             phase,
@@ -2210,13 +2368,14 @@ impl Judge {
                 now,
             )?;
         }
-        for p in recipients.iter().filter(|p| seen.insert(p.address.clone())) {
+        let addresses = recipients.iter().map(|p| &p.address).chain(&observers);
+        for to in addresses.filter(|a| seen.insert((*a).clone())) {
             tx.queue_mail(
                 &NewMail {
                     game: Some(game.id),
                     phase,
                     kind: MailKind::Press,
-                    to: p.address.as_str(),
+                    to: to.as_str(),
                     subject: &subject,
                     body: &mail,
                     in_reply_to: None,

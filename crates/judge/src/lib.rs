@@ -8,6 +8,7 @@ pub mod calendar;
 pub mod clock;
 pub mod config;
 pub mod game;
+pub mod intake;
 pub mod mail;
 pub mod map;
 pub mod notice;

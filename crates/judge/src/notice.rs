@@ -1,13 +1,13 @@
 //! Who hears of a game, and the one way a change is told to all of them. The results of a
 //! phase and every notice of a change (the GM's, a seat's, an ending) go to the same people:
-//! each player and the GM, each address once.
+//! each player, the GM and the observers, each address once.
 
 use crate::store::{Address, Game, MailKind, NewMail, StoreError, Tx, View};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 
 /// Everyone a game's news goes to: each player's address in the order of the players, then the
-/// GM's; an address once, so a player of two powers (or a GM who plays) gets one copy.
+/// GM's, then the observers'; an address once, so a player of two powers (or a GM who plays) gets one copy.
 pub fn audience(view: View<'_>, game: &Game) -> Result<Vec<Address>, StoreError> {
     let mut to: Vec<Address> = view
         .players(game.id)?
@@ -15,6 +15,8 @@ pub fn audience(view: View<'_>, game: &Game) -> Result<Vec<Address>, StoreError>
         .map(|p| p.address)
         .collect();
     to.push(game.gm.clone());
+    // Observers hear of everything told to the whole game: results and notices.
+    to.extend(view.observers(game.id)?);
     let mut seen = HashSet::new();
     to.retain(|a| seen.insert(a.clone()));
     Ok(to)

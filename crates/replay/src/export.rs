@@ -215,7 +215,10 @@ mod tests {
             at: chrono::DateTime::UNIX_EPOCH,
             grey,
         };
-        assert_eq!(messages_of(&v, &players, &row(false), Scope::Public).len(), 1);
+        assert_eq!(
+            messages_of(&v, &players, &row(false), Scope::Public).len(),
+            1
+        );
         assert_eq!(messages_of(&v, &players, &row(true), Scope::Full).len(), 1);
         assert!(messages_of(&v, &players, &row(true), Scope::Public).is_empty());
     }

@@ -5,7 +5,9 @@
 //! don't, and the time of each call is the mail's (`now`): a message answered late by `tick` is
 //! answered as of when it came.
 
+mod endings;
 mod players;
+mod seats;
 pub mod text;
 
 use crate::clock;
@@ -95,6 +97,12 @@ impl Incoming {
     /// The whole message's size (bytes).
     pub fn size(&self) -> u64 {
         self.size
+    }
+
+    /// The whole message's SHA-256, hex: what a message is known by when it has no Message-ID,
+    /// and how an intake knows a message it stored before.
+    pub fn digest(&self) -> &str {
+        &self.digest
     }
 }
 
@@ -245,8 +253,15 @@ pub fn tick(
 fn repeatable(c: &Command) -> bool {
     match c {
         Command::Signon { power, .. } => Role::named(power) != Role::Gm,
-        Command::Press { .. } | Command::Gm(_) => false,
+        // A seat or observer command run again is refused as done (a seat taken, a code used).
+        Command::Press { .. }
+        | Command::Gm(_)
+        | Command::Resign
+        | Command::Takeover { .. }
+        | Command::Observe(_)
+        | Command::Unobserve(_) => false,
         Command::BadSignon
+        | Command::BadTakeover
         | Command::Help
         | Command::List
         | Command::History
@@ -257,7 +272,12 @@ fn repeatable(c: &Command) -> bool {
         | Command::Signoff
         | Command::SetPassword(_)
         | Command::SetAddress(_)
+        | Command::SetWait(_)
+        | Command::SetDraw(_)
+        | Command::SetConcede(_)
         | Command::Order(_) => true,
+        // A second run would register the absence twice.
+        Command::SetAbsence(_) => false,
     }
 }
 
@@ -912,6 +932,12 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
         SignonRefusal::WrongPassword { role, game } => {
             format!("Wrong password for {role} in game '{game}'. Nothing was done.")
         }
+        SignonRefusal::Left {
+            role,
+            game,
+            since,
+            how,
+        } => seats::left(role, game, since, *how),
     }
 }
 
@@ -940,6 +966,8 @@ struct Session<'a> {
     reports: usize,
     /// HELP answered already.
     helped: bool,
+    /// The player signed on resigned: the mail's last block is not their orders.
+    left: bool,
 }
 
 /// What a mail is recognised by: its date ([`Head::dated`]) and the digest of its text.
@@ -1051,6 +1079,7 @@ impl<'a> Session<'a> {
             commands: 0,
             reports: 0,
             helped: false,
+            left: false,
         }
     }
 
@@ -1111,8 +1140,11 @@ impl<'a> Session<'a> {
                 break;
             }
             // A new password is not echoed back.
-            let head = match l.command {
+            let head = match &l.command {
                 Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
+                Command::Takeover { power, game, .. } => {
+                    format!("line {}: TAKEOVER {power} {game} ...", l.number)
+                }
                 _ => format!("line {}: {}", l.number, l.text),
             };
             // The order lines so far are taken before any other command runs (LIST shows them,
@@ -1181,6 +1213,13 @@ impl<'a> Session<'a> {
                     format!("line {}: SIGNON ...", l.number),
                     "One SIGNON per mail: this line was ignored.",
                 )),
+                (
+                    c @ (Command::Takeover { .. }
+                    | Command::BadTakeover
+                    | Command::Observe(_)
+                    | Command::Unobserve(_)),
+                    _,
+                ) => self.unsigned(c, head)?,
                 (Command::BadSignon, _) => {
                     return Ok(Ran::refused(format!(
                         "Line {}: a SIGNON line has three words after SIGNON: \
@@ -1189,13 +1228,22 @@ impl<'a> Session<'a> {
                         l.number
                     )))
                 }
-                (_, None) => {
+                (c, None) => {
+                    if let Some(why) = self.observer_refusal(c)? {
+                        return Ok(Ran::refused(why));
+                    }
                     return Ok(Ran::refused(format!(
                         "Line {}: your mail has no SIGNON before its commands. Start the mail \
                          with SIGNON POWER GAME PASSWORD (send HELP for the guide). Nothing \
                          was done.",
                         l.number
-                    )))
+                    )));
+                }
+                (Command::Resign, Some(s)) => {
+                    if self.resign(&s, head)? {
+                        self.left = true;
+                        break;
+                    }
                 }
                 (Command::Signoff, Some(_)) => {
                     self.push(Block::with(
@@ -1251,7 +1299,7 @@ impl<'a> Session<'a> {
         if dirty {
             self.take_orders(&s, &orders)?;
         }
-        if let Role::Power(power) = &s.role {
+        if let (Role::Power(power), false) = (&s.role, self.left) {
             if let Some(b) = self.order_set(&s.game, power)? {
                 self.push(b);
             }
@@ -1281,7 +1329,7 @@ impl<'a> Session<'a> {
     /// CLEAR: the power's orders for the current phase are cleared (kept in their history).
     fn clear(&mut self, s: &Signed, head: String) -> Result<Block, MailError> {
         let game = self.game_now(s)?;
-        if let Some(refusal) = refuse_orders(&game) {
+        if let Some(refusal) = refuse_orders(self.j, &game)? {
             return Ok(Block::with(head, refusal));
         }
         if let Some(p) = self.j.phase_passed(&game, self.now)? {
@@ -1311,7 +1359,7 @@ impl<'a> Session<'a> {
     fn take_orders(&mut self, s: &Signed, lines: &[&Line]) -> Result<(), MailError> {
         self.blocks.retain(|(o, _)| !o);
         let game = self.game_now(s)?;
-        if let Some(refusal) = refuse_orders(&game) {
+        if let Some(refusal) = refuse_orders(self.j, &game)? {
             self.push_block(true, Block::with("Orders", refusal));
             return Ok(());
         }
@@ -1387,13 +1435,18 @@ impl<'a> Session<'a> {
                         .ack
                         .lines
                         .iter()
-                        .map(|c| {
+                        .flat_map(|c| {
                             let (number, written) = mail_line(c.line)
                                 .map_or((c.line, c.text.as_str()), |l| (l.number, l.text.as_str()));
-                            match &c.error {
+                            let head = match &c.error {
                                 None => format!("line {number}: {}", c.kept()),
                                 Some(e) => format!("line {number}: {written}: ERROR: {e}"),
-                            }
+                            };
+                            std::iter::once(head).chain(
+                                c.warnings
+                                    .iter()
+                                    .map(move |w| format!("line {number}: WARNING: {w}")),
+                            )
                         })
                         .collect();
                     let kept = taken.ack.kept();
@@ -1406,6 +1459,9 @@ impl<'a> Session<'a> {
                             taken.ack.lines.len()
                         )
                     });
+                    if kept > 0 {
+                        lines.extend(taken.ack.notes.iter().cloned());
+                    }
                     if kept > 0 && by == Author::Player {
                         self.set = Some(taken.ack);
                     }
@@ -1436,11 +1492,14 @@ impl<'a> Session<'a> {
             orders,
         } = set;
         let head = format!("Your orders for {phase} now");
-        let lines = match (orders, owes) {
+        let mut lines = match (orders, owes) {
             (_, false) => vec![format!("{power} owes no orders in {phase}.")],
             (None, true) => vec!["None yet: without orders the rules' defaults apply.".into()],
             (Some(o), true) => o,
         };
+        if owes && Judge::waits(self.j.view(), game, power)? {
+            lines.push("You wait for the deadline: the phase is not processed before it.".into());
+        }
         Ok(Some(Block { head, lines }))
     }
 
@@ -1612,6 +1671,8 @@ impl<'a> Session<'a> {
                     vec![format!("{c} (carried out when the phase is processed).")]
                 })
             }
+            Command::Gm(GmCommand::Code(words)) if gm => seats::code(j, s, words, head, now)?,
+            Command::Gm(GmCommand::Replace(words)) if gm => seats::replace(j, s, words, head, now)?,
             Command::Gm(GmCommand::Pause) if gm => service(head, j.pause(&name, true, now), |_| {
                 vec!["The game is paused.".into()]
             }),
@@ -1629,12 +1690,22 @@ impl<'a> Session<'a> {
                 head,
                 "The GM has no orders or address of a power to change by mail.",
             ),
+            Command::SetWait(_)
+            | Command::SetAbsence(_)
+            | Command::SetDraw(_)
+            | Command::SetConcede(_)
+            | Command::Gm(GmCommand::End(_)) => endings::command(j, s, c, head, now)?,
             Command::Gm(_) => gm_only(head),
             // Run by `run` itself.
             Command::Help
             | Command::Signon { .. }
             | Command::BadSignon
             | Command::Signoff
+            | Command::Resign
+            | Command::Takeover { .. }
+            | Command::BadTakeover
+            | Command::Observe(_)
+            | Command::Unobserve(_)
             | Command::Order(_) => Block::new(head),
         })
     }
@@ -1668,8 +1739,15 @@ fn service<T>(head: String, r: Result<T, GameError>, ok: impl FnOnce(T) -> Vec<S
 }
 
 /// Why a game takes no orders now, if it doesn't.
-fn refuse_orders(g: &Game) -> Option<String> {
-    match g.state {
+fn refuse_orders(j: &Judge, g: &Game) -> Result<Option<String>, MailError> {
+    if let Some(e) = j.ending(g)? {
+        return Ok(Some(format!(
+            "Game '{}' ended {}: it takes no orders. Nothing was done.",
+            g.name,
+            crate::game::describe(&e, &g.timezone)
+        )));
+    }
+    Ok(match g.state {
         GameState::Forming => Some(format!(
             "Game '{}' has not started: no orders yet. Nothing was done.",
             g.name
@@ -1683,7 +1761,7 @@ fn refuse_orders(g: &Game) -> Option<String> {
             g.name
         )),
         GameState::Running => None,
-    }
+    })
 }
 
 /// HISTORY: the results mails of the game's phases, oldest first.

@@ -3,7 +3,9 @@
 //! module: reads through a [`View`] (of the [`Store`] or of a transaction), writes through a
 //! [`Tx`], the one transaction a service call runs in.
 
+mod endings;
 mod schema;
+mod seats;
 mod types;
 
 use crate::clock::Period;
@@ -13,9 +15,12 @@ use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 use std::path::Path;
 
+pub use endings::{Absence, Choices, Ending, Timing};
 pub use schema::VERSION;
+pub use seats::{CodeState, SeatChange, SeatRules};
 pub use types::{
-    Address, Author, Fault, GameState, InboxState, MailKind, MailState, PressMode, Reminded, Role,
+    Address, Author, ChangeKind, EndKind, Fault, GameState, InboxState, MailKind, MailState,
+    PressMode, Reminded, Role,
 };
 
 /// Why the store can't do what was asked.
@@ -979,6 +984,16 @@ impl View<'_> {
             first,
             state,
         }))
+    }
+
+    /// Whether a message with these bytes (their SHA-256) is stored: an intake that fetches
+    /// from a mailbox finds the messages it stored before it was stopped.
+    pub fn has_digest(&self, digest: &str) -> Result<bool, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT EXISTS (SELECT 1 FROM inbox WHERE digest = ?1)",
+            params![digest],
+            |r| r.get(0),
+        )?)
     }
 
     /// The messages stored and not answered, received at `before` or earlier, oldest first.

@@ -1,0 +1,442 @@
+//! Mail in from an IMAP mailbox (`[imap]` in napjudge.toml): the hosted mailbox most GMs have.
+//!
+//! Each message of the folder is fetched whole (`BODY.PEEK[]`, so that nothing is marked read by
+//! the fetch), stored and answered by [`mail::receive_incoming`], and only then moved to the
+//! `done` folder (or, on a server without MOVE, copied there and flagged `\Deleted`). A poll
+//! stopped anywhere (the connection lost, the judge killed) leaves every message not yet moved in
+//! the folder; the next poll fetches it again and finds it stored by its digest (the same bytes
+//! from the same mailbox), so it is moved without a second answer. A copy delivered twice by the
+//! mail system has other bytes (its own Received lines) and is a duplicate by its Message-ID, as
+//! from any intake.
+
+use crate::clock::Clock;
+use crate::config::{ConfigError, Imap, ImapTls};
+use crate::game::Judge;
+use crate::mail::{self, Handled, Incoming, MailConfig, MailError};
+use imap::extensions::idle::{SetReadTimeout, WaitOutcome};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName};
+use std::io::{Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Why the mailbox can't be read; each message says what to check.
+#[derive(Debug, thiserror::Error)]
+pub enum ImapError {
+    /// The host name doesn't resolve.
+    #[error("[imap] host {host}: the name can't be resolved ({source}): check the host name and this machine's DNS")]
+    Resolve {
+        /// The host.
+        host: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// No connection to the port.
+    #[error("[imap] {host}:{port}: can't connect ({source}): check the port (993 for tls = \"implicit\", 143 for \"starttls\") and that no firewall is in the way")]
+    Connect {
+        /// The host.
+        host: String,
+        /// The port.
+        port: u16,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// TLS can't be set up, or the server's certificate isn't trusted.
+    #[error("[imap] {host}: TLS failed ({message}): check [imap] tls (implicit for port 993, starttls for 143), and ca_file for a server with its own certificate authority")]
+    Tls {
+        /// The host.
+        host: String,
+        /// Why.
+        message: String,
+    },
+    /// The password can't be had.
+    #[error(transparent)]
+    Password(#[from] ConfigError),
+    /// The server refused the login.
+    #[error("[imap] {host}: the login of {user} was refused ({message}): check [imap] user and the password (a hosted mailbox often wants an app password); nothing was read")]
+    Login {
+        /// The host.
+        host: String,
+        /// The user.
+        user: String,
+        /// The server's words.
+        message: String,
+    },
+    /// A folder can't be opened or made.
+    #[error(
+        "[imap] folder {folder}: {message}: check [imap] folder, done and failed in napjudge.toml"
+    )]
+    Folder {
+        /// The folder.
+        folder: String,
+        /// The server's words.
+        message: String,
+    },
+    /// The connection failed in the middle of a poll.
+    #[error("[imap] {host}: {message}; every message not yet moved stays in the folder for the next poll")]
+    Server {
+        /// The host.
+        host: String,
+        /// Why.
+        message: String,
+    },
+    /// A message can't be stored for a fault of the database: the poll stops, and the message
+    /// stays in the folder.
+    #[error("a message was not stored: {0}; it and the messages after it stay in the folder")]
+    Store(#[source] MailError),
+}
+
+type Tls = rustls::StreamOwned<rustls::ClientConnection, TcpStream>;
+
+/// The connection under the IMAP session: TLS over TCP, with the configured timeout restored
+/// whenever IDLE lifts its own.
+pub struct Stream {
+    tls: Tls,
+    timeout: Duration,
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.tls.read(buf)
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.tls.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.tls.flush()
+    }
+}
+
+impl SetReadTimeout for Stream {
+    fn set_read_timeout(&mut self, timeout: Option<Duration>) -> imap::Result<()> {
+        let t = timeout.unwrap_or(self.timeout);
+        self.tls.sock.set_read_timeout(Some(t))?;
+        Ok(())
+    }
+}
+
+/// A logged-in session on the folder to read.
+pub struct Mailbox {
+    session: imap::Session<Stream>,
+    config: Imap,
+    /// The server can MOVE (RFC 6851); without it, COPY and `\Deleted`.
+    can_move: bool,
+    /// The server can IDLE (RFC 2177); without it, [`Mailbox::wait`] sleeps.
+    can_idle: bool,
+}
+
+/// One message of a poll.
+#[derive(Debug)]
+pub struct Polled {
+    /// Its UID in the folder.
+    pub uid: u32,
+    /// What became of it; `None`: stored by an earlier poll that stopped before moving it
+    /// (moved now, not answered again).
+    pub handled: Option<Handled>,
+    /// Moved to the failed folder (over the size limit, or it couldn't be stored), with why.
+    pub failed: Option<String>,
+}
+
+fn tls_config(c: &Imap) -> Result<rustls::ClientConfig, ImapError> {
+    let bad = |message: String| ImapError::Tls {
+        host: c.host.clone(),
+        message,
+    };
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    if let Some(file) = &c.ca_file {
+        let certs = CertificateDer::pem_file_iter(file)
+            .map_err(|e| bad(format!("ca_file {}: {e}", file.display())))?;
+        for cert in certs {
+            let cert = cert.map_err(|e| bad(format!("ca_file {}: {e}", file.display())))?;
+            roots
+                .add(cert)
+                .map_err(|e| bad(format!("ca_file {}: {e}", file.display())))?;
+        }
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    Ok(rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| bad(e.to_string()))?
+        .with_root_certificates(roots)
+        .with_no_client_auth())
+}
+
+/// Whether an I/O error is TLS's (a certificate not trusted, a handshake refused).
+fn tls_fault(e: &std::io::Error) -> Option<String> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        .map(|t| t.to_string())
+}
+
+fn imap_fault(e: &imap::Error) -> Option<String> {
+    match e {
+        imap::Error::Io(io) => tls_fault(io),
+        _ => None,
+    }
+}
+
+/// The plain part of a STARTTLS connection (RFC 3501 6.2.1): the greeting, `STARTTLS`, its
+/// OK; the connection is then ready for the TLS handshake. (The IMAP client has no STARTTLS
+/// of its own without its TLS features, which would bring a second crypto library.)
+fn starttls(tcp: TcpStream) -> std::io::Result<TcpStream> {
+    use std::io::BufRead;
+    let refused = |line: &str| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("the server answered {:?}", line.trim_end()),
+        )
+    };
+    let mut reader = std::io::BufReader::new(&tcp);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    if !line.starts_with("* OK") {
+        return Err(refused(&line));
+    }
+    (&tcp).write_all(b"n0 STARTTLS\r\n")?;
+    loop {
+        line.clear();
+        if reader.read_line(&mut line)? == 0 {
+            return Err(refused("nothing"));
+        }
+        if let Some(rest) = line.strip_prefix("n0 ") {
+            if rest.to_ascii_uppercase().starts_with("OK") {
+                break;
+            }
+            return Err(refused(&line));
+        }
+    }
+    drop(reader);
+    Ok(tcp)
+}
+
+impl Mailbox {
+    /// Connects, logs in and selects the folder; the `done` and `failed` folders are made when
+    /// missing.
+    pub fn open(c: &Imap) -> Result<Mailbox, ImapError> {
+        let password = c.password()?;
+        let port = c.port();
+        let timeout = Duration::from_secs(c.timeout);
+        let addrs: Vec<_> = (c.host.as_str(), port)
+            .to_socket_addrs()
+            .map_err(|source| ImapError::Resolve {
+                host: c.host.clone(),
+                source,
+            })?
+            .collect();
+        let mut last = std::io::Error::new(std::io::ErrorKind::NotFound, "no address");
+        let mut tcp = None;
+        for a in &addrs {
+            match TcpStream::connect_timeout(a, timeout) {
+                Ok(s) => {
+                    tcp = Some(s);
+                    break;
+                }
+                Err(e) => last = e,
+            }
+        }
+        let connect = |source| ImapError::Connect {
+            host: c.host.clone(),
+            port,
+            source,
+        };
+        let tcp = tcp.ok_or_else(|| connect(last))?;
+        tcp.set_read_timeout(Some(timeout)).map_err(connect)?;
+        tcp.set_write_timeout(Some(timeout)).map_err(connect)?;
+        let server = |e: &imap::Error| ImapError::Server {
+            host: c.host.clone(),
+            message: e.to_string(),
+        };
+        let tls_err = |message: String| ImapError::Tls {
+            host: c.host.clone(),
+            message,
+        };
+        let tcp = match c.tls {
+            ImapTls::Implicit => tcp,
+            ImapTls::Starttls => starttls(tcp).map_err(|e| tls_err(format!("STARTTLS: {e}")))?,
+        };
+        let name = ServerName::try_from(c.host.clone()).map_err(|e| tls_err(e.to_string()))?;
+        let conn = rustls::ClientConnection::new(Arc::new(tls_config(c)?), name)
+            .map_err(|e| tls_err(e.to_string()))?;
+        let stream = Stream {
+            tls: rustls::StreamOwned::new(conn, tcp),
+            timeout,
+        };
+        let mut client = imap::Client::new(stream);
+        let classify = |e: imap::Error| match imap_fault(&e) {
+            Some(t) => tls_err(t),
+            None => server(&e),
+        };
+        if c.tls == ImapTls::Implicit {
+            client.read_greeting().map_err(classify)?;
+        } else {
+            // The handshake, before the password goes out (its errors are TLS's).
+            client.capabilities().map_err(classify)?;
+        }
+        let mut session =
+            client
+                .login(&c.user, &password)
+                .map_err(|(e, _)| match imap_fault(&e) {
+                    Some(t) => tls_err(t),
+                    None => ImapError::Login {
+                        host: c.host.clone(),
+                        user: c.user.clone(),
+                        message: e.to_string(),
+                    },
+                })?;
+        let caps = session.capabilities().map_err(|e| server(&e))?;
+        let (can_move, can_idle) = (caps.has_str("MOVE"), caps.has_str("IDLE"));
+        for folder in [&c.done, &c.failed] {
+            // Made when missing; a server refuses CREATE of a folder that exists.
+            if session.create(folder).is_err() {
+                session
+                    .status(folder, "(MESSAGES)")
+                    .map_err(|e| ImapError::Folder {
+                        folder: folder.clone(),
+                        message: e.to_string(),
+                    })?;
+            }
+        }
+        session.select(&c.folder).map_err(|e| ImapError::Folder {
+            folder: c.folder.clone(),
+            message: e.to_string(),
+        })?;
+        Ok(Mailbox {
+            session,
+            config: c.clone(),
+            can_move,
+            can_idle,
+        })
+    }
+
+    fn server(&self, e: &imap::Error) -> ImapError {
+        ImapError::Server {
+            host: self.config.host.clone(),
+            message: e.to_string(),
+        }
+    }
+
+    /// Takes the messages in the folder, oldest first, `at_most` of them: each stored and
+    /// answered, then moved, then told to `taken`. The number taken. A fault of the database
+    /// or of the connection stops the poll; every message not moved stays for the next one.
+    pub fn poll(
+        &mut self,
+        j: &mut Judge,
+        cfg: &MailConfig,
+        clock: &Clock,
+        at_most: usize,
+        taken: &mut dyn FnMut(&Polled),
+    ) -> Result<usize, ImapError> {
+        let mut uids: Vec<u32> = self
+            .session
+            .uid_search("NOT DELETED")
+            .map_err(|e| self.server(&e))?
+            .into_iter()
+            .collect();
+        uids.sort_unstable();
+        uids.truncate(at_most);
+        let count = uids.len();
+        for uid in uids {
+            let fetched = self
+                .session
+                .uid_fetch(uid.to_string(), "BODY.PEEK[]")
+                .map_err(|e| self.server(&e))?;
+            let Some(body) = fetched.iter().find_map(|f| f.body()) else {
+                // Gone since the search (another client moved it): nothing to take.
+                continue;
+            };
+            let polled = self.take(j, cfg, clock, uid, body)?;
+            taken(&polled);
+        }
+        if !self.can_move {
+            // UID EXPUNGE (RFC 4315) removes only the messages flagged here; without it the
+            // copies flagged `\Deleted` stay, and the search skips them.
+            let _ = self.session.run_command_and_check_ok("UID EXPUNGE 1:*");
+        }
+        Ok(count)
+    }
+
+    fn take(
+        &mut self,
+        j: &mut Judge,
+        cfg: &MailConfig,
+        clock: &Clock,
+        uid: u32,
+        body: &[u8],
+    ) -> Result<Polled, ImapError> {
+        let m = Incoming::read(body, cfg.max_size).map_err(|e| ImapError::Server {
+            host: self.config.host.clone(),
+            message: e.to_string(),
+        })?;
+        let mut polled = Polled {
+            uid,
+            handled: None,
+            failed: None,
+        };
+        let seen = j
+            .view()
+            .has_digest(m.digest())
+            .map_err(|e| ImapError::Store(MailError::Game(e.into())))?;
+        if !seen {
+            match mail::receive_incoming(j, cfg, &m, clock.now()) {
+                Ok(h) => polled.handled = Some(h),
+                Err(e) if e.is_database_fault() => return Err(ImapError::Store(e)),
+                Err(e) => polled.failed = Some(format!("can't be stored ({e})")),
+            }
+        }
+        if usize::try_from(m.size()).map_or(true, |n| n > cfg.max_size) {
+            polled.failed = Some(format!(
+                "{} bytes, over the limit of {}: only its headers were stored, and its sender \
+                 answered",
+                m.size(),
+                cfg.max_size
+            ));
+        }
+        let to = if polled.failed.is_some() {
+            self.config.failed.clone()
+        } else {
+            self.config.done.clone()
+        };
+        self.move_to(uid, &to)?;
+        Ok(polled)
+    }
+
+    /// Moves one message; on a server without MOVE, copies it and flags it `\Deleted`.
+    fn move_to(&mut self, uid: u32, folder: &str) -> Result<(), ImapError> {
+        let uid = uid.to_string();
+        let done = if self.can_move {
+            self.session.uid_mv(&uid, folder)
+        } else {
+            self.session
+                .uid_copy(&uid, folder)
+                .and_then(|()| self.session.uid_store(&uid, "+FLAGS.SILENT (\\Deleted)"))
+                .map(|_| ())
+        };
+        done.map_err(|e| self.server(&e))
+    }
+
+    /// Waits up to `at_most` for new mail: IMAP IDLE where the server has it, else a sleep.
+    /// True when the folder changed.
+    pub fn wait(&mut self, at_most: Duration) -> Result<bool, ImapError> {
+        if !self.can_idle {
+            std::thread::sleep(at_most);
+            return Ok(true);
+        }
+        let outcome = {
+            let mut idle = self.session.idle();
+            idle.timeout(at_most).keepalive(false);
+            idle.wait_while(imap::extensions::idle::stop_on_any)
+        };
+        let outcome = outcome.map_err(|e| self.server(&e))?;
+        Ok(outcome == WaitOutcome::MailboxChanged)
+    }
+
+    /// Logs out (a server counts open sessions).
+    pub fn close(mut self) {
+        let _ = self.session.logout();
+    }
+}

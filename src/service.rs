@@ -1,0 +1,611 @@
+//! The judge as a service (issue 22): `napjudge serve` (intake, the tick and the outbox in one
+//! process), `napjudge init` (a commented napjudge.toml and the database), `napjudge check` (the
+//! database and the mail servers tried, each failure named) and `mail poll --imap`. Every step
+//! calls what the one-shot commands call, so each keeps their guarantees.
+
+use crate::judge_cli;
+use napjudge_judge::config::{self, Config, Imap};
+use napjudge_judge::intake::imap::{ImapError, Mailbox, Polled};
+use napjudge_judge::mail::{self, MailConfig};
+use napjudge_judge::outbox::Target;
+use napjudge_judge::{Clock, Handled, Judge, MailState, Store};
+use std::net::ToSocketAddrs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tracing::{error, info, warn};
+
+/// How long `serve` waits at most between two looks at the stop flag: an IDLE (or a sleep) is
+/// cut into slices this long, so SIGTERM is obeyed within it.
+const SLICE: Duration = Duration::from_secs(5);
+
+/// How often `serve` looks into a Maildir.
+const MAILDIR_EVERY: Duration = Duration::from_secs(2);
+
+/// The most messages `serve` takes before it delivers the replies and looks at the stop flag
+/// again: a burst is answered as it is read, and a stop waits for this many at most.
+const BATCH: usize = 50;
+
+/// The longest wait before `serve` tries a lost IMAP server again.
+const RECONNECT_MAX: Duration = Duration::from_secs(300);
+
+/// `napjudge serve`'s options.
+pub struct Serve {
+    /// Read this Maildir instead of the `[imap]` mailbox.
+    pub maildir: Option<PathBuf>,
+    /// Seconds between two ticks.
+    pub tick_every: u64,
+    /// Deliver into this folder instead of by SMTP.
+    pub to_dir: Option<PathBuf>,
+    /// Deliver to this mail server instead of the config's.
+    pub smtp: Option<String>,
+}
+
+/// What a message's fate is called in the logs and on standard output.
+fn fate(h: &Handled) -> String {
+    match h {
+        Handled::Answered => "answered".into(),
+        Handled::Duplicate => "duplicate, answered as such".into(),
+        Handled::Ignored(why) => format!("stored, not answered ({why})"),
+        Handled::Failed(why) => format!("stored, not answered (marked failed, the GM told): {why}"),
+    }
+}
+
+/// `mail poll --imap`: every message of the `[imap]` folder taken once. Exit 75 when the
+/// mailbox can't be read or a message can't be stored (what is left stays in the folder).
+pub fn poll_imap(j: &mut Judge, cfg: &MailConfig, imap: &Imap, clock: Clock) -> ExitCode {
+    let mut code = ExitCode::SUCCESS;
+    let mut taken = |p: &Polled| {
+        let what = format!("imap uid {}", p.uid);
+        match (&p.handled, &p.failed) {
+            (_, Some(why)) => {
+                eprintln!("napjudge: {what}: {why}; moved to {}", imap.failed);
+                code = ExitCode::FAILURE;
+            }
+            (Some(h), None) => println!("{what}: {}", fate(h)),
+            (None, None) => println!("{what}: stored by an earlier poll; moved now"),
+        }
+    };
+    let done = Mailbox::open(imap).and_then(|mut m| {
+        let r = m.poll(j, cfg, &clock, usize::MAX, &mut taken);
+        m.close();
+        r
+    });
+    if let Err(e) = done {
+        eprintln!("napjudge: {e}");
+        return ExitCode::from(75);
+    }
+    code
+}
+
+/// The logger of `serve`: levels to standard error, `NAPJUDGE_LOG` (or `RUST_LOG`) choosing
+/// them (`info` by default; `debug` adds each wait).
+fn start_logging() {
+    let filter = std::env::var("NAPJUDGE_LOG")
+        .or_else(|_| std::env::var("RUST_LOG"))
+        .unwrap_or_else(|_| "info".into());
+    let filter = tracing_subscriber::EnvFilter::try_new(&filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_target(false)
+        .try_init();
+}
+
+/// Where mail comes in from.
+enum Intake {
+    /// The `[imap]` mailbox, and the session while it holds.
+    Imap {
+        config: Box<Imap>,
+        /// Boxed: a TLS session is large beside the other variants.
+        session: Option<Box<Mailbox>>,
+        /// When to try connecting again, and the wait after the next failure.
+        retry_at: Instant,
+        backoff: Duration,
+    },
+    /// A Maildir, looked into every [`MAILDIR_EVERY`].
+    Maildir(PathBuf),
+    /// None (the pipe, `mail receive`, brings the mail).
+    Pipe,
+}
+
+/// The number of mails queued and not yet sent: with nowhere to send them, they are said.
+fn queued(j: &Judge) -> usize {
+    j.view()
+        .mails(None)
+        .map(|ms| {
+            ms.iter()
+                .filter(|m| matches!(m.state, MailState::Queued | MailState::Failed))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// The warning when mail waits and nothing is named to deliver it.
+pub fn undeliverable(j: &Judge) -> Option<String> {
+    let n = queued(j);
+    (n > 0).then(|| {
+        format!(
+            "{n} mail(s) queued and no way to deliver them: write [smtp] (or [outbox] dir) in \
+             napjudge.toml, or give --smtp URL or --to-dir DIR"
+        )
+    })
+}
+
+impl Intake {
+    /// Takes what has come in; the number of messages taken.
+    fn take(&mut self, j: &mut Judge, cfg: &MailConfig) -> usize {
+        match self {
+            Intake::Pipe => 0,
+            Intake::Maildir(dir) => {
+                let waiting = std::fs::read_dir(dir.join("new")).map_or(0, |d| d.count());
+                if waiting == 0 {
+                    return 0;
+                }
+                info!("maildir {}: {waiting} new message(s)", dir.display());
+                if let Err(e) = judge_cli::poll(j, cfg, dir, Clock::system()) {
+                    error!("maildir {}: {e}", dir.display());
+                }
+                waiting
+            }
+            Intake::Imap {
+                config,
+                session,
+                retry_at,
+                backoff,
+            } => {
+                if session.is_none() {
+                    if Instant::now() < *retry_at {
+                        return 0;
+                    }
+                    match Mailbox::open(config) {
+                        Ok(m) => {
+                            info!("imap {}: connected, reading {}", config.host, config.folder);
+                            *session = Some(Box::new(m));
+                            *backoff = SLICE;
+                        }
+                        Err(e) => {
+                            error!("{e}; trying again in {} s", backoff.as_secs());
+                            *retry_at = Instant::now() + *backoff;
+                            *backoff = (*backoff * 2).min(RECONNECT_MAX);
+                            return 0;
+                        }
+                    }
+                }
+                let Some(m) = session.as_mut() else {
+                    return 0;
+                };
+                let taken = |p: &Polled| match (&p.handled, &p.failed) {
+                    (_, Some(why)) => {
+                        warn!("imap uid {}: {why}; moved to {}", p.uid, config.failed)
+                    }
+                    (Some(h @ Handled::Failed(_)), None) => {
+                        error!("imap uid {}: {}", p.uid, fate(h))
+                    }
+                    (Some(h), None) => info!("imap uid {}: {}", p.uid, fate(h)),
+                    (None, None) => {
+                        info!("imap uid {}: stored before the last stop; moved now", p.uid)
+                    }
+                };
+                match m.poll(j, cfg, &Clock::system(), BATCH, &mut { taken }) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        error!("{e}");
+                        if let Some(m) = session.take() {
+                            m.close();
+                        }
+                        // Whatever was taken before the fault is delivered at once.
+                        1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits up to `at_most` for mail, looking at `stop` at least every [`SLICE`].
+    fn wait(&mut self, at_most: Duration, stop: &AtomicBool) {
+        let until = Instant::now() + at_most;
+        while !stop.load(Ordering::SeqCst) {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            match self {
+                Intake::Imap {
+                    session: Some(m), ..
+                } => match m.wait(left.min(SLICE)) {
+                    Ok(true) => return,
+                    Ok(false) => {}
+                    Err(e) => {
+                        warn!("{e}");
+                        if let Intake::Imap { session, .. } = self {
+                            if let Some(m) = session.take() {
+                                m.close();
+                            }
+                        }
+                        return;
+                    }
+                },
+                Intake::Maildir(_) => {
+                    std::thread::sleep(left.min(MAILDIR_EVERY));
+                    return;
+                }
+                _ => std::thread::sleep(left.min(Duration::from_millis(500))),
+            }
+        }
+    }
+}
+
+/// `napjudge serve`: until SIGTERM or SIGINT, the mail taken as it comes, the tick every
+/// `tick_every` seconds and the outbox delivered after each. A signal lets the step at work
+/// finish (each of its changes is one transaction), so a restart finds everything as a run of
+/// the one-shot commands would leave it.
+pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode, String> {
+    start_logging();
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        signal_hook::flag::register(signal, Arc::clone(&stop))
+            .map_err(|e| format!("can't catch signal {signal}: {e}"))?;
+    }
+    let config = config::load(config_file).map_err(|e| e.to_string())?;
+    let (j, clock) = judge_cli::judge(db, None, false)?;
+    let mut j = j.with_site(config.site.url.clone());
+    let target = judge_cli::target(&config, s.to_dir.as_deref(), s.smtp.as_deref())?;
+    if let Some(Target::Smtp(_)) = &target {
+        config::Judge::sender(&config.judge.address).map_err(|e| e.to_string())?;
+    }
+    let mut intake = match (s.maildir, &config.imap) {
+        (Some(dir), _) => Intake::Maildir(dir),
+        (None, Some(imap)) => {
+            // A mailbox that can't be reached at the start is a set-up to fix, not an outage
+            // to wait out: say so and stop.
+            let m = Mailbox::open(imap).map_err(|e| e.to_string())?;
+            info!("imap {}: connected, reading {}", imap.host, imap.folder);
+            Intake::Imap {
+                config: Box::new(imap.clone()),
+                session: Some(Box::new(m)),
+                retry_at: Instant::now(),
+                backoff: SLICE,
+            }
+        }
+        (None, None) => {
+            warn!("no [imap] in napjudge.toml and no --maildir: mail comes in only by `napjudge mail receive`");
+            Intake::Pipe
+        }
+    };
+    let cfg = MailConfig {
+        judge: config.judge.address.clone(),
+        max_size: mail::MAX_SIZE,
+    };
+    let every = Duration::from_secs(s.tick_every.max(1));
+    info!(
+        "serving {} (tick every {} s)",
+        db.display(),
+        every.as_secs()
+    );
+    let mut next_tick = Instant::now();
+    while !stop.load(Ordering::SeqCst) {
+        let came = intake.take(&mut j, &cfg);
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let ticked = Instant::now() >= next_tick;
+        if ticked {
+            tick(&mut j, &cfg, &config, clock);
+            next_tick = Instant::now() + every;
+        }
+        if ticked || came > 0 {
+            deliver(&mut j, &config, target.as_ref(), clock);
+        }
+        // A full batch: more may wait in the folder; take them before waiting.
+        if came < BATCH {
+            intake.wait(next_tick.saturating_duration_since(Instant::now()), &stop);
+        }
+    }
+    if let Intake::Imap {
+        session: Some(m), ..
+    } = intake
+    {
+        m.close();
+    }
+    info!("stopped");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One tick, as `napjudge tick`'s (the games, then the web archive), logged.
+fn tick(j: &mut Judge, cfg: &MailConfig, config: &Config, clock: Clock) {
+    match mail::tick(j, cfg, clock.now()) {
+        Ok((answered, report)) => {
+            if answered > 0 {
+                info!("tick: answered {answered} stored message(s) left unanswered");
+            }
+            for line in &report.done {
+                info!("tick: {line}");
+            }
+            for line in &report.failed {
+                error!("tick: {line}");
+            }
+        }
+        Err(e) => error!("tick: {e}"),
+    }
+    match crate::site_cli::refresh(j.view(), config) {
+        Ok(Some(line)) => info!("tick: {line}"),
+        Ok(None) => {}
+        Err(e) => error!("tick: the web archive: {e}"),
+    }
+}
+
+/// The outbox delivered, as `outbox send` does, logged; with nowhere to deliver, a warning
+/// when mail waits.
+fn deliver(j: &mut Judge, config: &Config, target: Option<&Target>, clock: Clock) {
+    let Some(target) = target else {
+        if let Some(w) = undeliverable(j) {
+            warn!("{w}");
+        }
+        return;
+    };
+    match judge_cli::deliver(j, config, target, None, clock) {
+        Ok(sent) => {
+            for w in &sent.waiting {
+                warn!("{w}");
+            }
+            for p in &sent.problems {
+                warn!("outbox: {p}");
+            }
+            if sent.sent + sent.failed + sent.given_up > 0 {
+                info!(
+                    "outbox: {} sent, {} failed, {} given up",
+                    sent.sent, sent.failed, sent.given_up
+                );
+            }
+        }
+        Err(e) => error!("outbox: {e}"),
+    }
+}
+
+/// The napjudge.toml `init` writes: every section a GM with a hosted mailbox needs, the two
+/// places to edit marked.
+fn config_text(password: &Path) -> String {
+    format!(
+        r#"# napjudge.toml, written by `napjudge init`. napjudge finds it by --config, else
+# $NAPJUDGE_CONFIG, else beside the database (napjudge.db in this folder).
+# Every field is explained in napjudge.toml.example; `napjudge check` tries the settings.
+
+# EDIT 1: your mailbox. The judge's address is where players write to and the sender of
+# every mail; [imap] reads that mailbox, [smtp] sends from it.
+[judge]
+address = "judge@example.org"
+
+[imap]
+host = "imap.example.org"
+tls = "implicit"                 # implicit (port 993) or starttls (port 143)
+user = "judge@example.org"
+# The password is never written here: it is the first line of this command's output.
+password_command = "cat {password}"
+# password_env = "NAPJUDGE_IMAP_PASSWORD"   # or an environment variable
+folder = "INBOX"                 # where players' mail arrives
+done = "napjudge-answered"       # where a message goes once it is stored and answered
+failed = "napjudge-failed"       # where a message goes when it can't be stored whole
+
+[smtp]
+host = "smtp.example.org"
+security = "starttls"            # starttls (port 587) or tls (465)
+user = "judge@example.org"
+password_file = "password"       # this folder's file `password`
+
+# EDIT 2: put the mailbox's password (an app password, for Gmail and the like) in the file
+# {password} (chmod 600), then run `napjudge check`, then `napjudge serve`.
+
+[outbox]
+retry_days = 7
+retry_minutes = 5
+"#,
+        password = password.display()
+    )
+}
+
+/// `napjudge init [DIR]`: the folder made, a commented napjudge.toml and an empty database in
+/// it (neither replaced when it exists), and the next steps printed.
+pub fn init(dir: &Path) -> Result<ExitCode, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let toml = dir.join(config::DEFAULT_FILE);
+    let db = dir.join("napjudge.db");
+    let password = dir.join("password");
+    if toml.exists() {
+        println!("{} is there already: kept as it is", toml.display());
+    } else {
+        std::fs::write(&toml, config_text(&password))
+            .map_err(|e| format!("{}: {e}", toml.display()))?;
+        println!("wrote {}", toml.display());
+    }
+    if db.exists() {
+        println!("{} is there already: kept as it is", db.display());
+    } else {
+        Store::open(&db).map_err(|e| format!("{}: {e}", db.display()))?;
+        println!("made {} (readable by you only)", db.display());
+    }
+    println!(
+        "next:\n  1. edit {toml}: the judge's address, the [imap] and [smtp] hosts and user\n  \
+         2. put the mailbox's password in {password} (chmod 600 {password})\n  \
+         3. napjudge --db {db} check\n  \
+         4. napjudge --db {db} game create NAME --gm YOU@example.org ...\n  \
+         5. napjudge --db {db} serve   (docs/napjudge.service runs it under systemd)",
+        toml = toml.display(),
+        password = password.display(),
+        db = db.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether this user can write the database and its folder (SQLite writes its journal and the
+/// outbox its lock file beside it); else what to fix. A mail server runs a pipe as its own
+/// user: a database it can only read gives exit 75 for every mail.
+pub fn writable(db: &Path) -> Result<(), String> {
+    let folder = match db.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let user = std::env::var("USER").unwrap_or_else(|_| "this user".into());
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(db)
+        .map_err(|e| {
+            format!(
+                "{}: {e}: {user} can't write the database (the user the mail server runs the \
+                 pipe as must own it, or share its group with mode 660: see README, \
+                 \"Permissions\")",
+                db.display()
+            )
+        })?;
+    let probe = folder.join(format!(".napjudge-check-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|e| {
+            format!(
+                "{}: {e}: {user} can't write in the database's folder (SQLite's journal and the \
+                 outbox's lock file go there: see README, \"Permissions\")",
+                folder.display()
+            )
+        })
+}
+
+/// Whether `host` resolves, else the line that says it doesn't.
+fn resolves(section: &str, host: &str, port: u16) -> Result<(), String> {
+    match (host, port).to_socket_addrs().map(|mut a| a.next()) {
+        Ok(Some(_)) => Ok(()),
+        Ok(None) => Err(format!(
+            "{section} host {host}: no address (DNS): check the name"
+        )),
+        Err(e) => Err(format!(
+            "{section} host {host}: the name can't be resolved ({e}): check the name and this \
+             machine's DNS"
+        )),
+    }
+}
+
+/// What a failed SMTP login's message is about, for the GM.
+fn smtp_hint(message: &str) -> &'static str {
+    let m = message.to_ascii_lowercase();
+    if m.contains("certificate") || m.contains("tls") || m.contains("handshake") {
+        "TLS: check [smtp] security (starttls for 587, tls for 465) and ca_file"
+    } else if m.contains("auth") || m.contains("535") || m.contains("credentials") {
+        "authentication: check [smtp] user and the password file (an app password for a hosted mailbox)"
+    } else if m.contains("refused") || m.contains("timed out") || m.contains("connection") {
+        "connection: check [smtp] host and port, and that no firewall is in the way"
+    } else {
+        "check [smtp] in napjudge.toml"
+    }
+}
+
+/// `napjudge check`: the database (there, readable, writable with its folder), the judge's
+/// address, the SMTP login and the IMAP login, each on a line with what is wrong; exit 1 when
+/// anything is.
+pub fn check(db: &Path, config_file: Option<&Path>) -> Result<ExitCode, String> {
+    let mut bad = 0;
+    let mut say = |what: &str, r: Result<String, String>| match r {
+        Ok(ok) => println!("ok    {what}: {ok}"),
+        Err(e) => {
+            bad += 1;
+            println!("FAIL  {what}: {e}");
+        }
+    };
+    say(
+        "database",
+        judge_cli::judge(db, None, false).and_then(|(j, _)| {
+            let games = j.view().games().map_err(|e| e.to_string())?.len();
+            writable(db)?;
+            Ok(format!("{}: {games} game(s), writable", db.display()))
+        }),
+    );
+    let config = match config::load(config_file) {
+        Ok(c) => {
+            let read = config_file
+                .map(Path::to_path_buf)
+                .or_else(|| Some(PathBuf::from(config::DEFAULT_FILE)).filter(|p| p.is_file()));
+            say(
+                "config",
+                Ok(read.map_or_else(
+                    || "no napjudge.toml found: the defaults".to_string(),
+                    |p| p.display().to_string(),
+                )),
+            );
+            c
+        }
+        Err(e) => {
+            say("config", Err(e.to_string()));
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    say(
+        "judge address",
+        config::Judge::sender(&config.judge.address)
+            .map(str::to_string)
+            .map_err(|e| e.to_string()),
+    );
+    match &config.smtp {
+        None => say(
+            "smtp",
+            Err("no [smtp] section: mail is queued and never sent".into()),
+        ),
+        Some(smtp) => say(
+            "smtp",
+            resolves("[smtp]", &smtp.host, smtp.port()).and_then(|()| {
+                let t = Target::smtp(smtp).map_err(|e| e.to_string())?;
+                let Target::Smtp(transport) = t else {
+                    return Err("not a mail server".into());
+                };
+                match transport.test_connection() {
+                    Ok(true) => Ok(format!(
+                        "{}:{} accepted the login{}",
+                        smtp.host,
+                        smtp.port(),
+                        smtp.user
+                            .as_deref()
+                            .map(|u| format!(" of {u}"))
+                            .unwrap_or_default()
+                    )),
+                    Ok(false) => Err(format!("{}:{} did not answer NOOP", smtp.host, smtp.port())),
+                    Err(e) => Err(format!(
+                        "{}:{}: {e} ({})",
+                        smtp.host,
+                        smtp.port(),
+                        smtp_hint(&e.to_string())
+                    )),
+                }
+            }),
+        ),
+    }
+    match &config.imap {
+        None => say(
+            "imap",
+            Ok("no [imap] section: mail comes in by `mail receive` or a Maildir".into()),
+        ),
+        Some(imap) => say(
+            "imap",
+            Mailbox::open(imap)
+                .map(|m| {
+                    m.close();
+                    format!(
+                        "{}:{} accepted the login of {}; folder {} open",
+                        imap.host,
+                        imap.port(),
+                        imap.user,
+                        imap.folder
+                    )
+                })
+                .map_err(|e: ImapError| e.to_string()),
+        ),
+    }
+    Ok(if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
