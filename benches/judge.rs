@@ -72,6 +72,7 @@ fn idle_games(db: &Path) {
             state: GameState::Running,
             pictures: true,
             options: Vec::new(),
+            press: Default::default(),
         };
         let id = tx.insert_game(&g, now).expect("game");
         for p in ["Austria", "England", "France", "Prussia", "Russia"] {

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// `napjudge game ...`
+// One command is parsed per process: `Create`'s many settings cost nothing worth boxing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 pub enum GameCommand {
     /// Creates a game.
@@ -56,6 +58,17 @@ pub enum GameCommand {
         /// rules as webDiplomacy's judge does (see docs/rules.md).
         #[arg(long = "option", value_name = "NAME[=on|off]")]
         options: Vec<String>,
+        /// The players' press: white (the sender named), grey (also PRESS GREY TO and
+        /// BROADCAST GREY, the sender not named), public (broadcasts only) or none.
+        #[arg(long, default_value = "white")]
+        press: String,
+        /// The players are known by their powers only (gunboat): no player's address is
+        /// shown to another.
+        #[arg(long)]
+        anonymous: bool,
+        /// The GM gets a copy, naming the sender, of every press a player sends.
+        #[arg(long)]
+        gm_copy: bool,
         /// A power whose player sends no orders for N phases in a row is abandoned: its seat
         /// opens (0: never).
         #[arg(long, value_name = "N", default_value_t = 0)]
@@ -209,7 +222,8 @@ pub enum GameCommand {
     },
     /// Changes a setting of the game (everyone in a game under way is told): movement,
     /// retreat, winter, grace, remind (periods: 48h), zone (Europe/Paris), wait and pictures
-    /// (on or off).
+    /// (on or off), abandon (N missed phases), observers (on or off), press
+    /// (white|grey|public|none), anonymous and gm-copy (on or off).
     Set {
         /// The game.
         name: String,
@@ -493,12 +507,23 @@ pub fn game(
             wait,
             no_pictures,
             options,
+            press,
+            anonymous,
+            gm_copy,
             abandon_after,
             no_observers,
             delay,
             absence_max_days,
             absences_per_year,
         } => {
+            let mut rules = napjudge_judge::store::PressRules::default();
+            for (key, value) in [
+                ("press", press.as_str()),
+                ("anonymous", if anonymous { "on" } else { "off" }),
+                ("gm-copy", if gm_copy { "on" } else { "off" }),
+            ] {
+                napjudge_judge::press::apply(&mut rules, key, value).map_err(|e| e.to_string())?;
+            }
             let timing = Timing {
                 delay: period("delay", &delay)?,
                 absence_max_days,
@@ -519,6 +544,7 @@ pub fn game(
                 wait,
                 options,
                 pictures: !no_pictures,
+                press: rules,
             };
             check_timing(&timing).map_err(e)?;
             let game = j.create(&g, clock.now()).map_err(e)?;
@@ -716,6 +742,19 @@ pub fn game(
             if setting.eq_ignore_ascii_case("abandon") || setting.eq_ignore_ascii_case("observers")
             {
                 return set_seat_rule(&mut j, &name, &setting, &value, &clock);
+            }
+            let press_key = ["press", "anonymous", "gm-copy", "gmcopy"]
+                .iter()
+                .any(|k| setting.eq_ignore_ascii_case(k));
+            if press_key {
+                let rules = j
+                    .set_press(&name, &setting, &value, clock.now())
+                    .map_err(e)?;
+                println!(
+                    "{name}: {}; everyone in the game is told",
+                    napjudge_judge::press::describe(&rules)
+                );
+                return Ok(ExitCode::SUCCESS);
             }
             let setting = Setting::parse(&setting, &value).map_err(|err| err.to_string())?;
             let game = j.set(&name, &setting, clock.now()).map_err(e)?;

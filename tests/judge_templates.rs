@@ -54,6 +54,7 @@ fn every_template_renders_a_real_game() {
             wait: false,
             options: Vec::new(),
             pictures: true,
+            press: Default::default(),
         },
         now,
     )

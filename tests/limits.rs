@@ -56,6 +56,7 @@ fn new_game(db: &Path, name: &str) {
             wait: false,
             options: Vec::new(),
             pictures: false,
+            press: Default::default(),
         },
         at(0),
     )

@@ -44,6 +44,7 @@ fn new_game(db: &Path) -> Judge {
             wait: false,
             options: Vec::new(),
             pictures: true,
+            press: Default::default(),
         },
         at(0),
     )

@@ -74,6 +74,7 @@ fn new_game_waiting(j: &mut Judge, name: &str, zone: &str, start: bool, wait: bo
             wait,
             options: Vec::new(),
             pictures: true,
+            press: Default::default(),
         },
         at(0),
     )

@@ -44,6 +44,7 @@ fn new_game(db: &Path) -> Judge {
             wait: false,
             options: Vec::new(),
             pictures: false,
+            press: Default::default(),
         },
         at(0),
     )

@@ -309,6 +309,7 @@ fn played(dir: &Path, pictures: bool) -> Judge {
             wait: false,
             options: Vec::new(),
             pictures: true,
+            press: Default::default(),
         },
         now,
     )

@@ -339,6 +339,7 @@ fn a_sent_password_mail_keeps_no_password() {
             wait: false,
             options: Vec::new(),
             pictures: true,
+            press: Default::default(),
         },
         at(0),
     )

@@ -37,6 +37,7 @@ pub fn start_five_players(
             wait: false,
             options: Vec::new(),
             pictures: true,
+            press: Default::default(),
         },
         now,
     )

@@ -10,8 +10,8 @@ use crate::render::{self, Context, PhaseView, RenderError};
 use crate::settings::Setting;
 use crate::store::{
     Address, Author, ChangeKind, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind,
-    NewMail, NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store,
-    StoreError, Tx, View,
+    MailPicture, NewMail, NewMessage, OrderText, Periods, PhaseRow, PressRules, Reminded, Role,
+    SignonFailure, Store, StoreError, Tx, View,
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
@@ -203,6 +203,12 @@ pub enum GameError {
         /// How to say "anyway" where the GM asked (the shell or a mail).
         how: String,
     },
+    /// Press the game's press option doesn't allow.
+    #[error(transparent)]
+    Press(#[from] crate::press::PressRefusal),
+    /// A press option that can't be set.
+    #[error(transparent)]
+    PressOption(#[from] crate::press::PressOptionError),
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
@@ -253,6 +259,8 @@ pub struct NewGame {
     pub options: Vec<String>,
     /// Result mails carry a picture of the board.
     pub pictures: bool,
+    /// The press options (`--press`, `--anonymous`, `--gm-copy`).
+    pub press: PressRules,
 }
 
 /// One line of a power's orders as `game orders` understood it.
@@ -829,6 +837,7 @@ impl Judge {
             wait: g.wait,
             state: GameState::Forming,
             pictures: g.pictures,
+            press: g.press,
             options: g
                 .options
                 .iter()
@@ -1675,6 +1684,44 @@ impl Judge {
         Ok(game)
     }
 
+    /// `game set NAME press|anonymous|gm-copy VALUE` and the GM's SET by mail: changes one of
+    /// the game's press options, told to everyone in the game (a notice). The options now.
+    pub fn set_press(
+        &mut self,
+        name: &str,
+        key: &str,
+        value: &str,
+        now: DateTime<Utc>,
+    ) -> Result<PressRules, GameError> {
+        let tx = self.store.begin()?;
+        let game = tx
+            .view()
+            .game(name)?
+            .ok_or_else(|| GameError::UnknownGame(name.to_string()))?;
+        let mut rules = game.press;
+        crate::press::apply(&mut rules, key, value)?;
+        tx.set_press(game.id, &rules)?;
+        let said = crate::press::describe(&rules);
+        tx.add_gm_action(game.id, None, &format!("press options: {said}"), None, now)?;
+        let body = format!(
+            "The GM has changed the press options of game '{}'.\n\n{said}.\n",
+            game.name
+        );
+        notice::broadcast(
+            &tx,
+            &game,
+            &notice::Broadcast {
+                kind: MailKind::Notice,
+                phase: None,
+                subject: &format!("{}: press options changed", game.name),
+                body: &body,
+            },
+            now,
+        )?;
+        tx.commit()?;
+        Ok(rules)
+    }
+
     /// `game show` (`viewer` none) and a mail's LIST (`viewer` the role signed on): the phase,
     /// its deadline, who has ordered, centres and ledgers. A player's LIST shows the player's
     /// own address and the GM's, not the other players' (a stranger who learns one password
@@ -1704,11 +1751,18 @@ impl Judge {
         if !game.options.is_empty() {
             out.push_str(&format!("Options: {}\n", game.options.join(", ")));
         }
+        if game.press != PressRules::default() {
+            out.push_str(&format!("{}\n", crate::press::describe(&game.press)));
+        }
         out.push_str("Players:\n");
         for p in c.players(game.id)? {
             let shown = match viewer {
                 Some(v @ Role::Power(_)) if *v != p.role && p.role != Role::Gm => {
-                    "(address private)"
+                    if game.press.anonymous {
+                        "(anonymous)"
+                    } else {
+                        "(address private)"
+                    }
                 }
                 _ => p.address.as_str(),
             };
@@ -1837,7 +1891,31 @@ impl Judge {
     ) -> Result<Vec<u8>, GameError> {
         let c = self.store.view();
         let game = Judge::game(c, name)?;
+        let row = self.phase_row(&game, phase)?;
         let v = variant(&mut self.variants, &game)?;
+        let owned;
+        let board = match board {
+            Some(b) => b,
+            None => {
+                owned = picture::board_for(v)?;
+                &owned
+            }
+        };
+        let drawn = match &row.report {
+            Some(r) => picture::picture(v, board, &r.next, Some(r), picture::View::After, format),
+            None => picture::picture(v, board, &row.position, None, picture::View::Before, format),
+        };
+        Ok(drawn?)
+    }
+
+    /// The phase of `game` a picture shows: with `phase` (as the game names it) the latest of
+    /// that name not rolled back, else the current one (the last, when the game is over).
+    pub(crate) fn phase_row(
+        &mut self,
+        game: &Game,
+        phase: Option<&str>,
+    ) -> Result<PhaseRow, GameError> {
+        let v = variant(&mut self.variants, game)?;
         let live: Vec<PhaseRow> = self
             .store
             .view()
@@ -1866,19 +1944,7 @@ impl Judge {
                 .last()
                 .ok_or_else(|| GameError::NotStarted(game.name.clone()))?,
         };
-        let owned;
-        let board = match board {
-            Some(b) => b,
-            None => {
-                owned = picture::board_for(v)?;
-                &owned
-            }
-        };
-        let drawn = match &row.report {
-            Some(r) => picture::picture(v, board, &r.next, Some(r), picture::View::After, format),
-            None => picture::picture(v, board, &row.position, None, picture::View::Before, format),
-        };
-        Ok(drawn?)
+        Ok(row.clone())
     }
 
     /// `game list`: each game with its state, phase and deadline.
@@ -2147,6 +2213,11 @@ pub struct Reply<'a> {
     /// The mail's record for refusing older mail and replays, when it was handled after a
     /// SIGNON.
     pub handled: Option<&'a HandledMail>,
+    /// A picture of the board the reply carries (MAP).
+    pub picture: Option<&'a MailPicture>,
+    /// Mails queued with the reply (the copy of a SIGNON from an address other than the
+    /// role's own, for that address).
+    pub also: &'a [NewMail<'a>],
 }
 
 /// Why a signed-on mail is not carried out: it is older than one handled, or a copy of one.
@@ -2329,34 +2400,77 @@ impl Judge {
         Ok(())
     }
 
-    /// SET ADDRESS: a power's player has the judge's mail go to another address.
+    /// SET ADDRESS: a power's player has the judge's mail go to another address. The old and
+    /// the new address each hear of it: by a mail of its own, but for the one the mail came
+    /// from (`sender`), which has the reply.
     pub fn set_address(
         &mut self,
         game: &Game,
         role: &Role,
         address: &Address,
+        sender: &Address,
+        now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         if !address.is_valid() {
             return Err(GameError::Address(address.to_string()));
         }
         let tx = self.store.begin()?;
+        let old = tx
+            .view()
+            .players(game.id)?
+            .into_iter()
+            .find(|p| &p.role == role)
+            .map(|p| p.address);
         if !tx.set_address(game.id, role, address)? {
             return Err(GameError::NoPlayer(role.clone(), game.name.clone()));
+        }
+        let body = render::render(
+            "address",
+            &render::AddressMail {
+                game: &game.name,
+                role: &role.to_string(),
+                address: address.as_str(),
+                old: old.as_ref().map(Address::as_str),
+                sender: sender.as_str(),
+                at: &now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                gm: game.gm.as_str(),
+            },
+        )?;
+        let mut to: Vec<&Address> = old.iter().chain([address]).collect();
+        to.dedup();
+        for a in to.into_iter().filter(|a| *a != sender) {
+            tx.queue_mail(
+                &NewMail {
+                    game: Some(game.id),
+                    phase: None,
+                    kind: MailKind::Notice,
+                    to: a.as_str(),
+                    subject: &format!("{}: {role}'s address is now {address}", game.name),
+                    body: &body,
+                    in_reply_to: None,
+                },
+                now,
+            )?;
         }
         tx.commit()?;
         Ok(())
     }
 
-    /// PRESS TO ... / BROADCAST (no powers named: everyone else): stored, and mailed once to
-    /// each address of the powers named. The names of those it went to.
+    /// PRESS TO ... / BROADCAST (no powers named: everyone else), `grey` for PRESS GREY TO /
+    /// BROADCAST GREY (the sender not named): checked against the game's press options
+    /// ([`crate::press::check`]), stored, and mailed once to each address of the powers named
+    /// (and to the GM, naming the sender, when the game's GM copy is on). The names of those it
+    /// went to.
     pub fn press(
         &mut self,
         game: &Game,
         from: &Role,
         to: &[String],
         body: &str,
+        grey: bool,
         now: DateTime<Utc>,
     ) -> Result<Vec<String>, GameError> {
+        crate::press::check(game, from, to.is_empty(), grey)?;
         if body.len() > MAX_PRESS_BYTES {
             return Err(GameError::PressTooLong(body.len()));
         }
@@ -2388,14 +2502,57 @@ impl Judge {
             true => tx.view().observers(game.id)?,
             false => Vec::new(),
         };
-        tx.add_press(game.id, phase, from.name(), &names.join(" "), body, now)?;
-        let mail = format!(
-            "Press in game '{}' from {from} to {}:\n\n{body}",
-            game.name,
-            names.join(", ")
-        );
-        let subject = format!("{}: press from {from}", game.name);
+        tx.add_press(
+            game.id,
+            phase,
+            from.name(),
+            &names.join(" "),
+            body,
+            grey,
+            now,
+        )?;
+        let (mail, subject) = if grey {
+            (
+                format!(
+                    "Grey press in game '{}' to {} (the sender is not named):\n\n{body}",
+                    game.name,
+                    names.join(", ")
+                ),
+                format!("{}: grey press", game.name),
+            )
+        } else {
+            (
+                format!(
+                    "Press in game '{}' from {from} to {}:\n\n{body}",
+                    game.name,
+                    names.join(", ")
+                ),
+                format!("{}: press from {from}", game.name),
+            )
+        };
+        let to_gm = recipients.iter().any(|p| p.role == Role::Gm);
         let mut seen = HashSet::new();
+        if crate::press::gm_copy(game, from, to_gm, grey) {
+            // The GM's copy names the sender: the GM gets it in place of the unnamed one.
+            seen.insert(game.gm.clone());
+            let grey_word = if grey { "grey " } else { "" };
+            tx.queue_mail(
+                &NewMail {
+                    game: Some(game.id),
+                    phase,
+                    kind: MailKind::Press,
+                    to: game.gm.as_str(),
+                    subject: &format!("{}: copy of {grey_word}press from {from}", game.name),
+                    body: &format!(
+                        "The GM's copy of {grey_word}press in game '{}' from {from} to {}:\n\n{body}",
+                        game.name,
+                        names.join(", ")
+                    ),
+                    in_reply_to: None,
+                },
+                now,
+            )?;
+        }
         let addresses = recipients.iter().map(|p| &p.address).chain(&observers);
         for to in addresses.filter(|a| seen.insert((*a).clone())) {
             tx.queue_mail(
@@ -2452,7 +2609,7 @@ impl Judge {
         if !tx.set_message_state(id, state, reply.game, None)? {
             return Ok(());
         }
-        tx.queue_mail(
+        let mail = tx.queue_mail(
             &NewMail {
                 game: reply.game,
                 phase: None,
@@ -2464,6 +2621,14 @@ impl Judge {
             },
             now,
         )?;
+        match reply.picture {
+            Some(MailPicture::Stored(phase)) => tx.mail_picture(mail, *phase)?,
+            Some(MailPicture::Drawn(png)) => tx.mail_png(mail, png)?,
+            None => {}
+        }
+        for m in reply.also {
+            tx.queue_mail(m, now)?;
+        }
         if let Some(h) = reply.handled {
             tx.add_handled(id, h)?;
         }

@@ -586,6 +586,8 @@ pub fn send(
         let message_id = mail.message_id.clone().unwrap_or(fresh);
         let picture = match mail.picture {
             Some(phase) => store.view().picture(phase)?,
+            // A MAP of the board now carries a picture of its own.
+            None if mail.kind == MailKind::Reply => store.view().mail_png(mail.id)?,
             None => None,
         };
         let event = deadline_event(store, &mut deadlines, &mail, from, now)?;

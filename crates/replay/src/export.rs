@@ -124,6 +124,11 @@ fn messages_of(v: &Variant, players: &[Player], m: &PressRow, scope: Scope) -> V
     let Some(sender) = v.power_by_name(&m.sender) else {
         return Vec::new();
     };
+    // The format names every message's sender: grey press, whose sender its readers were not
+    // told, is not made public.
+    if m.grey && scope != Scope::Full {
+        return Vec::new();
+    }
     let to: BTreeSet<PowerId> = m
         .recipients
         .iter()
@@ -177,4 +182,44 @@ fn units(province: ProvinceId, f: &Force) -> Vec<RecordedUnit> {
     let armies = (0..f.armies).map(|_| unit(UnitType::Army, None));
     let fleets = (0..f.fleets).map(|_| unit(UnitType::Fleet, f.coast));
     armies.chain(fleets).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use napjudge_judge::store::{Address, Role};
+
+    /// Issue 21: grey press keeps its sender in the judge's full export (the GM's copy), and is
+    /// left out of the public one, whose format would name the sender its readers weren't told.
+    #[test]
+    fn grey_press_is_not_made_public() {
+        let v = napjudge_engine::variant::load_named("standard").expect("the standard board");
+        let players: Vec<Player> = v
+            .power_ids()
+            .map(|p| Player {
+                role: Role::Power(v.power(p).name.clone()),
+                address: Address::new("p@example.org"),
+            })
+            .collect();
+        let sender = v.power(v.power_ids().next().expect("a power")).name.clone();
+        let everyone: Vec<String> = players
+            .iter()
+            .filter_map(|p| p.role.power().map(str::to_string))
+            .filter(|p| *p != sender)
+            .collect();
+        let row = |grey| PressRow {
+            phase: Some(1),
+            sender: sender.clone(),
+            recipients: everyone.clone(),
+            body: "a word to all\n".into(),
+            at: chrono::DateTime::UNIX_EPOCH,
+            grey,
+        };
+        assert_eq!(
+            messages_of(&v, &players, &row(false), Scope::Public).len(),
+            1
+        );
+        assert_eq!(messages_of(&v, &players, &row(true), Scope::Full).len(), 1);
+        assert!(messages_of(&v, &players, &row(true), Scope::Public).is_empty());
+    }
 }

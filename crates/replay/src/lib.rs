@@ -279,6 +279,7 @@ pub fn replay_game(
             wait: s.game.wait,
             options: s.game.options.clone(),
             pictures: s.game.pictures,
+            press: Default::default(),
         },
         start,
     )?;

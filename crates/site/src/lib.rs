@@ -341,7 +341,12 @@ impl GameSite<'_> {
                 .iter()
                 .filter(|m| m.phase == Some(row.id) && m.to_everyone(&players))
                 .map(|m| PressItem {
-                    from: m.sender.clone(),
+                    // Grey press: those it went to were not told the sender, nor is the archive.
+                    from: if m.grey {
+                        "(not named: grey press)".to_string()
+                    } else {
+                        m.sender.clone()
+                    },
                     at: clock::show_in(m.at, &g.timezone),
                     body: m.body.clone(),
                 })

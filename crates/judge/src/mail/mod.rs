@@ -8,6 +8,7 @@
 mod body;
 mod endings;
 mod html;
+mod players;
 mod seats;
 mod stray;
 pub mod text;
@@ -17,10 +18,12 @@ use crate::game::{
     Acknowledgement, GameError, Guesser, Judge, OrderSet, PhasePassed, Reply, Signed,
     SignonRefusal, Stale, TickReport, THROTTLE_WINDOW,
 };
+
 use crate::render::{self, RenderError};
 use crate::settings::Setting;
 use crate::store::{
-    Address, Author, Earlier, Game, GameState, HandledMail, InboxState, NewMessage, Pending, Role,
+    Address, Author, Earlier, Game, GameState, HandledMail, InboxState, MailKind,
+    MailPicture as Picture, NewMail, NewMessage, Pending, Role,
 };
 use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser};
@@ -41,7 +44,8 @@ pub const MAX_ORDER_LINES: usize = 500;
 /// how many commands were left.
 pub const MAX_COMMANDS: usize = 100;
 
-/// LIST, HISTORY, SUMMARY and PREVIEW run in one mail, in all: each can be long.
+/// LIST, HISTORY (and HISTORY PRESS), SUMMARY, PREVIEW and MAP run in one mail, in all: each
+/// can be long, and a MAP draws a picture.
 pub const MAX_REPORTS: usize = 3;
 
 /// The most a reply's blocks hold (bytes): a block past it is cut, and the commands after it
@@ -265,6 +269,8 @@ fn repeatable(c: &Command) -> bool {
         | Command::Help
         | Command::List
         | Command::History
+        | Command::HistoryPress(_)
+        | Command::Map(_)
         | Command::Summary
         | Command::Clear
         | Command::Signoff
@@ -439,6 +445,8 @@ fn fail(
         body: &body,
         in_reply_to: None,
         handled: None,
+        picture: None,
+        also: &[],
     };
     let sorry = render::render(
         "reply",
@@ -456,6 +464,8 @@ fn fail(
         body: &sorry,
         in_reply_to: h.message_id.as_deref(),
         handled: None,
+        picture: None,
+        also: &[],
     };
     let answerable =
         h.sender.as_str().contains('@') && !h.auto && h.sender != Address::new(&cfg.judge);
@@ -721,11 +731,30 @@ fn reply(
     game: Option<i64>,
     intro: &str,
     blocks: &[Block],
-    handled: Option<&HandledMail>,
+    extras: Option<&Extras>,
     state: InboxState,
     now: DateTime<Utc>,
 ) -> Result<(), MailError> {
     let body = render::render("reply", &ReplyMail { intro, blocks })?;
+    // The copy for the role's own address holds the reply whole: what was done in its name.
+    let copy = extras.and_then(|e| e.copy.as_ref()).map(|c| {
+        (
+            c,
+            format!("{}\n\nThe judge's reply to that mail:\n\n{body}", c.intro),
+        )
+    });
+    let also: Vec<NewMail> = copy
+        .iter()
+        .map(|(c, text)| NewMail {
+            game,
+            phase: None,
+            kind: MailKind::Notice,
+            to: c.to.as_str(),
+            subject: &c.subject,
+            body: text,
+            in_reply_to: None,
+        })
+        .collect();
     j.answer_message(
         id,
         state,
@@ -735,7 +764,9 @@ fn reply(
             subject: &reply_subject(&h.subject),
             body: &body,
             in_reply_to: h.message_id.as_deref(),
-            handled,
+            handled: extras.and_then(|e| e.handled.as_ref()),
+            picture: extras.and_then(|e| e.picture.as_ref()),
+            also: &also,
         },
         now,
     )?;
@@ -870,7 +901,6 @@ fn answer(
         press,
     };
     let read = Session::new(j, cfg, &h.sender, now).run(&lines, &fresh)?;
-    let handled = read.handled.as_ref();
     // A reply to a mail with a line that failed starts with the mail as it was read.
     let mut blocks = Vec::new();
     let shown = as_read(&body.text);
@@ -886,7 +916,7 @@ fn answer(
         read.game,
         &read.intro,
         &blocks,
-        handled,
+        Some(&read.extras),
         InboxState::Answered,
         now,
     )?;
@@ -1014,14 +1044,15 @@ struct Session<'a> {
     /// The power's order set as the mail's latest orders left it, when they were stored: the
     /// reply's last block, without checking them again.
     set: Option<Acknowledgement>,
-    /// The mail's record once its SIGNON passed the checks of older mail and replays.
-    handled: Option<HandledMail>,
+    /// What goes with the reply: the mail's record once its SIGNON passed the checks of older
+    /// mail and replays, a MAP's picture, the copy for the role's own address.
+    extras: Extras,
     /// A mail with press that is a copy of one handled (the date of that one): its press is
     /// not sent again.
     press_copy: Option<DateTime<Utc>>,
     /// Commands run so far (order lines not counted), of [`MAX_COMMANDS`].
     commands: usize,
-    /// LIST, HISTORY, SUMMARY and PREVIEW run so far, of [`MAX_REPORTS`].
+    /// LIST, HISTORY, SUMMARY, PREVIEW and MAP run so far, of [`MAX_REPORTS`].
     reports: usize,
     /// HELP answered already.
     helped: bool,
@@ -1040,14 +1071,25 @@ struct Fresh {
 }
 
 /// A mail's commands run: the game it concerned, the reply's first sentence and its blocks,
-/// and its record when it was handled after a SIGNON.
+/// and what goes with the reply.
 struct Ran {
     game: Option<i64>,
     intro: String,
     blocks: Vec<Block>,
-    handled: Option<HandledMail>,
+    extras: Extras,
     /// A line of the mail failed: the reply shows the mail as read.
     failed: bool,
+}
+
+/// What goes with a reply besides its text.
+#[derive(Default)]
+struct Extras {
+    /// The mail's record, when it was handled after a SIGNON.
+    handled: Option<HandledMail>,
+    /// The picture a MAP asked for.
+    picture: Option<Picture>,
+    /// A copy for the role's own address, when the SIGNON came from another.
+    copy: Option<players::SignonCopy>,
 }
 
 impl Ran {
@@ -1057,7 +1099,7 @@ impl Ran {
             game: None,
             intro,
             blocks: Vec::new(),
-            handled: None,
+            extras: Extras::default(),
             failed: false,
         }
     }
@@ -1135,7 +1177,7 @@ impl<'a> Session<'a> {
             blocks: Vec::new(),
             who: None,
             set: None,
-            handled: None,
+            extras: Extras::default(),
             press_copy: None,
             commands: 0,
             reports: 0,
@@ -1259,16 +1301,21 @@ impl<'a> Session<'a> {
                     Ok(s) => {
                         // An older mail, or the same text again in the phase: nothing is done.
                         match self.j.check_fresh(&s, fresh.dated, &fresh.digest)? {
-                            Ok(h) => self.handled = Some(h),
+                            Ok(h) => self.extras.handled = Some(h),
                             Err(Stale::Replayed { first }) if fresh.press => {
                                 self.press_copy = Some(first)
                             }
                             Err(why) => return Ok(Ran::refused(stale(&why, &s))),
                         }
-                        self.push(Block::with(
+                        let mut b = Block::with(
                             format!("line {}: SIGNON {} {}", l.number, s.role, s.game.name),
                             format!("Signed on as {} in game '{}'.", s.role, s.game.name),
-                        ));
+                        );
+                        self.extras.copy = players::signon_copy(self.j, &s, self.sender, self.now)?;
+                        if self.extras.copy.is_some() {
+                            b.lines.push(players::copy_said(&s.role));
+                        }
+                        self.push(b);
                         self.who = Some(s);
                     }
                     Err(r) => return Ok(Ran::refused(refusal(&r, self.sender))),
@@ -1350,8 +1397,8 @@ impl<'a> Session<'a> {
                     self.push(Block::with(
                         head,
                         format!(
-                            "LIST, HISTORY, SUMMARY and PREVIEW are answered {MAX_REPORTS} \
-                             times per mail in all: this one was not run."
+                            "LIST, HISTORY, SUMMARY, PREVIEW and MAP are answered \
+                             {MAX_REPORTS} times per mail in all: this one was not run."
                         ),
                     ));
                 }
@@ -1370,7 +1417,7 @@ impl<'a> Session<'a> {
                 game: None,
                 intro: "Here is what you asked for.".into(),
                 blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
-                handled: None,
+                extras: Extras::default(),
                 failed: self.failed,
             });
         };
@@ -1390,7 +1437,7 @@ impl<'a> Session<'a> {
             game: Some(s.game.id),
             intro,
             blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
-            handled: self.handled,
+            extras: self.extras,
             failed: self.failed,
         })
     }
@@ -1636,7 +1683,26 @@ impl<'a> Session<'a> {
                     lines: lines.map_err(GameError::from)?,
                 }
             }
-            Command::SetPassword(pw) if !gm => {
+            Command::HistoryPress(phase) => players::history_press(j, s, phase, head)?,
+            Command::Map(_) if self.extras.picture.is_some() => Block::with(
+                head,
+                "MAP is answered once per mail: a reply carries one picture.",
+            ),
+            Command::Map(phase) => {
+                let phase = Some(phase.trim()).filter(|p| !p.is_empty());
+                match j.map(&s.game, phase) {
+                    Ok(m) => {
+                        self.extras.picture = Some(m.picture);
+                        Block::with(
+                            head,
+                            format!("Attached: {}-board.png, {}.", s.game.name, m.shows),
+                        )
+                    }
+                    Err(e) if e.is_database_fault() => return Err(e.into()),
+                    Err(e) => Block::with(head, format!("ERROR: {e}. Nothing was done.")),
+                }
+            }
+            Command::SetPassword(pw) => {
                 if pw.is_empty() || pw.contains(char::is_whitespace) {
                     Block::with(
                         head,
@@ -1653,7 +1719,7 @@ impl<'a> Session<'a> {
             Command::SetAddress(a) if !gm => {
                 let address = Address::new(a);
                 if address.is_valid() {
-                    j.set_address(&s.game, &s.role, &address)?;
+                    j.set_address(&s.game, &s.role, &address, self.sender, now)?;
                     Block::with(head, format!("The judge now mails {} to {a}.", s.role))
                 } else {
                     Block::with(
@@ -1670,14 +1736,19 @@ impl<'a> Session<'a> {
                     self.press_copy.map(stamp).unwrap_or_default()
                 ),
             ),
-            Command::Press { to, body } => {
+            Command::Press { to, grey, body } => {
                 // Orders after a forgotten ENDPRESS would go out as press, and not be entered.
                 let orders = j.with_variant(&s.game, |v, _| stray::orders_in(v, body))?;
                 if !orders.is_empty() {
                     return Ok(Block::with(head, stray::forgot_endpress(&orders)));
                 }
-                match j.press(&s.game, &s.role, to, body, now) {
+                match j.press(&s.game, &s.role, to, body, *grey, now) {
+                    Ok(names) if *grey => Block::with(
+                        head,
+                        format!("Sent to {}, without your name.", names.join(", ")),
+                    ),
                     Ok(names) => Block::with(head, format!("Sent to {}.", names.join(", "))),
+                    Err(GameError::Press(r)) => Block::with(head, players::press_refused(&r)),
                     Err(GameError::PressTo(name)) => {
                         let near = j.with_variant(&s.game, |v, _| {
                             v.suggest_power(&name)
@@ -1687,10 +1758,10 @@ impl<'a> Session<'a> {
                         Block::with(
                             head,
                             format!(
-                            "ERROR: '{name}' is not another power of the game{}: write PRESS TO \
-                             and the powers' names. Nothing was sent.",
-                            near.unwrap_or_default()
-                        ),
+                                "ERROR: '{name}' is not another power of the game{}: write \
+                                 PRESS TO and the powers' names. Nothing was sent.",
+                                near.unwrap_or_default()
+                            ),
                         )
                     }
                     Err(e @ (GameError::PressLimit(_) | GameError::PressTooLong(_))) => {
@@ -1736,6 +1807,14 @@ impl<'a> Session<'a> {
                     .and_then(|setting| j.set(&name, &setting, now).map(|_| setting));
                 service(head, r, |setting| vec![format!("Set: {setting}.")])
             }
+            Command::Gm(GmCommand::SetPress(key, value)) if gm => {
+                service(head, j.set_press(&name, key, value, now), |rules| {
+                    vec![format!(
+                        "{}. Everyone in the game is told.",
+                        crate::press::describe(&rules)
+                    )]
+                })
+            }
             Command::Gm(GmCommand::Control(minor, major)) if gm => {
                 service(head, j.control(&name, minor, major, now), |c| {
                     vec![format!("{c} (carried out when the phase is processed).")]
@@ -1756,9 +1835,9 @@ impl<'a> Session<'a> {
                     )]
                 })
             }
-            Command::Clear | Command::SetPassword(_) | Command::SetAddress(_) => Block::with(
+            Command::Clear | Command::SetAddress(_) => Block::with(
                 head,
-                "The GM has no orders, password or address of a power to change by mail.",
+                "The GM has no orders or address of a power to change by mail.",
             ),
             Command::SetWait(_)
             | Command::SetAbsence(_)
@@ -1786,7 +1865,12 @@ impl<'a> Session<'a> {
 fn is_report(c: &Command) -> bool {
     matches!(
         c,
-        Command::List | Command::History | Command::Summary | Command::Gm(GmCommand::Preview)
+        Command::List
+            | Command::History
+            | Command::HistoryPress(_)
+            | Command::Map(_)
+            | Command::Summary
+            | Command::Gm(GmCommand::Preview)
     )
 }
 

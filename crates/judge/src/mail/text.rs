@@ -21,6 +21,11 @@ pub enum Command {
     List,
     /// `HISTORY`.
     History,
+    /// `HISTORY PRESS [PHASE]`: the press sent or received (the phase as the game names it;
+    /// empty: every phase).
+    HistoryPress(String),
+    /// `MAP [PHASE]`: a picture of the board after a phase, or now (empty).
+    Map(String),
     /// `SUMMARY`.
     Summary,
     /// `CLEAR`.
@@ -39,10 +44,13 @@ pub enum Command {
     SetDraw(bool),
     /// `SET CONCEDE POWER` (`NONE`, or `SET NOCONCEDE`: withdrawn).
     SetConcede(String),
-    /// `PRESS TO P1 P2 ...` or `BROADCAST` (no powers), with its text up to `ENDPRESS`.
+    /// `PRESS TO P1 P2 ...` or `BROADCAST` (no powers), with its text up to `ENDPRESS`;
+    /// `PRESS GREY TO ...`, `BROADCAST GREY`: the sender not named.
     Press {
         /// The powers named (none: broadcast).
         to: Vec<String>,
+        /// Grey press.
+        grey: bool,
         /// The text.
         body: String,
     },
@@ -118,6 +126,10 @@ pub const COMMANDS: &[&str] = &[
     "SET CONCEDE",
     "SET NOCONCEDE",
     "END",
+    "MAP",
+    "SET PRESS",
+    "SET ANONYMOUS",
+    "SET GM-COPY",
 ];
 
 /// The second words a `SET` command takes.
@@ -222,6 +234,9 @@ pub enum GmCommand {
         /// The value as written.
         value: String,
     },
+    /// `SET PRESS WHITE|GREY|PUBLIC|NONE`, `SET ANONYMOUS ON|OFF`, `SET GM-COPY ON|OFF`: a press
+    /// option (the setting, its value).
+    SetPress(String, String),
     /// `CONTROL MINOR POWER`.
     Control(String, String),
     /// `PAUSE`.
@@ -307,12 +322,12 @@ fn words(t: &str) -> Vec<&str> {
 /// A body of more than [`MAX_LINES`] own lines is not read.
 pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
     let mut out: Vec<Line> = Vec::new();
-    let mut press: Option<(usize, String, Vec<String>, Vec<&str>)> = None;
+    let mut press: Option<OpenPress> = None;
     for (number, t) in own_lines(body)? {
         if is_mobile_signature(t) {
             // The end of the mail: it ends press too.
-            if let Some((n, head, to, text)) = press.take() {
-                out.push(press_line(n, head, to, &text));
+            if let Some(open) = press.take() {
+                out.push(open.line());
             }
             out.push(Line {
                 number,
@@ -326,13 +341,13 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             .first()
             .map(|s| s.to_ascii_uppercase())
             .unwrap_or_default();
-        if let Some((_, _, _, text)) = press.as_mut() {
+        if let Some(open) = press.as_mut() {
             if first == "ENDPRESS" {
-                if let Some((n, head, to, text)) = press.take() {
-                    out.push(press_line(n, head, to, &text));
+                if let Some(open) = press.take() {
+                    out.push(open.line());
                 }
             } else {
-                text.push(t);
+                open.text.push(t);
             }
             continue;
         }
@@ -354,7 +369,9 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             },
             ("HELP", _) => Command::Help,
             ("LIST", _) => Command::List,
+            ("HISTORY", "PRESS") => Command::HistoryPress(rest(2)),
             ("HISTORY", _) => Command::History,
+            ("MAP", _) => Command::Map(rest(1)),
             ("SUMMARY", _) => Command::Summary,
             ("CLEAR", _) => Command::Clear,
             ("RESIGN", _) => Command::Resign,
@@ -400,17 +417,25 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("SET", "CONCEDE") => Command::SetConcede(rest(2)),
             ("SET", "NOCONCEDE") => Command::SetConcede("NONE".into()),
             ("END", _) => Command::Gm(GmCommand::End(rest(1))),
+            ("SET", "PRESS" | "ANONYMOUS" | "GM-COPY" | "GMCOPY") => {
+                Command::Gm(GmCommand::SetPress(second.to_ascii_lowercase(), rest(2)))
+            }
             ("SET", _) => Command::Gm(GmCommand::Set {
                 key: w.get(1).map(|k| k.to_string()).unwrap_or_default(),
                 value: rest(2),
             }),
             ("PRESS", "TO") => {
                 let to = w[2..].iter().map(|s| s.to_string()).collect();
-                press = Some((number, t.to_string(), to, Vec::new()));
+                press = Some(OpenPress::new(number, t, to, false));
+                continue;
+            }
+            ("PRESS", "GREY") if w.get(2).is_some_and(|s| s.eq_ignore_ascii_case("TO")) => {
+                let to = w[3..].iter().map(|s| s.to_string()).collect();
+                press = Some(OpenPress::new(number, t, to, true));
                 continue;
             }
             ("BROADCAST", _) => {
-                press = Some((number, t.to_string(), Vec::new(), Vec::new()));
+                press = Some(OpenPress::new(number, t, Vec::new(), second == "GREY"));
                 continue;
             }
             _ => Command::Order(t.to_string()),
@@ -421,8 +446,8 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             command,
         });
     }
-    if let Some((n, head, to, text)) = press.take() {
-        out.push(press_line(n, head, to, &text));
+    if let Some(open) = press.take() {
+        out.push(open.line());
     }
     Ok(out)
 }
@@ -519,14 +544,37 @@ pub fn restore(lines: &mut [Line], secrets: &str) {
     }
 }
 
-fn press_line(number: usize, head: String, to: Vec<String>, text: &[&str]) -> Line {
-    Line {
-        number,
-        text: head,
-        command: Command::Press {
+/// A press being read: its first line (number, text), the powers named, whether it is grey,
+/// and its lines so far.
+struct OpenPress<'a> {
+    number: usize,
+    head: String,
+    to: Vec<String>,
+    grey: bool,
+    text: Vec<&'a str>,
+}
+
+impl<'a> OpenPress<'a> {
+    fn new(number: usize, head: &str, to: Vec<String>, grey: bool) -> OpenPress<'a> {
+        OpenPress {
+            number,
+            head: head.to_string(),
             to,
-            body: text.iter().map(|l| format!("{l}\n")).collect(),
-        },
+            grey,
+            text: Vec::new(),
+        }
+    }
+
+    fn line(self) -> Line {
+        Line {
+            number: self.number,
+            text: self.head,
+            command: Command::Press {
+                to: self.to,
+                grey: self.grey,
+                body: self.text.iter().map(|l| format!("{l}\n")).collect(),
+            },
+        }
     }
 }
 
@@ -619,6 +667,7 @@ mod tests {
             vec![
                 &Command::Press {
                     to: vec!["France".into()],
+                    grey: false,
                     body: "Hello\n".into()
                 },
                 &Command::Closing
@@ -648,6 +697,40 @@ mod tests {
         );
     }
 
+    /// Issue 21: PRESS GREY TO and BROADCAST GREY are grey press; HISTORY PRESS and MAP take
+    /// an optional phase; the GM's press settings are read as one command.
+    #[test]
+    fn grey_press_history_press_map_and_press_settings_read() {
+        let lines = read(
+            "press grey to Austria\nhi\nENDPRESS\nBROADCAST grey\nall\nENDPRESS\n\
+             HISTORY PRESS Spring 1801 Movement\nhistory\nMAP\nmap Winter 1800 Bids\n\
+             SET PRESS public\nSET GM-COPY on\n",
+        )
+        .expect("short");
+        let commands: Vec<Command> = lines.into_iter().map(|l| l.command).collect();
+        assert_eq!(
+            commands,
+            vec![
+                Command::Press {
+                    to: vec!["Austria".into()],
+                    grey: true,
+                    body: "hi\n".into()
+                },
+                Command::Press {
+                    to: vec![],
+                    grey: true,
+                    body: "all\n".into()
+                },
+                Command::HistoryPress("Spring 1801 Movement".into()),
+                Command::History,
+                Command::Map(String::new()),
+                Command::Map("Winter 1800 Bids".into()),
+                Command::Gm(GmCommand::SetPress("press".into(), "public".into())),
+                Command::Gm(GmCommand::SetPress("gm-copy".into(), "on".into())),
+            ]
+        );
+    }
+
     /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.
     #[test]
     fn press_runs_to_endpress() {
@@ -657,6 +740,7 @@ mod tests {
             lines[0].command,
             Command::Press {
                 to: vec!["Britain".into(), "Russia".into()],
+                grey: false,
                 body: "Hello\nthere\n".into()
             }
         );

@@ -457,6 +457,26 @@ pub struct ReminderMail<'a> {
     pub budget: &'a str,
 }
 
+/// The word to the old and the new address of a role whose address a SET ADDRESS changed.
+#[derive(Template)]
+#[template(path = "address.txt")]
+pub struct AddressMail<'a> {
+    /// The game.
+    pub game: &'a str,
+    /// The power (or GM).
+    pub role: &'a str,
+    /// The new address.
+    pub address: &'a str,
+    /// The old one, if the role had one.
+    pub old: Option<&'a str>,
+    /// Who asked.
+    pub sender: &'a str,
+    /// When.
+    pub at: &'a str,
+    /// The GM's address.
+    pub gm: &'a str,
+}
+
 /// Renders a template, naming the mail when it fails.
 pub fn render<T: Template>(what: &'static str, t: &T) -> Result<String, RenderError> {
     // Optional sections leave runs of blank lines: keep one, and end with a newline (askama drops

@@ -284,6 +284,10 @@ impl Tx<'_> {
             "DELETE FROM choices WHERE game = ?1",
             "DELETE FROM absences WHERE game = ?1",
             "DELETE FROM endings WHERE game = ?1",
+            "DELETE FROM seat_rules WHERE game = ?1",
+            "DELETE FROM seat_changes WHERE game = ?1",
+            "DELETE FROM takeover_codes WHERE game = ?1",
+            "DELETE FROM observers WHERE game = ?1",
             "DELETE FROM games WHERE id = ?1",
         ] {
             self.0.execute(sql, [game])?;

@@ -20,7 +20,7 @@ pub use schema::VERSION;
 pub use seats::{CodeState, SeatChange, SeatRules};
 pub use types::{
     Address, Author, ChangeKind, EndKind, Fault, GameState, InboxState, MailKind, MailState,
-    Reminded, Role,
+    PressMode, Reminded, Role,
 };
 
 /// Why the store can't do what was asked.
@@ -223,6 +223,29 @@ pub struct Game {
     pub pictures: bool,
     /// The rule switches it is played with, `NAME=on|off` (`webdiplomacy=on`).
     pub options: Vec<String>,
+    /// Its press options.
+    pub press: PressRules,
+}
+
+/// A picture of the board a mail carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MailPicture {
+    /// The stored picture of a processed phase (its row id): the bytes its result mails carried.
+    Stored(i64),
+    /// A picture drawn for this mail (PNG), kept on its outbox row.
+    Drawn(Vec<u8>),
+}
+
+/// A game's press options (issue 21): what its players may send, and who is named.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PressRules {
+    /// Which press the players may send.
+    pub mode: PressMode,
+    /// The players are known by their powers only (gunboat): no player's address is shown to
+    /// another player.
+    pub anonymous: bool,
+    /// The GM gets a copy of every press a player sends to fewer than all.
+    pub gm_copy: bool,
 }
 
 /// A player: of a power, or the GM's mail password.
@@ -360,6 +383,8 @@ pub struct PressRow {
     pub body: String,
     /// When it was sent.
     pub at: DateTime<Utc>,
+    /// Grey press: those it went to were not told who sent it.
+    pub grey: bool,
 }
 
 impl PressRow {
@@ -455,7 +480,7 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &'static str, s: &str) -> Res
 }
 
 const GAME_COLUMNS: &str = "id, name, variant, gm, timezone, movement, retreat, winter, grace, \
-                            remind, wait, state, pictures, options";
+                            remind, wait, state, pictures, options, press, anonymous, gm_copy";
 
 fn game_row(r: &Row) -> rusqlite::Result<Game> {
     Ok(Game {
@@ -477,6 +502,11 @@ fn game_row(r: &Row) -> rusqlite::Result<Game> {
         options: serde_json::from_str(&r.get::<_, String>(13)?).map_err(|e| {
             rusqlite::Error::FromSqlConversionFailure(13, rusqlite::types::Type::Text, Box::new(e))
         })?,
+        press: PressRules {
+            mode: r.get(14)?,
+            anonymous: r.get(15)?,
+            gm_copy: r.get(16)?,
+        },
     })
 }
 
@@ -789,21 +819,31 @@ impl View<'_> {
     /// The press of a game, oldest first (the web archive publishes the public part).
     pub fn press(&self, game: i64) -> Result<Vec<PressRow>, StoreError> {
         let mut st = self.0.prepare_cached(
-            "SELECT phase, sender, recipients, body, at FROM press WHERE game = ?1 ORDER BY id",
+            "SELECT phase, sender, recipients, body, at, grey FROM press WHERE game = ?1
+             ORDER BY id",
         )?;
-        let raw: Vec<(Option<i64>, String, String, String, String)> = st
+        type Raw = (Option<i64>, String, String, String, String, bool);
+        let raw: Vec<Raw> = st
             .query_map([game], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
             })?
             .collect::<Result<_, _>>()?;
         raw.into_iter()
-            .map(|(phase, sender, recipients, body, at)| {
+            .map(|(phase, sender, recipients, body, at, grey)| {
                 Ok(PressRow {
                     phase,
                     sender,
                     recipients: recipients.split_whitespace().map(str::to_string).collect(),
                     body,
                     at: read_time(&at)?,
+                    grey,
                 })
             })
             .collect()
@@ -817,6 +857,15 @@ impl View<'_> {
                 r.get(0)
             })
             .optional()?)
+    }
+
+    /// The picture a mail carries of its own (a MAP of the board now), when it has one.
+    pub fn mail_png(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .0
+            .query_row("SELECT png FROM outbox WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .flatten())
     }
 
     /// The outbox, oldest first; only mails in `state` when given.
@@ -1105,8 +1154,9 @@ impl Tx<'_> {
     pub fn insert_game(&self, g: &Game, now: DateTime<Utc>) -> Result<i64, StoreError> {
         self.0.execute(
             "INSERT INTO games (name, variant, gm, timezone, movement, retreat, winter, grace,
-                                remind, wait, state, created, pictures, options)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                                remind, wait, state, created, pictures, options, press,
+                                anonymous, gm_copy)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             params![
                 g.name,
                 g.variant,
@@ -1121,7 +1171,10 @@ impl Tx<'_> {
                 g.state,
                 time(now),
                 g.pictures,
-                json(&g.options)
+                json(&g.options),
+                g.press.mode,
+                g.press.anonymous,
+                g.press.gm_copy
             ],
         )?;
         Ok(self.0.last_insert_rowid())
@@ -1306,7 +1359,9 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Stores press sent in a game (from a power or the GM, to the powers named).
+    /// Stores press sent in a game (from a power or the GM, to the powers named; `grey`: the
+    /// sender not told to them).
+    #[allow(clippy::too_many_arguments)]
     pub fn add_press(
         &self,
         game: i64,
@@ -1314,13 +1369,39 @@ impl Tx<'_> {
         from: &str,
         to: &str,
         body: &str,
+        grey: bool,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         self.0.execute(
-            "INSERT INTO press (game, phase, sender, recipients, body, at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![game, phase, from, to, body, time(now)],
+            "INSERT INTO press (game, phase, sender, recipients, body, at, grey)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![game, phase, from, to, body, time(now), grey],
         )?;
+        Ok(())
+    }
+
+    /// Sets a game's press options.
+    pub fn set_press(&self, game: i64, press: &PressRules) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE games SET press = ?2, anonymous = ?3, gm_copy = ?4 WHERE id = ?1",
+            params![game, press.mode, press.anonymous, press.gm_copy],
+        )?;
+        Ok(())
+    }
+
+    /// Has the queued mail `id` carry the stored picture of `phase`.
+    pub fn mail_picture(&self, id: i64, phase: i64) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE outbox SET picture = ?2 WHERE id = ?1",
+            params![id, phase],
+        )?;
+        Ok(())
+    }
+
+    /// Has the queued mail `id` carry `png`, a picture of its own.
+    pub fn mail_png(&self, id: i64, png: &[u8]) -> Result<(), StoreError> {
+        self.0
+            .execute("UPDATE outbox SET png = ?2 WHERE id = ?1", params![id, png])?;
         Ok(())
     }
 

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 12;
+pub const VERSION: i64 = 13;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -292,6 +292,18 @@ CREATE TABLE endings (
     phase  TEXT NOT NULL,   -- the phase it ended in, as the game names it
     at     TEXT NOT NULL
 );
+"#,
+    // Version 13 (issue 21, players' mail): press as the game allows, and the board on request.
+    r#"
+-- Which press the players may send (white, grey, public, none), whether the players are known
+-- by their powers only (a gunboat game), and whether the GM gets a copy of private press.
+ALTER TABLE games ADD COLUMN press TEXT NOT NULL DEFAULT 'white';
+ALTER TABLE games ADD COLUMN anonymous INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN gm_copy INTEGER NOT NULL DEFAULT 0;
+-- Grey press: the judge keeps the sender, and no one it went to is told.
+ALTER TABLE press ADD COLUMN grey INTEGER NOT NULL DEFAULT 0;
+-- A mail's own picture (a MAP of the board now), when it is not a processed phase's stored one.
+ALTER TABLE outbox ADD COLUMN png BLOB;
 "#,
 ];
 

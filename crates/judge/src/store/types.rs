@@ -172,6 +172,42 @@ stored_word!(
 );
 
 stored_word!(
+    /// Which press a game's players may send (issue 21): the GM's press always goes.
+    PressMode, "press option", {
+        /// Private and public press, the sender named.
+        White => "white",
+        /// As white, and `PRESS GREY TO` / `BROADCAST GREY`: the sender not named.
+        Grey => "grey",
+        /// Broadcasts only, the sender named.
+        Public => "public",
+        /// No press from the players.
+        None => "none",
+    }
+);
+
+impl Default for PressMode {
+    /// What every game had before the option: white press.
+    fn default() -> PressMode {
+        PressMode::White
+    }
+}
+
+impl PressMode {
+    /// The mode a word names (any case), or none.
+    pub fn parse(word: &str) -> Option<PressMode> {
+        PressMode::WORDS
+            .iter()
+            .find(|(_, w)| w.eq_ignore_ascii_case(word))
+            .map(|(m, _)| *m)
+    }
+
+    /// Every mode's word, for an error that lists them.
+    pub fn words() -> Vec<&'static str> {
+        PressMode::WORDS.iter().map(|(_, w)| *w).collect()
+    }
+}
+
+stored_word!(
     /// Who entered an order text.
     Author, "author of orders", {
         /// The power's player (by mail, or `game orders --as-player`).
