@@ -207,10 +207,13 @@ pub fn check(
 }
 
 /// Where an order's units at `at` go in the first phase, if they move: a move's target, a merge
-/// participant's (outside the target).
+/// participant's (outside the target), a landing's coast, an embarking army's sea.
 fn leaves_to(order: &Order<Region>, at: ProvinceId) -> Option<ProvinceId> {
     match &order.kind {
         OrderKind::Move { unit, to, .. } if unit.at.province == at => Some(to.province),
+        OrderKind::Disembark { unit, to } if unit.at.province == at => Some(to.province),
+        OrderKind::Embark { unit, sea } if unit.at.province == at => Some(sea.province),
+        OrderKind::EmbarkWith { unit, to, .. } if unit.at.province == at => Some(to.province),
         OrderKind::Merge { units, target, .. }
             if target.province != at && units.iter().any(|u| u.at.province == at) =>
         {

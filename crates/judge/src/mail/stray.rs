@@ -31,25 +31,12 @@ impl Stray {
                 command,
                 nearest: Some(n),
             } => format!("ERROR: unknown command {command} (did you mean {n}?). Nothing was done."),
-            Stray::Unknown { command, .. } if command.starts_with("SET ") => format!(
-                "ERROR: unknown command {command}: SET takes {}. Nothing was done.",
-                or_list(&text::set_words())
-            ),
             Stray::Unknown { command, .. } => format!(
                 "ERROR: unknown command {command}: send HELP for the commands. Nothing was \
                  done."
             ),
             Stray::Closing => "Not read: taken for the mail's closing.".into(),
         }
-    }
-}
-
-/// "A, B or C".
-fn or_list(words: &[&str]) -> String {
-    match words.split_last() {
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
     }
 }
 
@@ -142,8 +129,6 @@ mod tests {
             got("QUIT").as_deref(),
             Some("ERROR: unknown command QUIT: send HELP for the commands. Nothing was done.")
         );
-        assert!(got("set wait")
-            .is_some_and(|a| a.starts_with("ERROR: unknown command SET WAIT: SET takes ")),);
         assert_eq!(
             got("Set pasword x").as_deref(),
             Some(

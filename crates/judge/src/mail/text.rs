@@ -132,14 +132,6 @@ pub const COMMANDS: &[&str] = &[
     "SET GM-COPY",
 ];
 
-/// The second words a `SET` command takes.
-pub fn set_words() -> Vec<&'static str> {
-    COMMANDS
-        .iter()
-        .filter_map(|c| c.strip_prefix("SET "))
-        .collect()
-}
-
 /// The command closest to the words `line` starts with, when it is close enough to be a typo
 /// (`HLEP`: HELP; `SET PASWORD`: SET PASSWORD).
 pub fn nearest_command(line: &str) -> Option<&'static str> {
