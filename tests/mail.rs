@@ -17,6 +17,7 @@ use napjudge_judge::store::{self, NewMessage, Periods, Store};
 use napjudge_judge::MailKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+mod golden;
 mod intake;
 use intake::{config, scratch, JUDGE};
 
@@ -68,34 +69,16 @@ fn new_game(db: &Path) -> Judge {
 
 /// Every table a mail may change in a game, as text: a bad mail leaves it as it was.
 fn game_state(db: &Path) -> String {
-    // A connection of its own: the judge's store has none to lend.
-    let conn = rusqlite::Connection::open(db).expect("db");
-    let mut out = String::new();
-    for sql in [
-        "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
-        "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-        "SELECT power, address, password_hash FROM players ORDER BY power",
-        "SELECT id, action FROM gm_actions ORDER BY id",
-        "SELECT state, grace, pictures, options FROM games",
-    ] {
-        let mut st = conn.prepare(sql).expect("query");
-        let n = st.column_count();
-        let rows = st
-            .query_map([], |r| {
-                (0..n)
-                    .map(|i| {
-                        r.get::<_, rusqlite::types::Value>(i)
-                            .map(|v| format!("{v:?}"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .expect("rows");
-        for r in rows {
-            out.push_str(&r.expect("row").join("|"));
-            out.push('\n');
-        }
-    }
-    out
+    golden::dump(
+        db,
+        &[
+            "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
+            "SELECT id, phase, power, text, by FROM orders ORDER BY id",
+            "SELECT power, address, password_hash FROM players ORDER BY power",
+            "SELECT id, action FROM gm_actions ORDER BY id",
+            "SELECT state, grace, pictures, options FROM games",
+        ],
+    )
 }
 
 fn expand(raw: &[u8], last_results: &str) -> Vec<u8> {

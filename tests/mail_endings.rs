@@ -24,6 +24,7 @@ use napjudge_judge::store::{self, Periods, Store};
 use napjudge_judge::{Author, GameState, MailKind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+mod golden;
 mod intake;
 use intake::{config, scratch};
 
@@ -99,36 +100,19 @@ fn new_game_waiting(j: &mut Judge, name: &str, zone: &str, start: bool, wait: bo
 
 /// Every table a step may change, as text: a bad step leaves it as it was.
 fn games_state(db: &Path) -> String {
-    let conn = rusqlite::Connection::open(db).expect("db");
-    let mut out = String::new();
-    for sql in [
-        "SELECT id, name, state, grace, pictures FROM games ORDER BY id",
-        "SELECT id, game, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
-        "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-        "SELECT id, game, action FROM gm_actions ORDER BY id",
-        "SELECT game, power, wait, draw, concede FROM choices ORDER BY game, power",
-        "SELECT id, game, power, start, end FROM absences ORDER BY id",
-        "SELECT game, kind, powers, reason, phase, at FROM endings ORDER BY game",
-        "SELECT game, delay, absence_max_days, absences_per_year FROM game_timing ORDER BY game",
-    ] {
-        let mut st = conn.prepare(sql).expect("query");
-        let n = st.column_count();
-        let rows = st
-            .query_map([], |r| {
-                (0..n)
-                    .map(|i| {
-                        r.get::<_, rusqlite::types::Value>(i)
-                            .map(|v| format!("{v:?}"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .expect("rows");
-        for r in rows {
-            out.push_str(&r.expect("row").join("|"));
-            out.push('\n');
-        }
-    }
-    out
+    golden::dump(
+        db,
+        &[
+            "SELECT id, name, state, grace, pictures FROM games ORDER BY id",
+            "SELECT id, game, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
+            "SELECT id, phase, power, text, by FROM orders ORDER BY id",
+            "SELECT id, game, action FROM gm_actions ORDER BY id",
+            "SELECT game, power, wait, draw, concede FROM choices ORDER BY game, power",
+            "SELECT id, game, power, start, end FROM absences ORDER BY id",
+            "SELECT game, kind, powers, reason, phase, at FROM endings ORDER BY game",
+            "SELECT game, delay, absence_max_days, absences_per_year FROM game_timing ORDER BY game",
+        ],
+    )
 }
 
 /// The mails a step queued: a broadcast (the same subject, kind and body to several

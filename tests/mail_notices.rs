@@ -7,6 +7,7 @@
 //! outbox goes through `outbox send` to the real SMTP server of `tests/smtp/server.rs`.
 //! `NAPJUDGE_BLESS=1 cargo test --test mail_notices` rewrites the `.out` files: review them.
 
+mod golden;
 mod intake;
 #[path = "smtp/server.rs"]
 mod server;
@@ -90,33 +91,16 @@ fn show(m: &Mail) -> String {
 
 /// What a step may change in a game, as text: a bad step leaves it as it was.
 fn game_state(db: &Path) -> String {
-    let conn = rusqlite::Connection::open(db).expect("db");
-    let mut out = String::new();
-    for sql in [
-        "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
-        "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-        "SELECT power, address, password_hash FROM players ORDER BY power",
-        "SELECT id, action FROM gm_actions ORDER BY id",
-        "SELECT state, timezone, movement, retreat, winter, grace, remind, wait, pictures FROM games",
-    ] {
-        let mut st = conn.prepare(sql).expect("query");
-        let n = st.column_count();
-        let rows = st
-            .query_map([], |r| {
-                (0..n)
-                    .map(|i| {
-                        r.get::<_, rusqlite::types::Value>(i)
-                            .map(|v| format!("{v:?}"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .expect("rows");
-        for r in rows {
-            out.push_str(&r.expect("row").join("|"));
-            out.push('\n');
-        }
-    }
-    out
+    golden::dump(
+        db,
+        &[
+            "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
+            "SELECT id, phase, power, text, by FROM orders ORDER BY id",
+            "SELECT power, address, password_hash FROM players ORDER BY power",
+            "SELECT id, action FROM gm_actions ORDER BY id",
+            "SELECT state, timezone, movement, retreat, winter, grace, remind, wait, pictures FROM games",
+        ],
+    )
 }
 
 /// The mails the server accepted.

@@ -9,6 +9,7 @@
 //! A second test sends a MAP's reply through the real SMTP server on loopback
 //! (`smtp/server.rs`) with the real binary, and finds the PNG in the delivered mail.
 
+mod golden;
 mod intake;
 #[path = "smtp/server.rs"]
 mod server;
@@ -85,34 +86,17 @@ fn new_judge(db: &Path) -> Judge {
 
 /// Every table a mail may change, as text: a bad mail leaves it as it was.
 fn judge_state(db: &Path) -> String {
-    let conn = rusqlite::Connection::open(db).expect("db");
-    let mut out = String::new();
-    for sql in [
-        "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
-        "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-        "SELECT game, power, address, password_hash FROM players ORDER BY game, power",
-        "SELECT id, action FROM gm_actions ORDER BY id",
-        "SELECT name, state, grace, pictures, options, press, anonymous, gm_copy FROM games",
-        "SELECT id, sender, recipients, body, grey FROM press ORDER BY id",
-    ] {
-        let mut st = conn.prepare(sql).expect("query");
-        let n = st.column_count();
-        let rows = st
-            .query_map([], |r| {
-                (0..n)
-                    .map(|i| {
-                        r.get::<_, rusqlite::types::Value>(i)
-                            .map(|v| format!("{v:?}"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .expect("rows");
-        for r in rows {
-            out.push_str(&r.expect("row").join("|"));
-            out.push('\n');
-        }
-    }
-    out
+    golden::dump(
+        db,
+        &[
+            "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
+            "SELECT id, phase, power, text, by FROM orders ORDER BY id",
+            "SELECT game, power, address, password_hash FROM players ORDER BY game, power",
+            "SELECT id, action FROM gm_actions ORDER BY id",
+            "SELECT name, state, grace, pictures, options, press, anonymous, gm_copy FROM games",
+            "SELECT id, sender, recipients, body, grey FROM press ORDER BY id",
+        ],
+    )
 }
 
 /// A queued mail as the golden files show it: its headers, what it carries, its body.

@@ -7,6 +7,7 @@
 //! `NAPJUDGE_BLESS=1 cargo test --test mail_reading` rewrites the `.out` files: review the diff.
 
 mod common;
+mod golden;
 mod intake;
 
 use chrono::{DateTime, Utc};
@@ -23,33 +24,16 @@ fn at(hours: i64) -> DateTime<Utc> {
 
 /// What a refused mail must not change, as text.
 fn stored(db: &Path) -> String {
-    let conn = rusqlite::Connection::open(db).expect("db");
-    let mut out = String::new();
-    for sql in [
-        "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
-        "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-        "SELECT * FROM press ORDER BY id",
-        "SELECT power, address, password_hash FROM players ORDER BY power",
-        "SELECT id, action FROM gm_actions ORDER BY id",
-    ] {
-        let mut st = conn.prepare(sql).expect("query");
-        let n = st.column_count();
-        let rows = st
-            .query_map([], |r| {
-                (0..n)
-                    .map(|i| {
-                        r.get::<_, rusqlite::types::Value>(i)
-                            .map(|v| format!("{v:?}"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .expect("rows");
-        for r in rows {
-            out.push_str(&r.expect("row").join("|"));
-            out.push('\n');
-        }
-    }
-    out
+    golden::dump(
+        db,
+        &[
+            "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
+            "SELECT id, phase, power, text, by FROM orders ORDER BY id",
+            "SELECT * FROM press ORDER BY id",
+            "SELECT power, address, password_hash FROM players ORDER BY power",
+            "SELECT id, action FROM gm_actions ORDER BY id",
+        ],
+    )
 }
 
 fn show(m: &store::Mail) -> String {

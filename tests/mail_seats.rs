@@ -18,6 +18,7 @@ use napjudge_judge::store::{self, ChangeKind, Periods, SeatRules, Store};
 use napjudge_judge::{Author, Role};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+mod golden;
 mod intake;
 use intake::{config, scratch};
 
@@ -77,36 +78,19 @@ fn new_game(db: &Path) -> Judge {
 
 /// Every table a seat command may change, as text: a bad step leaves it as it was.
 fn game_state(db: &Path) -> String {
-    let conn = rusqlite::Connection::open(db).expect("db");
-    let mut out = String::new();
-    for sql in [
-        "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
-        "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-        "SELECT power, address, password_hash, missed FROM players ORDER BY power",
-        "SELECT id, action FROM gm_actions ORDER BY id",
-        "SELECT * FROM seat_changes ORDER BY id",
-        "SELECT * FROM takeover_codes ORDER BY id",
-        "SELECT * FROM observers ORDER BY address",
-        "SELECT * FROM press ORDER BY rowid",
-    ] {
-        let mut st = conn.prepare(sql).expect("query");
-        let n = st.column_count();
-        let rows = st
-            .query_map([], |r| {
-                (0..n)
-                    .map(|i| {
-                        r.get::<_, rusqlite::types::Value>(i)
-                            .map(|v| format!("{v:?}"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .expect("rows");
-        for r in rows {
-            out.push_str(&r.expect("row").join("|"));
-            out.push('\n');
-        }
-    }
-    out
+    golden::dump(
+        db,
+        &[
+            "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
+            "SELECT id, phase, power, text, by FROM orders ORDER BY id",
+            "SELECT power, address, password_hash, missed FROM players ORDER BY power",
+            "SELECT id, action FROM gm_actions ORDER BY id",
+            "SELECT * FROM seat_changes ORDER BY id",
+            "SELECT * FROM takeover_codes ORDER BY id",
+            "SELECT * FROM observers ORDER BY address",
+            "SELECT * FROM press ORDER BY rowid",
+        ],
+    )
 }
 
 fn show(m: &store::Mail) -> String {
