@@ -489,7 +489,9 @@ pub fn game(
     let create = matches!(command, GameCommand::Create { .. });
     // The start and password mails tell players the judge's address.
     let config = config::load(config_file).map_err(|e| e.to_string())?;
-    let (mut j, clock) = judge_at(db, now, create, &config.judge.address)?;
+    let (j, clock) = judge_at(db, now, create, &config.judge.address)?;
+    // `game process`'s results link to their page as the tick's do.
+    let mut j = j.with_site(config.site.url.clone());
     // A time as the GM reads it: in the game's zone.
     let local = |j: &Judge, name: &str, t| j.local_time(name, t);
     let e = |e: napjudge_judge::game::GameError| e.to_string();

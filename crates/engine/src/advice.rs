@@ -213,7 +213,10 @@ fn leaves_to(order: &Order<Region>, at: ProvinceId) -> Option<ProvinceId> {
         OrderKind::Move { unit, to, .. } if unit.at.province == at => Some(to.province),
         OrderKind::Disembark { unit, to } if unit.at.province == at => Some(to.province),
         OrderKind::Embark { unit, sea } if unit.at.province == at => Some(sea.province),
-        OrderKind::EmbarkWith { unit, to, .. } if unit.at.province == at => Some(to.province),
+        // The army boards the fleet, and the fleet's first move is the order's too.
+        OrderKind::EmbarkWith {
+            unit, fleet, to, ..
+        } if unit.at.province == at || fleet.at.province == at => Some(to.province),
         OrderKind::Merge { units, target, .. }
             if target.province != at && units.iter().any(|u| u.at.province == at) =>
         {
@@ -239,19 +242,28 @@ fn movement(
             .force(p)
             .filter(|f| position.commands(power, f.power))
     };
-    // Components ordered out of their space.
-    let mut leaving: BTreeMap<ProvinceId, u32> = BTreeMap::new();
+    // Components ordered out of their space: (all, fleets).
+    let mut leaving: BTreeMap<ProvinceId, (u32, u32)> = BTreeMap::new();
     for (_, o) in &first {
         for u in named(o) {
             if leaves_to(o, u.at.province).is_some() {
-                *leaving.entry(u.at.province).or_default() +=
-                    u32::from(u.armies) + u32::from(u.fleets);
+                let l = leaving.entry(u.at.province).or_default();
+                l.0 += u32::from(u.armies) + u32::from(u.fleets);
+                l.1 += u32::from(u.fleets);
             }
         }
     }
-    // Whether some of the power's force in `p` stays there through the first phase.
+    // Whether some of the power's force in `p` stays there through the first phase. At sea an
+    // army is carried: it stays only while a fleet of the force does.
     let stays = |p: ProvinceId| {
-        own(p).is_some_and(|f| f.components() > leaving.get(&p).copied().unwrap_or(0))
+        own(p).is_some_and(|f| {
+            let (all, fleets) = leaving.get(&p).copied().unwrap_or((0, 0));
+            if variant.province(p).kind == SpaceKind::Sea {
+                u32::from(f.fleets) > fleets
+            } else {
+                f.components() > all
+            }
+        })
     };
     let order_at = |p: ProvinceId| {
         first
