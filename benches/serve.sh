@@ -105,7 +105,7 @@ timed() { # label, command...
 }
 
 echo "== serve idle, one minute"
-run serve > "$W/serve-idle.log" 2>&1 & SERVE=$!
+"$B" --db "$DB" serve > "$W/serve-idle.log" 2>&1 & SERVE=$!
 sleep 5
 ticks() { awk '{print $14 + $15}' "/proc/$SERVE/stat"; }
 rss() { awk '/VmRSS/ {print $2}' "/proc/$SERVE/status"; }
@@ -128,7 +128,7 @@ done
 timed "$((2 * N)) mails fetched again (IMAP fetch and move only)" "$B" --db "$DB" mail poll --imap
 
 echo "== $N order mails through serve (IDLE)"
-run serve > "$W/serve-burst.log" 2>&1 & SERVE=$!
+"$B" --db "$DB" serve > "$W/serve-burst.log" 2>&1 & SERVE=$!
 sleep 3
 start=$(date +%s.%N)
 deliver "$N" orders "$((2 * N))"
