@@ -121,7 +121,8 @@ timed "$N HELP mails" "$B" --db "$DB" mail poll --imap
 deliver "$N" orders "$N"
 timed "$N order mails (password checked)" "$B" --db "$DB" mail poll --imap
 # The same files again: stored already, so fetched, known by digest and moved only.
-for f in "$M"/.napjudge-answered/cur/*; do
+for f in "$M"/.napjudge-answered/new/* "$M"/.napjudge-answered/cur/*; do
+    [ -e "$f" ] || continue
     n=$(basename "$f"); n=${n%%:*}
     cp "$f" "$M/new/$n.again"; chown 65534:65534 "$M/new/$n.again"
 done
