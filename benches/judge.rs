@@ -95,7 +95,7 @@ fn bench(c: &mut Criterion) {
     std::fs::copy(&with_picture, &plain).expect("copy");
     let now = parse_time(NOW).expect("time");
     Judge::new(Store::open(&plain).expect("db"))
-        .set_pictures("g", false, now)
+        .set("g", &napjudge_judge::Setting::Pictures(false), now)
         .expect("pictures off");
     let db = scratch("phase.db");
     for (name, template) in [

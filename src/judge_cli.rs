@@ -2,11 +2,13 @@
 //! the store, calls the service, prints. Exit 0 only on success.
 
 use clap::Subcommand;
-use napjudge_judge::clock::{self, Clock, Period};
+use napjudge_judge::clock::{Clock, Period};
 use napjudge_judge::config::{self, Config, Smtp};
+use napjudge_judge::game::{check_timing, describe, GmEnd, DEFAULT_ADDRESS};
 use napjudge_judge::mail;
 use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target, Which};
-use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Store};
+use napjudge_judge::store::{SeatRules, Timing};
+use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Setting, Store};
 use napjudge_picture as picture;
 use napjudge_replay::{self as replay, folder};
 use std::io::Read;
@@ -54,6 +56,73 @@ pub enum GameCommand {
         /// rules as webDiplomacy's judge does (see docs/rules.md).
         #[arg(long = "option", value_name = "NAME[=on|off]")]
         options: Vec<String>,
+        /// A power whose player sends no orders for N phases in a row is abandoned: its seat
+        /// opens (0: never).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        abandon_after: u32,
+        /// Nobody may OBSERVE the game by mail (`game observe` still adds an observer).
+        #[arg(long)]
+        no_observers: bool,
+        /// Once everyone has ordered, how long after the last orders the phase is processed
+        /// (njudge's delay: a player may still change their mind).
+        #[arg(long, default_value = "0s")]
+        delay: String,
+        /// The longest absence a player may register (SET ABSENCE), in days (1 to 90).
+        #[arg(long, default_value_t = 14)]
+        absence_max_days: i64,
+        /// How many absences a player may register per year (0 to 52).
+        #[arg(long, default_value_t = 3)]
+        absences_per_year: i64,
+    },
+    /// Issues a one-time code for an open seat: whoever mails TAKEOVER POWER GAME CODE takes it.
+    Code {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// Mail the code to this address (it is printed either way).
+        #[arg(long, value_name = "ADDRESS")]
+        mail: Option<String>,
+    },
+    /// Gives a power's seat to a new player: a new password is mailed to them, the old player
+    /// (if any) and everyone in the game are told.
+    Replace {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// The new player's address.
+        address: String,
+    },
+    /// Adds an observer: the game's results, notices and broadcast press go to the address.
+    Observe {
+        /// The game.
+        name: String,
+        /// The observer's address.
+        address: String,
+        /// Stop: the address no longer observes the game.
+        #[arg(long)]
+        stop: bool,
+    },
+    /// Ends a started game: a draw, a winner, or only the GM's reason; everyone gets the final
+    /// mail, and the game takes no more orders.
+    End {
+        /// The game.
+        name: String,
+        /// A draw between these powers (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        draw: Vec<String>,
+        /// The winner.
+        #[arg(long)]
+        winner: Option<String>,
+        /// Why (alone, or with --draw or --winner).
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// Deletes a game that never started (a started game is ended instead).
+    Delete {
+        /// The game.
+        name: String,
     },
     /// Gives a power to a player (a generated password is mailed when --password is absent).
     Assign {
@@ -90,13 +159,16 @@ pub enum GameCommand {
         #[arg(long)]
         as_player: bool,
     },
-    /// Processes the current phase now.
+    /// Processes the current phase now (before its deadline only with --now-anyway).
     Process {
         /// The game.
         name: String,
         /// Print the outcome; store nothing.
         #[arg(long)]
         preview: bool,
+        /// Process before the deadline, though powers may not have ordered.
+        #[arg(long, conflicts_with = "preview")]
+        now_anyway: bool,
     },
     /// Goes back to an earlier phase ("Spring 1801 Movement"); later ones stay in the history.
     Rollback {
@@ -104,6 +176,9 @@ pub enum GameCommand {
         name: String,
         /// The phase.
         phase: String,
+        /// Why, for the notice every player gets.
+        #[arg(long)]
+        reason: Option<String>,
     },
     /// Names a minor's controller, or none (R7.8), for the current phase.
     Control {
@@ -118,7 +193,8 @@ pub enum GameCommand {
     Deadline {
         /// The game.
         name: String,
-        /// The new deadline (2026-11-22T18:00:00Z).
+        /// The new deadline in the game's zone ("2026-11-22 18:00"), or with an offset
+        /// (2026-11-22T18:00:00Z).
         time: String,
     },
     /// Pauses a game: no deadline runs.
@@ -131,14 +207,15 @@ pub enum GameCommand {
         /// The game.
         name: String,
     },
-    /// Changes a setting of the game: `pictures on|off` (a picture of the board in each result
-    /// mail; on by default).
+    /// Changes a setting of the game (everyone in a game under way is told): movement,
+    /// retreat, winter, grace, remind (periods: 48h), zone (Europe/Paris), wait and pictures
+    /// (on or off).
     Set {
         /// The game.
         name: String,
-        /// The setting: pictures.
+        /// The setting.
         setting: String,
-        /// Its value: on or off.
+        /// Its value.
         value: String,
     },
     /// Lists the games.
@@ -248,6 +325,16 @@ pub enum MailCommand {
 /// doesn't exist, so a wrong directory or a typo in `--db` never runs on an empty judge (a
 /// mail would be told "there is no game", a tick would quietly do nothing).
 pub(crate) fn judge(db: &Path, now: Option<&str>, create: bool) -> Result<(Judge, Clock), String> {
+    judge_at(db, now, create, DEFAULT_ADDRESS)
+}
+
+/// [`judge`], telling players to write to `address`.
+fn judge_at(
+    db: &Path,
+    now: Option<&str>,
+    create: bool,
+    address: &str,
+) -> Result<(Judge, Clock), String> {
     let clock = Clock::from_arg(now).map_err(|e| format!("--now: {e}"))?;
     let store = if create {
         Store::open(db).map_err(|e| e.to_string())?
@@ -257,7 +344,7 @@ pub(crate) fn judge(db: &Path, now: Option<&str>, create: bool) -> Result<(Judge
     if let Some(w) = Store::loose_permissions(db) {
         eprintln!("napjudge: {w}");
     }
-    Ok((Judge::new(store), clock))
+    Ok((Judge::new(store).with_address(address), clock))
 }
 
 fn period(flag: &str, text: &str) -> Result<Period, String> {
@@ -326,8 +413,52 @@ pub fn open_existing(db: &Path) -> Result<Store, String> {
     Store::open(db).map_err(|e| format!("{}: {e}", db.display()))
 }
 
+/// `game set NAME abandon N` and `game set NAME observers on|off`.
+fn set_seat_rule(
+    j: &mut Judge,
+    name: &str,
+    setting: &str,
+    value: &str,
+    clock: &Clock,
+) -> Result<ExitCode, String> {
+    let mut rules = j
+        .view()
+        .game(name)
+        .map_err(|err| err.to_string())?
+        .map(|g| j.view().seat_rules(g.id))
+        .transpose()
+        .map_err(|err| err.to_string())?
+        .ok_or_else(|| format!("no game called '{name}' (`napjudge game list` shows the games)"))?;
+    if setting.eq_ignore_ascii_case("abandon") {
+        rules.abandon_after = value.parse().map_err(|_| {
+            format!(
+                "abandon {value}: write the number of phases in a row without orders (0: never)"
+            )
+        })?;
+    } else {
+        rules.observers = match value.to_ascii_lowercase().as_str() {
+            "on" => true,
+            "off" => false,
+            _ => return Err(format!("observers {value}: write on or off")),
+        };
+    }
+    j.set_seat_rules(name, rules, clock.now())
+        .map_err(|err| err.to_string())?;
+    println!(
+        "{name}: abandoned after {} phases without orders (0: never); observers by mail {}",
+        rules.abandon_after,
+        if rules.observers { "on" } else { "off" }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs a `game` command.
-pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCode, String> {
+pub fn game(
+    db: &Path,
+    now: Option<&str>,
+    config_file: Option<&Path>,
+    command: GameCommand,
+) -> Result<ExitCode, String> {
     if let GameCommand::Import {
         file,
         editions,
@@ -342,7 +473,11 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
         return export(db, &name, out.as_deref(), public);
     }
     let create = matches!(command, GameCommand::Create { .. });
-    let (mut j, clock) = judge(db, now, create)?;
+    // The start and password mails tell players the judge's address.
+    let config = config::load(config_file).map_err(|e| e.to_string())?;
+    let (mut j, clock) = judge_at(db, now, create, &config.judge.address)?;
+    // A time as the GM reads it: in the game's zone.
+    let local = |j: &Judge, name: &str, t| j.local_time(name, t);
     let e = |e: napjudge_judge::game::GameError| e.to_string();
     match command {
         GameCommand::Create {
@@ -358,7 +493,17 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             wait,
             no_pictures,
             options,
+            abandon_after,
+            no_observers,
+            delay,
+            absence_max_days,
+            absences_per_year,
         } => {
+            let timing = Timing {
+                delay: period("delay", &delay)?,
+                absence_max_days,
+                absences_per_year,
+            };
             let g = NewGame {
                 name,
                 variant,
@@ -375,7 +520,19 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 options,
                 pictures: !no_pictures,
             };
+            check_timing(&timing).map_err(e)?;
             let game = j.create(&g, clock.now()).map_err(e)?;
+            let rules = SeatRules {
+                abandon_after,
+                observers: !no_observers,
+            };
+            if rules != SeatRules::default() {
+                j.set_seat_rules(&game.name, rules, clock.now())
+                    .map_err(e)?;
+            }
+            if timing != Timing::default() {
+                j.set_timing(&game.name, timing, clock.now()).map_err(e)?;
+            }
             println!(
                 "created {} ({}); assign the powers, then `napjudge game start {}`",
                 game.name, game.variant, game.name
@@ -395,11 +552,55 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                 if mailed { " (password mailed)" } else { "" }
             );
         }
+        GameCommand::Code { name, power, mail } => {
+            let c = j
+                .issue_code(&name, &power, mail.as_deref(), clock.now())
+                .map_err(|err| err.to_string())?;
+            println!(
+                "{name}: takeover code for {}: {}{}",
+                c.power,
+                c.code,
+                c.mailed_to
+                    .map(|a| format!(" (mailed to {a})"))
+                    .unwrap_or_default()
+            );
+        }
+        GameCommand::Replace {
+            name,
+            power,
+            address,
+        } => {
+            let old = j
+                .replace(&name, &power, &address, clock.now())
+                .map_err(|err| err.to_string())?;
+            println!(
+                "{power} in {name}: {address} (password mailed){}",
+                old.map(|a| format!("; {a} told")).unwrap_or_default()
+            );
+        }
+        GameCommand::Observe {
+            name,
+            address,
+            stop,
+        } => {
+            let a = napjudge_judge::Address::new(&address);
+            if stop {
+                let g = j
+                    .unobserve(&name, &a, clock.now())
+                    .map_err(|err| err.to_string())?;
+                println!("{g}: {address} no longer observes");
+            } else {
+                let g = j
+                    .observe(&name, &a, false, clock.now())
+                    .map_err(|err| err.to_string())?;
+                println!("{g}: {address} observes");
+            }
+        }
         GameCommand::Start { name } => {
             let (phase, deadline) = j.start(&name, clock.now()).map_err(e)?;
             println!(
-                "{name} started: {phase}, deadline {}",
-                deadline.to_rfc3339()
+                "{name} started: {phase}, deadline {}; every player and the GM are mailed",
+                local(&j, &name, deadline)
             );
         }
         GameCommand::Show { name } => print!("{}", j.show(&name, None).map_err(e)?),
@@ -423,13 +624,13 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             } else {
                 Author::Gm
             };
-            let lines = j
+            let ack = j
                 .orders(&name, &power, &text, by, clock.now())
                 .map_err(e)?
-                .ack
-                .lines;
+                .ack;
+            let lines = &ack.lines;
             let mut failed = false;
-            for l in &lines {
+            for l in lines {
                 match &l.error {
                     None => println!("line {}: {}", l.line, l.kept()),
                     Some(err) => {
@@ -437,15 +638,29 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                         println!("line {}: {}: {err}", l.line, l.order);
                     }
                 }
+                for w in &l.warnings {
+                    println!("line {}: WARNING: {w}", l.line);
+                }
             }
             let kept = lines.iter().filter(|l| l.error.is_none()).count();
             println!("{kept} of {} orders kept for {power}", lines.len());
+            for n in &ack.notes {
+                println!("{n}");
+            }
             if failed {
                 return Ok(ExitCode::FAILURE);
             }
         }
-        GameCommand::Process { name, preview } => {
-            let p = j.process(&name, preview, clock.now()).map_err(e)?;
+        GameCommand::Process {
+            name,
+            preview,
+            now_anyway,
+        } => {
+            let p = match preview {
+                true => j.process(&name, true, clock.now()),
+                false => j.process_due(&name, None, now_anyway, clock.now()),
+            }
+            .map_err(e)?;
             if preview {
                 print!("{}", p.results);
             } else {
@@ -454,24 +669,32 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
                     p.phase,
                     p.next.as_deref().unwrap_or("none (the game is over)"),
                     p.deadline
-                        .map(|d| format!(", deadline {}", d.to_rfc3339()))
+                        .map(|d| format!(", deadline {}", local(&j, &name, d)))
                         .unwrap_or_default(),
                     p.mails
                 );
             }
         }
-        GameCommand::Rollback { name, phase } => {
-            let p = j.rollback(&name, &phase, clock.now()).map_err(e)?;
-            println!("{name}: back to {p}");
+        GameCommand::Rollback {
+            name,
+            phase,
+            reason,
+        } => {
+            let p = j
+                .rollback(&name, &phase, reason.as_deref(), clock.now())
+                .map_err(e)?;
+            println!("{name}: back to {p}; everyone is told");
         }
         GameCommand::Control { name, minor, power } => {
             let c = j.control(&name, &minor, &power, clock.now()).map_err(e)?;
             println!("{name}: {c} (carried out when the phase is processed)");
         }
         GameCommand::Deadline { name, time } => {
-            let at = clock::parse_time(&time).map_err(|err| err.to_string())?;
-            j.set_deadline(&name, at, clock.now()).map_err(e)?;
-            println!("{name}: deadline {}", at.to_rfc3339());
+            let at = j.set_deadline(&name, &time, clock.now()).map_err(e)?;
+            println!(
+                "{name}: deadline {}; everyone is told",
+                local(&j, &name, at)
+            );
         }
         GameCommand::Pause { name } => {
             j.pause(&name, true, clock.now()).map_err(e)?;
@@ -481,7 +704,7 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             let d = j.pause(&name, false, clock.now()).map_err(e)?;
             println!(
                 "{name}: resumed{}",
-                d.map(|d| format!(", deadline {}", d.to_rfc3339()))
+                d.map(|d| format!(", deadline {}", local(&j, &name, d)))
                     .unwrap_or_default()
             );
         }
@@ -490,21 +713,39 @@ pub fn game(db: &Path, now: Option<&str>, command: GameCommand) -> Result<ExitCo
             setting,
             value,
         } => {
-            if !setting.eq_ignore_ascii_case("pictures") {
-                return Err(format!(
-                    "'{setting}' is not a setting of `game set`: the one there is is pictures"
-                ));
+            if setting.eq_ignore_ascii_case("abandon") || setting.eq_ignore_ascii_case("observers")
+            {
+                return set_seat_rule(&mut j, &name, &setting, &value, &clock);
             }
-            let on = match value.to_ascii_lowercase().as_str() {
-                "on" => true,
-                "off" => false,
-                _ => return Err(format!("pictures {value}: write on or off")),
+            let setting = Setting::parse(&setting, &value).map_err(|err| err.to_string())?;
+            let game = j.set(&name, &setting, clock.now()).map_err(e)?;
+            println!("{}: {setting}", game.name);
+        }
+        GameCommand::End {
+            name,
+            draw,
+            winner,
+            reason,
+        } => {
+            let how = GmEnd {
+                draw,
+                winner,
+                reason,
             };
-            j.set_pictures(&name, on, clock.now()).map_err(e)?;
+            let ended = j.end(&name, &how, clock.now()).map_err(e)?;
+            let game = j
+                .view()
+                .game(&name)
+                .map_err(|err| err.to_string())?
+                .ok_or_else(|| format!("no game called '{name}'"))?;
             println!(
-                "{name}: pictures in result mails {}",
-                if on { "on" } else { "off" }
+                "{name}: ended {}; the final mail is queued for everyone",
+                describe(&ended, &game.timezone)
             );
+        }
+        GameCommand::Delete { name } => {
+            j.delete(&name).map_err(e)?;
+            println!("{name}: deleted");
         }
         GameCommand::List => {
             for line in j.list().map_err(e)? {

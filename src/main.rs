@@ -229,7 +229,9 @@ fn main() -> ExitCode {
             db_given.then_some(cli.db.as_path()),
             outbox.as_deref(),
         ),
-        Command::Game { command } => judge_cli::game(&cli.db, cli.now.as_deref(), command),
+        Command::Game { command } => {
+            judge_cli::game(&cli.db, cli.now.as_deref(), config_file, command)
+        }
         Command::Site { out, games } => site_cli::site(&cli.db, config_file, &out, &games),
         Command::Tick { to_dir, smtp } => judge_cli::tick(
             &cli.db,

@@ -113,6 +113,8 @@ fn a_moved_deadline_updates_the_same_event_in_the_games_zone() {
         common::day_periods(),
         |p| format!("{}@example.org", p.to_lowercase()),
     );
+    // The seats' mails of the set-up go first: the test follows the results.
+    send(&db, &out, t0());
     // Winter 1800 processed by the GM: its results announce Spring 1801's deadline.
     let processed = j
         .process("cal", false, t0() + Duration::hours(1))
@@ -133,7 +135,7 @@ fn a_moved_deadline_updates_the_same_event_in_the_games_zone() {
 
     // The GM moves the deadline; the reminder before it carries the same event, moved.
     let moved = parse_time("2026-12-04T17:00:00Z").expect("time");
-    j.set_deadline("cal", moved, t0() + Duration::hours(2))
+    j.set_deadline("cal", &moved.to_rfc3339(), t0() + Duration::hours(2))
         .expect("deadline");
     let remind_at = moved - Duration::minutes(59);
     napjudge_judge::mail::tick(&mut j, &intake::config(), remind_at).expect("tick");
@@ -165,6 +167,8 @@ fn a_reply_carries_no_event() {
     common::start_five_players(&mut j, t0(), "calp", "UTC", common::day_periods(), |p| {
         format!("{}@example.org", p.to_lowercase())
     });
+    // The seats' start mails announce the first deadline: sent before the reply is looked at.
+    send(&db, &out, t0());
     // A reply (HELP) has no deadline to announce.
     let help = format!(
         "From: austria@example.org\r\nTo: {}\r\nSubject: help\r\nMessage-ID: <h1@example.org>\r\n\

@@ -388,3 +388,118 @@ fn only_game_create_makes_a_database() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(db.is_file());
 }
+
+/// A Napoleonic game `g` in a fresh database, its five powers assigned and started at `now`,
+/// deadlines in Europe/Paris; the database's path.
+fn started_game(name: &str, now: &str) -> PathBuf {
+    let db = scratch_dir(name).join("judge.db");
+    let run = |args: &[&str]| {
+        let mut all = vec!["--now", now, "--db", arg(&db)];
+        all.extend_from_slice(args);
+        let o = napjudge(&all);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    };
+    run(&[
+        "game",
+        "create",
+        "g",
+        "--gm",
+        "gm@example.org",
+        "--timezone",
+        "Europe/Paris",
+    ]);
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        let address = format!("{}@example.org", p.to_lowercase());
+        run(&["game", "assign", "g", p, &address, "--password", "pw"]);
+    }
+    run(&["game", "start", "g"]);
+    db
+}
+
+/// Issue 20: `game deadline` reads a time without an offset in the game's zone and echoes it
+/// there (the issue's "2026-12-03 18:00" was read as UTC and shown as 19:00 CET); a time with
+/// `Z` keeps it; the hour the clocks skip is refused.
+#[test]
+fn game_deadline_is_read_and_echoed_in_the_games_zone() {
+    let db = started_game("cli-deadline", "2026-11-30T09:00:00Z");
+    let at = |args: &[&str]| {
+        let mut all = vec!["--now", "2026-11-30T10:00:00Z", "--db", arg(&db)];
+        all.extend_from_slice(args);
+        napjudge(&all)
+    };
+    let o = at(&["game", "deadline", "g", "2026-12-03 18:00"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("deadline Thursday 3 December 2026, 18:00 CET (UTC+01:00)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = at(&["game", "deadline", "g", "2026-12-03T18:00:00Z"]);
+    assert!(stdout(&o).contains("19:00 CET"), "{}", stdout(&o));
+    let o = at(&["game", "deadline", "g", "2027-03-28 02:30"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("02:30 in Europe/Paris does not exist"),
+        "{}",
+        stderr(&o)
+    );
+    let show = stdout(&at(&["game", "show", "g"]));
+    assert!(
+        show.contains("Deadline: Thursday 3 December 2026, 19:00 CET"),
+        "the refused time changed nothing: {show}"
+    );
+}
+
+/// Issue 20: `game set NAME KEY VALUE` changes a setting after creation; an unknown key gets
+/// the list of keys and changes nothing.
+#[test]
+fn game_set_changes_a_setting_and_names_the_keys() {
+    let db = started_game("cli-set", "2026-11-30T09:00:00Z");
+    let at = |args: &[&str]| {
+        let mut all = vec!["--now", "2026-11-30T10:00:00Z", "--db", arg(&db)];
+        all.extend_from_slice(args);
+        napjudge(&all)
+    };
+    let o = at(&["game", "set", "g", "grace", "12h"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "g: grace 12h\n");
+    let o = at(&["game", "set", "g", "colour", "red"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "the settings are movement, retreat, winter, grace, remind, zone, wait, pictures"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let show = stdout(&at(&["game", "show", "g"]));
+    assert!(show.contains("grace 12h"), "{show}");
+}
+
+/// Issue 20: `game process` before the deadline says who hasn't ordered and what happens to
+/// them, and processes nothing; `--now-anyway` processes.
+#[test]
+fn game_process_before_the_deadline_needs_now_anyway() {
+    let db = started_game("cli-process", "2026-11-30T09:00:00Z");
+    let at = |args: &[&str]| {
+        let mut all = vec!["--now", "2026-11-30T10:00:00Z", "--db", arg(&db)];
+        all.extend_from_slice(args);
+        napjudge(&all)
+    };
+    let o = at(&["game", "process", "g"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("No orders yet from Austria, England, France, Prussia, Russia"),
+        "{err}"
+    );
+    assert!(err.contains("--now-anyway"), "{err}");
+    assert!(stdout(&at(&["game", "show", "g"])).contains("Phase: Winter 1800 Bids"));
+    let o = at(&["game", "process", "g", "--now-anyway"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("processed Winter 1800 Bids; next Spring 1801 Movement"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -6,7 +6,8 @@
 use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::clock::Period;
-use napjudge_judge::render::{self, PasswordMail};
+use napjudge_judge::notice::SeatMail;
+use napjudge_judge::render;
 use napjudge_judge::MailKind;
 use napjudge_judge::{Author, Judge, MailConfig, NewGame, Periods, Store};
 use std::path::PathBuf;
@@ -160,11 +161,16 @@ fn every_template_renders_a_real_game() {
 
     let password = render::render(
         "password",
-        &PasswordMail {
+        &SeatMail {
             game: "demo",
             power: "Russia",
-            password: "k7Qm2xTz9pLw",
-            gm: "gm@example.org",
+            gm: false,
+            password: Some("k7Qm2xTz9pLw"),
+            judge: "judge@example.org",
+            gm_address: "gm@example.org",
+            phase: None,
+            deadline: String::new(),
+            zone: "Europe/Paris",
         },
     )
     .expect("renders");

@@ -120,6 +120,8 @@ struct Judged {
     dir: PathBuf,
     db: PathBuf,
     config: PathBuf,
+    /// How many mails the set-up queued (the seats' mails and the notice of the setting).
+    setup: usize,
 }
 
 impl Judged {
@@ -133,7 +135,15 @@ impl Judged {
         common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), |p| {
             format!("{}@example.org", p.to_lowercase())
         });
-        j.set_pictures("g", false, now).expect("pictures off");
+        j.set("g", &napjudge_judge::Setting::Pictures(false), now)
+            .expect("pictures off");
+        // The set-up's mails (seats, the notice of the setting) are delivered first: the tests
+        // follow the results alone.
+        let setup = napjudge_judge::outbox::Target::Dir(dir.join("set-up"));
+        let retry = napjudge_judge::outbox::Retry::from_config(&Default::default());
+        j.send_outbox(&setup, "judge@example.org", retry, now)
+            .expect("the set-up's mails");
+        let setup = j.view().mails(None).expect("outbox").len();
         j.process("g", false, now).expect("Winter 1800");
         let config_file = dir.join("napjudge.toml");
         let text = format!("[judge]\naddress = \"judge@example.org\"\n{config}");
@@ -142,6 +152,7 @@ impl Judged {
             dir,
             db,
             config: config_file,
+            setup,
         }
     }
 
@@ -179,9 +190,12 @@ impl Judged {
         )
     }
 
+    /// The mails queued after the set-up's (which went at once), oldest first.
     fn mails(&self) -> Vec<Mail> {
         let st = Store::open(&self.db).expect("db");
-        st.view().mails(None).expect("outbox")
+        let mut all = st.view().mails(None).expect("outbox");
+        all.drain(..self.setup.min(all.len()));
+        all
     }
 
     fn mail_to(&self, to: &str, kind: MailKind) -> Mail {

@@ -314,7 +314,8 @@ fn played(dir: &Path, pictures: bool) -> Judge {
     )
     .expect("create");
     if !pictures {
-        j.set_pictures("g", false, now).expect("pictures off");
+        j.set("g", &napjudge_judge::Setting::Pictures(false), now)
+            .expect("pictures off");
     }
     for p in [
         "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",

@@ -117,6 +117,8 @@ fn listen(port: u16) -> TcpListener {
 struct Judged {
     dir: PathBuf,
     db: PathBuf,
+    /// How many mails the set-up queued (the seats' mails and the notice of the setting).
+    setup: usize,
 }
 
 impl Judged {
@@ -139,9 +141,17 @@ impl Judged {
         // Plain-text result mails: the killed send must be killed after the sender has written a
         // whole message (a picture makes one half a megabyte); the pictures' mails are tested in
         // tests/picture.rs.
-        j.set_pictures("g", false, now).expect("pictures off");
+        j.set("g", &napjudge_judge::Setting::Pictures(false), now)
+            .expect("pictures off");
+        // The set-up's mails (seats, the notice of the setting) are delivered first: the tests
+        // follow the results alone.
+        let setup = napjudge_judge::outbox::Target::Dir(dir.join("set-up"));
+        let retry = napjudge_judge::outbox::Retry::from_config(&Default::default());
+        j.send_outbox(&setup, "judge@example.org", retry, now)
+            .expect("the set-up's mails");
+        let setup = j.view().mails(None).expect("outbox").len();
         j.process("g", false, now).expect("Winter 1800");
-        Judged { dir, db }
+        Judged { dir, db, setup }
     }
 
     /// Runs `napjudge --now NOW ARGS` in the scratch folder, the judge's address given (issue
@@ -172,9 +182,12 @@ impl Judged {
         )
     }
 
+    /// The mails queued after the set-up's (which went at once), oldest first.
     fn mails(&self) -> Vec<Mail> {
         let st = Store::open(&self.db).expect("db");
-        st.view().mails(None).expect("outbox")
+        let mut all = st.view().mails(None).expect("outbox");
+        all.drain(..self.setup.min(all.len()));
+        all
     }
 }
 

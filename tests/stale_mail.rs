@@ -295,13 +295,13 @@ fn a_replayed_process_is_refused() {
     };
     receive(
         &mut j,
-        &gm("p1@example.org", 10, "PROCESS Winter 1800 Bids"),
+        &gm("p1@example.org", 10, "PROCESS Winter 1800 Bids NOW"),
         at(10),
     );
     assert_eq!(phases(&j).len(), 2, "Winter 1800 processed");
     receive(
         &mut j,
-        &gm("p2@example.org", 10, "PROCESS Winter 1800 Bids"),
+        &gm("p2@example.org", 10, "PROCESS Winter 1800 Bids NOW"),
         at(20),
     );
     let r = reply_to(&j, "p2@example.org");
@@ -314,7 +314,7 @@ fn a_replayed_process_is_refused() {
     // Dated later: the same text in the same phase (Spring) is a copy.
     receive(
         &mut j,
-        &gm("p3@example.org", 30, "PROCESS Winter 1800 Bids"),
+        &gm("p3@example.org", 30, "PROCESS Winter 1800 Bids NOW"),
         at(30),
     );
     let r = reply_to(&j, "p3@example.org");
@@ -504,7 +504,7 @@ fn deadlines_graces_and_stored_values_at_the_extremes_never_panic() {
                 body.contains("ERROR") && body.contains(says),
                 "SET GRACE {value}: {body}"
             ),
-            None => assert!(body.contains("Grace: "), "SET GRACE {value}: {body}"),
+            None => assert!(body.contains("Set: grace "), "SET GRACE {value}: {body}"),
         }
     }
     for (time, says) in DEADLINES {

@@ -45,6 +45,7 @@
 //! ```
 
 pub mod adjudicate;
+pub mod advice;
 pub mod order;
 pub mod outcome;
 pub mod position;

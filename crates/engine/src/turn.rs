@@ -6,11 +6,11 @@
 //! benches, the command line and the judge all go through these two.
 
 use crate::adjudicate;
-use crate::order::{parse_mail, Order, OrderKind, ParseError, Place, UnitSpec};
+use crate::order::{parse_mail, Order, OrderKind, ParseError, Place, Stage, UnitSpec};
 use crate::outcome::{Event, Outcome, Void};
-use crate::position::{Dislodged, Item, LedgerError, Position};
+use crate::position::{Dislodged, Force, Item, LedgerError, Position};
 use crate::validate::{check_mail, retreat_barred, Checker, ValidationError};
-use crate::variant::{Phase, PhaseKind, PowerId, Region, Variant};
+use crate::variant::{Phase, PhaseKind, PowerId, ProvinceId, Region, Variant};
 use crate::winter::GmCommand;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -191,6 +191,10 @@ pub struct PhaseReport {
     pub next: Position,
     /// The powers that owe orders in the next phase.
     pub owe: Vec<PowerId>,
+    /// The forces of the powers that sent orders which no order named (issue 21), after the
+    /// GM's commands: they held, or in a retreat disbanded. Reports stored before it have none.
+    #[serde(default)]
+    pub unordered: Vec<Unordered>,
 }
 
 /// Why a phase can't be played.
@@ -239,6 +243,16 @@ pub fn play(
             orders
                 .iter()
                 .filter_map(move |c| c.checked.as_ref().ok().map(|o| (*power, o.clone())))
+        })
+        .collect();
+    let unordered: Vec<Unordered> = checked
+        .iter()
+        .flat_map(|(power, orders)| {
+            let mine: Vec<&Order<Region>> = orders
+                .iter()
+                .filter_map(|c| c.checked.as_ref().ok())
+                .collect();
+            self::unordered(&position, *power, &mine)
         })
         .collect();
     let result = adjudicate::adjudicate(variant, &position, &valid);
@@ -305,7 +319,99 @@ pub fn play(
         ledgers,
         owe: owing(variant, &next),
         next,
+        unordered,
     })
+}
+
+/// What happens this phase to a power's units no order names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fate {
+    /// In a movement phase they hold.
+    Holds,
+    /// In a retreat phase they disband.
+    Disbands,
+}
+
+/// Components of a force no order names, and what happens to them this phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unordered {
+    /// The power whose orders left them out (their owner, or the minor's controller).
+    pub power: PowerId,
+    /// Where the force is.
+    pub at: ProvinceId,
+    /// The components no order names (with the force's owner and coast).
+    pub force: Force,
+    /// What happens to them.
+    pub fate: Fate,
+}
+
+/// The forces of `power` (its own and its controlled minors') no order in `orders` names, with
+/// what happens to them: in a movement phase the components no first-phase order names hold; in
+/// a retreat phase a dislodged force with no order disbands. None in a Winter (the acknowledgement warns of its
+/// defaults, `advice::Warning::BuildsUnused` and `CivilDisorder`).
+pub fn unordered(position: &Position, power: PowerId, orders: &[&Order<Region>]) -> Vec<Unordered> {
+    let mine = |owner: PowerId| position.commands(power, owner);
+    match position.phase.kind {
+        PhaseKind::Movement | PhaseKind::SecondMovement => {
+            let mut named_at: BTreeMap<ProvinceId, (u32, u32)> = BTreeMap::new();
+            for o in orders.iter().filter(|o| o.stage == Stage::First) {
+                for u in named(o) {
+                    let n = named_at.entry(u.at.province).or_default();
+                    n.0 += u32::from(u.armies);
+                    n.1 += u32::from(u.fleets);
+                }
+            }
+            let less = |have: u8, named: u32| {
+                u8::try_from(u32::from(have).saturating_sub(named)).unwrap_or(0)
+            };
+            position
+                .forces()
+                .filter(|(_, f)| mine(f.power))
+                .filter_map(|(at, f)| {
+                    let (a, fl) = named_at.get(&at).copied().unwrap_or((0, 0));
+                    let rest = Force {
+                        armies: less(f.armies, a),
+                        fleets: less(f.fleets, fl),
+                        ..*f
+                    };
+                    (rest.components() > 0).then_some(Unordered {
+                        power,
+                        at,
+                        force: rest,
+                        fate: Fate::Holds,
+                    })
+                })
+                .collect()
+        }
+        PhaseKind::Retreat | PhaseKind::SecondRetreat => position
+            .dislodged
+            .iter()
+            .filter(|d| mine(d.force.power))
+            .filter(|d| {
+                !orders.iter().any(|o| {
+                    matches!(&o.kind, OrderKind::Retreat { unit, .. } | OrderKind::Disband { unit }
+                        if unit.at.province == d.province)
+                })
+            })
+            .map(|d| Unordered {
+                power,
+                at: d.province,
+                force: d.force,
+                fate: Fate::Disbands,
+            })
+            .collect(),
+        PhaseKind::Adjustment | PhaseKind::Bids => Vec::new(),
+    }
+}
+
+/// The units an order names, with the stage it acts in: an embarkation names its army and the
+/// fleet it boards.
+pub fn named(order: &Order<Region>) -> Vec<&UnitSpec<Region>> {
+    match &order.kind {
+        OrderKind::Merge { units, .. } => units.iter().collect(),
+        OrderKind::EmbarkWith { unit, fleet, .. } => vec![unit, fleet],
+        kind => kind.unit().into_iter().collect(),
+    }
 }
 
 /// The regions a dislodged force may retreat to as a whole: those a retreat order validates for

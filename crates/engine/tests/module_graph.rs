@@ -11,8 +11,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The data's path: a board, the leaf of what happened (outcomes, reasons, events), an order, a
-/// position, validation, the Winter, adjudication, the turn.
-const ORDER: [&str; 8] = [
+/// position, validation, the Winter, adjudication, the turn, the acknowledgement's warnings.
+const ORDER: [&str; 9] = [
     "variant",
     "outcome",
     "order",
@@ -21,6 +21,7 @@ const ORDER: [&str; 8] = [
     "winter",
     "adjudicate",
     "turn",
+    "advice",
 ];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -11,11 +11,19 @@ pub enum ClockError {
     #[error("'{0}' is not a period: write a number and a unit, such as 48h, 90m, 2d or 1d12h")]
     Period(String),
     /// Not a time.
-    #[error("'{0}' is not a time: write 2026-11-22T18:00:00Z, or '2026-11-22 18:00' (UTC)")]
+    #[error("'{0}' is not a time: write '2026-11-22 18:00' (a deadline: the game's own time; --now: UTC), or with an offset, 2026-11-22T18:00:00Z")]
     Time(String),
     /// Not a zone.
     #[error("'{0}' is not a time zone: use an IANA name such as Europe/Paris or UTC")]
     Zone(String),
+    /// A local time the zone skips (the clocks go forward over it): the time and zone, and
+    /// the first time after the change.
+    #[error("{0} does not exist: the clocks go forward over it; give a time after the change, such as {1}")]
+    Skipped(String, String),
+    /// A local time the zone has twice (the clocks go back over it): the time and zone, and
+    /// the two instants it can be.
+    #[error("{0} happens twice (the clocks go back over it): give it with its offset, {1}")]
+    Twice(String, String),
     /// A period longer than any game needs (and than the calendar can add up safely).
     #[error("'{0}' is too long: a period is at most {MAX_PERIOD_DAYS}d")]
     PeriodTooLong(String),
@@ -169,6 +177,49 @@ pub fn parse_time(text: &str) -> Result<DateTime<Utc>, ClockError> {
         .ok_or_else(|| ClockError::Time(text.to_string()))
 }
 
+/// Reads a time the GM types for a game kept in `zone`: one with an offset or `Z`
+/// (`2026-12-03T18:00:00+01:00`) is that instant; one without (`2026-12-03 18:00`) is the
+/// game's local time, and a local time the zone skips or has twice (a change of summer time)
+/// is refused with what to write instead.
+pub fn parse_local(text: &str, zone: &str) -> Result<DateTime<Utc>, ClockError> {
+    let t = text.trim();
+    if let Some(d) = DateTime::parse_from_rfc3339(t)
+        .ok()
+        .map(|d| d.with_timezone(&Utc))
+        .filter(storable)
+    {
+        return Ok(d);
+    }
+    let tz = parse_zone(zone)?;
+    let naive = [
+        "%Y-%m-%d %H:%M:%S",
+        "%Y-%m-%d %H:%M",
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%dT%H:%M",
+    ]
+    .iter()
+    .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())
+    .ok_or_else(|| ClockError::Time(text.to_string()))?;
+    let shown = format!("{} in {zone}", naive.format("%Y-%m-%d %H:%M"));
+    match tz.from_local_datetime(&naive) {
+        chrono::LocalResult::Single(d) => Some(d.with_timezone(&Utc))
+            .filter(storable)
+            .ok_or_else(|| ClockError::Time(text.to_string())),
+        chrono::LocalResult::None => {
+            // An hour later is past the gap (no zone skips more than an hour at once).
+            let after = naive
+                .checked_add_signed(TimeDelta::hours(1))
+                .and_then(|n| tz.from_local_datetime(&n).earliest())
+                .map_or_else(|| "one with its offset".to_string(), |d| d.to_rfc3339());
+            Err(ClockError::Skipped(shown, after))
+        }
+        chrono::LocalResult::Ambiguous(a, b) => Err(ClockError::Twice(
+            shown,
+            format!("{} or {}", a.to_rfc3339(), b.to_rfc3339()),
+        )),
+    }
+}
+
 /// Seconds as the GM writes a period: `48h`, `1h30m`, `7d` (days only from three days up).
 fn show_secs(secs: i64) -> String {
     if secs >= 3 * 86_400 && secs % 86_400 == 0 {
@@ -294,6 +345,40 @@ mod tests {
         assert_eq!(show(24 * 3600), Ok("24h".into()));
         assert_eq!(show(5400), Ok("1h30m".into()));
         assert_eq!(show(7 * 86_400), Ok("7d".into()));
+    }
+
+    /// Issue 20: a time the GM types is the game's local time unless it has an offset; the
+    /// hour the clocks skip, and the hour they have twice, are refused with what to write.
+    #[test]
+    fn times_typed_are_read_in_the_game_zone() {
+        let paris = |t: &str| parse_local(t, "Europe/Paris");
+        assert_eq!(
+            paris("2026-12-03 18:00"),
+            parse_time("2026-12-03T17:00:00Z")
+        );
+        assert_eq!(
+            paris("2026-07-03T18:00"),
+            parse_time("2026-07-03T16:00:00Z")
+        );
+        assert_eq!(
+            paris("2026-12-03T18:00:00Z"),
+            parse_time("2026-12-03T18:00:00Z")
+        );
+        assert_eq!(
+            paris("2026-12-03T18:00:00-05:00"),
+            parse_time("2026-12-03T23:00:00Z")
+        );
+        assert!(matches!(
+            paris("2026-03-29 02:30"),
+            Err(ClockError::Skipped(..))
+        ));
+        let twice = paris("2026-10-25 02:30");
+        assert!(matches!(twice, Err(ClockError::Twice(..))), "{twice:?}");
+        assert!(matches!(paris("tomorrow"), Err(ClockError::Time(_))));
+        assert!(matches!(
+            parse_local("2026-12-03 18:00", "Mars/Olympus"),
+            Err(ClockError::Zone(_))
+        ));
     }
 
     #[test]

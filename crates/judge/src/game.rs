@@ -7,13 +7,15 @@ use crate::notice;
 use crate::outbox;
 use crate::pages;
 use crate::render::{self, Context, PhaseView, RenderError};
+use crate::settings::Setting;
 use crate::store::{
-    Address, Author, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind, NewMail,
-    NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store, StoreError, Tx,
-    View,
+    Address, Author, ChangeKind, Due, Earlier, Game, GameState, HandledMail, InboxState, MailKind,
+    NewMail, NewMessage, OrderText, Periods, PhaseRow, Reminded, Role, SignonFailure, Store,
+    StoreError, Tx, View,
 };
 use argon2::password_hash::PasswordHasher;
 use chrono::{DateTime, Utc};
+use napjudge_engine::advice::{self, Warning};
 use napjudge_engine::order::{Order, OrderKind, Place, Stage};
 use napjudge_engine::outcome::{Outcome, Reason, Refusal};
 use napjudge_engine::position::{LedgerError, Position};
@@ -25,11 +27,22 @@ use napjudge_engine::winter::GmCommand;
 use napjudge_picture as picture;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+mod seats;
+pub use seats::{IssuedCode, SeatError};
+mod ending;
+mod waiting;
+pub use ending::{describe, GmEnd, Vote};
+pub use waiting::{check_timing, read_absence, AbsenceError, AbsenceSet, Moved};
+
 impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
     /// not the command: anything else would fail alike now.
     pub fn is_database_fault(&self) -> bool {
-        matches!(self, GameError::Store(e) if e.is_database_fault())
+        match self {
+            GameError::Store(e) => e.is_database_fault(),
+            GameError::Notice(e) => e.is_database_fault(),
+            _ => false,
+        }
     }
 }
 
@@ -125,6 +138,12 @@ pub enum GameError {
     /// The phase can't be played (a stored GM command the engine refuses).
     #[error("{0}: cancel or correct it by rolling back the phase")]
     Turn(#[from] TurnError),
+    /// A setting that can't be read.
+    #[error(transparent)]
+    Setting(#[from] crate::settings::SettingError),
+    /// A notice can't be queued.
+    #[error(transparent)]
+    Notice(#[from] notice::NoticeError),
     /// A mail can't be rendered.
     #[error(transparent)]
     Render(#[from] RenderError),
@@ -170,9 +189,49 @@ pub enum GameError {
         /// The current phase.
         current: String,
     },
+    /// A GM's process before the deadline, without saying "anyway".
+    #[error("{phase} of game '{game}' is not due: its deadline is {deadline}. {waiting} To process it now anyway, {how}")]
+    Early {
+        /// The game.
+        game: String,
+        /// The current phase.
+        phase: String,
+        /// Its deadline, in the game's zone.
+        deadline: String,
+        /// Who has not ordered, and what happens to them.
+        waiting: String,
+        /// How to say "anyway" where the GM asked (the shell or a mail).
+        how: String,
+    },
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
+    /// The game has ended (issue 20): it takes no orders and no change.
+    #[error("game '{game}' ended {how}: it takes no orders or changes (LIST, HISTORY and SUMMARY still answer)")]
+    Ended {
+        /// The game.
+        game: String,
+        /// How and when it ended.
+        how: String,
+    },
+    /// A setting out of its bounds.
+    #[error("{0}")]
+    Limit(String),
+    /// A vote from a power with nothing left.
+    #[error("{0} has no centre and no unit left: only the surviving powers vote")]
+    Eliminated(String),
+    /// A concession to oneself, or to a power out of the game.
+    #[error("{0} can't be conceded to: name another power that still has a centre or a unit")]
+    ConcedeTo(String),
+    /// `game end` of a game that never started.
+    #[error("game '{0}' never started: delete it instead (`napjudge game delete {0}`)")]
+    EndForming(String),
+    /// `game end` without a result or a reason, or with two.
+    #[error("say how the game ends: a draw between two or more powers (--draw P1,P2; END DRAW P1 P2), a winner (--winner P; END WINNER P), or only why (--reason TEXT; END REASON TEXT), not a draw and a winner both")]
+    EndHow,
+    /// `game delete` of a started game.
+    #[error("game '{0}' has started: its record is kept; end it instead (`napjudge game end {0} --reason TEXT`)")]
+    DeleteStarted(String),
 }
 
 /// What `game create` is given.
@@ -209,6 +268,8 @@ pub struct OrderCheck {
     pub error: Option<String>,
     /// What validation changed in a line it kept (a merge's participants left out).
     pub note: Option<String>,
+    /// What a kept line will do that the power may not mean (issue 21): it stands as written.
+    pub warnings: Vec<String>,
 }
 
 /// What `process` did.
@@ -244,6 +305,9 @@ pub struct Acknowledgement {
     pub lines: Vec<OrderCheck>,
     /// `3A(Bur): 1 by A(Bur)-Par; 2 hold`, for each force of several components.
     pub stacks: Vec<String>,
+    /// The warnings about the set (units with no order, builds unused) and, in a Winter, the
+    /// power's budget.
+    pub notes: Vec<String>,
 }
 
 impl Acknowledgement {
@@ -327,6 +391,17 @@ pub enum SignonRefusal {
         /// The game.
         game: String,
     },
+    /// The sender played the power and no longer does (resigned, abandoned, replaced).
+    Left {
+        /// The power.
+        role: Role,
+        /// The game.
+        game: String,
+        /// When, in the game's zone.
+        since: String,
+        /// How the seat was left.
+        how: ChangeKind,
+    },
 }
 
 /// Who signed on to a game by mail.
@@ -344,9 +419,14 @@ pub struct Judge {
     store: Store,
     password_cost: PasswordCost,
     variants: HashMap<String, Variant>,
+    /// The judge's own address, which the start and password mails tell players to write to.
+    address: String,
     /// The web archive's address (`[site] url`): results mails link to their phase's page.
     site: Option<String>,
 }
+
+/// The judge's address when none is given (`napjudge.toml`'s default).
+pub const DEFAULT_ADDRESS: &str = "judge@napjudge.invalid";
 
 fn period_for(p: &Periods, kind: PhaseKind) -> Period {
     match kind {
@@ -482,10 +562,10 @@ fn participants_note(
 }
 
 /// How a power's orders are acknowledged (the GM's `game orders`, and a player's mail): the text
-/// checked once, through `turn::check`; in a Winter with influence, the valid lines are also
-/// played alone with `turn::play`, so that a bid past the power's IP (R7.6) is refused now, with
-/// the engine's reason, rather than only when the phase is processed. A power's IP depend only
-/// on its own orders and the position, so playing its orders alone gives its real budget.
+/// checked once, with the warnings of what the orders will do that the power may not mean
+/// ([`advice::check`]: `turn::check`, and in a Winter the power's orders played alone). A bid past
+/// the power's IP (R7.6) is refused now, with the engine's reason, rather than only when the
+/// phase is processed: a power's IP depend only on its own orders and the position.
 pub fn acknowledge(
     v: &Variant,
     position: &Position,
@@ -493,7 +573,8 @@ pub fn acknowledge(
     power: PowerId,
     text: &str,
 ) -> Acknowledgement {
-    let checked = turn::check(v, Some(position), Some(power), text);
+    let advised = advice::check(v, position, gm, power, text);
+    let checked = &advised.orders;
     let mut lines: Vec<OrderCheck> = checked
         .iter()
         .map(|c| OrderCheck {
@@ -506,34 +587,44 @@ pub fn acknowledge(
                 Err(e) => Some(e.to_string()),
             },
             note: participants_note(position, power, c),
+            warnings: Vec::new(),
         })
         .collect();
-    let winter = matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids);
-    if winter && v.rules.influence {
-        let sheets = Sheets {
-            gm: gm.to_vec(),
-            orders: BTreeMap::from([(power, text.to_string())]),
+    let order_at = |n: usize| {
+        checked
+            .iter()
+            .find(|c| c.line == n)
+            .and_then(|c| c.canonical(v))
+    };
+    let mut whole = Vec::new();
+    for a in &advised.advice {
+        let Some(l) = a.line.and_then(|n| lines.iter_mut().find(|l| l.line == n)) else {
+            whole.push(&a.warning);
+            continue;
         };
-        // A GM command the engine refuses is reported when the phase is processed.
-        if let Ok(report) = turn::play(v, position, &sheets) {
-            let played = report.powers.iter().flat_map(|p| &p.orders);
-            for o in played {
-                if let Ok(outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. }))) =
-                    &o.result
-                {
-                    if let Some(l) = lines.iter_mut().find(|l| l.line == o.order.line) {
-                        l.error = Some(outcome.describe(v));
-                    }
-                }
+        match &a.warning {
+            Warning::Alone(
+                outcome @ Outcome::Fails(Reason::Refused(Refusal::IpOverBudget { .. })),
+            ) => {
+                l.error = Some(outcome.describe(v));
             }
+            w => l.warnings.push(render::advice::line(v, w, &order_at)),
         }
+    }
+    let mut notes = render::advice::notes(v, &whole);
+    if let Some(b) = &advised.budget {
+        notes.push(render::advice::budget(b));
     }
     let kept: Vec<&CheckedOrder> = checked
         .iter()
         .filter(|c| lines.iter().any(|l| l.line == c.line && l.error.is_none()))
         .collect();
     let stacks = stacks(v, position, power, &kept);
-    Acknowledgement { lines, stacks }
+    Acknowledgement {
+        lines,
+        stacks,
+        notes,
+    }
 }
 
 /// R1.4: for each of the power's forces of several components, what each component of it will
@@ -615,8 +706,21 @@ impl Judge {
             store,
             password_cost: PasswordCost::Full,
             variants: HashMap::new(),
+            address: DEFAULT_ADDRESS.to_string(),
             site: None,
         }
+    }
+
+    /// The same judge, telling players to mail `address` (`[judge] address` of
+    /// napjudge.toml).
+    pub fn with_address(mut self, address: &str) -> Judge {
+        self.address = address.to_string();
+        self
+    }
+
+    /// The judge's own address.
+    pub fn address(&self) -> &str {
+        &self.address
     }
 
     /// The same judge, its results mails linking to their phase's page under `url` (`[site]
@@ -646,6 +750,10 @@ impl Judge {
         let game = Judge::game(c, name)?;
         let phase = match game.state {
             GameState::Forming => return Err(GameError::NotStarted(game.name)),
+            GameState::Finished => {
+                Judge::refuse_ended(c, &game)?;
+                None
+            }
             _ => c.current_phase(game.id)?,
         };
         match phase {
@@ -678,6 +786,19 @@ impl Judge {
     ) -> Result<R, GameError> {
         let v = variant(&mut self.variants, game)?;
         Ok(f(v, self.store.view()))
+    }
+
+    /// A time as the GM and players read it: in game `name`'s zone (UTC for a game there is
+    /// none of).
+    pub fn local_time(&self, name: &str, t: DateTime<Utc>) -> String {
+        let zone = self
+            .store
+            .view()
+            .game(name)
+            .ok()
+            .flatten()
+            .map(|g| g.timezone);
+        clock::show_in(t, zone.as_deref().unwrap_or("UTC"))
     }
 
     /// `game create`.
@@ -733,8 +854,10 @@ impl Judge {
         Ok(game)
     }
 
-    /// `game assign`: sets a power's player (`GM`: the password the GM signs on with by mail);
-    /// with no password, one is generated and mailed. Whether one was mailed.
+    /// `game assign`: sets a power's player (`GM`: the password the GM signs on with by mail)
+    /// and mails them their seat: the judge's address, a SIGNON, the phase once under way and,
+    /// with no password given, a generated one. A power that changes hands in a game under way
+    /// is noticed to everyone and the old player. Whether a password was mailed.
     pub fn assign(
         &mut self,
         name: &str,
@@ -760,6 +883,12 @@ impl Judge {
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password_at(&password, self.password_cost)?;
         let tx = self.store.begin()?;
+        let old = tx
+            .view()
+            .players(game.id)?
+            .into_iter()
+            .find(|p| p.role == role)
+            .map(|p| p.address);
         tx.set_player(game.id, &role, &address, &hash)?;
         tx.add_gm_action(
             game.id,
@@ -768,35 +897,26 @@ impl Judge {
             None,
             now,
         )?;
-        if generated {
-            let body = render::render(
-                "password",
-                &render::PasswordMail {
-                    game: &game.name,
-                    power: role.name(),
-                    password: &password,
-                    gm: game.gm.as_str(),
-                },
-            )?;
-            let id = tx.queue_mail(
-                &NewMail {
-                    game: Some(game.id),
-                    phase: None,
-                    kind: MailKind::Password,
-                    to: address.as_str(),
-                    subject: &format!("{}: your password for {role}", game.name),
-                    body: &body,
-                    in_reply_to: None,
-                },
-                now,
-            )?;
-            tx.mail_secret(id, &password)?;
+        let shown = generated.then_some(password.as_str());
+        notice::seat(&tx, v, &game, &self.address, &role, &address, shown, now)?;
+        // A power that changes hands in a game under way: everyone is told, the old player too.
+        let under_way = matches!(game.state, GameState::Running | GameState::Paused);
+        if let (true, Some(old), Role::Power(power)) = (under_way, old, &role) {
+            if old != address {
+                let change = notice::Change::Replaced {
+                    power: power.clone(),
+                    old,
+                    new: address.clone(),
+                };
+                notice::tell(&tx, v, &game, &change, now)?;
+            }
         }
         tx.commit()?;
         Ok(generated)
     }
 
-    /// `game start`: the variant's first phase, with its deadline.
+    /// `game start`: the variant's first phase, with its deadline; each player and the GM are
+    /// mailed the start of the game.
     pub fn start(
         &mut self,
         name: &str,
@@ -823,10 +943,44 @@ impl Judge {
         }
         let position = Position::initial(v);
         let deadline = clock::after(now, period_for(&game.periods, position.phase.kind).secs())?;
+        let deadline =
+            waiting::deadline_for(&tx, &game, &v.phase_name(position.phase), deadline, now)?;
         let owe = names(v, &turn::owing(v, &position));
         tx.insert_phase(game.id, &position, &owe, Some(deadline), now)?;
         tx.set_state(game.id, GameState::Running)?;
         tx.add_gm_action(game.id, None, "started the game", None, now)?;
+        // Each player and the GM get their seat's mail: the phase, the deadline, how to play.
+        let running = Game {
+            state: GameState::Running,
+            ..game.clone()
+        };
+        let mut told = HashSet::new();
+        for p in &players {
+            if told.insert((p.role.clone(), p.address.clone())) {
+                notice::seat(
+                    &tx,
+                    v,
+                    &running,
+                    &self.address,
+                    &p.role,
+                    &p.address,
+                    None,
+                    now,
+                )?;
+            }
+        }
+        if told.insert((Role::Gm, game.gm.clone())) {
+            notice::seat(
+                &tx,
+                v,
+                &running,
+                &self.address,
+                &Role::Gm,
+                &game.gm,
+                None,
+                now,
+            )?;
+        }
         tx.commit()?;
         Ok((v.phase_name(position.phase), deadline))
     }
@@ -865,6 +1019,16 @@ impl Judge {
                     cleared: false,
                 },
             )?;
+            // The player learns what was entered on their behalf; the others are not told
+            // (a power's orders, and that its player needed the GM, are its own until the
+            // results).
+            if by == Author::Gm {
+                let change = notice::Change::GmOrders {
+                    power: power.clone(),
+                    orders: ack.set(),
+                };
+                notice::tell(&tx, v, &cur.game, &change, now)?;
+            }
         }
         tx.commit()?;
         Ok(OrdersTaken { power, ack })
@@ -933,6 +1097,10 @@ impl Judge {
         checked: Option<Acknowledgement>,
     ) -> Result<Option<OrderSet>, GameError> {
         let view = self.store.view();
+        // An ended game has no orders to give, though a draw leaves its last phase unplayed.
+        if view.ending(game.id)?.is_some() {
+            return Ok(None);
+        }
         let Some(phase) = view.current_phase(game.id)? else {
             return Ok(None);
         };
@@ -1015,25 +1183,33 @@ impl Judge {
         preview: bool,
         now: DateTime<Utc>,
     ) -> Result<Processed, GameError> {
-        self.process_checked(name, None, preview, now)
+        self.process_checked(name, None, preview, None, now)
     }
 
-    /// The GM's `PROCESS PHASE` by mail: plays the current phase only when it is the one named,
-    /// so that a PROCESS mail sent again (or replayed) can't process the phase after it.
-    pub fn process_named(
+    /// `game process` (`named` none) and the GM's `PROCESS PHASE` by mail, which plays the
+    /// current phase only when it is the one named, so that a PROCESS mail sent again (or
+    /// replayed) can't process the phase after it. Before the deadline it is refused, saying
+    /// who has not ordered and what happens to them, unless the GM says `anyway`
+    /// (`--now-anyway`, `PROCESS PHASE NOW`) or everyone has ordered in a game that doesn't
+    /// wait for its deadline.
+    pub fn process_due(
         &mut self,
         name: &str,
-        phase: &str,
+        named: Option<&str>,
+        anyway: bool,
         now: DateTime<Utc>,
     ) -> Result<Processed, GameError> {
-        self.process_checked(name, Some(phase), false, now)
+        self.process_checked(name, named, false, Some(anyway), now)
     }
 
+    /// `anyway`: none for the library's own callers (tests, benches), which process whatever
+    /// the deadline; else whether the GM said to process before it.
     fn process_checked(
         &mut self,
         name: &str,
         named: Option<&str>,
         preview: bool,
+        anyway: Option<bool>,
         now: DateTime<Utc>,
     ) -> Result<Processed, GameError> {
         let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
@@ -1059,6 +1235,9 @@ impl Judge {
                 });
             }
         }
+        if anyway == Some(false) {
+            Judge::refuse_early(tx.view(), v, &cur, named, now)?;
+        }
         let processed = Judge::play(&tx, v, &cur, now, preview, self.site.as_deref())?;
         if preview {
             // Dropping the transaction rolls it back: a preview leaves no trace.
@@ -1066,6 +1245,58 @@ impl Judge {
         }
         tx.commit()?;
         Ok(processed)
+    }
+
+    /// Refuses a GM's process before the current phase's deadline, naming who has not ordered
+    /// and what the rules do for them; a phase everyone has ordered for in a game that doesn't
+    /// wait for its deadline is due anyway (the next tick would process it).
+    fn refuse_early(
+        view: View,
+        v: &Variant,
+        cur: &Current,
+        named: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let Some(deadline) = cur.phase.deadline.filter(|&d| now < d) else {
+            return Ok(());
+        };
+        let texts = view.latest_orders(cur.phase.id)?;
+        let waiting: Vec<String> = names(v, &turn::owing(v, &cur.phase.position))
+            .into_iter()
+            .filter(|p| !texts.iter().any(|t| &t.power == p))
+            .collect();
+        if waiting.is_empty() && !cur.game.wait {
+            return Ok(());
+        }
+        let phase = v.phase_name(cur.phase.position.phase);
+        let fate = match cur.phase.position.phase.kind {
+            PhaseKind::Movement | PhaseKind::SecondMovement => "their units hold (civil disorder)",
+            PhaseKind::Retreat | PhaseKind::SecondRetreat => "their dislodged units disband",
+            PhaseKind::Adjustment | PhaseKind::Bids => {
+                "the Winter's defaults apply to them (civil disorder: no bids or builds, \
+                 removals as the rules choose)"
+            }
+        };
+        let waiting = match waiting.as_slice() {
+            [] => "Everyone has ordered, but the game waits for its deadline: players may \
+                   still change their orders."
+                .to_string(),
+            w => format!("No orders yet from {}: {fate}.", w.join(", ")),
+        };
+        let how = match named {
+            Some(_) => format!("write PROCESS {phase} NOW"),
+            None => format!(
+                "add --now-anyway (napjudge game process {} --now-anyway)",
+                cur.game.name
+            ),
+        };
+        Err(GameError::Early {
+            game: cur.game.name.clone(),
+            phase,
+            deadline: clock::show_in(deadline, &cur.game.timezone),
+            waiting,
+            how,
+        })
     }
 
     /// Plays `cur` inside the caller's transaction: stores the report, the next phase and every
@@ -1085,9 +1316,15 @@ impl Judge {
         let over = !report.next.ledgers.winners.is_empty();
         let deadline = match over {
             true => None,
-            false => Some(clock::after(
+            false => Some(waiting::deadline_for(
+                c,
+                game,
+                &v.phase_name(report.next.phase),
+                clock::after(
+                    now,
+                    period_for(&game.periods, report.next.phase.kind).secs(),
+                )?,
                 now,
-                period_for(&game.periods, report.next.phase.kind).secs(),
             )?),
         };
         // A preview's phase has no page yet.
@@ -1107,7 +1344,19 @@ impl Judge {
                 page,
             },
         );
-        let results = render::results(&view, report.phase.kind)?;
+        let mut results = render::results(&view, report.phase.kind)?;
+        // A phase played again after a rollback: its results replace those mailed before.
+        let replayed = c.view().rolled_back(game.id)?
+            && c.view().phases(game.id)?.iter().any(|p| {
+                p.superseded && p.report.is_some() && p.position.phase == phase.position.phase
+            });
+        if replayed {
+            results = format!(
+                "These results replace the earlier results of {}, made void when the GM rolled \
+                 the game back.\n\n{results}",
+                v.phase_name(phase.position.phase)
+            );
+        }
         let phase_name = v.phase_name(report.phase);
         let next = (!over).then(|| v.phase_name(report.next.phase));
         if preview {
@@ -1168,6 +1417,11 @@ impl Judge {
                 c.attach_picture(phase.id, &png)?;
             }
         }
+        let owe = names(v, &turn::owing(v, &phase.position));
+        seats::after_phase(c, game, &owe, &missing, now)?;
+        if over {
+            ending::victory(c, v, game, &report.next.ledgers.winners, &phase_name, now)?;
+        }
         Ok(Processed {
             phase: phase_name,
             next,
@@ -1178,12 +1432,14 @@ impl Judge {
     }
 
     /// `game rollback`: the game goes back to the start of `phase` (a phase played before); the
-    /// phases after it stay in the history, set aside. The phase's orders and GM commands are
+    /// phases after it stay in the history, set aside, and everyone is told which results are
+    /// void, with the GM's `reason`. The phase's orders and GM commands are
     /// carried over, so that processing it again gives the same results unless they change.
     pub fn rollback(
         &mut self,
         name: &str,
         phase_name: &str,
+        reason: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<String, GameError> {
         let tx = self.store.begin()?;
@@ -1216,10 +1472,12 @@ impl Judge {
         let texts = tx.view().all_orders(target.id)?;
         let commands = tx.view().gm_commands(target.id)?;
         tx.supersede_from(game.id, target.seq)?;
+        let shown = v.phase_name(target.position.phase);
         let deadline = clock::after(
             now,
             period_for(&game.periods, target.position.phase.kind).secs(),
         )?;
+        let deadline = waiting::deadline_for(&tx, &game, &shown, deadline, now)?;
         let owe = names(v, &turn::owing(v, &target.position));
         let id = tx.insert_phase(game.id, &target.position, &owe, Some(deadline), now)?;
         for t in &texts {
@@ -1234,17 +1492,36 @@ impl Judge {
                 now,
             )?;
         }
-        let shown = v.phase_name(target.position.phase);
+        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
         tx.add_gm_action(
             game.id,
             Some(id),
-            &format!("rolled back to {shown}"),
+            &match reason {
+                Some(r) => format!("rolled back to {shown}: {r}"),
+                None => format!("rolled back to {shown}"),
+            },
             None,
             now,
         )?;
+        let mut game = game.clone();
         if game.state == GameState::Finished {
+            // The GM's way back from any ending: the game plays on, its votes start afresh.
             tx.set_state(game.id, GameState::Running)?;
+            tx.forget_ending(game.id)?;
+            tx.clear_votes(game.id)?;
+            game.state = GameState::Running;
         }
+        let void = live
+            .iter()
+            .filter(|p| p.seq >= target.seq && p.report.is_some())
+            .map(|p| v.phase_name(p.position.phase))
+            .collect();
+        let change = notice::Change::RolledBack {
+            to: shown.clone(),
+            void,
+            reason: reason.map(str::to_string),
+        };
+        notice::tell(&tx, v, &game, &change, now)?;
         tx.commit()?;
         Ok(shown)
     }
@@ -1281,6 +1558,12 @@ impl Judge {
             Some(&command),
             now,
         )?;
+        let by = v.power_by_name(major).map(|p| v.power(p).name.clone());
+        let change = notice::Change::Control {
+            minor: v.power(m).name.clone(),
+            by,
+        };
+        notice::tell(&tx, v, &cur.game, &change, now)?;
         tx.commit()?;
         Ok(command)
     }
@@ -1294,11 +1577,14 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, GameError> {
         let tx = self.store.begin()?;
-        let game = Judge::game(tx.view(), name)?;
+        let mut game = Judge::game(tx.view(), name)?;
         let mut deadline = None;
         match (pause, game.state) {
             (_, GameState::Forming) => return Err(GameError::NotStarted(game.name)),
-            (_, GameState::Finished) => return Err(GameError::Over(game.name)),
+            (_, GameState::Finished) => {
+                Judge::refuse_ended(tx.view(), &game)?;
+                return Err(GameError::Over(game.name));
+            }
             (true, GameState::Paused) => return Err(GameError::Paused(game.name)),
             (false, GameState::Running) => return Err(GameError::NotPaused(game.name)),
             (true, _) => {
@@ -1310,7 +1596,10 @@ impl Judge {
                     deadline = phase.deadline;
                     if phase.deadline.is_none_or(|d| d <= now) {
                         let period = period_for(&game.periods, phase.position.phase.kind);
+                        let shown =
+                            variant(&mut self.variants, &game)?.phase_name(phase.position.phase);
                         let d = clock::after(now, period.secs())?;
+                        let d = waiting::deadline_for(&tx, &game, &shown, d, now)?;
                         tx.set_deadline(phase.id, Some(d))?;
                         deadline = Some(d);
                     }
@@ -1319,20 +1608,31 @@ impl Judge {
                 tx.add_gm_action(game.id, None, "resumed the game", None, now)?;
             }
         }
+        let change = if pause {
+            game.state = GameState::Paused;
+            notice::Change::Paused
+        } else {
+            game.state = GameState::Running;
+            notice::Change::Resumed
+        };
+        let v = variant(&mut self.variants, &game)?;
+        notice::tell(&tx, v, &game, &change, now)?;
         tx.commit()?;
         Ok(deadline)
     }
 
-    /// `game deadline`: moves the current phase's deadline (not into the past).
+    /// `game deadline` and the GM's `SET DEADLINE`: moves the current phase's deadline (not
+    /// into the past), read in the game's zone unless `time` has its offset; everyone is told.
+    /// The new deadline.
     pub fn set_deadline(
         &mut self,
         name: &str,
-        at: DateTime<Utc>,
+        time: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
+    ) -> Result<DateTime<Utc>, GameError> {
+        let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
+        let at = clock::parse_local(time, &cur.game.timezone)?;
         clock::check_deadline(at, now)?;
-        let tx = self.store.begin()?;
-        let cur = Judge::current(tx.view(), name)?;
         tx.set_deadline(cur.phase.id, Some(at))?;
         tx.add_gm_action(
             cur.game.id,
@@ -1341,45 +1641,37 @@ impl Judge {
             None,
             now,
         )?;
+        notice::tell(&tx, v, &cur.game, &notice::Change::Deadline, now)?;
         tx.commit()?;
-        Ok(())
+        Ok(at)
     }
 
-    /// `game grace`: sets the grace that follows every deadline of the game.
-    pub fn set_grace(
+    /// `game set NAME KEY VALUE` and the GM's `SET KEY VALUE`: the setting is stored and, in
+    /// a game under way, everyone is told, in one transaction. The game as it now is.
+    pub fn set(
         &mut self,
         name: &str,
-        grace: Period,
+        setting: &Setting,
         now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
+    ) -> Result<Game, GameError> {
         let tx = self.store.begin()?;
-        let game = Judge::game(tx.view(), name)?;
-        tx.set_grace(game.id, grace)?;
-        tx.add_gm_action(game.id, None, &format!("grace set to {grace}"), None, now)?;
+        let mut game = Judge::game(tx.view(), name)?;
+        Judge::refuse_ended(tx.view(), &game)?;
+        setting.apply(&mut game);
+        tx.set_settings(&game)?;
+        tx.add_gm_action(game.id, None, &format!("set {setting}"), None, now)?;
+        if matches!(game.state, GameState::Running | GameState::Paused) {
+            let v = variant(&mut self.variants, &game)?;
+            notice::tell(
+                &tx,
+                v,
+                &game,
+                &notice::Change::Setting(setting.clone()),
+                now,
+            )?;
+        }
         tx.commit()?;
-        Ok(())
-    }
-
-    /// `game set NAME pictures on|off`: whether result mails carry a picture of the board.
-    pub fn set_pictures(
-        &mut self,
-        name: &str,
-        on: bool,
-        now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
-        let tx = self.store.begin()?;
-        let game = Judge::game(tx.view(), name)?;
-        tx.set_pictures(game.id, on)?;
-        let word = if on { "on" } else { "off" };
-        tx.add_gm_action(
-            game.id,
-            None,
-            &format!("pictures in result mails {word}"),
-            None,
-            now,
-        )?;
-        tx.commit()?;
-        Ok(())
+        Ok(game)
     }
 
     /// `game show` (`viewer` none) and a mail's LIST (`viewer` the role signed on): the phase,
@@ -1421,12 +1713,22 @@ impl Judge {
             };
             out.push_str(&format!("  {:<10} {shown}\n", p.role));
         }
+        out.push_str(&seats::shown(c, v, &game, viewer)?);
+        out.push_str(&waiting::show_lines(c, &game, viewer)?);
         let phases = c.phases(game.id)?;
         let Some(cur) = phases
             .iter()
             .rev()
-            .find(|p| !p.superseded && p.report.is_none())
+            .find(|p| game.state != GameState::Finished && !p.superseded && p.report.is_none())
         else {
+            if let Some(e) = c.ending(game.id)? {
+                out.push_str(&format!(
+                    "Ended {}, in {}.\n",
+                    describe(&e, &game.timezone),
+                    e.phase
+                ));
+                return Ok(out);
+            }
             let last = phases.iter().rev().find(|p| !p.superseded);
             match last {
                 Some(p) => {
@@ -1484,6 +1786,26 @@ impl Judge {
             for (p, items) in with_items {
                 out.push_str(&format!("  {p}: {items}\n"));
             }
+        }
+        // A Winter's budgets before the orders (issue 21): a player's own, else every major's
+        // that owes orders.
+        let own = match viewer {
+            Some(Role::Power(p)) => v.power_by_name(p),
+            _ => None,
+        };
+        let budgets: Vec<String> = turn::owing(v, pos)
+            .into_iter()
+            .filter(|&p| own.is_none_or(|o| o == p))
+            .filter_map(|p| {
+                advice::budget(v, pos, p, &[]).map(|b| {
+                    let figures = render::advice::budget_figures(&b);
+                    format!("  {:<10} {figures}\n", v.power(p).name)
+                })
+            })
+            .collect();
+        if !budgets.is_empty() {
+            out.push_str("Budgets before orders:\n");
+            out.extend(budgets);
         }
         out.push_str("History:\n");
         for p in &phases {
@@ -1619,6 +1941,7 @@ impl Judge {
             .filter(|p| !due.ordered.contains(p))
             .cloned()
             .collect();
+        let waiting = seats::seated(self.store.view(), due.game.id, waiting)?;
         let p = &due.game.periods;
         let times = clock::after(due.deadline, p.grace.secs())
             .and_then(|g| Ok((g, clock::after(due.deadline, -p.remind.secs())?)));
@@ -1628,8 +1951,9 @@ impl Judge {
             Ok(t) => t,
             Err(e) => return Ok(vec![format!("{}: not processed: {e}", due.game.name)]),
         };
-        let due_now =
-            (waiting.is_empty() && (now >= due.deadline || !due.game.wait)) || now >= grace_end;
+        let due_now = (waiting.is_empty()
+            && (now >= due.deadline || self.may_go_early(due, now)?))
+            || now >= grace_end;
         if due_now && !may_process {
             done.push(format!(
                 "{}: due, waits for a mail the judge is still reading",
@@ -1690,6 +2014,11 @@ impl Judge {
                     deadline: &shown,
                     grace_end: &grace_shown,
                     in_grace: level == Reminded::Grace,
+                    budget: &v
+                        .power_by_name(power)
+                        .and_then(|p| advice::budget(v, &phase.position, p, &[]))
+                        .map(|b| render::advice::budget(&b))
+                        .unwrap_or_default(),
                 },
             )?;
             tx.queue_mail(
@@ -1913,6 +2242,14 @@ impl Judge {
             tx.forget_signon_failures(since)?;
             tx.add_signon_failure(g.id, &role, sender, own, now)?;
             tx.commit()?;
+            if let Some(left) = seats::left(self.store.view(), g.id, &role, sender)? {
+                return Ok(Err(SignonRefusal::Left {
+                    role,
+                    game: g.name,
+                    since: clock::show_in(left.at, &g.timezone),
+                    how: left.kind,
+                }));
+            }
             return Ok(Err(SignonRefusal::WrongPassword { role, game: g.name }));
         }
         Ok(Ok(Signed { game: g, role }))
@@ -2045,6 +2382,11 @@ impl Judge {
                 .collect::<Result<_, _>>()?
         };
         let names: Vec<String> = recipients.iter().map(|p| p.role.to_string()).collect();
+        // Broadcast press goes to the observers too; press to named powers never does.
+        let observers = match to.is_empty() {
+            true => tx.view().observers(game.id)?,
+            false => Vec::new(),
+        };
         tx.add_press(game.id, phase, from.name(), &names.join(" "), body, now)?;
         let mail = format!(
             "Press in game '{}' from {from} to {}:\n\n{body}",
@@ -2053,13 +2395,14 @@ impl Judge {
         );
         let subject = format!("{}: press from {from}", game.name);
         let mut seen = HashSet::new();
-        for p in recipients.iter().filter(|p| seen.insert(p.address.clone())) {
+        let addresses = recipients.iter().map(|p| &p.address).chain(&observers);
+        for to in addresses.filter(|a| seen.insert((*a).clone())) {
             tx.queue_mail(
                 &NewMail {
                     game: Some(game.id),
                     phase,
                     kind: MailKind::Press,
-                    to: p.address.as_str(),
+                    to: to.as_str(),
                     subject: &subject,
                     body: &mail,
                     in_reply_to: None,

@@ -14,11 +14,13 @@ pub mod notice;
 pub mod outbox;
 pub mod pages;
 pub mod render;
+pub mod settings;
 pub mod store;
 
 pub use clock::Clock;
 pub use game::{GameError, Judge, NewGame, PasswordCost};
 pub use mail::{Handled, MailConfig, MailError};
+pub use settings::Setting;
 pub use store::{
     Address, Author, GameState, MailKind, MailState, Periods, Reminded, Role, Store, StoreError,
 };

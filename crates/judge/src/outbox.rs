@@ -368,6 +368,14 @@ pub fn message(
 /// The next deadline of a mail's game as a calendar event, for the mails that announce one
 /// (results, reminders, the start and password mails, notices): none when the game has no
 /// deadline running (paused, ended, not started), or its board can't be read.
+/// The game's board with its options, or none when it doesn't load (the mail then goes without
+/// its event).
+fn board(g: &crate::store::Game) -> Option<napjudge_engine::variant::Variant> {
+    napjudge_engine::variant::load_named(&g.variant)
+        .ok()
+        .and_then(|v| v.with_options(&g.options).ok())
+}
+
 fn deadline_event(
     store: &Store,
     cache: &mut HashMap<String, Option<Owned>>,
@@ -385,8 +393,10 @@ fn deadline_event(
         let view = store.view();
         let found = match view.game(&mail.game)? {
             Some(g) if g.state == GameState::Running => match view.current_phase(g.id)? {
-                Some(p) => match (p.deadline, crate::game::board(&g)) {
-                    (Some(at), Ok(v)) => Some(Owned {
+                // The board loaded here, not through `game::board`: `game` calls the outbox,
+                // and the modules import each other one way (tests/architecture.rs).
+                Some(p) => match (p.deadline, board(&g)) {
+                    (Some(at), Some(v)) => Some(Owned {
                         phase_id: p.id,
                         phase: v.phase_name(p.position.phase),
                         at,

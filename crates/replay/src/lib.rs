@@ -265,7 +265,9 @@ pub fn replay_game(
     let toml = folder.dir.join("game.toml").display().to_string();
     let periods = s.periods(&toml)?;
     let start = s.start(&toml)?;
-    let mut j = Judge::new(Store::open_scratch(db)?).with_password_cost(PasswordCost::Light);
+    let mut j = Judge::new(Store::open_scratch(db)?)
+        .with_password_cost(PasswordCost::Light)
+        .with_address(&s.game.judge);
     let name = s.game.name.clone();
     j.create(
         &NewGame {

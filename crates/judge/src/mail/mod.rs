@@ -5,6 +5,8 @@
 //! don't, and the time of each call is the mail's (`now`): a message answered late by `tick` is
 //! answered as of when it came.
 
+mod endings;
+mod seats;
 pub mod text;
 
 use crate::clock;
@@ -13,6 +15,7 @@ use crate::game::{
     SignonRefusal, Stale, TickReport, THROTTLE_WINDOW,
 };
 use crate::render::{self, RenderError};
+use crate::settings::Setting;
 use crate::store::{
     Address, Author, Earlier, Game, GameState, HandledMail, InboxState, NewMessage, Pending, Role,
 };
@@ -247,8 +250,15 @@ pub fn tick(
 fn repeatable(c: &Command) -> bool {
     match c {
         Command::Signon { power, .. } => Role::named(power) != Role::Gm,
-        Command::Press { .. } | Command::Gm(_) => false,
+        // A seat or observer command run again is refused as done (a seat taken, a code used).
+        Command::Press { .. }
+        | Command::Gm(_)
+        | Command::Resign
+        | Command::Takeover { .. }
+        | Command::Observe(_)
+        | Command::Unobserve(_) => false,
         Command::BadSignon
+        | Command::BadTakeover
         | Command::Help
         | Command::List
         | Command::History
@@ -257,7 +267,12 @@ fn repeatable(c: &Command) -> bool {
         | Command::Signoff
         | Command::SetPassword(_)
         | Command::SetAddress(_)
+        | Command::SetWait(_)
+        | Command::SetDraw(_)
+        | Command::SetConcede(_)
         | Command::Order(_) => true,
+        // A second run would register the absence twice.
+        Command::SetAbsence(_) => false,
     }
 }
 
@@ -535,6 +550,14 @@ pub struct ReplyMail<'a> {
 #[derive(askama::Template)]
 #[template(path = "help.txt")]
 pub struct HelpMail<'a> {
+    /// The judge's address.
+    pub judge: &'a str,
+}
+
+/// The GM's guide: every GM command by mail and at the shell.
+#[derive(askama::Template)]
+#[template(path = "help-gm.txt")]
+pub struct GmHelpMail<'a> {
     /// The judge's address.
     pub judge: &'a str,
 }
@@ -888,6 +911,12 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
         SignonRefusal::WrongPassword { role, game } => {
             format!("Wrong password for {role} in game '{game}'. Nothing was done.")
         }
+        SignonRefusal::Left {
+            role,
+            game,
+            since,
+            how,
+        } => seats::left(role, game, since, *how),
     }
 }
 
@@ -915,6 +944,8 @@ struct Session<'a> {
     reports: usize,
     /// HELP answered already.
     helped: bool,
+    /// The player signed on resigned: the mail's last block is not their orders.
+    left: bool,
 }
 
 /// What a mail is recognised by: its date ([`Head::dated`]) and the digest of its text.
@@ -1015,6 +1046,7 @@ impl<'a> Session<'a> {
             commands: 0,
             reports: 0,
             helped: false,
+            left: false,
         }
     }
 
@@ -1059,6 +1091,11 @@ impl<'a> Session<'a> {
         // flush.
         let mut orders: Vec<&Line> = Vec::new();
         let mut dirty = false;
+        // A GM's mail gets the GM's guide for HELP, before the SIGNON line too (a wrong
+        // password refuses the whole mail).
+        let gm_mail = lines.iter().any(
+            |l| matches!(&l.command, Command::Signon { power, .. } if Role::named(power) == Role::Gm),
+        );
         for (i, l) in lines.iter().enumerate() {
             // Bounded work per mail: past the commands' cap or a full reply, the rest is not
             // run (order lines have their own cap, checked as a set).
@@ -1075,8 +1112,11 @@ impl<'a> Session<'a> {
                 break;
             }
             // A new password is not echoed back.
-            let head = match l.command {
+            let head = match &l.command {
                 Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
+                Command::Takeover { power, game, .. } => {
+                    format!("line {}: TAKEOVER {power} {game} ...", l.number)
+                }
                 _ => format!("line {}: {}", l.number, l.text),
             };
             // The order lines so far are taken before any other command runs (LIST shows them,
@@ -1097,12 +1137,12 @@ impl<'a> Session<'a> {
                 }
                 (Command::Help, _) => {
                     self.helped = true;
-                    let guide = render::render(
-                        "help",
-                        &HelpMail {
-                            judge: &self.cfg.judge,
-                        },
-                    )?;
+                    let judge = &self.cfg.judge;
+                    let guide = if gm_mail {
+                        render::render("GM's help", &GmHelpMail { judge })?
+                    } else {
+                        render::render("help", &HelpMail { judge })?
+                    };
                     self.push(Block {
                         head,
                         lines: guide.lines().map(str::to_string).collect(),
@@ -1140,6 +1180,13 @@ impl<'a> Session<'a> {
                     format!("line {}: SIGNON ...", l.number),
                     "One SIGNON per mail: this line was ignored.",
                 )),
+                (
+                    c @ (Command::Takeover { .. }
+                    | Command::BadTakeover
+                    | Command::Observe(_)
+                    | Command::Unobserve(_)),
+                    _,
+                ) => self.unsigned(c, head)?,
                 (Command::BadSignon, _) => {
                     return Ok(Ran::refused(format!(
                         "Line {}: a SIGNON line has three words after SIGNON: \
@@ -1148,13 +1195,22 @@ impl<'a> Session<'a> {
                         l.number
                     )))
                 }
-                (_, None) => {
+                (c, None) => {
+                    if let Some(why) = self.observer_refusal(c)? {
+                        return Ok(Ran::refused(why));
+                    }
                     return Ok(Ran::refused(format!(
                         "Line {}: your mail has no SIGNON before its commands. Start the mail \
                          with SIGNON POWER GAME PASSWORD (send HELP for the guide). Nothing \
                          was done.",
                         l.number
-                    )))
+                    )));
+                }
+                (Command::Resign, Some(s)) => {
+                    if self.resign(&s, head)? {
+                        self.left = true;
+                        break;
+                    }
                 }
                 (Command::Signoff, Some(_)) => {
                     self.push(Block::with(
@@ -1210,7 +1266,7 @@ impl<'a> Session<'a> {
         if dirty {
             self.take_orders(&s, &orders)?;
         }
-        if let Role::Power(power) = &s.role {
+        if let (Role::Power(power), false) = (&s.role, self.left) {
             if let Some(b) = self.order_set(&s.game, power)? {
                 self.push(b);
             }
@@ -1240,7 +1296,7 @@ impl<'a> Session<'a> {
     /// CLEAR: the power's orders for the current phase are cleared (kept in their history).
     fn clear(&mut self, s: &Signed, head: String) -> Result<Block, MailError> {
         let game = self.game_now(s)?;
-        if let Some(refusal) = refuse_orders(&game) {
+        if let Some(refusal) = refuse_orders(self.j, &game)? {
             return Ok(Block::with(head, refusal));
         }
         if let Some(p) = self.j.phase_passed(&game, self.now)? {
@@ -1270,7 +1326,7 @@ impl<'a> Session<'a> {
     fn take_orders(&mut self, s: &Signed, lines: &[&Line]) -> Result<(), MailError> {
         self.blocks.retain(|(o, _)| !o);
         let game = self.game_now(s)?;
-        if let Some(refusal) = refuse_orders(&game) {
+        if let Some(refusal) = refuse_orders(self.j, &game)? {
             self.push_block(true, Block::with("Orders", refusal));
             return Ok(());
         }
@@ -1346,13 +1402,18 @@ impl<'a> Session<'a> {
                         .ack
                         .lines
                         .iter()
-                        .map(|c| {
+                        .flat_map(|c| {
                             let (number, written) = mail_line(c.line)
                                 .map_or((c.line, c.text.as_str()), |l| (l.number, l.text.as_str()));
-                            match &c.error {
+                            let head = match &c.error {
                                 None => format!("line {number}: {}", c.kept()),
                                 Some(e) => format!("line {number}: {written}: ERROR: {e}"),
-                            }
+                            };
+                            std::iter::once(head).chain(
+                                c.warnings
+                                    .iter()
+                                    .map(move |w| format!("line {number}: WARNING: {w}")),
+                            )
                         })
                         .collect();
                     let kept = taken.ack.kept();
@@ -1365,6 +1426,9 @@ impl<'a> Session<'a> {
                             taken.ack.lines.len()
                         )
                     });
+                    if kept > 0 {
+                        lines.extend(taken.ack.notes.iter().cloned());
+                    }
                     if kept > 0 && by == Author::Player {
                         self.set = Some(taken.ack);
                     }
@@ -1395,11 +1459,14 @@ impl<'a> Session<'a> {
             orders,
         } = set;
         let head = format!("Your orders for {phase} now");
-        let lines = match (orders, owes) {
+        let mut lines = match (orders, owes) {
             (_, false) => vec![format!("{power} owes no orders in {phase}.")],
             (None, true) => vec!["None yet: without orders the rules' defaults apply.".into()],
             (Some(o), true) => o,
         };
+        if owes && Judge::waits(self.j.view(), game, power)? {
+            lines.push("You wait for the deadline: the phase is not processed before it.".into());
+        }
         Ok(Some(Block { head, lines }))
     }
 
@@ -1480,8 +1547,8 @@ impl<'a> Session<'a> {
                 }
                 Err(e) => return Err(e.into()),
             },
-            Command::Gm(GmCommand::Process(phase)) if gm => {
-                service(head, j.process_named(&name, phase, now), |p| {
+            Command::Gm(GmCommand::Process { phase, now: anyway }) if gm => {
+                service(head, j.process_due(&name, Some(phase), *anyway, now), |p| {
                     vec![format!(
                         "Processed {}; next {}; {} mails queued.",
                         p.phase,
@@ -1495,48 +1562,35 @@ impl<'a> Session<'a> {
                     p.results.lines().map(str::to_string).collect()
                 })
             }
-            Command::Gm(GmCommand::Rollback(phase)) if gm => {
-                service(head, j.rollback(&name, phase, now), |p| {
-                    vec![format!("The game is back at the start of {p}.")]
+            Command::Gm(GmCommand::Rollback { phase, reason }) if gm => {
+                service(head, j.rollback(&name, phase, Some(reason), now), |p| {
+                    vec![format!(
+                        "The game is back at the start of {p}; everyone is told."
+                    )]
                 })
             }
             Command::Gm(GmCommand::SetDeadline(t)) if gm => {
-                let r = clock::parse_time(t)
-                    .map_err(GameError::from)
-                    .and_then(|at| j.set_deadline(&name, at, now).map(|()| at));
                 let zone = s.game.timezone.clone();
-                service(head, r, |at| {
-                    vec![format!("Deadline: {}.", clock::show_in(at, &zone))]
+                service(head, j.set_deadline(&name, t, now), |at| {
+                    vec![format!(
+                        "Deadline: {}; everyone is told.",
+                        clock::show_in(at, &zone)
+                    )]
                 })
             }
-            Command::Gm(GmCommand::SetGrace(p)) if gm => {
-                let r = clock::Period::parse(p)
+            Command::Gm(GmCommand::Set { key, value }) if gm => {
+                let r = Setting::parse(key, value)
                     .map_err(GameError::from)
-                    .and_then(|grace| j.set_grace(&name, grace, now).map(|()| grace));
-                service(head, r, |grace| vec![format!("Grace: {grace}.")])
-            }
-            Command::Gm(GmCommand::SetPictures(word)) if gm => {
-                let on = match word.to_ascii_lowercase().as_str() {
-                    "on" => Some(true),
-                    "off" => Some(false),
-                    _ => None,
-                };
-                match on {
-                    Some(on) => service(head, j.set_pictures(&name, on, now), |()| {
-                        let word = if on { "with" } else { "without" };
-                        vec![format!("Result mails go {word} a picture of the board.")]
-                    }),
-                    None => Block::with(
-                        head,
-                        "ERROR: write SET PICTURES ON or SET PICTURES OFF. Nothing was done.",
-                    ),
-                }
+                    .and_then(|setting| j.set(&name, &setting, now).map(|_| setting));
+                service(head, r, |setting| vec![format!("Set: {setting}.")])
             }
             Command::Gm(GmCommand::Control(minor, major)) if gm => {
                 service(head, j.control(&name, minor, major, now), |c| {
                     vec![format!("{c} (carried out when the phase is processed).")]
                 })
             }
+            Command::Gm(GmCommand::Code(words)) if gm => seats::code(j, s, words, head, now)?,
+            Command::Gm(GmCommand::Replace(words)) if gm => seats::replace(j, s, words, head, now)?,
             Command::Gm(GmCommand::Pause) if gm => service(head, j.pause(&name, true, now), |_| {
                 vec!["The game is paused.".into()]
             }),
@@ -1554,12 +1608,22 @@ impl<'a> Session<'a> {
                 head,
                 "The GM has no orders, password or address of a power to change by mail.",
             ),
+            Command::SetWait(_)
+            | Command::SetAbsence(_)
+            | Command::SetDraw(_)
+            | Command::SetConcede(_)
+            | Command::Gm(GmCommand::End(_)) => endings::command(j, s, c, head, now)?,
             Command::Gm(_) => gm_only(head),
             // Run by `run` itself.
             Command::Help
             | Command::Signon { .. }
             | Command::BadSignon
             | Command::Signoff
+            | Command::Resign
+            | Command::Takeover { .. }
+            | Command::BadTakeover
+            | Command::Observe(_)
+            | Command::Unobserve(_)
             | Command::Order(_) => Block::new(head),
         })
     }
@@ -1588,8 +1652,15 @@ fn service<T>(head: String, r: Result<T, GameError>, ok: impl FnOnce(T) -> Vec<S
 }
 
 /// Why a game takes no orders now, if it doesn't.
-fn refuse_orders(g: &Game) -> Option<String> {
-    match g.state {
+fn refuse_orders(j: &Judge, g: &Game) -> Result<Option<String>, MailError> {
+    if let Some(e) = j.ending(g)? {
+        return Ok(Some(format!(
+            "Game '{}' ended {}: it takes no orders. Nothing was done.",
+            g.name,
+            crate::game::describe(&e, &g.timezone)
+        )));
+    }
+    Ok(match g.state {
         GameState::Forming => Some(format!(
             "Game '{}' has not started: no orders yet. Nothing was done.",
             g.name
@@ -1603,7 +1674,7 @@ fn refuse_orders(g: &Game) -> Option<String> {
             g.name
         )),
         GameState::Running => None,
-    }
+    })
 }
 
 /// HISTORY: the results mails of the game's phases, oldest first.

@@ -31,6 +31,14 @@ pub enum Command {
     SetPassword(String),
     /// `SET ADDRESS NEW`.
     SetAddress(String),
+    /// `SET WAIT` (true) or `SET NOWAIT`: the phase waits for its deadline.
+    SetWait(bool),
+    /// `SET ABSENCE [FROM TO | NONE]`, with the words after ABSENCE.
+    SetAbsence(String),
+    /// `SET DRAW` (true) or `SET NODRAW`: the secret draw vote.
+    SetDraw(bool),
+    /// `SET CONCEDE POWER` (`NONE`, or `SET NOCONCEDE`: withdrawn).
+    SetConcede(String),
     /// `PRESS TO P1 P2 ...` or `BROADCAST` (no powers), with its text up to `ENDPRESS`.
     Press {
         /// The powers named (none: broadcast).
@@ -38,6 +46,23 @@ pub enum Command {
         /// The text.
         body: String,
     },
+    /// `RESIGN`: the player leaves the power signed on as.
+    Resign,
+    /// `TAKEOVER POWER GAME CODE`: an open seat taken with the GM's one-time code.
+    Takeover {
+        /// The power.
+        power: String,
+        /// The game.
+        game: String,
+        /// The code.
+        code: String,
+    },
+    /// `TAKEOVER` that doesn't have its three words.
+    BadTakeover,
+    /// `OBSERVE GAME` (empty when not given).
+    Observe(String),
+    /// `UNOBSERVE GAME` (empty when not given).
+    Unobserve(String),
     /// One of the GM's commands.
     Gm(GmCommand),
     /// Anything else: an order line.
@@ -47,24 +72,45 @@ pub enum Command {
 /// A command only the GM may give.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GmCommand {
-    /// `PROCESS PHASE` (the phase as the game names it; empty when not given).
-    Process(String),
+    /// `PROCESS PHASE [NOW]` (the phase as the game names it; empty when not given). `NOW`
+    /// processes it before its deadline.
+    Process {
+        /// The phase named.
+        phase: String,
+        /// `NOW`: before the deadline too.
+        now: bool,
+    },
     /// `PREVIEW`.
     Preview,
-    /// `ROLLBACK PHASE`.
-    Rollback(String),
-    /// `SET DEADLINE TIME`.
+    /// `ROLLBACK PHASE [REASON...]` (a phase is three words: `Autumn 1801 Movement`).
+    Rollback {
+        /// The phase named.
+        phase: String,
+        /// Why, for the players' notice (may be empty).
+        reason: String,
+    },
+    /// `SET DEADLINE TIME` (the game's local time, or with an offset).
     SetDeadline(String),
-    /// `SET GRACE PERIOD`.
-    SetGrace(String),
-    /// `SET PICTURES ON|OFF`: a picture of the board in each result mail.
-    SetPictures(String),
+    /// `SET KEY VALUE`: a setting of the game (`SET GRACE 12h`, `SET PICTURES OFF`).
+    Set {
+        /// The key as written.
+        key: String,
+        /// The value as written.
+        value: String,
+    },
     /// `CONTROL MINOR POWER`.
     Control(String, String),
     /// `PAUSE`.
     Pause,
     /// `RESUME`.
     Resume,
+    /// `CODE POWER [ADDRESS]`: a one-time code for an open seat, mailed to the address (or to
+    /// the GM). The words after CODE.
+    Code(Vec<String>),
+    /// `REPLACE POWER ADDRESS`: the seat given to a new player. The words after REPLACE.
+    Replace(Vec<String>),
+    /// `END DRAW P1 P2 ... | END WINNER P | END REASON TEXT` (with the words after END).
+    End(String),
 }
 
 /// A command and the 1-based body line it starts on.
@@ -152,6 +198,11 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
         }
         let second = w.get(1).map(|s| s.to_ascii_uppercase()).unwrap_or_default();
         let rest = |from: usize| w.get(from..).map(|r| r.join(" ")).unwrap_or_default();
+        let tail = |from: usize| {
+            w.get(from..)
+                .map(|r| r.iter().map(|s| s.to_string()).collect())
+                .unwrap_or_default()
+        };
         let command = match (first.as_str(), second.as_str()) {
             ("SIGNON", _) => match w.as_slice() {
                 [_, power, game, password] => Command::Signon {
@@ -166,20 +217,53 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("HISTORY", _) => Command::History,
             ("SUMMARY", _) => Command::Summary,
             ("CLEAR", _) => Command::Clear,
+            ("RESIGN", _) => Command::Resign,
+            ("TAKEOVER", _) => match w.as_slice() {
+                [_, power, game, code] => Command::Takeover {
+                    power: power.to_string(),
+                    game: game.to_string(),
+                    code: code.to_string(),
+                },
+                _ => Command::BadTakeover,
+            },
+            ("OBSERVE", _) => Command::Observe(rest(1)),
+            ("UNOBSERVE", _) => Command::Unobserve(rest(1)),
+            ("CODE", _) => Command::Gm(GmCommand::Code(tail(1))),
+            ("REPLACE", _) => Command::Gm(GmCommand::Replace(tail(1))),
             ("SIGNOFF", _) => Command::Signoff,
-            ("PROCESS", _) => Command::Gm(GmCommand::Process(rest(1))),
+            ("PROCESS", _) => {
+                // A phase is three words; a fourth, NOW, says to process before the deadline.
+                let now = w.len() == 5 && w[4].eq_ignore_ascii_case("NOW");
+                Command::Gm(GmCommand::Process {
+                    phase: if now { w[1..4].join(" ") } else { rest(1) },
+                    now,
+                })
+            }
             ("PREVIEW", _) => Command::Gm(GmCommand::Preview),
             ("PAUSE", _) => Command::Gm(GmCommand::Pause),
             ("RESUME", _) => Command::Gm(GmCommand::Resume),
-            ("ROLLBACK", _) => Command::Gm(GmCommand::Rollback(rest(1))),
+            ("ROLLBACK", _) => Command::Gm(GmCommand::Rollback {
+                phase: w.get(1..4).map_or_else(|| rest(1), |p| p.join(" ")),
+                reason: rest(4),
+            }),
             ("CONTROL", _) if w.len() == 3 => {
                 Command::Gm(GmCommand::Control(w[1].to_string(), w[2].to_string()))
             }
             ("SET", "PASSWORD") => Command::SetPassword(rest(2)),
             ("SET", "ADDRESS") => Command::SetAddress(rest(2)),
             ("SET", "DEADLINE") => Command::Gm(GmCommand::SetDeadline(rest(2))),
-            ("SET", "GRACE") => Command::Gm(GmCommand::SetGrace(rest(2))),
-            ("SET", "PICTURES") => Command::Gm(GmCommand::SetPictures(rest(2))),
+            ("SET", "WAIT") => Command::SetWait(true),
+            ("SET", "NOWAIT") => Command::SetWait(false),
+            ("SET", "ABSENCE") => Command::SetAbsence(rest(2)),
+            ("SET", "DRAW") => Command::SetDraw(true),
+            ("SET", "NODRAW") => Command::SetDraw(false),
+            ("SET", "CONCEDE") => Command::SetConcede(rest(2)),
+            ("SET", "NOCONCEDE") => Command::SetConcede("NONE".into()),
+            ("END", _) => Command::Gm(GmCommand::End(rest(1))),
+            ("SET", _) => Command::Gm(GmCommand::Set {
+                key: w.get(1).map(|k| k.to_string()).unwrap_or_default(),
+                value: rest(2),
+            }),
             ("PRESS", "TO") => {
                 let to = w[2..].iter().map(|s| s.to_string()).collect();
                 press = Some((number, t.to_string(), to, Vec::new()));
@@ -206,7 +290,8 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
 /// What a stored mail shows in place of a password.
 pub const MASK: &str = "******";
 
-/// `body` with the password of every SIGNON and SET PASSWORD line masked (`SIGNON France g1
+/// `body` with the password of every SIGNON and SET PASSWORD line (and the code of a TAKEOVER)
+/// masked (`SIGNON France g1
 /// ******`), wherever the line is: quoted, in press, below a signature, read or not. And the
 /// passwords taken out, each with its line's number as [`read`] numbers lines.
 pub fn mask(body: &str) -> (String, Vec<(usize, String)>) {
@@ -222,7 +307,7 @@ pub fn mask(body: &str) -> (String, Vec<(usize, String)>) {
         let upper = |k: usize| w.get(k).map(|s| s.to_ascii_uppercase()).unwrap_or_default();
         // The word the password starts at.
         let secret_word = match (upper(0).as_str(), upper(1).as_str()) {
-            ("SIGNON", _) => Some(3),
+            ("SIGNON", _) | ("TAKEOVER", _) => Some(3),
             ("SET", "PASSWORD") => Some(2),
             _ => None,
         };
@@ -273,7 +358,9 @@ pub fn restore(lines: &mut [Line], secrets: &str) {
             continue;
         };
         match &mut l.command {
-            Command::Signon { password, .. } | Command::SetPassword(password)
+            Command::Signon { password, .. }
+            | Command::SetPassword(password)
+            | Command::Takeover { code: password, .. }
                 if password == MASK =>
             {
                 *password = secret.to_string();
@@ -354,6 +441,28 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(commands(lines), commands(read(body).expect("a short mail")));
+    }
+
+    /// Issue 20: a TAKEOVER's one-time code is masked in the stored mail like a password, and
+    /// put back for the tick that answers it.
+    #[test]
+    fn a_takeover_code_is_masked_and_restored() {
+        let body = "TAKEOVER France g1 Xy7kPq2mZz9a\nOBSERVE g2\n";
+        let (masked, secrets) = mask(body);
+        assert_eq!(masked, "TAKEOVER France g1 ******\nOBSERVE g2\n");
+        let mut lines = read(&masked).expect("a short mail");
+        restore(&mut lines, &secrets_text(&secrets));
+        assert_eq!(
+            lines.iter().map(|l| &l.command).collect::<Vec<_>>(),
+            vec![
+                &Command::Takeover {
+                    power: "France".into(),
+                    game: "g1".into(),
+                    code: "Xy7kPq2mZz9a".into()
+                },
+                &Command::Observe("g2".into())
+            ]
+        );
     }
 
     /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.

@@ -1,14 +1,16 @@
 //! The judge's mails, from the plain-text templates under `templates/`: phase results (movement,
-//! retreats, Winter with its tracking sheet), the GM's preview, reminders and the password mail.
+//! retreats, Winter with its tracking sheet), the GM's preview and reminders.
 //!
 //! Every view is built from the engine's [`PhaseReport`] and the position it was played from:
 //! the templates print, they never decide an outcome.
+
+pub mod advice;
 
 use askama::Template;
 use napjudge_engine::order::OrderKind;
 use napjudge_engine::outcome::Describe;
 use napjudge_engine::position::Position;
-use napjudge_engine::turn::PhaseReport;
+use napjudge_engine::turn::{Fate, PhaseReport};
 use napjudge_engine::variant::{PhaseKind, PowerId, PowerKind, Variant};
 
 /// Why a mail can't be rendered.
@@ -204,8 +206,20 @@ impl PhaseView {
             powers.push(PowerLines {
                 power: missing.clone(),
                 lines: Vec::new(),
-                note: "no orders: the rules' defaults were applied".into(),
+                note: "no orders: civil disorder, the rules' defaults were applied".into(),
             });
+        }
+        // The units no order named, after each power's orders (issue 21).
+        for u in &report.unordered {
+            if let Some(p) = powers.iter_mut().find(|p| p.power == name(v, u.power)) {
+                p.lines.push(OrderLine {
+                    order: u.force.name(v, u.at),
+                    outcome: match u.fate {
+                        Fate::Holds => "no order: held".into(),
+                        Fate::Disbands => "no order: disbanded".into(),
+                    },
+                });
+            }
         }
         let board = v
             .power_ids()
@@ -439,20 +453,8 @@ pub struct ReminderMail<'a> {
     pub grace_end: &'a str,
     /// Whether the deadline has passed (the grace has started).
     pub in_grace: bool,
-}
-
-/// The player's password, when the GM let the judge choose it.
-#[derive(Template)]
-#[template(path = "password.txt")]
-pub struct PasswordMail<'a> {
-    /// The game.
-    pub game: &'a str,
-    /// The power.
-    pub power: &'a str,
-    /// The password.
-    pub password: &'a str,
-    /// The GM's address.
-    pub gm: &'a str,
+    /// In a Winter, the power's budget before it orders (`Budget: ...`); empty otherwise.
+    pub budget: &'a str,
 }
 
 /// Renders a template, naming the mail when it fails.

@@ -3,7 +3,9 @@
 //! module: reads through a [`View`] (of the [`Store`] or of a transaction), writes through a
 //! [`Tx`], the one transaction a service call runs in.
 
+mod endings;
 mod schema;
+mod seats;
 mod types;
 
 use crate::clock::Period;
@@ -13,9 +15,12 @@ use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 use std::path::Path;
 
+pub use endings::{Absence, Choices, Ending, Timing};
 pub use schema::VERSION;
+pub use seats::{CodeState, SeatChange, SeatRules};
 pub use types::{
-    Address, Author, Fault, GameState, InboxState, MailKind, MailState, Reminded, Role,
+    Address, Author, ChangeKind, EndKind, Fault, GameState, InboxState, MailKind, MailState,
+    Reminded, Role,
 };
 
 /// Why the store can't do what was asked.
@@ -711,6 +716,17 @@ impl View<'_> {
         self.phases_from(game, 0)
     }
 
+    /// Whether a rollback set aside a processed phase of the game (then a phase played again
+    /// may replace results mailed before).
+    pub fn rolled_back(&self, game: i64) -> Result<bool, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT EXISTS (SELECT 1 FROM phases
+                            WHERE game = ?1 AND superseded = 1 AND report IS NOT NULL)",
+            params![game],
+            |r| r.get(0),
+        )?)
+    }
+
     /// The phases of the game from `seq` on, history included, oldest first (a replay reads
     /// each processed phase once).
     pub fn phases_from(&self, game: i64, seq: i64) -> Result<Vec<PhaseRow>, StoreError> {
@@ -1164,20 +1180,23 @@ impl Tx<'_> {
         Ok(n == 1)
     }
 
-    /// Sets a game's grace.
-    pub fn set_grace(&self, game: i64, grace: Period) -> Result<(), StoreError> {
+    /// Stores a game's settings as `g` has them: zone, periods, wait and pictures.
+    pub fn set_settings(&self, g: &Game) -> Result<(), StoreError> {
         self.0.execute(
-            "UPDATE games SET grace = ?2 WHERE id = ?1",
-            params![game, grace],
-        )?;
-        Ok(())
-    }
-
-    /// Turns the pictures in a game's result mails on or off.
-    pub fn set_pictures(&self, game: i64, on: bool) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE games SET pictures = ?2 WHERE id = ?1",
-            params![game, on],
+            "UPDATE games SET timezone = ?2, movement = ?3, retreat = ?4, winter = ?5,
+                              grace = ?6, remind = ?7, wait = ?8, pictures = ?9
+             WHERE id = ?1",
+            params![
+                g.id,
+                g.timezone,
+                g.periods.movement,
+                g.periods.retreat,
+                g.periods.winter,
+                g.periods.grace,
+                g.periods.remind,
+                g.wait,
+                g.pictures
+            ],
         )?;
         Ok(())
     }

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 10;
+pub const VERSION: i64 = 12;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -212,6 +212,86 @@ CREATE TABLE handled (
     digest TEXT NOT NULL             -- SHA-256 of the text read, hex
 );
 CREATE INDEX handled_power ON handled (game, power, phase);
+"#,
+    // Version 11 (issue 20, seats and observers).
+    r#"
+-- Per game: after how many phases in a row without orders a power is abandoned (0: never),
+-- and whether anyone may OBSERVE it by mail. A game without a row: never, and yes.
+CREATE TABLE seat_rules (
+    game          INTEGER PRIMARY KEY REFERENCES games(id),
+    abandon_after INTEGER NOT NULL,
+    observers     INTEGER NOT NULL
+);
+-- Phases in a row the power's player has sent no orders: reset by orders and by a new player.
+ALTER TABLE players ADD COLUMN missed INTEGER NOT NULL DEFAULT 0;
+-- Every seat left or given after the start: resigned, abandoned, replaced, taken over.
+CREATE TABLE seat_changes (
+    id          INTEGER PRIMARY KEY,
+    game        INTEGER NOT NULL REFERENCES games(id),
+    power       TEXT NOT NULL,
+    change      TEXT NOT NULL,
+    old_address TEXT,
+    new_address TEXT,
+    missed      INTEGER NOT NULL DEFAULT 0,  -- phases missed, for an abandoned seat
+    at          TEXT NOT NULL
+);
+CREATE INDEX seat_changes_power ON seat_changes (game, power);
+-- The GM's one-time codes for an open seat (TAKEOVER): the SHA-256 of the code, never the code.
+CREATE TABLE takeover_codes (
+    id     INTEGER PRIMARY KEY,
+    game   INTEGER NOT NULL REFERENCES games(id),
+    power  TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    issued TEXT NOT NULL,
+    used   TEXT,                     -- when it was used
+    void   INTEGER NOT NULL DEFAULT 0  -- 1: a newer code, or the seat was given
+);
+-- Who observes a game: its results and broadcast press, nothing else.
+CREATE TABLE observers (
+    game    INTEGER NOT NULL REFERENCES games(id),
+    address TEXT NOT NULL COLLATE NOCASE,
+    since   TEXT NOT NULL,
+    PRIMARY KEY (game, address)
+);
+"#,
+    // Version 12 (issue 20 part 3: waiting, absence, endings).
+    r#"
+-- The GM's limits on waiting and absence; a game without a row has the defaults.
+CREATE TABLE game_timing (
+    game              INTEGER PRIMARY KEY REFERENCES games(id),
+    delay             INTEGER NOT NULL,  -- seconds after the last orders before an early process
+    absence_max_days  INTEGER NOT NULL,  -- the longest absence, in days
+    absences_per_year INTEGER NOT NULL   -- absences per power per calendar year (of FROM)
+);
+-- A player's own choices: WAIT/NOWAIT (NULL: the game's wait), the secret draw vote and the
+-- power the player concedes to.
+CREATE TABLE choices (
+    game    INTEGER NOT NULL REFERENCES games(id),
+    power   TEXT NOT NULL,
+    wait    INTEGER,
+    draw    INTEGER NOT NULL DEFAULT 0,
+    concede TEXT,
+    PRIMARY KEY (game, power)
+);
+-- Absences registered by SET ABSENCE: no deadline falls inside one.
+CREATE TABLE absences (
+    id      INTEGER PRIMARY KEY,
+    game    INTEGER NOT NULL REFERENCES games(id),
+    power   TEXT NOT NULL,
+    start   TEXT NOT NULL,
+    end     TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX absences_game ON absences (game, start);
+-- How a finished game ended (a finished game of an older napjudge has none: a victory).
+CREATE TABLE endings (
+    game   INTEGER PRIMARY KEY REFERENCES games(id),
+    kind   TEXT NOT NULL,   -- victory, draw, concession, gm
+    powers TEXT NOT NULL,   -- JSON list: the winners, the powers of the draw, the power conceded to
+    reason TEXT NOT NULL,   -- the GM's words, or empty
+    phase  TEXT NOT NULL,   -- the phase it ended in, as the game names it
+    at     TEXT NOT NULL
+);
 "#,
 ];
 

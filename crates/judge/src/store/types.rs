@@ -158,6 +158,20 @@ stored_word!(
 );
 
 stored_word!(
+    /// How a seat changed hands (issue 20).
+    ChangeKind, "seat change", {
+        /// Its player left it (RESIGN).
+        Resigned => "resigned",
+        /// Its player missed too many phases in a row.
+        Abandoned => "abandoned",
+        /// The GM gave it to a new player (`game replace`, REPLACE).
+        Replaced => "replaced",
+        /// A new player took it with the GM's code (TAKEOVER).
+        TookOver => "took over",
+    }
+);
+
+stored_word!(
     /// Who entered an order text.
     Author, "author of orders", {
         /// The power's player (by mail, or `game orders --as-player`).
@@ -392,3 +406,17 @@ mod tests {
         assert_eq!(Role::named("France").power(), Some("France"));
     }
 }
+
+stored_word!(
+    /// How a game ended (`endings.kind`).
+    EndKind, "kind of ending", {
+        /// A major won (R7.10).
+        Victory => "victory",
+        /// Every surviving major voted for a draw, or the GM declared one.
+        Draw => "draw",
+        /// Every other surviving major conceded to one.
+        Concession => "concession",
+        /// The GM ended it, with a reason and no result.
+        Gm => "gm",
+    }
+);

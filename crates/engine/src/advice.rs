@@ -1,0 +1,689 @@
+//! Warnings for the acknowledgement (issue 21): what a power's orders will do that the power may
+//! not mean, known from the position and its own orders before the deadline. They never change
+//! an order: the orders stand as written, and the warnings say why one will not do what it says.
+//!
+//! [`check`] is [`turn::check`] with the warnings: the lines read and checked once, then
+//! - in a movement phase: the forces with no order (they hold), moves that need a convoy none of
+//!   the power's fleets gives, moves into the power's own space that will bounce (a MERGE was
+//!   perhaps meant), supports and convoys of the power's own units that name an order those units
+//!   don't give, supports of a merge none of the power's forces makes, second-phase orders with no
+//!   fleet of the power to carry them out;
+//! - in a retreat phase: the dislodged forces with no order (they disband);
+//! - in a Winter: the power's orders played alone through [`turn::play`], the very adjudication
+//!   the phase gets ([`crate::winter::adjudicate`]), so an order the power's supply points or
+//!   builds can't pay for is warned with the engine's own refusal, and builds left unused or
+//!   removals left to civil disorder are named; with the power's [`Budget`].
+//!
+//! Only another power's orders can make an order without a warning void, or a Winter order fail:
+//! a loan to the power or a renewal of its debt (more SP, so a removal may no longer be due),
+//! another power's unit removed from a build site, and in a movement phase the outcomes of the
+//! first moves (R4.3), other powers' units named by a support or convoy, and the fleets at sea
+//! (DATC 6.D.31, 6.G.6). `tests/warnings.rs` plays random orders to hold that promise.
+
+use crate::order::{Order, OrderKind, Place, Stage, UnitSpec};
+use crate::outcome::{Outcome, Reason, Void, WinterEvent};
+use crate::position::Position;
+use crate::turn::{self, named, CheckedOrder, Sheets, Unordered};
+use crate::validate::Checker;
+use crate::variant::{PhaseKind, PowerId, ProvinceId, Region, SpaceKind, Variant};
+use crate::winter::{adjust, supply};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One warning: data, made into words by the judge.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Warning {
+    /// Components of a force with no order, and what happens to them.
+    Unordered(Unordered),
+    /// An army's move that needs a convoy no fleet of the power is ordered to give.
+    NeedsConvoy {
+        /// Where it goes.
+        to: ProvinceId,
+    },
+    /// A move into a space where the power's own force stays: it bounces.
+    IntoOwnHeld {
+        /// The space.
+        to: ProvinceId,
+        /// The same units merging there (`A(Mar) MERGE Bur`), when that is a valid order.
+        merge: Option<Order<Region>>,
+    },
+    /// A support of the power's own force that gives another order (or none): the support is
+    /// void. `ordered`: the line of that force's order, if it has one.
+    SupportNotGiven {
+        /// Where the supported force is.
+        at: ProvinceId,
+        /// The line of its order, or none (it holds).
+        ordered: Option<usize>,
+    },
+    /// A convoy of the power's own army that is not ordered to that move: the convoy is void.
+    ConvoyNotUsed {
+        /// Where the army is.
+        at: ProvinceId,
+        /// The line of its order, or none (it holds).
+        ordered: Option<usize>,
+    },
+    /// A support of a merge into a space no force of the power merges into.
+    NoMergeToSupport {
+        /// The space.
+        target: ProvinceId,
+    },
+    /// A second-phase order naming more fleets in a space than the power will have there to move
+    /// again after the first moves (R4.3).
+    NoFirstMove {
+        /// The space the order names.
+        at: ProvinceId,
+    },
+    /// An order that fails or is void when the power's orders are played alone: in a Winter any
+    /// (the budget's checks among them), in a movement phase a void only its own orders decide.
+    Alone(Outcome),
+    /// Builds the power may make and leaves unordered (none is built for them).
+    BuildsUnused(u32),
+    /// Removals due and not ordered: civil disorder removes these units.
+    CivilDisorder(Vec<(ProvinceId, crate::variant::UnitType)>),
+}
+
+/// A warning and the line it is about (none: about the whole set).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Advice {
+    /// The 1-based line of the power's text.
+    pub line: Option<usize>,
+    /// What.
+    pub warning: Warning,
+}
+
+/// A power's means in a Winter before it orders (RULINGS §7): what its orders may spend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budget {
+    /// SP at hand this Winter (income, bank, repayments, the power's own loans), when the game
+    /// has supply points.
+    pub sp: Option<u32>,
+    /// Units (components) on the board.
+    pub units: u32,
+    /// What they cost (with supply points, 3 SP each).
+    pub upkeep: u32,
+    /// Builds available (negative: removals due).
+    pub builds: i32,
+}
+
+impl Budget {
+    /// SP left after upkeep (negative: short).
+    pub fn left(&self) -> Option<i64> {
+        self.sp.map(|sp| i64::from(sp) - i64::from(self.upkeep))
+    }
+}
+
+/// A power's Winter budget before it orders, with `orders` its own orders (its loans count),
+/// worked out by the Winter's own opening of the accounts ([`supply::open`]): none outside an
+/// adjustment phase or for a power that owes no units' orders.
+pub fn budget(
+    variant: &Variant,
+    position: &Position,
+    power: PowerId,
+    orders: &[Order<Region>],
+) -> Option<Budget> {
+    if position.phase.kind != PhaseKind::Adjustment {
+        return None;
+    }
+    let units = supply::unit_count(position, power);
+    let by_sp = variant.rules.supply_points && position.ledgers.is_major(variant, power);
+    if !by_sp {
+        let keep = adjust::allowance(variant, position, power);
+        return Some(Budget {
+            sp: None,
+            units,
+            upkeep: units,
+            builds: keep - units as i32,
+        });
+    }
+    let own: Vec<(PowerId, Order<Region>)> = orders.iter().map(|o| (power, o.clone())).collect();
+    let mut outcomes = vec![Outcome::Succeeds; own.len()];
+    let mut ledgers = position.ledgers.clone();
+    ledgers.start_winter();
+    supply::open(variant, position, &own, &mut outcomes, &mut ledgers);
+    let sp = ledgers.accounts.get(&power).map_or(0, |a| a.available);
+    Some(Budget {
+        sp: Some(sp),
+        units,
+        upkeep: supply::SP_PER_UNIT * units,
+        builds: supply::units_paid(&ledgers, power) - units as i32,
+    })
+}
+
+/// A power's orders read and checked ([`turn::check`]), with the warnings and, in a Winter, its
+/// budget.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Advised {
+    /// Each line as [`turn::check`] gives it.
+    pub orders: Vec<CheckedOrder>,
+    /// The warnings, those about a line in the order of the lines, then those about the set.
+    pub advice: Vec<Advice>,
+    /// In an adjustment phase, the power's budget.
+    pub budget: Option<Budget>,
+}
+
+/// Reads and checks `power`'s orders as [`turn::check`] does, and warns of what they will do
+/// that the power may not mean. `gm` are the GM's commands for the phase (they act first,
+/// R7.8).
+pub fn check(
+    variant: &Variant,
+    position: &Position,
+    gm: &[String],
+    power: PowerId,
+    text: &str,
+) -> Advised {
+    let orders = turn::check(variant, Some(position), Some(power), text);
+    let kept: Vec<(usize, &Order<Region>)> = orders
+        .iter()
+        .filter_map(|c| c.checked.as_ref().ok().map(|o| (c.line, o)))
+        .collect();
+    let plain: Vec<Order<Region>> = kept.iter().map(|(_, o)| (*o).clone()).collect();
+    let mut advice = Vec::new();
+    let mut budget = None;
+    match position.phase.kind {
+        PhaseKind::Movement | PhaseKind::SecondMovement => {
+            advice = movement(variant, position, power, &kept);
+            advice.extend(own_voids(variant, position, gm, power, &orders));
+        }
+        PhaseKind::Retreat | PhaseKind::SecondRetreat => {}
+        PhaseKind::Adjustment | PhaseKind::Bids => {
+            budget = self::budget(variant, position, power, &plain);
+            advice = winter(variant, position, gm, power, &orders, budget);
+        }
+    }
+    let ordered: Vec<&Order<Region>> = kept.iter().map(|(_, o)| *o).collect();
+    advice.extend(
+        turn::unordered(position, power, &ordered)
+            .into_iter()
+            .map(|u| Advice {
+                line: None,
+                warning: Warning::Unordered(u),
+            }),
+    );
+    Advised {
+        orders,
+        advice,
+        budget,
+    }
+}
+
+/// Where an order's units at `at` go in the first phase, if they move: a move's target, a merge
+/// participant's (outside the target).
+fn leaves_to(order: &Order<Region>, at: ProvinceId) -> Option<ProvinceId> {
+    match &order.kind {
+        OrderKind::Move { unit, to, .. } if unit.at.province == at => Some(to.province),
+        OrderKind::Merge { units, target, .. }
+            if target.province != at && units.iter().any(|u| u.at.province == at) =>
+        {
+            Some(target.province)
+        }
+        _ => None,
+    }
+}
+
+fn movement(
+    variant: &Variant,
+    position: &Position,
+    power: PowerId,
+    kept: &[(usize, &Order<Region>)],
+) -> Vec<Advice> {
+    let first: Vec<(usize, &Order<Region>)> = kept
+        .iter()
+        .filter(|(_, o)| o.stage == Stage::First)
+        .copied()
+        .collect();
+    let own = |p: ProvinceId| {
+        position
+            .force(p)
+            .filter(|f| position.commands(power, f.power))
+    };
+    // Components ordered out of their space.
+    let mut leaving: BTreeMap<ProvinceId, u32> = BTreeMap::new();
+    for (_, o) in &first {
+        for u in named(o) {
+            if leaves_to(o, u.at.province).is_some() {
+                *leaving.entry(u.at.province).or_default() +=
+                    u32::from(u.armies) + u32::from(u.fleets);
+            }
+        }
+    }
+    // Whether some of the power's force in `p` stays there through the first phase.
+    let stays = |p: ProvinceId| {
+        own(p).is_some_and(|f| f.components() > leaving.get(&p).copied().unwrap_or(0))
+    };
+    let order_at = |p: ProvinceId| {
+        first
+            .iter()
+            .find(|(_, o)| named(o).iter().any(|u| u.at.province == p))
+            .map(|(l, _)| *l)
+    };
+    let moves = |from: ProvinceId, to: ProvinceId, armies: bool| {
+        first.iter().any(|(_, o)| {
+            leaves_to(o, from) == Some(to)
+                && named(o)
+                    .iter()
+                    .any(|u| u.at.province == from && (!armies || u.armies > 0))
+        })
+    };
+    let checker = Checker {
+        variant,
+        position: Some(position),
+        power: Some(power),
+    };
+    let mut out = Vec::new();
+    let mut warn = |line: usize, warning: Warning| {
+        out.push(Advice {
+            line: Some(line),
+            warning,
+        })
+    };
+    for &(line, o) in kept {
+        if o.stage == Stage::Second {
+            if let Some(at) = second_without_first(position, power, &first, kept, o) {
+                warn(line, Warning::NoFirstMove { at });
+            } else if let OrderKind::SupportMove { supported, to, .. } = &o.kind {
+                // A support of the power's own fleet's second move that no second-phase order of
+                // it (or chain) makes.
+                let (at, to) = (supported.at.province, to.province);
+                let moved = kept.iter().any(|(_, m)| match &m.kind {
+                    OrderKind::Move { unit, to: t, .. } if m.stage == Stage::Second => {
+                        unit.at.province == at && t.province == to
+                    }
+                    OrderKind::Move {
+                        to: t,
+                        then: Some(n),
+                        ..
+                    } => t.province == at && n.province == to,
+                    _ => false,
+                });
+                if fleets_after_first(position, power, &first, at) > 0 && !moved {
+                    let ordered = kept
+                        .iter()
+                        .find(|(_, m)| {
+                            m.stage == Stage::Second && named(m).iter().any(|u| u.at.province == at)
+                        })
+                        .map(|(l, _)| *l);
+                    warn(line, Warning::SupportNotGiven { at, ordered });
+                }
+            }
+            continue;
+        }
+        match &o.kind {
+            OrderKind::Move { unit, to, .. } => {
+                let (from, to) = (unit.at.province, to.province);
+                let by_land = variant.army_adjacent(from, to)
+                    || (variant.rules.passages && variant.passage(from, to).is_some());
+                let convoyed = first.iter().any(|(_, c)| {
+                    matches!(&c.kind, OrderKind::Convoy { army, to: t, .. }
+                        if army.at.province == from && t.province == to)
+                });
+                let army = unit.fleets == 0 && unit.armies > 0;
+                if army && variant.province(from).kind != SpaceKind::Sea && !by_land && !convoyed {
+                    warn(line, Warning::NeedsConvoy { to });
+                }
+                if stays(to) {
+                    let merge = Order::new(OrderKind::Merge {
+                        units: vec![place(unit)],
+                        target: Place::Known(Region::of(to)),
+                        result: None,
+                    });
+                    let merge = checker.check(&merge).ok();
+                    warn(line, Warning::IntoOwnHeld { to, merge });
+                }
+            }
+            OrderKind::SupportHold { supported, .. } => {
+                let at = supported.at.province;
+                if own(at).is_some() && !stays(at) {
+                    let ordered = order_at(at);
+                    warn(line, Warning::SupportNotGiven { at, ordered });
+                }
+            }
+            OrderKind::SupportMove { supported, to, .. } => {
+                let at = supported.at.province;
+                if own(at).is_some() && !moves(at, to.province, false) {
+                    let ordered = order_at(at);
+                    warn(line, Warning::SupportNotGiven { at, ordered });
+                }
+            }
+            OrderKind::Convoy { army, to, .. } => {
+                let at = army.at.province;
+                if own(at).is_some() && !moves(at, to.province, true) {
+                    let ordered = order_at(at);
+                    warn(line, Warning::ConvoyNotUsed { at, ordered });
+                }
+            }
+            OrderKind::SupportMerge { target, .. } => {
+                let merged = first.iter().any(|(_, m)| {
+                    matches!(&m.kind, OrderKind::Merge { target: t, .. } if t.province == target.province)
+                });
+                if !merged {
+                    let target = target.province;
+                    warn(line, Warning::NoMergeToSupport { target });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn place(u: &UnitSpec<Region>) -> UnitSpec<Place> {
+    UnitSpec {
+        armies: u.armies,
+        fleets: u.fleets,
+        at: Place::Known(u.at),
+    }
+}
+
+/// The power's fleets in `p` that may move again after its first moves, as ordered (R4.3): those
+/// there that hold, and those ordered in.
+fn fleets_after_first(
+    position: &Position,
+    power: PowerId,
+    first: &[(usize, &Order<Region>)],
+    p: ProvinceId,
+) -> i64 {
+    let mut n: i64 = position
+        .force(p)
+        .filter(|f| f.power == power)
+        .map_or(0, |f| i64::from(f.fleets));
+    for (_, o) in first {
+        match &o.kind {
+            OrderKind::Move { unit, to, .. } => {
+                let f = i64::from(unit.fleets);
+                if unit.at.province == p {
+                    n -= f;
+                }
+                if to.province == p {
+                    n += f;
+                }
+            }
+            OrderKind::Blockade { unit, .. } if unit.at.province == p => {
+                n -= i64::from(unit.fleets);
+            }
+            OrderKind::Merge { units, target, .. } => {
+                for u in units.iter().filter(|_| target.province != p) {
+                    if u.at.province == p {
+                        n -= i64::from(u.fleets);
+                    }
+                }
+                if target.province == p {
+                    n += units
+                        .iter()
+                        .filter(|u| u.at.province != p)
+                        .map(|u| i64::from(u.fleets))
+                        .sum::<i64>();
+                }
+            }
+            OrderKind::EmbarkWith { fleet, to, .. } => {
+                if fleet.at.province == p {
+                    n -= i64::from(fleet.fleets);
+                }
+                if to.province == p {
+                    n += i64::from(fleet.fleets);
+                }
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// The space of a second-phase order where it names more fleets than the power may move again
+/// there after the first moves, as planned (R4.3): those that hold there and those ordered in;
+/// the chains' second legs and the other `2:` orders there count against them.
+fn second_without_first(
+    position: &Position,
+    power: PowerId,
+    first: &[(usize, &Order<Region>)],
+    kept: &[(usize, &Order<Region>)],
+    order: &Order<Region>,
+) -> Option<ProvinceId> {
+    let fleets_at = |p: ProvinceId| fleets_after_first(position, power, first, p);
+    let named_second = |p: ProvinceId| -> i64 {
+        let chains: i64 = first
+            .iter()
+            .filter_map(|(_, o)| match &o.kind {
+                OrderKind::Move {
+                    unit,
+                    to,
+                    then: Some(_),
+                    ..
+                } if to.province == p => Some(i64::from(unit.fleets.max(1))),
+                OrderKind::EmbarkWith {
+                    fleet,
+                    to,
+                    then: Some(_),
+                    ..
+                } if to.province == p => Some(i64::from(fleet.fleets.max(1))),
+                _ => None,
+            })
+            .sum();
+        let seconds: i64 = kept
+            .iter()
+            .filter(|(_, o)| o.stage == Stage::Second)
+            .flat_map(|(_, o)| named(o))
+            .filter(|u| u.at.province == p)
+            .map(|u| i64::from(u.fleets.max(1)))
+            .sum();
+        chains + seconds
+    };
+    named(order)
+        .iter()
+        .map(|u| u.at.province)
+        .find(|&p| named_second(p) > fleets_at(p))
+}
+
+/// The power's valid orders played alone (the GM's commands first, the other powers' units
+/// holding) by the phase's own adjudication, with the line of each order played; none when a GM
+/// command is refused (that is reported when the phase is processed).
+fn alone(
+    variant: &Variant,
+    position: &Position,
+    gm: &[String],
+    power: PowerId,
+    orders: &[CheckedOrder],
+) -> Option<(turn::PhaseReport, Vec<usize>)> {
+    let valid = || orders.iter().filter(|c| c.checked.is_ok());
+    let text: String = valid().map(|c| format!("{}\n", c.text)).collect();
+    let lines: Vec<usize> = valid().map(|c| c.line).collect();
+    let sheets = Sheets {
+        gm: gm.to_vec(),
+        orders: BTreeMap::from([(power, text)]),
+    };
+    turn::play(variant, position, &sheets)
+        .ok()
+        .map(|report| (report, lines))
+}
+
+/// The voids of a movement phase that the power's own orders alone decide, found by playing
+/// them alone: they come out the same whatever the others order. A second-phase order's outcome
+/// is found by its canonical form.
+fn own_voids(
+    variant: &Variant,
+    position: &Position,
+    gm: &[String],
+    power: PowerId,
+    orders: &[CheckedOrder],
+) -> Vec<Advice> {
+    let Some((report, lines)) = alone(variant, position, gm, power, orders) else {
+        return Vec::new();
+    };
+    let own = |o: &Outcome| {
+        matches!(
+            o,
+            Outcome::Void(
+                Void::FleetsLeaveArmies
+                    | Void::ArmiesInSecondPhase
+                    | Void::SecondMoveNotToSea
+                    | Void::NamesNoFleet
+            )
+        )
+    };
+    let mut out: Vec<Advice> = report
+        .powers
+        .iter()
+        .flat_map(|p| &p.orders)
+        .filter_map(|o| match &o.result {
+            Ok(outcome) if own(outcome) => Some(Advice {
+                line: lines.get(o.order.line.wrapping_sub(1)).copied(),
+                warning: Warning::Alone(outcome.clone()),
+            }),
+            _ => None,
+        })
+        .collect();
+    for s in report.second.iter().filter(|s| own(&s.outcome)) {
+        let line = orders.iter().find(|c| {
+            c.checked.as_ref().is_ok_and(|o| o.stage == Stage::Second)
+                && c.canonical(variant).as_ref() == Some(&s.canonical)
+        });
+        if let Some(c) = line {
+            out.push(Advice {
+                line: Some(c.line),
+                warning: Warning::Alone(s.outcome.clone()),
+            });
+        }
+    }
+    out
+}
+
+/// The Winter's warnings: the power's orders played alone (the GM's commands first), each that
+/// fails warned with its outcome; builds left unordered; the civil disorder removals.
+fn winter(
+    variant: &Variant,
+    position: &Position,
+    gm: &[String],
+    power: PowerId,
+    orders: &[CheckedOrder],
+    budget: Option<Budget>,
+) -> Vec<Advice> {
+    let Some((report, lines)) = alone(variant, position, gm, power, orders) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut used: i64 = 0;
+    for o in report.powers.iter().flat_map(|p| &p.orders) {
+        let Ok(outcome) = &o.result else { continue };
+        let line = lines.get(o.order.line.wrapping_sub(1)).copied();
+        match (outcome, o.order.checked.as_ref().map(|c| &c.kind)) {
+            (Outcome::Succeeds, Ok(OrderKind::Build { unit })) => {
+                used += i64::from(unit.armies.max(unit.fleets));
+            }
+            (Outcome::Succeeds, Ok(OrderKind::Waive)) => used += 1,
+            (Outcome::Succeeds, _) => {}
+            (Outcome::Fails(Reason::Refused(_)) | Outcome::Void(_), _) => out.push(Advice {
+                line,
+                warning: Warning::Alone(outcome.clone()),
+            }),
+            _ => {}
+        }
+    }
+    if let Some(b) = budget {
+        let unused = i64::from(b.builds) - used;
+        if b.builds > 0 && unused > 0 {
+            out.push(Advice {
+                line: None,
+                warning: Warning::BuildsUnused(u32::try_from(unused).unwrap_or(0)),
+            });
+        }
+    }
+    let removed: Vec<(ProvinceId, crate::variant::UnitType)> = report
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            crate::outcome::Event::Winter(WinterEvent::CivilDisorder { power: p, at, unit })
+                if *p == power =>
+            {
+                Some((*at, *unit))
+            }
+            _ => None,
+        })
+        .collect();
+    if !removed.is_empty() {
+        out.push(Advice {
+            line: None,
+            warning: Warning::CivilDisorder(removed),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{load_named, UnitType};
+
+    fn spring(v: &Variant, units: &[(&str, UnitType, &str)]) -> Position {
+        let phase = v.parse_phase("Spring 1805 Movement").expect("a phase");
+        let mut pos = Position::empty(v, phase);
+        for (power, unit, at) in units {
+            let p = v.power_by_name(power).expect("a power");
+            let at = v
+                .province_ids()
+                .find(|&q| v.province(q).code == *at)
+                .expect("a space");
+            pos.add_unit(p, *unit, Region::of(at));
+        }
+        pos
+    }
+
+    fn warnings(v: &Variant, pos: &Position, power: &str, text: &str) -> Vec<Advice> {
+        let p = v.power_by_name(power).expect("a power");
+        let advised = check(v, pos, &[], p, text);
+        assert!(
+            advised.orders.iter().all(|c| c.checked.is_ok()),
+            "{:?}",
+            advised.orders
+        );
+        advised.advice
+    }
+
+    /// Issue 21: a convoy of the power's own army that the army doesn't take is warned, naming
+    /// the army's own order's line.
+    #[test]
+    fn a_convoy_of_an_own_army_ordered_elsewhere_is_warned() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("England", UnitType::Army, "Lon"),
+                ("England", UnitType::Fleet, "NTH"),
+            ],
+        );
+        let advice = warnings(&v, &pos, "England", "F NTH C A Lon-Bel\nA Lon-Wal\n");
+        let at = v.province_ids().find(|&q| v.province(q).code == "Lon");
+        assert!(
+            advice.contains(&Advice {
+                line: Some(1),
+                warning: Warning::ConvoyNotUsed {
+                    at: at.expect("Lon"),
+                    ordered: Some(2)
+                },
+            }),
+            "{advice:?}"
+        );
+    }
+
+    /// Issue 21: a support of a merge none of the power's forces makes is warned.
+    #[test]
+    fn a_support_of_a_merge_nobody_of_yours_makes_is_warned() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("France", UnitType::Army, "Pic"),
+                ("France", UnitType::Army, "Par"),
+            ],
+        );
+        let advice = warnings(&v, &pos, "France", "A Pic S MERGE Bur\nA Par H\n");
+        assert!(
+            advice
+                .iter()
+                .any(|a| a.line == Some(1)
+                    && matches!(a.warning, Warning::NoMergeToSupport { .. })),
+            "{advice:?}"
+        );
+        // With the merge ordered, no warning about the support.
+        let advice = warnings(&v, &pos, "France", "A Pic S MERGE Bur\nA Par MERGE Bur\n");
+        assert!(advice.iter().all(|a| a.line != Some(1)), "{advice:?}");
+    }
+}

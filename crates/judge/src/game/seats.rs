@@ -1,0 +1,758 @@
+//! Seats that change hands and those who watch (issue 20): RESIGN, a power abandoned after
+//! missed phases, the GM's one-time takeover codes and TAKEOVER, `game replace`, observers.
+//! A seat left is open: its player row (and so its password) is gone, its units get no orders
+//! (civil disorder: the rules' defaults), and the tick doesn't wait for it.
+
+use super::{hash_password_at, new_password, variant, GameError, Judge};
+use crate::clock;
+use crate::notice;
+use crate::store::{
+    Address, ChangeKind, CodeState, Game, GameState, MailKind, NewMail, Role, SeatChange,
+    SeatRules, StoreError, Tx, View,
+};
+use chrono::{DateTime, Utc};
+use napjudge_engine::variant::{PowerKind, Variant};
+use sha2::{Digest, Sha256};
+
+/// Why a seat or observer command can't be done. Each names what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum SeatError {
+    /// What any command of the judge can fail with (no such game, power or address).
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// The GM's RESIGN.
+    #[error(
+        "the GM can't resign from game '{0}': a game needs its GM. Ask the judge's \
+         administrator to hand it to another GM (`napjudge game assign {0} GM ADDRESS` mails a \
+         new GM password to them)"
+    )]
+    GmResigns(String),
+    /// The game is over.
+    #[error(
+        "game '{0}' is over: its seats no longer change hands and it has nothing more to observe"
+    )]
+    Over(String),
+    /// A minor named where a seat is meant.
+    #[error("'{power}' is a minor power of game '{game}': a minor has no player (the GM names its controller with CONTROL)")]
+    Minor {
+        /// As the variant names it.
+        power: String,
+        /// The game.
+        game: String,
+    },
+    /// TAKEOVER of a seat that has a player.
+    #[error("{power} has a player in game '{game}': only an open seat can be taken over (LIST shows which seats are open)")]
+    Taken {
+        /// The power.
+        power: String,
+        /// The game.
+        game: String,
+    },
+    /// A code asked for a seat that has a player.
+    #[error("{power} has a player in game '{game}' ({address}): a takeover code is for an open seat; REPLACE {power} ADDRESS (`napjudge game replace {game} {power} ADDRESS`) gives a seat directly")]
+    Held {
+        /// The power.
+        power: String,
+        /// The game.
+        game: String,
+        /// Its player.
+        address: Address,
+    },
+    /// A code that is none of the GM's codes for the seat.
+    #[error("that is not a takeover code for {power} in game '{game}': check the code the GM sent you (a code is for one power of one game)")]
+    WrongCode {
+        /// The power.
+        power: String,
+        /// The game.
+        game: String,
+    },
+    /// A code used already.
+    #[error("that code for {power} in game '{game}' was used at {at}: a code takes a seat once; ask the GM for a new one")]
+    UsedCode {
+        /// The power.
+        power: String,
+        /// The game.
+        game: String,
+        /// When, in the game's zone.
+        at: String,
+    },
+    /// A code set aside.
+    #[error("that code for {power} in game '{game}' is no longer good: the GM issued a newer one, or gave the seat; ask the GM")]
+    VoidCode {
+        /// The power.
+        power: String,
+        /// The game.
+        game: String,
+    },
+    /// REPLACE naming the player the seat has.
+    #[error("{address} plays {power} in game '{game}' already: nothing to replace")]
+    Same {
+        /// The power.
+        power: String,
+        /// The game.
+        game: String,
+        /// Its player.
+        address: Address,
+    },
+    /// OBSERVE of a game whose GM takes no observers.
+    #[error("game '{0}' takes no observers: its GM has turned them off")]
+    NoObservers(String),
+    /// OBSERVE from a player or the GM.
+    #[error("you are {role} in game '{game}': its results come to you already")]
+    Plays {
+        /// The role.
+        role: Role,
+        /// The game.
+        game: String,
+    },
+    /// OBSERVE twice.
+    #[error("{address} observes game '{game}' already")]
+    Observes {
+        /// The address.
+        address: Address,
+        /// The game.
+        game: String,
+    },
+    /// UNOBSERVE without OBSERVE.
+    #[error("{address} doesn't observe game '{game}'")]
+    NotObserving {
+        /// The address.
+        address: Address,
+        /// The game.
+        game: String,
+    },
+}
+
+impl From<StoreError> for SeatError {
+    fn from(e: StoreError) -> SeatError {
+        SeatError::Game(e.into())
+    }
+}
+
+/// A takeover code the GM issued.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IssuedCode {
+    /// The power, as the variant names it.
+    pub power: String,
+    /// The code (stored only as its digest).
+    pub code: String,
+    /// Where it was mailed, if anywhere.
+    pub mailed_to: Option<Address>,
+}
+
+/// The SHA-256 of a code, in hex: what the store keeps.
+fn digest(code: &str) -> String {
+    Sha256::digest(code.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// What civil disorder means, as the notices say it.
+const CIVIL_DISORDER: &str = "its units get no orders (civil disorder: the rules' defaults for \
+     a power without orders apply) until a new player takes the seat over";
+
+/// Tells everyone in the game (players, GM, observers) of a seat's change. The one place the
+/// seats' notices are written: the notice template of issue 20's first part takes its place.
+fn notify(tx: &Tx, game: &Game, change: &SeatChange) -> Result<(), GameError> {
+    let (power, name) = (&change.power, &game.name);
+    let (subject, body) = match change.kind {
+        ChangeKind::Resigned => (
+            format!("{name}: {power} resigned"),
+            format!(
+                "{power}'s player has resigned from game '{name}'. The seat is open: {CIVIL_DISORDER}.\n"
+            ),
+        ),
+        ChangeKind::Abandoned => (
+            format!("{name}: {power} abandoned"),
+            format!(
+                "{power} sent no orders for {} phases in a row in game '{name}' and is \
+                 abandoned. The seat is open: {CIVIL_DISORDER}.\n",
+                change.missed
+            ),
+        ),
+        ChangeKind::Replaced => (
+            format!("{name}: {power} has a new player"),
+            format!("The GM has given {power} in game '{name}' to a new player.\n"),
+        ),
+        ChangeKind::TookOver => (
+            format!("{name}: {power} has a new player"),
+            format!(
+                "A new player has taken over the open seat of {power} in game '{name}' with \
+                 the GM's code.\n"
+            ),
+        ),
+    };
+    notice::broadcast(
+        tx,
+        game,
+        &notice::Broadcast {
+            kind: MailKind::Notice,
+            phase: None,
+            subject: &subject,
+            body: &body,
+        },
+        change.at,
+    )?;
+    Ok(())
+}
+
+/// Tells the player who had a seat that it is no longer theirs (a notice for them alone).
+fn tell_old(tx: &Tx, game: &Game, change: &SeatChange) -> Result<(), GameError> {
+    let Some(to) = &change.old else {
+        return Ok(());
+    };
+    let (power, name) = (&change.power, &game.name);
+    let why = match change.kind {
+        ChangeKind::Abandoned => format!(
+            "you sent no orders for {} phases in a row, and the game abandons a power after \
+             that many. To play it again, ask the GM ({}) for a takeover code.",
+            change.missed, game.gm
+        ),
+        _ => format!(
+            "the GM has given the seat to another player. If this is a mistake, write to the \
+             GM ({}).",
+            game.gm
+        ),
+    };
+    tx.queue_mail(
+        &NewMail {
+            game: Some(game.id),
+            phase: None,
+            kind: MailKind::Notice,
+            to: to.as_str(),
+            subject: &format!("{name}: you no longer play {power}"),
+            body: &format!(
+                "You no longer play {power} in game '{name}': {why} Your password no longer \
+                 works.\n"
+            ),
+            in_reply_to: None,
+        },
+        change.at,
+    )?;
+    Ok(())
+}
+
+/// The seat `power` (as written) names in `v`: a major's role, or why not.
+fn seat(v: &Variant, game: &Game, power: &str) -> Result<Role, SeatError> {
+    if let Some(p) = v.power_by_name(power) {
+        if v.power(p).kind != PowerKind::Major {
+            return Err(SeatError::Minor {
+                power: v.power(p).name.clone(),
+                game: game.name.clone(),
+            });
+        }
+    }
+    let p = Judge::major(v, power)?;
+    Ok(Role::Power(v.power(p).name.clone()))
+}
+
+/// A game whose seats may still change hands.
+fn open_game(game: Game) -> Result<Game, SeatError> {
+    if game.state == GameState::Finished {
+        return Err(SeatError::Over(game.name));
+    }
+    Ok(game)
+}
+
+/// After a phase is played, in its transaction: each owing power's player's missed phases in a
+/// row (none ordered: one more; any order, late in the grace or the GM's: none), and the
+/// powers that reach the game's limit abandoned. The powers abandoned.
+pub(super) fn after_phase(
+    tx: &Tx,
+    game: &Game,
+    owe: &[String],
+    missing: &[String],
+    now: DateTime<Utc>,
+) -> Result<Vec<String>, GameError> {
+    let rules = tx.view().seat_rules(game.id)?;
+    let mut abandoned = Vec::new();
+    for (role, missed) in tx.view().missed(game.id)? {
+        let Some(power) = role.power().filter(|p| owe.iter().any(|o| o == p)) else {
+            continue;
+        };
+        let missed = match missing.iter().any(|m| m == power) {
+            true => missed.saturating_add(1),
+            false => 0,
+        };
+        if rules.abandon_after > 0 && missed >= rules.abandon_after {
+            let change = SeatChange {
+                power: power.to_string(),
+                kind: ChangeKind::Abandoned,
+                old: tx.remove_player(game.id, &role)?,
+                new: None,
+                missed,
+                at: now,
+            };
+            tx.void_codes(game.id, power)?;
+            tx.add_seat_change(game.id, &change)?;
+            notify(tx, game, &change)?;
+            tell_old(tx, game, &change)?;
+            abandoned.push(change.power);
+        } else {
+            tx.set_missed(game.id, &role, missed)?;
+        }
+    }
+    Ok(abandoned)
+}
+
+/// Of the powers the tick waits for, those that have a player: an open seat is never waited
+/// for (its units are in civil disorder).
+pub(super) fn seated(
+    view: View,
+    game: i64,
+    waiting: Vec<String>,
+) -> Result<Vec<String>, StoreError> {
+    let players = view.players(game)?;
+    Ok(waiting
+        .into_iter()
+        .filter(|w| players.iter().any(|p| p.role.power() == Some(w.as_str())))
+        .collect())
+}
+
+/// The seat `sender` left (or lost) as `role` in the game, if they had it: the latest change
+/// that took it from them.
+pub(super) fn left(
+    view: View,
+    game: i64,
+    role: &Role,
+    sender: &Address,
+) -> Result<Option<SeatChange>, StoreError> {
+    let Some(power) = role.power() else {
+        return Ok(None);
+    };
+    Ok(view
+        .seat_changes(game)?
+        .into_iter()
+        .rev()
+        .find(|c| c.power == power && c.old.as_ref() == Some(sender)))
+}
+
+/// The lines `game show` and LIST add for seats: each open seat of a game that has started, with
+/// how it was left; the observers (their addresses only for the GM and the shell).
+pub(super) fn shown(
+    view: View,
+    v: &Variant,
+    game: &Game,
+    viewer: Option<&Role>,
+) -> Result<String, StoreError> {
+    let mut out = String::new();
+    if game.state != GameState::Forming {
+        let players = view.players(game.id)?;
+        let changes = view.seat_changes(game.id)?;
+        for p in v
+            .power_ids()
+            .filter(|&p| v.power(p).kind == PowerKind::Major)
+        {
+            let name = &v.power(p).name;
+            if players.iter().any(|pl| pl.role.power() == Some(name)) {
+                continue;
+            }
+            let how = changes
+                .iter()
+                .rev()
+                .find(|c| &c.power == name)
+                .map(|c| {
+                    let at = clock::show_in(c.at, &game.timezone);
+                    match c.kind {
+                        ChangeKind::Abandoned => {
+                            format!(" (abandoned {at} after {} missed phases)", c.missed)
+                        }
+                        _ => format!(" ({} {at})", c.kind),
+                    }
+                })
+                .unwrap_or_default();
+            out.push_str(&format!("  {name:<10} open{how}\n"));
+        }
+    }
+    let rules = view.seat_rules(game.id)?;
+    if rules.abandon_after > 0 {
+        out.push_str(&format!(
+            "Abandoned after {} phases in a row without orders\n",
+            rules.abandon_after
+        ));
+    }
+    let observers = view.observers(game.id)?;
+    match (observers.is_empty(), viewer) {
+        (true, _) => {}
+        (false, Some(Role::Power(_))) => out.push_str(&format!("Observers: {}\n", observers.len())),
+        (false, _) => out.push_str(&format!(
+            "Observers: {}\n",
+            observers
+                .iter()
+                .map(Address::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+    if !rules.observers {
+        out.push_str("Observers by mail: off\n");
+    }
+    Ok(out)
+}
+
+/// The seats' calls of the service.
+impl Judge {
+    /// Sets the game's seat rules (`game create --abandon-after N --no-observers`, `game set`).
+    pub fn set_seat_rules(
+        &mut self,
+        name: &str,
+        rules: SeatRules,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        let game = Judge::game(tx.view(), name)?;
+        tx.set_seat_rules(game.id, rules)?;
+        tx.add_gm_action(
+            game.id,
+            None,
+            &format!(
+                "seat rules: abandoned after {} missed phases (0: never); observers by mail {}",
+                rules.abandon_after,
+                if rules.observers { "on" } else { "off" }
+            ),
+            None,
+            now,
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// RESIGN: the player signed on as `role` leaves the power. The seat is open, the password
+    /// gone; everyone is told.
+    pub fn resign(
+        &mut self,
+        game: &Game,
+        role: &Role,
+        now: DateTime<Utc>,
+    ) -> Result<(), SeatError> {
+        if *role == Role::Gm {
+            return Err(SeatError::GmResigns(game.name.clone()));
+        }
+        let tx = self.store.begin()?;
+        let game = open_game(Judge::game(tx.view(), &game.name)?)?;
+        let Some(old) = tx.remove_player(game.id, role)? else {
+            return Err(GameError::NoPlayer(role.clone(), game.name.clone()).into());
+        };
+        let change = SeatChange {
+            power: role.name().to_string(),
+            kind: ChangeKind::Resigned,
+            old: Some(old),
+            new: None,
+            missed: 0,
+            at: now,
+        };
+        tx.void_codes(game.id, role.name())?;
+        tx.add_seat_change(game.id, &change)?;
+        tx.add_gm_action(game.id, None, &format!("{role} resigned"), None, now)?;
+        notify(&tx, &game, &change)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// `game code` and CODE: a one-time code for an open seat (an earlier one is set aside),
+    /// mailed to `mail_to` when given.
+    pub fn issue_code(
+        &mut self,
+        name: &str,
+        power: &str,
+        mail_to: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<IssuedCode, SeatError> {
+        let to = mail_to.map(Address::new);
+        if let Some(a) = to.as_ref().filter(|a| !a.is_valid()) {
+            return Err(GameError::Address(a.to_string()).into());
+        }
+        let game = open_game(Judge::game(self.store.view(), name)?)?;
+        let v = variant(&mut self.variants, &game)?;
+        let role = seat(v, &game, power)?;
+        let code = new_password()?;
+        let tx = self.store.begin()?;
+        if let Some(p) = tx
+            .view()
+            .players(game.id)?
+            .into_iter()
+            .find(|p| p.role == role)
+        {
+            return Err(SeatError::Held {
+                power: role.to_string(),
+                game: game.name,
+                address: p.address,
+            });
+        }
+        tx.add_code(game.id, role.name(), &digest(&code), now)?;
+        tx.add_gm_action(
+            game.id,
+            None,
+            &format!("issued a takeover code for {role}"),
+            None,
+            now,
+        )?;
+        if let Some(to) = &to {
+            let id = tx.queue_mail(
+                &NewMail {
+                    game: Some(game.id),
+                    phase: None,
+                    kind: MailKind::Password,
+                    to: to.as_str(),
+                    subject: &format!("{}: a takeover code for {role}", game.name),
+                    body: &format!(
+                        "The GM of game '{}' ({}) offers you the open seat of {role}.\n\nTo \
+                         take it, mail the judge this line:\n\n  TAKEOVER {role} {} {code}\n\n\
+                         The code works once. The judge then mails you the power's password.\n",
+                        game.name, game.gm, game.name
+                    ),
+                    in_reply_to: None,
+                },
+                now,
+            )?;
+            tx.mail_secret(id, &code)?;
+        }
+        tx.commit()?;
+        Ok(IssuedCode {
+            power: role.to_string(),
+            code,
+            mailed_to: to,
+        })
+    }
+
+    /// TAKEOVER POWER GAME CODE from `sender`: the open seat is theirs, with a new password
+    /// mailed to them; the code is used; everyone is told. The game's name and the power's.
+    pub fn takeover(
+        &mut self,
+        sender: &Address,
+        power: &str,
+        game: &str,
+        code: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(String, Role), SeatError> {
+        let game = self
+            .store
+            .view()
+            .game_any_case(game)?
+            .ok_or_else(|| GameError::UnknownGame(game.to_string()))?;
+        let game = open_game(game)?;
+        let v = variant(&mut self.variants, &game)?;
+        let role = seat(v, &game, power)?;
+        let password = new_password()?;
+        // Hash outside the transaction: it takes a while on purpose.
+        let hash = hash_password_at(&password, self.password_cost)?;
+        let tx = self.store.begin()?;
+        let taken = tx.view().password_hash(game.id, &role)?.is_some();
+        // A used code says so even once its seat is taken: the one who used it may ask again.
+        let id = match (
+            tx.view().code_state(game.id, role.name(), &digest(code))?,
+            taken,
+        ) {
+            (Some(CodeState::Used(at)), _) => {
+                return Err(SeatError::UsedCode {
+                    power: role.to_string(),
+                    at: clock::show_in(at, &game.timezone),
+                    game: game.name,
+                })
+            }
+            (_, true) => {
+                return Err(SeatError::Taken {
+                    power: role.to_string(),
+                    game: game.name,
+                })
+            }
+            (Some(CodeState::Valid(id)), false) => id,
+            (Some(CodeState::Void), false) => {
+                return Err(SeatError::VoidCode {
+                    power: role.to_string(),
+                    game: game.name,
+                })
+            }
+            (None, false) => {
+                return Err(SeatError::WrongCode {
+                    power: role.to_string(),
+                    game: game.name,
+                })
+            }
+        };
+        tx.use_code(id, now)?;
+        tx.set_player(game.id, &role, sender, &hash)?;
+        let change = SeatChange {
+            power: role.name().to_string(),
+            kind: ChangeKind::TookOver,
+            old: None,
+            new: Some(sender.clone()),
+            missed: 0,
+            at: now,
+        };
+        tx.add_seat_change(game.id, &change)?;
+        tx.add_gm_action(
+            game.id,
+            None,
+            &format!("{sender} took over {role} with a code"),
+            None,
+            now,
+        )?;
+        notice::seat(
+            &tx,
+            v,
+            &game,
+            &self.address,
+            &role,
+            sender,
+            Some(&password),
+            now,
+        )
+        .map_err(GameError::from)?;
+        notify(&tx, &game, &change)?;
+        tx.commit()?;
+        Ok((game.name, role))
+    }
+
+    /// `game replace` and REPLACE: the seat given to `address` directly, with a new password
+    /// mailed to them; the player it had (if any) is told, and everyone. The player it had.
+    pub fn replace(
+        &mut self,
+        name: &str,
+        power: &str,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Address>, SeatError> {
+        let address = Address::new(address);
+        if !address.is_valid() {
+            return Err(GameError::Address(address.to_string()).into());
+        }
+        let game = open_game(Judge::game(self.store.view(), name)?)?;
+        let v = variant(&mut self.variants, &game)?;
+        let role = seat(v, &game, power)?;
+        let password = new_password()?;
+        let hash = hash_password_at(&password, self.password_cost)?;
+        let tx = self.store.begin()?;
+        let old = tx
+            .view()
+            .players(game.id)?
+            .into_iter()
+            .find(|p| p.role == role)
+            .map(|p| p.address);
+        if old.as_ref() == Some(&address) {
+            return Err(SeatError::Same {
+                power: role.to_string(),
+                game: game.name,
+                address,
+            });
+        }
+        // A new row: the new player's missed phases start from none.
+        tx.remove_player(game.id, &role)?;
+        tx.set_player(game.id, &role, &address, &hash)?;
+        tx.void_codes(game.id, role.name())?;
+        let change = SeatChange {
+            power: role.name().to_string(),
+            kind: ChangeKind::Replaced,
+            old: old.clone(),
+            new: Some(address.clone()),
+            missed: 0,
+            at: now,
+        };
+        tx.add_seat_change(game.id, &change)?;
+        tx.add_gm_action(
+            game.id,
+            None,
+            &format!("gave {role} to {address}"),
+            None,
+            now,
+        )?;
+        notice::seat(
+            &tx,
+            v,
+            &game,
+            &self.address,
+            &role,
+            &address,
+            Some(&password),
+            now,
+        )
+        .map_err(GameError::from)?;
+        tell_old(&tx, &game, &change)?;
+        notify(&tx, &game, &change)?;
+        tx.commit()?;
+        Ok(old)
+    }
+
+    /// `game observe` (`by_mail` false: the GM's, whatever the game's switch) and OBSERVE:
+    /// `address` gets the game's results, notices and broadcast press. The game's name.
+    pub fn observe(
+        &mut self,
+        name: &str,
+        address: &Address,
+        by_mail: bool,
+        now: DateTime<Utc>,
+    ) -> Result<String, SeatError> {
+        if !address.is_valid() {
+            return Err(GameError::Address(address.to_string()).into());
+        }
+        let tx = self.store.begin()?;
+        let game = tx
+            .view()
+            .game_any_case(name)?
+            .ok_or_else(|| GameError::UnknownGame(name.to_string()))?;
+        let game = open_game(game)?;
+        if by_mail && !tx.view().seat_rules(game.id)?.observers {
+            return Err(SeatError::NoObservers(game.name));
+        }
+        let role = match &game.gm == address {
+            true => Some(Role::Gm),
+            false => tx
+                .view()
+                .players(game.id)?
+                .into_iter()
+                .find(|p| &p.address == address)
+                .map(|p| p.role),
+        };
+        if let Some(role) = role {
+            return Err(SeatError::Plays {
+                role,
+                game: game.name,
+            });
+        }
+        if !tx.add_observer(game.id, address, now)? {
+            return Err(SeatError::Observes {
+                address: address.clone(),
+                game: game.name,
+            });
+        }
+        tx.add_gm_action(
+            game.id,
+            None,
+            &format!("{address} observes the game"),
+            None,
+            now,
+        )?;
+        tx.commit()?;
+        Ok(game.name)
+    }
+
+    /// `game observe --stop` and UNOBSERVE: `address` no longer observes the game.
+    pub fn unobserve(
+        &mut self,
+        name: &str,
+        address: &Address,
+        now: DateTime<Utc>,
+    ) -> Result<String, SeatError> {
+        let tx = self.store.begin()?;
+        let game = tx
+            .view()
+            .game_any_case(name)?
+            .ok_or_else(|| GameError::UnknownGame(name.to_string()))?;
+        if !tx.remove_observer(game.id, address)? {
+            return Err(SeatError::NotObserving {
+                address: address.clone(),
+                game: game.name,
+            });
+        }
+        tx.add_gm_action(
+            game.id,
+            None,
+            &format!("{address} no longer observes the game"),
+            None,
+            now,
+        )?;
+        tx.commit()?;
+        Ok(game.name)
+    }
+}

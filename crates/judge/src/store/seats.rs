@@ -1,0 +1,272 @@
+//! Seats and observers (issue 20): the abandonment rule and observers' switch of a game, the
+//! phases each player has missed in a row, every seat left or given, the GM's takeover codes,
+//! and who observes a game.
+
+use super::{read_time, time, Address, ChangeKind, Role, StoreError, Tx, View};
+use chrono::{DateTime, Utc};
+use rusqlite::{params, OptionalExtension};
+
+/// A game's seat rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatRules {
+    /// After this many phases in a row without orders a power is abandoned (0: never).
+    pub abandon_after: u32,
+    /// Whether anyone may OBSERVE the game by mail.
+    pub observers: bool,
+}
+
+impl Default for SeatRules {
+    /// What a game without rules of its own has: never abandoned, observers welcome.
+    fn default() -> SeatRules {
+        SeatRules {
+            abandon_after: 0,
+            observers: true,
+        }
+    }
+}
+
+/// One seat left or given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatChange {
+    /// The power.
+    pub power: String,
+    /// How.
+    pub kind: ChangeKind,
+    /// The player who had it, if anyone.
+    pub old: Option<Address>,
+    /// The player who has it now, if anyone.
+    pub new: Option<Address>,
+    /// For an abandoned seat: the phases missed in a row.
+    pub missed: u32,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
+/// What became of a takeover code looked up by its digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeState {
+    /// Good for one TAKEOVER (its row id).
+    Valid(i64),
+    /// Used already, at that time.
+    Used(DateTime<Utc>),
+    /// Set aside: a newer code was issued, or the seat was given.
+    Void,
+}
+
+type RawChange = (
+    String,
+    ChangeKind,
+    Option<Address>,
+    Option<Address>,
+    u32,
+    String,
+);
+
+impl View<'_> {
+    /// The game's seat rules (the defaults when it has none of its own).
+    pub fn seat_rules(&self, game: i64) -> Result<SeatRules, StoreError> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT abandon_after, observers FROM seat_rules WHERE game = ?1",
+                [game],
+                |r| {
+                    Ok(SeatRules {
+                        abandon_after: r.get(0)?,
+                        observers: r.get(1)?,
+                    })
+                },
+            )
+            .optional()?
+            .unwrap_or_default())
+    }
+
+    /// Every seat change of the game, oldest first.
+    pub fn seat_changes(&self, game: i64) -> Result<Vec<SeatChange>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT power, change, old_address, new_address, missed, at FROM seat_changes
+             WHERE game = ?1 ORDER BY id",
+        )?;
+        let raw: Vec<RawChange> = st
+            .query_map([game], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })?
+            .collect::<Result<_, _>>()?;
+        raw.into_iter()
+            .map(|(power, kind, old, new, missed, at)| {
+                Ok(SeatChange {
+                    power,
+                    kind,
+                    old,
+                    new,
+                    missed,
+                    at: read_time(&at)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The phases in a row each power's player has missed, by power.
+    pub fn missed(&self, game: i64) -> Result<Vec<(Role, u32)>, StoreError> {
+        let mut st = self
+            .0
+            .prepare_cached("SELECT power, missed FROM players WHERE game = ?1 ORDER BY power")?;
+        let rows = st.query_map([game], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// What became of the code of digest `digest` for the game's `power`, if it is one.
+    pub fn code_state(
+        &self,
+        game: i64,
+        power: &str,
+        digest: &str,
+    ) -> Result<Option<CodeState>, StoreError> {
+        let row: Option<(i64, Option<String>, bool)> = self
+            .0
+            .query_row(
+                "SELECT id, used, void FROM takeover_codes
+                 WHERE game = ?1 AND power = ?2 AND digest = ?3",
+                params![game, power, digest],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        Ok(match row {
+            None => None,
+            Some((_, Some(used), _)) => Some(CodeState::Used(read_time(&used)?)),
+            Some((_, None, true)) => Some(CodeState::Void),
+            Some((id, None, false)) => Some(CodeState::Valid(id)),
+        })
+    }
+
+    /// The game's observers, in the order they came.
+    pub fn observers(&self, game: i64) -> Result<Vec<Address>, StoreError> {
+        let mut st = self
+            .0
+            .prepare_cached("SELECT address FROM observers WHERE game = ?1 ORDER BY rowid")?;
+        let rows = st.query_map([game], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The names of the games `address` observes.
+    pub fn observed_by(&self, address: &Address) -> Result<Vec<String>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT g.name FROM observers o JOIN games g ON g.id = o.game
+             WHERE o.address = ?1 ORDER BY g.name",
+        )?;
+        let rows = st.query_map([address], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+impl Tx<'_> {
+    /// Sets the game's seat rules.
+    pub fn set_seat_rules(&self, game: i64, rules: SeatRules) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO seat_rules (game, abandon_after, observers) VALUES (?1, ?2, ?3)
+             ON CONFLICT (game) DO UPDATE SET abandon_after = ?2, observers = ?3",
+            params![game, rules.abandon_after, rules.observers],
+        )?;
+        Ok(())
+    }
+
+    /// Sets the phases in a row a power's player has missed.
+    pub fn set_missed(&self, game: i64, role: &Role, missed: u32) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE players SET missed = ?3 WHERE game = ?1 AND power = ?2",
+            params![game, role, missed],
+        )?;
+        Ok(())
+    }
+
+    /// Takes a role's player away (its password with it): the player's address, if it had one.
+    pub fn remove_player(&self, game: i64, role: &Role) -> Result<Option<Address>, StoreError> {
+        let old: Option<Address> = self
+            .0
+            .query_row(
+                "SELECT address FROM players WHERE game = ?1 AND power = ?2",
+                params![game, role],
+                |r| r.get(0),
+            )
+            .optional()?;
+        self.0.execute(
+            "DELETE FROM players WHERE game = ?1 AND power = ?2",
+            params![game, role],
+        )?;
+        Ok(old)
+    }
+
+    /// Records a seat change.
+    pub fn add_seat_change(&self, game: i64, c: &SeatChange) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO seat_changes (game, power, change, old_address, new_address, missed, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![game, c.power, c.kind, c.old, c.new, c.missed, time(c.at)],
+        )?;
+        Ok(())
+    }
+
+    /// Sets aside every unused code for the game's `power`.
+    pub fn void_codes(&self, game: i64, power: &str) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE takeover_codes SET void = 1 WHERE game = ?1 AND power = ?2 AND used IS NULL",
+            params![game, power],
+        )?;
+        Ok(())
+    }
+
+    /// Stores a new code (its digest) for the game's `power`, setting aside the earlier ones.
+    pub fn add_code(
+        &self,
+        game: i64,
+        power: &str,
+        digest: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.void_codes(game, power)?;
+        self.0.execute(
+            "INSERT INTO takeover_codes (game, power, digest, issued) VALUES (?1, ?2, ?3, ?4)",
+            params![game, power, digest, time(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Marks the code `id` used; false when it was used (or set aside) already.
+    pub fn use_code(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE takeover_codes SET used = ?2 WHERE id = ?1 AND used IS NULL AND void = 0",
+            params![id, time(now)],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Adds an observer; false when the address observes the game already.
+    pub fn add_observer(
+        &self,
+        game: i64,
+        address: &Address,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "INSERT OR IGNORE INTO observers (game, address, since) VALUES (?1, ?2, ?3)",
+            params![game, address, time(now)],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Removes an observer; false when the address didn't observe the game.
+    pub fn remove_observer(&self, game: i64, address: &Address) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "DELETE FROM observers WHERE game = ?1 AND address = ?2",
+            params![game, address],
+        )?;
+        Ok(n == 1)
+    }
+}

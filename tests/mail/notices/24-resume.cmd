@@ -1,0 +1,1 @@
+game resume g

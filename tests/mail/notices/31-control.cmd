@@ -1,0 +1,1 @@
+game control g Denmark none

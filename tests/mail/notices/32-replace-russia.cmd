@@ -1,0 +1,1 @@
+game assign g Russia tsar@example.org --password pw-tsar

@@ -1,0 +1,4 @@
+game
+observe
+g
+frank@example.net

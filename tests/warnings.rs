@@ -1,0 +1,312 @@
+//! Issue 21: what the acknowledgement accepts is what adjudication carries out, or a warning says
+//! why not. Random order sets are acknowledged power by power (`advice::check`, the judge's
+//! acknowledgement) and then played together (`turn::play`); every order acknowledged without a
+//! warning must not be void in adjudication, and in a Winter must not be refused.
+//!
+//! The exceptions are the outcomes no power can know before the others' orders (and the first
+//! moves' outcomes), listed in `docs/judge.md` ("Warnings"):
+//! - a support or convoy of another power's unit that unit doesn't give (SupportedNotHolding,
+//!   SupportedNotOrdered, ConvoyedArmyNotOrdered), a support of a merge another power makes;
+//! - the convoy routes the fleets at sea make (NotOnConvoyRoute, ConvoyedOnlyBySupporter,
+//!   NoConvoyPossible when a fleet of the power is ordered to convoy the move), and the fleets or
+//!   armies aboard left over once the orders split a force (NoFreeFleet, NoArmyAboard);
+//! - a second-phase order after a first phase in which one of the power's moves failed or one of
+//!   its forces was dislodged (FirstMoveFailed, NoFleetMayMoveAgain, R4.3);
+//! - in a Winter, anything after another power lent the power SP or renewed its debt, and a build
+//!   on a space another power holds (it may be emptied by that power's removals).
+//!
+//! A long run: `PROPTEST_CASES=20000 cargo test --release --test warnings`.
+
+use napjudge_cases::{file, run};
+use napjudge_engine::advice::{self, Advised, Warning};
+use napjudge_engine::order::{OrderKind, Stage};
+use napjudge_engine::outcome::{Outcome, Reason, Refusal, Void};
+use napjudge_engine::position::Position;
+use napjudge_engine::turn::{self, Sheets};
+use napjudge_engine::variant::{PowerId, PowerKind, SpaceKind};
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+use std::collections::BTreeMap;
+
+#[allow(dead_code)] // the generator serves other tests too
+mod generated;
+use generated::*;
+
+/// A line acknowledged without a warning about it.
+fn unwarned(a: &Advised, line: usize) -> bool {
+    !a.advice.iter().any(|x| x.line == Some(line))
+}
+
+/// The voids only the other powers' orders (or the first moves' outcomes) decide.
+fn void_known_only_later(why: Void, others_unit: bool, first_phase_went_wrong: bool) -> bool {
+    match why {
+        Void::SupportedNotHolding
+        | Void::SupportedNotOrdered
+        | Void::ConvoyedArmyNotOrdered
+        | Void::NoMergeOrdered => others_unit,
+        Void::NotOnConvoyRoute
+        | Void::ConvoyedOnlyBySupporter
+        | Void::NoFreeFleet
+        | Void::NoArmyAboard
+        | Void::NoConvoyPossible => true,
+        Void::FirstMoveFailed | Void::NoFleetMayMoveAgain | Void::NamesNoFleet => {
+            first_phase_went_wrong
+        }
+        _ => false,
+    }
+}
+
+fn movement(xs: &[u16]) -> Result<(), String> {
+    let v = napoleonic();
+    let phase = generate(v, xs);
+    let plain = Style {
+        judge: false,
+        split: true,
+    };
+    let (text, _) = phase.text(v, plain, &[]);
+    let cases = file::parse("generated", &text).map_err(|e| e.to_string())?;
+    let case = cases.first().ok_or("no case")?;
+    let before = run::initial_position(case, v)?;
+    let w = Writer { v, style: plain };
+    let mut texts: BTreeMap<PowerId, String> = BTreeMap::new();
+    for (p, g) in &phase.orders {
+        for l in w.lines(g) {
+            texts.entry(*p).or_default().push_str(&format!("{l}\n"));
+        }
+    }
+    let advised: BTreeMap<PowerId, Advised> = texts
+        .iter()
+        .map(|(p, t)| (*p, advice::check(v, &before, &[], *p, t)))
+        .collect();
+    let report = turn::play(
+        v,
+        &before,
+        &Sheets {
+            gm: Vec::new(),
+            orders: texts.clone(),
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    for po in &report.powers {
+        let a = &advised[&po.power];
+        let went_wrong = po.orders.iter().any(|o| {
+            o.order
+                .checked
+                .as_ref()
+                .is_ok_and(|c| c.stage == Stage::First)
+                && !matches!(o.result, Ok(Outcome::Succeeds))
+        }) || report
+            .next
+            .dislodged
+            .iter()
+            .any(|d| d.force.power == po.power);
+        for o in &po.orders {
+            let Ok(order) = &o.order.checked else {
+                continue;
+            };
+            if !unwarned(a, o.order.line) {
+                continue;
+            }
+            let outcome = match &o.result {
+                Ok(Outcome::SecondPhase) => report
+                    .second
+                    .iter()
+                    .find(|s| s.power == po.power && Some(&s.canonical) == o.canonical.as_ref())
+                    .map(|s| s.outcome.clone()),
+                Ok(x) => Some(x.clone()),
+                Err(_) => None,
+            };
+            let Some(Outcome::Void(why)) = outcome else {
+                continue;
+            };
+            let named = match &order.kind {
+                OrderKind::SupportHold { supported, .. }
+                | OrderKind::SupportMove { supported, .. } => Some(supported.at.province),
+                OrderKind::Convoy { army, .. } => Some(army.at.province),
+                _ => None,
+            };
+            let others_unit = named
+                .is_some_and(|p| before.force(p).is_some_and(|f| f.power != po.power))
+                || matches!(order.kind, OrderKind::SupportMerge { .. });
+            if !void_known_only_later(why, others_unit, went_wrong) {
+                return Err(format!(
+                    "{}: line {} '{}' acknowledged without a warning, void: {}\n{text}",
+                    v.power(po.power).name,
+                    o.order.line,
+                    o.order.text,
+                    Outcome::Void(why).describe(v)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A generated Winter: the initial board with centres moved between the majors, units taken
+/// away, banks and loans, and each major's builds, removals, waives, conversions, banking and
+/// loans.
+fn winter(xs: &[u16]) -> Result<(), String> {
+    let v = napoleonic();
+    let mut d = Dice { xs, at: 0 };
+    let mut pos = Position::initial(v);
+    pos.phase = v
+        .parse_phase("Winter 1805 Adjustment")
+        .ok_or("no Winter 1805")?;
+    let majors: Vec<PowerId> = v
+        .power_ids()
+        .filter(|&p| v.power(p).kind == PowerKind::Major)
+        .collect();
+    let centres: Vec<_> = v.centres().iter().collect();
+    for _ in 0..d.below(12) {
+        if let (Some(c), Some(p)) = (d.pick(&centres), d.pick(&majors)) {
+            pos.owners[c.index()] = Some(p);
+        }
+    }
+    let occupied: Vec<_> = pos.forces().map(|(p, _)| p).collect();
+    for _ in 0..d.below(6) {
+        if let Some(p) = d.pick(&occupied) {
+            pos.units[p.index()] = None;
+        }
+    }
+    let mut texts: BTreeMap<PowerId, String> = BTreeMap::new();
+    let mut lent_to: Vec<PowerId> = Vec::new();
+    for &p in &majors {
+        if d.chance(20) {
+            pos.ledgers.bank.insert(p, d.below(10) as u32);
+        }
+        let mut t = String::new();
+        for _ in 0..d.below(5) {
+            let homes: Vec<_> = v.homes(p).iter().collect();
+            let mine: Vec<_> = pos
+                .forces()
+                .filter(|(_, f)| f.power == p)
+                .map(|(at, f)| (at, f.fleets > 0))
+                .collect();
+            let line = match d.below(7) {
+                0 | 1 => match d.pick(&homes) {
+                    Some(h) => {
+                        let fleet = d.chance(30) && !v.province(h).coasts.is_empty()
+                            || v.province(h).kind != SpaceKind::Land && d.chance(50);
+                        let unit = if fleet { "F" } else { "A" };
+                        format!("BUILD {unit} {}", v.province(h).code)
+                    }
+                    None => continue,
+                },
+                2 => "WAIVE".to_string(),
+                3 => match d.pick(&mine) {
+                    Some((at, fleet)) => {
+                        let unit = if fleet { "F" } else { "A" };
+                        format!("REMOVE {unit} {}", v.province(at).code)
+                    }
+                    None => continue,
+                },
+                4 => format!("CONVERT {}", d.below(12)),
+                5 => format!("BANK {}", d.below(12)),
+                _ => match d.pick(&majors).filter(|&q| q != p) {
+                    Some(q) => {
+                        lent_to.push(q);
+                        format!("LOAN {} TO {}", 1 + d.below(8), v.power(q).name)
+                    }
+                    None => continue,
+                },
+            };
+            t.push_str(&line);
+            t.push('\n');
+        }
+        if !t.is_empty() {
+            texts.insert(p, t);
+        }
+    }
+    let advised: BTreeMap<PowerId, Advised> = texts
+        .iter()
+        .map(|(p, t)| (*p, advice::check(v, &pos, &[], *p, t)))
+        .collect();
+    let report = turn::play(
+        v,
+        &pos,
+        &Sheets {
+            gm: Vec::new(),
+            orders: texts.clone(),
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    for po in &report.powers {
+        if lent_to.contains(&po.power) {
+            continue;
+        }
+        let a = &advised[&po.power];
+        for o in &po.orders {
+            let Ok(outcome) = &o.result else { continue };
+            let known_later = matches!(
+                outcome,
+                Outcome::Fails(Reason::Refused(Refusal::HeldBy(..)))
+            );
+            if outcome.succeeded() || known_later || !unwarned(a, o.order.line) {
+                continue;
+            }
+            return Err(format!(
+                "{}: line {} '{}' acknowledged without a warning, then {}\n{texts:?}",
+                v.power(po.power).name,
+                o.order.line,
+                o.order.text,
+                outcome.describe(v)
+            ));
+        }
+    }
+    // The budget shown is the one the Winter used: the builds it allowed, when nobody lent.
+    for (p, a) in &advised {
+        let Some(b) = a.budget else { continue };
+        if lent_to.contains(p) || b.sp.is_none() {
+            continue;
+        }
+        let failed_for_builds = a.advice.iter().any(|x| {
+            matches!(
+                &x.warning,
+                Warning::Alone(Outcome::Fails(Reason::Refused(
+                    Refusal::NoBuildsLeftPaid(_) | Refusal::TooFewBuilds(..)
+                )))
+            )
+        });
+        if b.builds <= 0 && !failed_for_builds {
+            let built = report
+                .powers
+                .iter()
+                .filter(|po| po.power == *p)
+                .flat_map(|po| &po.orders)
+                .any(|o| {
+                    matches!(
+                        o.order.checked.as_ref().map(|c| &c.kind),
+                        Ok(OrderKind::Build { .. })
+                    ) && o.result.as_ref().is_ok_and(Outcome::succeeded)
+                });
+            if built {
+                return Err(format!(
+                    "{}: a budget of no builds, and a build succeeded\n{texts:?}",
+                    v.power(*p).name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(Config { cases: cases(1000), max_shrink_iters: 2000, ..Config::default() })]
+
+    /// Issue 21: an order acknowledged without a warning is not void in a movement phase.
+    #[test]
+    fn unwarned_movement_orders_are_not_void(xs in prop::collection::vec(any::<u16>(), 0..120)) {
+        if let Err(e) = movement(&xs) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+
+    /// Issue 21: a Winter order acknowledged without a warning is not refused (the budget check
+    /// is the one adjudication makes), unless another power lent to the power.
+    #[test]
+    fn unwarned_winter_orders_are_not_refused(xs in prop::collection::vec(any::<u16>(), 0..120)) {
+        if let Err(e) = winter(&xs) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
