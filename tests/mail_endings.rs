@@ -569,7 +569,7 @@ fn a_rollback_undoes_an_ending() {
         matches!(refused, Err(napjudge_judge::GameError::Ended { .. })),
         "{refused:?}"
     );
-    j.rollback("g", "Winter 1800 Bids", at(6))
+    j.rollback("g", "Winter 1800 Bids", None, at(6))
         .expect("rolled back");
     let game = j.view().game("g").expect("read").expect("g");
     assert_eq!(game.state, GameState::Running);
