@@ -105,7 +105,7 @@ timed() { # label, command...
 }
 
 echo "== serve idle, one minute"
-run serve > "$W/serve-idle.log" 2>&1 & SERVE=$!
+"$B" --db "$DB" serve > "$W/serve-idle.log" 2>&1 & SERVE=$!
 sleep 5
 ticks() { awk '{print $14 + $15}' "/proc/$SERVE/stat"; }
 rss() { awk '/VmRSS/ {print $2}' "/proc/$SERVE/status"; }
@@ -121,14 +121,15 @@ timed "$N HELP mails" "$B" --db "$DB" mail poll --imap
 deliver "$N" orders "$N"
 timed "$N order mails (password checked)" "$B" --db "$DB" mail poll --imap
 # The same files again: stored already, so fetched, known by digest and moved only.
-for f in "$M"/.napjudge-answered/cur/*; do
+for f in "$M"/.napjudge-answered/new/* "$M"/.napjudge-answered/cur/*; do
+    [ -e "$f" ] || continue
     n=$(basename "$f"); n=${n%%:*}
     cp "$f" "$M/new/$n.again"; chown 65534:65534 "$M/new/$n.again"
 done
 timed "$((2 * N)) mails fetched again (IMAP fetch and move only)" "$B" --db "$DB" mail poll --imap
 
 echo "== $N order mails through serve (IDLE)"
-run serve > "$W/serve-burst.log" 2>&1 & SERVE=$!
+"$B" --db "$DB" serve > "$W/serve-burst.log" 2>&1 & SERVE=$!
 sleep 3
 start=$(date +%s.%N)
 deliver "$N" orders "$((2 * N))"
