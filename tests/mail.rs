@@ -13,7 +13,7 @@ use napjudge_judge::clock::parse_time;
 use napjudge_judge::clock::Period;
 use napjudge_judge::game::{Judge, NewGame};
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{self, NewMessage, Periods, Store};
+use napjudge_judge::store::{NewMessage, Periods, Store};
 use napjudge_judge::MailKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -110,13 +110,6 @@ fn expand(raw: &[u8], last_results: &str) -> Vec<u8> {
     out.into_bytes()
 }
 
-fn show(m: &store::Mail) -> String {
-    format!(
-        "To: {}\nSubject: {}\nKind: {}\n\n{}=====\n",
-        m.to, m.subject, m.kind, m.body
-    )
-}
-
 #[test]
 fn a_game_by_mail_from_creation_through_a_full_year() {
     let dir = scratch("mail-golden");
@@ -164,7 +157,7 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
         if let Some(r) = new.iter().rev().find(|m| m.kind == MailKind::Results) {
             last_results = r.body.clone();
         }
-        let got: String = new.iter().map(show).collect();
+        let got: String = new.iter().map(golden::show).collect();
         let out = golden.join(format!("{name}.out"));
         if bless {
             std::fs::write(&out, &got).expect("write golden");

@@ -15,7 +15,7 @@ mod server;
 use chrono::{DateTime, Duration, Utc};
 use intake::{config, scratch};
 use napjudge_judge::clock::parse_time;
-use napjudge_judge::store::{Mail, Store};
+use napjudge_judge::store::Store;
 use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -80,13 +80,6 @@ fn config_file() -> PathBuf {
     let toml = format!("[judge]\naddress = \"{}\"\n", config().judge);
     std::fs::write(&path, toml).expect("config");
     path
-}
-
-fn show(m: &Mail) -> String {
-    format!(
-        "To: {}\nSubject: {}\nKind: {}\n\n{}=====\n",
-        m.to, m.subject, m.kind, m.body
-    )
 }
 
 /// What a step may change in a game, as text: a bad step leaves it as it was.
@@ -168,7 +161,13 @@ fn every_gm_change_is_noticed_to_everyone() {
             .view()
             .mails(None)
             .expect("outbox");
-        got.extend(mails.get(seen..).unwrap_or_default().iter().map(show));
+        got.extend(
+            mails
+                .get(seen..)
+                .unwrap_or_default()
+                .iter()
+                .map(golden::show),
+        );
         seen = mails.len();
         let out = golden.join(format!("{name}.out"));
         if bless {

@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use intake::{config, scratch};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{self, Store};
+use napjudge_judge::store::Store;
 use napjudge_judge::Judge;
 use std::path::{Path, PathBuf};
 
@@ -33,13 +33,6 @@ fn stored(db: &Path) -> String {
             "SELECT power, address, password_hash FROM players ORDER BY power",
             "SELECT id, action FROM gm_actions ORDER BY id",
         ],
-    )
-}
-
-fn show(m: &store::Mail) -> String {
-    format!(
-        "To: {}\nSubject: {}\nKind: {}\n\n{}=====\n",
-        m.to, m.subject, m.kind, m.body
     )
 }
 
@@ -79,7 +72,7 @@ fn every_mail_is_read_as_the_player_meant_it() {
             assert_eq!(before, stored(&db), "{name} changed what is stored");
         }
         let mails = j.view().mails(None).expect("outbox");
-        let got: String = mails[seen..].iter().map(show).collect();
+        let got: String = mails[seen..].iter().map(golden::show).collect();
         seen = mails.len();
         let out = golden.join(format!("{name}.out"));
         if bless {

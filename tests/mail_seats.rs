@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::game::{Judge, NewGame};
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{self, ChangeKind, Periods, SeatRules, Store};
+use napjudge_judge::store::{ChangeKind, Periods, SeatRules, Store};
 use napjudge_judge::{Author, Role};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -90,13 +90,6 @@ fn game_state(db: &Path) -> String {
             "SELECT * FROM observers ORDER BY address",
             "SELECT * FROM press ORDER BY rowid",
         ],
-    )
-}
-
-fn show(m: &store::Mail) -> String {
-    format!(
-        "To: {}\nSubject: {}\nKind: {}\n\n{}=====\n",
-        m.to, m.subject, m.kind, m.body
     )
 }
 
@@ -214,7 +207,7 @@ fn seats_change_hands_and_observers_watch() {
         let mails = j.view().mails(None).expect("outbox");
         let new = &mails[seen..];
         seen = mails.len();
-        let got: String = printed + &new.iter().map(show).collect::<String>();
+        let got: String = printed + &new.iter().map(golden::show).collect::<String>();
         secrets.learn(&got);
         let got = secrets.hide(&got);
         let out = golden.join(format!("{name}.out"));

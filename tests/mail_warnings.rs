@@ -18,22 +18,16 @@
 use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{self, Store};
+use napjudge_judge::store::Store;
 use napjudge_judge::Judge;
 use std::path::{Path, PathBuf};
 mod common;
+mod golden;
 mod intake;
 use intake::{config, scratch};
 
 fn at(hours: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::hours(hours)
-}
-
-fn show(m: &store::Mail) -> String {
-    format!(
-        "To: {}\nSubject: {}\nKind: {}\n\n{}=====\n",
-        m.to, m.subject, m.kind, m.body
-    )
 }
 
 #[test]
@@ -76,7 +70,7 @@ fn warnings_before_the_deadline_golden() {
             );
         }
         let mails = j.view().mails(None).expect("outbox");
-        let got: String = mails[seen..].iter().map(show).collect();
+        let got: String = mails[seen..].iter().map(golden::show).collect();
         seen = mails.len();
         let out = golden.join(format!("{name}.out"));
         if bless {

@@ -6,6 +6,8 @@ use std::path::Path;
 /// The rows `queries` read from the database at `db`, as text (a connection of its own: the
 /// judge's store has none to lend): the golden tests compare it before and after a bad mail,
 /// which must change nothing.
+// mail_warnings has no bad step to compare.
+#[allow(dead_code)]
 pub fn dump(db: &Path, queries: &[&str]) -> String {
     let conn = rusqlite::Connection::open(db).expect("db");
     let mut out = String::new();
@@ -28,4 +30,14 @@ pub fn dump(db: &Path, queries: &[&str]) -> String {
         }
     }
     out
+}
+
+/// A queued mail as the golden files show it: its recipient, subject, kind and body.
+// mail_endings and mail_press write a fuller form of their own (recipients grouped, pictures).
+#[allow(dead_code)]
+pub fn show(m: &napjudge_judge::store::Mail) -> String {
+    format!(
+        "To: {}\nSubject: {}\nKind: {}\n\n{}=====\n",
+        m.to, m.subject, m.kind, m.body
+    )
 }
