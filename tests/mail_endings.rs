@@ -15,15 +15,15 @@
 //! delete` of a forming game; refused for a running one).
 
 use chrono::{DateTime, Utc};
+use golden::{FivePowers, Folder, Outbox, Shell};
 use napjudge_engine::turn;
 use napjudge_engine::variant;
 use napjudge_judge::clock::{parse_time, Period};
-use napjudge_judge::game::{Judge, NewGame};
+use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{self, Periods, Store};
+use napjudge_judge::store::{self, Store};
 use napjudge_judge::{Author, GameState, MailKind};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 mod golden;
 mod intake;
 use intake::{config, scratch};
@@ -47,55 +47,15 @@ fn stamp(t: DateTime<Utc>) -> String {
     t.to_rfc3339()
 }
 
-fn periods() -> Periods {
-    Periods {
-        movement: Period::hours(48),
-        retreat: Period::hours(24),
-        winter: Period::hours(48),
-        grace: Period::hours(24),
-        remind: Period::hours(12),
-    }
-}
-
-/// Game `name` on the napoleonic board, every power and the GM's mail password assigned,
-/// started at `at(0)` unless `start` is false.
+/// The standard five powers in game `name`, pictures on, deadlines shown in `zone`, started at
+/// `at(0)` unless `start` is false.
 fn new_game(j: &mut Judge, name: &str, zone: &str, start: bool) {
-    new_game_waiting(j, name, zone, start, false);
-}
-
-/// The same, with the game's own `wait`.
-fn new_game_waiting(j: &mut Judge, name: &str, zone: &str, start: bool, wait: bool) {
-    j.create(
-        &NewGame {
-            name: name.into(),
-            variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
-            timezone: zone.into(),
-            periods: periods(),
-            wait,
-            options: Vec::new(),
-            pictures: true,
-            press: Default::default(),
-        },
-        at(0),
-    )
-    .expect("create");
-    for p in POWERS {
-        let lower = p.to_lowercase();
-        j.assign(
-            name,
-            p,
-            &format!("{lower}@example.org"),
-            Some(&format!("pw-{lower}")),
-            at(0),
-        )
-        .expect("assign");
+    FivePowers {
+        zone,
+        start,
+        ..FivePowers::new(name)
     }
-    j.assign(name, "GM", "gm@example.org", Some("gm-pw"), at(0))
-        .expect("the GM's password");
-    if start {
-        j.start(name, at(0)).expect("start");
-    }
+    .set_up(j, at(0));
 }
 
 /// Every table a step may change, as text: a bad step leaves it as it was.
@@ -358,32 +318,6 @@ fn steps() -> Vec<(&'static str, i64, Step)> {
     ]
 }
 
-fn shell(db: &Path, now: DateTime<Utc>, args: &[&str]) -> String {
-    let now = stamp(now);
-    let mut all = vec!["--db", db.to_str().expect("a path"), "--now", now.as_str()];
-    all.extend_from_slice(args);
-    let o = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .args(&all)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NAPJUDGE_CONFIG")
-        .output()
-        .expect("napjudge runs");
-    format!(
-        "$ napjudge {}\nexit {}\n{}{}",
-        args.iter()
-            .map(|a| if a.contains(' ') {
-                format!("\"{a}\"")
-            } else {
-                a.to_string()
-            })
-            .collect::<Vec<_>>()
-            .join(" "),
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
 #[test]
 fn waiting_absence_and_endings_by_mail() {
     let dir = scratch("mail-endings");
@@ -394,11 +328,9 @@ fn waiting_absence_and_endings_by_mail() {
     }
     new_game(&mut j, "ab", "Europe/Paris", true);
     new_game(&mut j, "fo", "UTC", false);
-    let cfg = config();
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/endings");
-    let bless = std::env::var_os("NAPJUDGE_BLESS").is_some();
-    let mut seen = j.view().mails(None).expect("outbox").len();
-    let mut failures = Vec::new();
+    let shell = Shell::new(&db);
+    let mut folder = Folder::new("endings");
+    let mut outbox = Outbox::after(j.view());
     let mut names = Vec::new();
     for (name, hours, step) in steps() {
         names.push(name);
@@ -406,47 +338,36 @@ fn waiting_absence_and_endings_by_mail() {
         let before = games_state(&db);
         let printed = match step {
             Step::Mail => {
-                let raw = std::fs::read(golden.join(format!("{name}.eml"))).expect("the mail");
-                let handled = mail::receive(&mut j, &cfg, &raw, now).expect("stored");
+                let raw =
+                    std::fs::read(folder.dir().join(format!("{name}.eml"))).expect("the mail");
+                let handled = golden::receive(&mut j, &raw, now);
                 assert!(handled == Handled::Answered, "{name}: {handled:?}");
                 String::new()
             }
             Step::Tick => {
-                let (answered, report) = mail::tick(&mut j, &cfg, now).expect("tick");
+                let (answered, report) = golden::tick(&mut j, now);
                 let mut out = format!("tick at {}: {answered} mails answered\n", stamp(now));
                 for l in report.done.iter().chain(&report.failed) {
                     out.push_str(&format!("{l}\n"));
                 }
                 out
             }
-            Step::Shell(commands) => commands.iter().map(|c| shell(&db, now, c)).collect(),
+            Step::Shell(commands) => commands
+                .iter()
+                .map(|c| shell.run(now, c, b"").transcript(&golden::line(c)))
+                .collect(),
             Step::Setup(f) => f(&mut j, &db, now),
         };
         if name.contains("-bad-") {
             assert_eq!(before, games_state(&db), "{name} changed a game");
         }
-        let mails = j.view().mails(None).expect("outbox");
-        let new = &mails[seen..];
-        seen = mails.len();
-        let got = format!("{printed}{}", show(new));
-        let out = golden.join(format!("{name}.out"));
-        if bless {
-            std::fs::write(&out, &got).expect("write golden");
-        } else {
-            let want = std::fs::read_to_string(&out).unwrap_or_default();
-            if want != got {
-                failures.push(format!("{name}:\n--- want\n{want}\n--- got\n{got}"));
-            }
-        }
+        folder.check(
+            name,
+            &format!("{printed}{}", show(&outbox.new_mails(j.view()))),
+        );
     }
     // Every mail of the folder is a step: none is left unplayed.
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&golden)
-        .expect("tests/mail/endings")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
-        .collect();
-    files.sort();
-    for f in files {
+    for f in folder.steps(&["eml"]) {
         let stem = f
             .file_stem()
             .expect("a name")
@@ -454,7 +375,7 @@ fn waiting_absence_and_endings_by_mail() {
             .into_owned();
         assert!(names.contains(&stem.as_str()), "{stem} is no step");
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    folder.finish();
 
     // What the goldens show, checked on the store too.
     let view = j.view();
@@ -481,7 +402,11 @@ fn a_waiting_game_goes_early_only_when_every_power_says_nowait() {
     let dir = scratch("endings-wait-default");
     let mut j = Judge::new(Store::open(&dir.join("judge.db")).expect("db"));
     let cfg = config();
-    new_game_waiting(&mut j, "g", "UTC", true, true);
+    FivePowers {
+        wait: true,
+        ..FivePowers::new("g")
+    }
+    .set_up(&mut j, at(0));
     bids(&mut j, "g", &BIDS, at(1));
     let processed = |j: &mut Judge, h: i64| {
         let (_, report) = mail::tick(j, &cfg, at(h)).expect("tick");

@@ -13,6 +13,8 @@
 // Each driver uses the part it needs: what one leaves unused is not dead.
 #![allow(dead_code)]
 
+#[path = "../common/mod.rs"]
+pub mod common;
 #[path = "../smtp/server.rs"]
 pub mod server;
 
@@ -144,6 +146,7 @@ fn diff(want: &str, got: &str) -> String {
 }
 
 /// The outbox as the steps go: each step's look gives the mails queued since the last one.
+#[derive(Default)]
 pub struct Outbox {
     seen: usize,
 }
