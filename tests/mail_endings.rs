@@ -10,14 +10,12 @@
 //! The scenarios, each on a game of its own: `w` (SET WAIT honoured, then SET NOWAIT), `dl` (a
 //! processing delay, made by `game create --delay`), `ab` (an absence that moves a deadline, and
 //! every refusal), `dr` (a draw voted, held by one NODRAW, ended by the last vote; orders and the
-//! GM's commands refused after), `cc` (a concession), `vi` (a victory set up from RULINGS R7.10's
-//! position, ended by processing), `en` and `e2` (the GM's END and `game end`), `fo` (`game
-//! delete` of a forming game; refused for a running one).
+//! GM's commands refused after), `cc` (a concession), `en` and `e2` (the GM's END and `game
+//! end`), `fo` (`game delete` of a forming game; refused for a running one). A victory ending a
+//! game is in `tests/mail_life.rs` (game `vic`, steps 42-43).
 
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox, Shell};
-use napjudge_engine::turn;
-use napjudge_engine::variant;
 use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
@@ -142,40 +140,6 @@ fn bids(j: &mut Judge, game: &str, which: &[(&str, &str)], now: DateTime<Utc>) -
     out
 }
 
-/// Game `vi` is set at RULINGS R7.10's position (fixtures/winter/R7.10.case: England and France
-/// reach their thresholds this Winter) in place of its first phase, through the store: the
-/// judge has no command that sets a position, and playing five years by mail to reach one would
-/// test nothing more here.
-fn vi_position(_: &mut Judge, db: &Path, now: DateTime<Utc>) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cases = napjudge_cases::file::read_file(&root.join("fixtures/winter/R7.10.case"))
-        .expect("the R7.10 cases");
-    let case = cases
-        .iter()
-        .find(|c| c.id == "R7.10-win-with-minors")
-        .expect("the case of France and England winning");
-    let v = variant::load_named("napoleonic").expect("the board");
-    let position = napjudge_cases::run::initial_position(case, &v).expect("its position");
-    let owe: Vec<String> = turn::owing(&v, &position)
-        .iter()
-        .map(|&p| v.power(p).name.clone())
-        .collect();
-    let mut store = Store::open(db).expect("db");
-    let game = store.view().game("vi").expect("read").expect("vi");
-    let tx = store.begin().expect("tx");
-    tx.supersede_from(game.id, 1)
-        .expect("the first phase set aside");
-    tx.insert_phase(game.id, &position, &owe, Some(at(76)), now)
-        .expect("the phase");
-    tx.commit().expect("commit");
-    format!(
-        "vi: now at {} of fixtures/winter/R7.10.case ({}), owing: {}\n",
-        v.phase_name(position.phase),
-        case.id,
-        owe.join(", ")
-    )
-}
-
 const CREATE_DL: &[&str] = &[
     "game",
     "create",
@@ -279,9 +243,6 @@ fn steps() -> Vec<(&'static str, i64, Step)> {
         ("25-cc-austria-concede", 25, Step::Mail),
         ("26-cc-prussia-concede", 26, Step::Mail),
         ("27-cc-russia-concede", 27, Step::Mail),
-        ("28-vi-setup-near-victory", 28, Step::Setup(vi_position)),
-        ("29-vi-gm-process", 29, Step::Mail),
-        ("30-vi-bad-orders-after-victory", 30, Step::Mail),
         ("31-en-bad-gm-end", 31, Step::Mail),
         ("32-en-bad-player-end", 32, Step::Mail),
         ("33-en-gm-end", 33, Step::Mail),
@@ -323,7 +284,7 @@ fn waiting_absence_and_endings_by_mail() {
     let dir = scratch("mail-endings");
     let db = dir.join("judge.db");
     let mut j = Judge::new(Store::open(&db).expect("db"));
-    for g in ["w", "dr", "cc", "vi", "en", "e2"] {
+    for g in ["w", "dr", "cc", "en", "e2"] {
         new_game(&mut j, g, "UTC", true);
     }
     new_game(&mut j, "ab", "Europe/Paris", true);
@@ -380,7 +341,7 @@ fn waiting_absence_and_endings_by_mail() {
     // What the goldens show, checked on the store too.
     let view = j.view();
     let state = |g: &str| view.game(g).expect("read").map(|g| g.state);
-    for g in ["dr", "cc", "vi", "en", "e2"] {
+    for g in ["dr", "cc", "en", "e2"] {
         assert_eq!(state(g), Some(GameState::Finished), "{g} ended");
     }
     assert_eq!(state("w"), Some(GameState::Running));
