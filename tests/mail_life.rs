@@ -28,11 +28,11 @@
 //!   that moves a deadline].
 //! - 15-19: Spring 1801's orders; the GM pauses the game by mail and resumes it by shell [a
 //!   pause noticed to everyone].
-//! - 20-21: the tick processes Spring 1801: Russia missed a second phase and is abandoned; its
-//!   old player's password is refused [a power abandoned after missed phases].
-//! - 22-23: the GM gives Prussia's open seat to Erin (`game replace`), who orders.
-//! - 24-26: the GM mails a takeover code for Russia to Dave, who takes the seat and orders
-//!   [taken over by a new player who then orders].
+//! - 20: the tick processes Spring 1801: Russia missed a second phase and is abandoned [a power
+//!   abandoned after missed phases].
+//! - 21-22: the GM gives Prussia's open seat to Erin (`game replace`), who orders.
+//! - 23-26: the GM mails a takeover code for Russia to Dave, who takes the seat and orders [taken
+//!   over by a new player who then orders]; Russia's old player's password is refused.
 //! - 27-30: France says SET WAIT; everyone has ordered, yet the tick waits for the deadline
 //!   [a SET WAIT honoured]; at the deadline Autumn 1801 is processed.
 //! - 31-34: the GM rolls Autumn 1801 back with a reason [a rollback noticed to everyone];
@@ -210,6 +210,10 @@ fn a_game_from_its_first_mail_to_its_last() {
                 let mut out = format!("tick at {}: {answered} mails answered\n", now.to_rfc3339());
                 for l in &report.done {
                     out.push_str(&format!("{l}\n"));
+                }
+                // Where the games stand after it (`game list`: state, phase, deadline).
+                for l in shell.run(now, &["game", "list"], b"").stdout.lines() {
+                    out.push_str(&format!("now: {l}\n"));
                 }
                 out
             }
