@@ -2,7 +2,9 @@
 //! (`imap/dovecot.rs`), with implicit TLS and a login. New mail is answered and moved; a wrong
 //! password is a clear error and nothing is lost; a message stored by a run killed before it
 //! moved the message is moved by the next run and answered once; a server dropped mid-fetch
-//! loses nothing and answers nothing twice; 500 mails waiting are all taken in one poll.
+//! loses nothing and answers nothing twice; 500 mails waiting are all taken in one poll; a
+//! server without MOVE (Dovecot's `imap_capability` without it) gets copies and `\Deleted`
+//! flags, and only the judge's flagged messages are expunged, when it has UIDPLUS.
 
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]

@@ -162,3 +162,47 @@ fn header_kind(kind: &str) -> &str {
         "application/octet-stream"
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stored copy reads back as the body it was made of: names in any script (RFC 2231),
+    /// an attachment without a name by its type, the one read as the body.
+    #[test]
+    fn a_stored_copy_reads_back_as_its_body() {
+        let named = |n: &str, kind: &str| Attachment {
+            name: Some(n.into()),
+            kind: kind.into(),
+        };
+        let bodies = [
+            Body {
+                text: "SIGNON France g ******\r\nA(Par)-Bur\r\n".into(),
+                attachment: None,
+                ignored: vec![
+                    named("Befehle für \"Frühjahr\"; 1801.pdf", "application/pdf"),
+                    Attachment {
+                        name: None,
+                        kind: "image/png".into(),
+                    },
+                ],
+            },
+            Body {
+                text: "SIGNON France g ******\r\nA(Par)-Bur\r\n".into(),
+                attachment: Some(named("ордера.txt", "text/plain")),
+                ignored: vec![named("notes.txt", "text/plain")],
+            },
+        ];
+        for body in bodies {
+            let raw = [
+                b"From: a@example.org\r\n".as_slice(),
+                &stored(&body, &body.text),
+            ]
+            .concat();
+            let m = mail_parser::MessageParser::default()
+                .parse(&raw)
+                .expect("parsed");
+            assert_eq!(of(&m), body, "{}", String::from_utf8_lossy(&raw));
+        }
+    }
+}
