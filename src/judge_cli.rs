@@ -1050,7 +1050,7 @@ pub fn mail(
                 max_size,
             };
             if let Some(maildir) = maildir.filter(|_| !imap) {
-                return poll(&mut j, &cfg, &maildir, clock);
+                return poll(&mut j, &cfg, &maildir, clock, usize::MAX);
             }
             let Some(imap) = &config.imap else {
                 eprintln!("napjudge: mail poll --imap: no [imap] section in napjudge.toml");
@@ -1062,8 +1062,8 @@ pub fn mail(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `mail poll`: each file of `DIR/new`, in name order, stored and answered, then moved to
-/// `DIR/cur`. A file that can't be read or stored, or one over the size limit (its headers
+/// `mail poll`: each file of `DIR/new`, in name order (the first `at_most`), stored and
+/// answered, then moved to `DIR/cur`. A file that can't be read or stored, or one over the size limit (its headers
 /// stored and its sender answered, but not the whole), is moved to `DIR/failed` with a line on
 /// standard error, and polling goes on. A fault of the database stops the run (exit 75): every
 /// later file would fail alike, so they stay in `new` for the next run.
@@ -1072,6 +1072,7 @@ pub(crate) fn poll(
     cfg: &mail::MailConfig,
     maildir: &Path,
     clock: Clock,
+    at_most: usize,
 ) -> Result<ExitCode, String> {
     let new = maildir.join("new");
     let cur = maildir.join("cur");
@@ -1086,6 +1087,7 @@ pub(crate) fn poll(
         .collect();
     // Maildir names start with the delivery time: their order is the order of arrival.
     files.sort();
+    files.truncate(at_most);
     let mut code = ExitCode::SUCCESS;
     for path in files {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
