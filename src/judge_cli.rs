@@ -1116,9 +1116,9 @@ pub(crate) fn poll(
                 continue;
             }
         };
-        match mail::receive_incoming(j, cfg, &m, clock.now()) {
-            Ok(h) => handled(&name, &h),
-            Err(e) if e.is_database_fault() => {
+        let taken = match napjudge_judge::intake::take(j, cfg, &m, clock.now()) {
+            Ok(t) => t,
+            Err(e) => {
                 eprintln!(
                     "napjudge: {}: not stored: {e}; it and the files after it stay in {}",
                     path.display(),
@@ -1126,19 +1126,16 @@ pub(crate) fn poll(
                 );
                 return Ok(ExitCode::from(75));
             }
-            Err(e) => {
-                set_aside(&format!("can't be stored ({e})"));
-                code = ExitCode::FAILURE;
-                continue;
-            }
+        };
+        match &taken.handled {
+            Some(h) => handled(&name, h),
+            None => println!("{name}: stored by an earlier run, not answered again"),
         }
-        if usize::try_from(m.size()).map_or(true, |n| n > cfg.max_size) {
-            set_aside(&format!(
-                "{} bytes, over the limit of {}: only its headers were stored, and its sender \
-                 answered",
-                m.size(),
-                cfg.max_size
-            ));
+        if let Some(why) = &taken.failed {
+            set_aside(&why.to_string());
+            if matches!(why, napjudge_judge::intake::SetAside::Unstored(_)) {
+                code = ExitCode::FAILURE;
+            }
             continue;
         }
         let target = cur.join(format!("{name}:2,S"));

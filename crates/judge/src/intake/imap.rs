@@ -12,7 +12,7 @@
 use crate::clock::Clock;
 use crate::config::{ConfigError, Imap, ImapTls};
 use crate::game::Judge;
-use crate::mail::{self, Handled, Incoming, MailConfig, MailError};
+use crate::mail::{Handled, Incoming, MailConfig, MailError};
 use imap::extensions::idle::{SetReadTimeout, WaitOutcome};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
@@ -382,30 +382,12 @@ impl Mailbox {
             host: self.config.host.clone(),
             message: e.to_string(),
         })?;
-        let mut polled = Polled {
+        let taken = super::take(j, cfg, &m, clock.now()).map_err(ImapError::Store)?;
+        let polled = Polled {
             uid,
-            handled: None,
-            failed: None,
+            handled: taken.handled,
+            failed: taken.failed.map(|why| why.to_string()),
         };
-        let seen = j
-            .view()
-            .has_digest(m.digest())
-            .map_err(|e| ImapError::Store(MailError::Game(e.into())))?;
-        if !seen {
-            match mail::receive_incoming(j, cfg, &m, clock.now()) {
-                Ok(h) => polled.handled = Some(h),
-                Err(e) if e.is_database_fault() => return Err(ImapError::Store(e)),
-                Err(e) => polled.failed = Some(format!("can't be stored ({e})")),
-            }
-        }
-        if usize::try_from(m.size()).map_or(true, |n| n > cfg.max_size) {
-            polled.failed = Some(format!(
-                "{} bytes, over the limit of {}: only its headers were stored, and its sender \
-                 answered",
-                m.size(),
-                cfg.max_size
-            ));
-        }
         let to = if polled.failed.is_some() {
             self.config.failed.clone()
         } else {
