@@ -709,8 +709,18 @@ fn fuzz_mutated_mails_exit_0_or_75_under_a_memory_limit() {
     let o = napjudge(&db, at(80), &["tick"], b"");
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     // A sound database: every mail was stored (none turned away with 75), and answered,
-    // ignored or marked failed.
-    assert_eq!(count(&db, "SELECT COUNT(*) FROM inbox") as usize, total);
+    // ignored or marked failed. A Maildir file whose bytes are stored already (a mutation that
+    // changed nothing) is taken as one fetched again, not stored twice (`intake::take`).
+    let mut seen: std::collections::HashSet<&[u8]> =
+        mails[..singles].iter().map(Vec::as_slice).collect();
+    let polled = mails[singles..]
+        .iter()
+        .filter(|m| seen.insert(m.as_slice()))
+        .count();
+    assert_eq!(
+        count(&db, "SELECT COUNT(*) FROM inbox") as usize,
+        singles + polled
+    );
     assert_eq!(
         count(&db, "SELECT COUNT(*) FROM inbox WHERE state = 'stored'"),
         0,
