@@ -19,11 +19,11 @@
 
 use napjudge_cases::{file, run};
 use napjudge_engine::advice::{self, Advised, Warning};
-use napjudge_engine::order::{OrderKind, Stage};
+use napjudge_engine::order::{Order, OrderKind, Stage, UnitSpec};
 use napjudge_engine::outcome::{Outcome, Reason, Refusal, Void};
 use napjudge_engine::position::Position;
-use napjudge_engine::turn::{self, Sheets};
-use napjudge_engine::variant::{PowerId, PowerKind, SpaceKind};
+use napjudge_engine::turn::{self, OrderReport, PowerOrders, Sheets};
+use napjudge_engine::variant::{PowerId, PowerKind, ProvinceId, Region, SpaceKind, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::collections::BTreeMap;
@@ -47,13 +47,75 @@ fn void_known_only_later(why: Void, others_unit: bool, first_phase_went_wrong: b
         Void::NotOnConvoyRoute
         | Void::ConvoyedOnlyBySupporter
         | Void::NoFreeFleet
-        | Void::NoArmyAboard
-        | Void::NoConvoyPossible => true,
+        | Void::NoArmyAboard => true,
         Void::FirstMoveFailed | Void::NoFleetMayMoveAgain | Void::NamesNoFleet => {
             first_phase_went_wrong
         }
         _ => false,
     }
+}
+
+/// Where a first-phase order takes the units it names at `at`, if it moves them.
+fn destination(order: &Order<Region>, at: ProvinceId) -> Option<ProvinceId> {
+    match &order.kind {
+        OrderKind::Move { unit, to, .. }
+        | OrderKind::Disembark { unit, to }
+        | OrderKind::Embark { unit, sea: to } => (unit.at.province == at).then_some(to.province),
+        OrderKind::EmbarkWith {
+            unit, fleet, to, ..
+        } => (unit.at.province == at || fleet.at.province == at).then_some(to.province),
+        OrderKind::Merge { units, target, .. } => (target.province != at
+            && units.iter().any(|u| u.at.province == at))
+        .then_some(target.province),
+        _ => None,
+    }
+}
+
+/// Whether the power's first-phase orders, those not void, keep some of its force in `p` or
+/// bring some in: then the fleets in `p` for the second phase can only be its own (R1.1), and a
+/// second-phase support naming them is the power's own to get right. Otherwise another power's
+/// fleet may move into `p` and on, and only the others' orders decide the support.
+fn holds_after_first(v: &Variant, before: &Position, po: &PowerOrders, p: ProvinceId) -> bool {
+    let carried_out: Vec<&Order<Region>> = po
+        .orders
+        .iter()
+        .filter(|o| !matches!(o.result, Ok(Outcome::Void(_))))
+        .filter_map(|o| o.order.checked.as_ref().ok())
+        .filter(|c| c.stage == Stage::First)
+        .collect();
+    let named = |o: &&Order<Region>| -> Vec<UnitSpec<Region>> {
+        match &o.kind {
+            OrderKind::Merge { units, .. } => units.clone(),
+            OrderKind::EmbarkWith { unit, fleet, .. } => vec![unit.clone(), fleet.clone()],
+            k => k.unit().into_iter().cloned().collect(),
+        }
+    };
+    let (mut all, mut fleets) = (0u32, 0u32);
+    for o in &carried_out {
+        if destination(o, p).is_some() {
+            for u in named(o).iter().filter(|u| u.at.province == p) {
+                all += u32::from(u.armies) + u32::from(u.fleets);
+                fleets += u32::from(u.fleets);
+            }
+        }
+    }
+    let stays = before
+        .force(p)
+        .filter(|f| before.commands(po.power, f.power))
+        .is_some_and(|f| {
+            // At sea the armies aboard go with the fleets (R3.4).
+            if v.province(p).kind == SpaceKind::Sea {
+                u32::from(f.fleets) > fleets
+            } else {
+                f.components() > all
+            }
+        });
+    let brought = carried_out.iter().any(|o| {
+        named(o)
+            .iter()
+            .any(|u| destination(o, u.at.province) == Some(p))
+    });
+    stays || brought
 }
 
 fn movement(xs: &[u16]) -> Result<(), String> {
@@ -125,10 +187,33 @@ fn movement(xs: &[u16]) -> Result<(), String> {
                 OrderKind::Convoy { army, .. } => Some(army.at.province),
                 _ => None,
             };
-            let others_unit = named
-                .is_some_and(|p| before.force(p).is_some_and(|f| f.power != po.power))
-                || matches!(order.kind, OrderKind::SupportMerge { .. });
-            if !void_known_only_later(why, others_unit, went_wrong) {
+            let others_unit = named.is_some_and(|p| {
+                if order.stage == Stage::Second {
+                    !holds_after_first(v, &before, po, p)
+                } else {
+                    before.force(p).is_some_and(|f| f.power != po.power)
+                }
+            }) || matches!(order.kind, OrderKind::SupportMerge { .. });
+            // A support or convoy of the power's own order that is void itself, where that void
+            // is warned or is the others' to decide: the support's void is that order's (the
+            // rule's second exemption: a failure another order's warning names).
+            let excused = |s: &OrderReport| match &s.result {
+                Ok(Outcome::Void(w)) => {
+                    !unwarned(a, s.order.line) || void_known_only_later(*w, false, went_wrong)
+                }
+                _ => false,
+            };
+            let own_order_void = order.stage == Stage::First
+                && named.is_some_and(|p| {
+                    po.orders.iter().any(|s| {
+                        excused(s)
+                            && s.order.checked.as_ref().is_ok_and(|c| {
+                                c.stage == Stage::First
+                                    && c.kind.unit().is_some_and(|u| u.at.province == p)
+                            })
+                    })
+                });
+            if !own_order_void && !void_known_only_later(why, others_unit, went_wrong) {
                 return Err(format!(
                     "{}: line {} '{}' acknowledged without a warning, void: {}\n{text}",
                     v.power(po.power).name,

@@ -20,6 +20,7 @@
 //! first moves (R4.3), other powers' units named by a support or convoy, and the fleets at sea
 //! (DATC 6.D.31, 6.G.6). `tests/warnings.rs` plays random orders to hold that promise.
 
+use crate::adjudicate::season;
 use crate::order::{Order, OrderKind, Place, Stage, UnitSpec};
 use crate::outcome::{Outcome, Reason, Void, WinterEvent};
 use crate::position::Position;
@@ -181,8 +182,10 @@ pub fn check(
     let mut budget = None;
     match position.phase.kind {
         PhaseKind::Movement | PhaseKind::SecondMovement => {
-            advice = movement(variant, position, power, &kept);
-            advice.extend(own_voids(variant, position, gm, power, &orders));
+            let voids = own_voids(variant, position, gm, power, &orders);
+            let void_lines: Vec<usize> = voids.iter().filter_map(|a| a.line).collect();
+            advice = movement(variant, position, power, &kept, &void_lines);
+            advice.extend(voids);
         }
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {}
         PhaseKind::Adjustment | PhaseKind::Bids => {
@@ -226,13 +229,29 @@ fn leaves_to(order: &Order<Region>, at: ProvinceId) -> Option<ProvinceId> {
     }
 }
 
+/// The movement phase's warnings. `void_lines`: the orders the power's own set makes void
+/// ([`own_voids`]): they are warned themselves, and their units stay where they are, so what
+/// leans on them (a support of the move, the space it would have left) is judged without them.
 fn movement(
     variant: &Variant,
     position: &Position,
     power: PowerId,
     kept: &[(usize, &Order<Region>)],
+    void_lines: &[usize],
 ) -> Vec<Advice> {
     let first: Vec<(usize, &Order<Region>)> = kept
+        .iter()
+        .filter(|(_, o)| o.stage == Stage::First)
+        .copied()
+        .collect();
+    // The orders that will be carried out as far as the power's own set decides. A void first
+    // move still spends its fleets' first move (R4.3), so `first` counts it for the second phase.
+    let acting: Vec<(usize, &Order<Region>)> = kept
+        .iter()
+        .filter(|(l, _)| !void_lines.contains(l))
+        .copied()
+        .collect();
+    let acting_first: Vec<(usize, &Order<Region>)> = acting
         .iter()
         .filter(|(_, o)| o.stage == Stage::First)
         .copied()
@@ -244,7 +263,7 @@ fn movement(
     };
     // Components ordered out of their space: (all, fleets).
     let mut leaving: BTreeMap<ProvinceId, (u32, u32)> = BTreeMap::new();
-    for (_, o) in &first {
+    for (_, o) in &acting_first {
         for u in named(o) {
             if leaves_to(o, u.at.province).is_some() {
                 let l = leaving.entry(u.at.province).or_default();
@@ -271,8 +290,18 @@ fn movement(
             .find(|(_, o)| named(o).iter().any(|u| u.at.province == p))
             .map(|(l, _)| *l)
     };
+    // Whether the power's own orders leave a force of it in `p` after the first moves (staying,
+    // or ordered in): then no other power's fleet can be there to move again.
+    let held = |p: ProvinceId| {
+        stays(p)
+            || acting_first.iter().any(|(_, o)| {
+                named(o)
+                    .iter()
+                    .any(|u| leaves_to(o, u.at.province) == Some(p))
+            })
+    };
     let moves = |from: ProvinceId, to: ProvinceId, armies: bool| {
-        first.iter().any(|(_, o)| {
+        acting_first.iter().any(|(_, o)| {
             leaves_to(o, from) == Some(to)
                 && named(o)
                     .iter()
@@ -291,15 +320,16 @@ fn movement(
             warning,
         })
     };
-    for &(line, o) in kept {
+    // A void order is warned as such (`own_voids`), with nothing else to say about it.
+    for &(line, o) in &acting {
         if o.stage == Stage::Second {
             if let Some(at) = second_without_first(position, power, &first, kept, o) {
                 warn(line, Warning::NoFirstMove { at });
             } else if let OrderKind::SupportMove { supported, to, .. } = &o.kind {
-                // A support of the power's own fleet's second move that no second-phase order of
-                // it (or chain) makes.
+                // A support of a second move from a space the power's own force holds after the
+                // first moves that no second-phase order of it (or chain) makes.
                 let (at, to) = (supported.at.province, to.province);
-                let moved = kept.iter().any(|(_, m)| match &m.kind {
+                let moved = acting.iter().any(|(_, m)| match &m.kind {
                     OrderKind::Move { unit, to: t, .. } if m.stage == Stage::Second => {
                         unit.at.province == at && t.province == to
                     }
@@ -307,16 +337,34 @@ fn movement(
                         to: t,
                         then: Some(n),
                         ..
+                    }
+                    | OrderKind::EmbarkWith {
+                        to: t,
+                        then: Some(n),
+                        ..
                     } => t.province == at && n.province == to,
                     _ => false,
                 });
-                if fleets_after_first(position, power, &first, at) > 0 && !moved {
+                if held(at) && !moved {
+                    // The line that keeps the force there: its second-phase order, else its
+                    // first, else the first move that brings it in.
                     let ordered = kept
                         .iter()
                         .find(|(_, m)| {
                             m.stage == Stage::Second && named(m).iter().any(|u| u.at.province == at)
                         })
-                        .map(|(l, _)| *l);
+                        .map(|(l, _)| *l)
+                        .or_else(|| order_at(at))
+                        .or_else(|| {
+                            first
+                                .iter()
+                                .find(|(_, m)| {
+                                    named(m)
+                                        .iter()
+                                        .any(|u| leaves_to(m, u.at.province) == Some(at))
+                                })
+                                .map(|(l, _)| *l)
+                        });
                     warn(line, Warning::SupportNotGiven { at, ordered });
                 }
             }
@@ -531,6 +579,9 @@ fn own_voids(
                     | Void::ArmiesInSecondPhase
                     | Void::SecondMoveNotToSea
                     | Void::NamesNoFleet
+                    // No fleet on the board could carry it (the board is known before any
+                    // order), or it is a fleet's (a merge participant's) that can't get there.
+                    | Void::NoConvoyPossible
             )
         )
     };
@@ -546,7 +597,18 @@ fn own_voids(
             _ => None,
         })
         .collect();
-    for s in report.second.iter().filter(|s| own(&s.outcome)) {
+    for s in &report.second {
+        // A second-phase order naming armies ashore is void whatever the first moves do; played
+        // alone it may be void first for another reason (its fleets' first move bounced).
+        let outcome = match s.outcome {
+            Outcome::Void(_) if season::armies_ashore(variant, &s.order) => {
+                Outcome::Void(Void::ArmiesInSecondPhase)
+            }
+            _ => s.outcome.clone(),
+        };
+        if !own(&outcome) {
+            continue;
+        }
         let line = orders.iter().find(|c| {
             c.checked.as_ref().is_ok_and(|o| o.stage == Stage::Second)
                 && c.canonical(variant).as_ref() == Some(&s.canonical)
@@ -554,7 +616,7 @@ fn own_voids(
         if let Some(c) = line {
             out.push(Advice {
                 line: Some(c.line),
-                warning: Warning::Alone(s.outcome.clone()),
+                warning: Warning::Alone(outcome),
             });
         }
     }
