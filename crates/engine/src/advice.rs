@@ -740,6 +740,116 @@ mod tests {
         );
     }
 
+    fn code(v: &Variant, c: &str) -> ProvinceId {
+        v.province_ids()
+            .find(|&q| v.province(q).code == c)
+            .expect("a space")
+    }
+
+    /// The property test's 20,000-case finding (`2: F(BOT) S A/F(TYS)-WMS`): `F(TYS)-Sar` would
+    /// leave the army of A/F(TYS) at sea, so it is void (played alone) and the A/F stays in TYS;
+    /// no other power's fleet can be there for the second phase, so the support of its second
+    /// move is void too, and warned.
+    #[test]
+    fn a_second_phase_support_of_a_space_the_power_still_holds_is_warned() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let mut pos = spring(
+            &v,
+            &[
+                ("Austria", UnitType::Fleet, "BOT"),
+                ("Austria", UnitType::Fleet, "TYS"),
+            ],
+        );
+        let austria = v.power_by_name("Austria").expect("a power");
+        pos.add_unit(austria, UnitType::Army, Region::of(code(&v, "TYS")));
+        let advice = warnings(&v, &pos, "Austria", "F(TYS)-Sar\n2: F(BOT) S A/F(TYS)-WMS\n");
+        assert!(
+            advice.contains(&Advice {
+                line: Some(1),
+                warning: Warning::Alone(Outcome::Void(Void::FleetsLeaveArmies)),
+            }),
+            "{advice:?}"
+        );
+        assert!(
+            advice.contains(&Advice {
+                line: Some(2),
+                warning: Warning::SupportNotGiven {
+                    at: code(&v, "TYS"),
+                    ordered: Some(1)
+                },
+            }),
+            "{advice:?}"
+        );
+        // Where the power's force really leaves, another power's fleet may come in and move on:
+        // that is the others' to decide, and not warned.
+        let pos = spring(
+            &v,
+            &[
+                ("Austria", UnitType::Fleet, "BOT"),
+                ("Austria", UnitType::Fleet, "TYS"),
+            ],
+        );
+        let advice = warnings(&v, &pos, "Austria", "F(TYS)-WMS\n2: F(BOT) S F(TYS)-WMS\n");
+        assert!(advice.iter().all(|a| a.line != Some(2)), "{advice:?}");
+    }
+
+    /// The property test's finding: a merge participant that is a fleet with no sea route to the
+    /// target (Nap to Sic is an army's passage, R6.1) drops out whatever the others order (no
+    /// fleet is convoyed), so the merge and a support of that move are both warned.
+    #[test]
+    fn a_fleet_merging_where_it_cannot_sail_is_warned_with_its_support() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("Austria", UnitType::Fleet, "Nap"),
+                ("Austria", UnitType::Army, "Sic"),
+                ("Austria", UnitType::Fleet, "TYS"),
+            ],
+        );
+        let advice = warnings(
+            &v,
+            &pos,
+            "Austria",
+            "F(Nap) MERGE Sic\nA(Sic) MERGE Sic\nF(TYS) S F(Nap)-Sic\n",
+        );
+        assert!(
+            advice.contains(&Advice {
+                line: Some(1),
+                warning: Warning::Alone(Outcome::Void(Void::NoConvoyPossible)),
+            }),
+            "{advice:?}"
+        );
+        assert!(
+            advice.iter().any(|a| a.line == Some(3)
+                && matches!(a.warning, Warning::SupportNotGiven { .. })),
+            "{advice:?}"
+        );
+    }
+
+    /// The property test's finding: `2: A/F(Mor)-SAO` names an army in a coastal space, void in
+    /// the second phase whatever the first moves do (R4.4); played alone the fleet's first move
+    /// bounces off the foreign force in Mor, and the warning still names the armies.
+    #[test]
+    fn a_second_phase_order_naming_armies_ashore_is_warned_even_after_a_bounce() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("Russia", UnitType::Fleet, "Sah"),
+                ("Prussia", UnitType::Army, "Mor"),
+            ],
+        );
+        let advice = warnings(&v, &pos, "Russia", "F(Sah)-Mor\n2: A/F(Mor)-SAO\n");
+        assert!(
+            advice.contains(&Advice {
+                line: Some(2),
+                warning: Warning::Alone(Outcome::Void(Void::ArmiesInSecondPhase)),
+            }),
+            "{advice:?}"
+        );
+    }
+
     /// Issue 21: a support of a merge none of the power's forces makes is warned.
     #[test]
     fn a_support_of_a_merge_nobody_of_yours_makes_is_warned() {
