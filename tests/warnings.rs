@@ -3,19 +3,23 @@
 //! acknowledgement) and then played together (`turn::play`); every order acknowledged without a
 //! warning must not be void in adjudication, and in a Winter must not be refused.
 //!
-//! The exceptions are the outcomes no power can know before the others' orders (and the first
-//! moves' outcomes), listed in `docs/judge.md` ("Warnings"):
+//! The exceptions follow one rule: an order may be void unwarned only when its void depends on
+//! other powers' orders, or on a failure the warning of another of the power's orders names.
+//! Each is listed with its reason in `docs/judge.md` ("What a warning can't know"):
 //! - a support or convoy of another power's unit that unit doesn't give (SupportedNotHolding,
-//!   SupportedNotOrdered, ConvoyedArmyNotOrdered), a support of a merge another power makes;
-//! - the convoy routes the fleets at sea make (NotOnConvoyRoute, ConvoyedOnlyBySupporter,
-//!   NoConvoyPossible when a fleet of the power is ordered to convoy the move), and the fleets or
-//!   armies aboard left over once the orders split a force (NoFreeFleet, NoArmyAboard);
-//! - a second-phase order after a first phase in which one of the power's moves failed or one of
-//!   its forces was dislodged (FirstMoveFailed, NoFleetMayMoveAgain, R4.3);
+//!   SupportedNotOrdered, ConvoyedArmyNotOrdered), a support of a merge (NoMergeOrdered); in the
+//!   second phase, a support of a space the power's own first moves empty (`holds_after_first`);
+//! - the convoy routes the fleets at sea make (NotOnConvoyRoute, ConvoyedOnlyBySupporter), and
+//!   the fleets or armies aboard left over once the orders split a force (NoFreeFleet,
+//!   NoArmyAboard); NoConvoyPossible is not exempt (the board alone decides it);
+//! - a second-phase order after a first phase in which one of the power's orders failed or one of
+//!   its forces was dislodged (FirstMoveFailed, NoFleetMayMoveAgain, NamesNoFleet, R4.3);
+//! - a support or convoy of the power's own order that is void itself, warned or exempt;
 //! - in a Winter, anything after another power lent the power SP or renewed its debt, and a build
 //!   on a space another power holds (it may be emptied by that power's removals).
 //!
-//! A long run: `PROPTEST_CASES=20000 cargo test --release --test warnings`.
+//! Long runs: `PROPTEST_CASES=20000 cargo test --release --test warnings`, and other seeds with
+//! `PROPTEST_RNG_SEED=N`.
 
 use napjudge_cases::{file, run};
 use napjudge_engine::advice::{self, Advised, Warning};

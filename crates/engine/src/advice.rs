@@ -762,7 +762,12 @@ mod tests {
         );
         let austria = v.power_by_name("Austria").expect("a power");
         pos.add_unit(austria, UnitType::Army, Region::of(code(&v, "TYS")));
-        let advice = warnings(&v, &pos, "Austria", "F(TYS)-Sar\n2: F(BOT) S A/F(TYS)-WMS\n");
+        let advice = warnings(
+            &v,
+            &pos,
+            "Austria",
+            "F(TYS)-Sar\n2: F(BOT) S A/F(TYS)-WMS\n",
+        );
         assert!(
             advice.contains(&Advice {
                 line: Some(1),
@@ -821,8 +826,9 @@ mod tests {
             "{advice:?}"
         );
         assert!(
-            advice.iter().any(|a| a.line == Some(3)
-                && matches!(a.warning, Warning::SupportNotGiven { .. })),
+            advice
+                .iter()
+                .any(|a| a.line == Some(3) && matches!(a.warning, Warning::SupportNotGiven { .. })),
             "{advice:?}"
         );
     }
