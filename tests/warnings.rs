@@ -13,7 +13,7 @@
 //!   the fleets or armies aboard left over once the orders split a force (NoFreeFleet,
 //!   NoArmyAboard); NoConvoyPossible is not exempt (the board alone decides it);
 //! - a second-phase order after a first phase in which one of the power's orders failed or one of
-//!   its forces was dislodged (FirstMoveFailed, NoFleetMayMoveAgain, NamesNoFleet, R4.3);
+//!   its forces was dislodged (FirstMoveFailed, NoFleetMayMoveAgain, R4.3);
 //! - a support or convoy of the power's own order that is void itself, warned or exempt;
 //! - in a Winter, anything after another power lent the power SP or renewed its debt, and a build
 //!   on a space another power holds (it may be emptied by that power's removals).
@@ -52,9 +52,7 @@ fn void_known_only_later(why: Void, others_unit: bool, first_phase_went_wrong: b
         | Void::ConvoyedOnlyBySupporter
         | Void::NoFreeFleet
         | Void::NoArmyAboard => true,
-        Void::FirstMoveFailed | Void::NoFleetMayMoveAgain | Void::NamesNoFleet => {
-            first_phase_went_wrong
-        }
+        Void::FirstMoveFailed | Void::NoFleetMayMoveAgain => first_phase_went_wrong,
         _ => false,
     }
 }

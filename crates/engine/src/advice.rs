@@ -597,21 +597,31 @@ fn own_voids(
             _ => None,
         })
         .collect();
-    for s in &report.second {
+    // The second-phase orders as decided; when the first moves dislodged a unit, the phase
+    // stops at the retreats and they wait in the next position with the voids known so far.
+    let decided = report
+        .second
+        .iter()
+        .map(|s| (&s.order, s.canonical.clone(), s.outcome.clone()));
+    let waiting = report.next.pending.iter().filter_map(|p| {
+        p.void
+            .map(|w| (&p.order, p.order.display(variant), Outcome::Void(w)))
+    });
+    for (order, canonical, outcome) in decided.chain(waiting) {
         // A second-phase order naming armies ashore is void whatever the first moves do; played
         // alone it may be void first for another reason (its fleets' first move bounced).
-        let outcome = match s.outcome {
-            Outcome::Void(_) if season::armies_ashore(variant, &s.order) => {
+        let outcome = match outcome {
+            Outcome::Void(_) if season::armies_ashore(variant, order) => {
                 Outcome::Void(Void::ArmiesInSecondPhase)
             }
-            _ => s.outcome.clone(),
+            o => o,
         };
         if !own(&outcome) {
             continue;
         }
         let line = orders.iter().find(|c| {
             c.checked.as_ref().is_ok_and(|o| o.stage == Stage::Second)
-                && c.canonical(variant).as_ref() == Some(&s.canonical)
+                && c.canonical(variant).as_ref() == Some(&canonical)
         });
         if let Some(c) = line {
             out.push(Advice {
@@ -850,6 +860,38 @@ mod tests {
         assert!(
             advice.contains(&Advice {
                 line: Some(2),
+                warning: Warning::Alone(Outcome::Void(Void::ArmiesInSecondPhase)),
+            }),
+            "{advice:?}"
+        );
+    }
+
+    /// The property test's finding (`2: A/F(Lib) S A/F(ION)-BOT`): when the power's first moves,
+    /// played alone, dislodge a unit, the phase stops at the retreats and the second-phase orders
+    /// wait in the next position; their voids are still read and warned there.
+    #[test]
+    fn a_second_phase_void_is_warned_when_the_first_moves_dislodge() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let mut pos = spring(
+            &v,
+            &[
+                ("Russia", UnitType::Fleet, "EMS"),
+                ("Russia", UnitType::Fleet, "ION"),
+                ("Russia", UnitType::Fleet, "Lib"),
+                ("France", UnitType::Fleet, "SMS"),
+            ],
+        );
+        let russia = v.power_by_name("Russia").expect("a power");
+        pos.add_unit(russia, UnitType::Army, Region::of(code(&v, "Lib")));
+        let advice = warnings(
+            &v,
+            &pos,
+            "Russia",
+            "F(EMS)-SMS\nF(ION) S F(EMS)-SMS\n2: A/F(Lib)-BOT\n",
+        );
+        assert!(
+            advice.contains(&Advice {
+                line: Some(3),
                 warning: Warning::Alone(Outcome::Void(Void::ArmiesInSecondPhase)),
             }),
             "{advice:?}"
