@@ -73,6 +73,15 @@ fn destination(order: &Order<Region>, at: ProvinceId) -> Option<ProvinceId> {
     }
 }
 
+/// The units an order names (both of an embarkation).
+fn named_units(o: &Order<Region>) -> Vec<UnitSpec<Region>> {
+    match &o.kind {
+        OrderKind::Merge { units, .. } => units.clone(),
+        OrderKind::EmbarkWith { unit, fleet, .. } => vec![unit.clone(), fleet.clone()],
+        k => k.unit().into_iter().cloned().collect(),
+    }
+}
+
 /// Whether the power's first-phase orders, those not void, keep some of its force in `p` or
 /// bring some in: then the fleets in `p` for the second phase can only be its own (R1.1), and a
 /// second-phase support naming them is the power's own to get right. Otherwise another power's
@@ -85,13 +94,7 @@ fn holds_after_first(v: &Variant, before: &Position, po: &PowerOrders, p: Provin
         .filter_map(|o| o.order.checked.as_ref().ok())
         .filter(|c| c.stage == Stage::First)
         .collect();
-    let named = |o: &&Order<Region>| -> Vec<UnitSpec<Region>> {
-        match &o.kind {
-            OrderKind::Merge { units, .. } => units.clone(),
-            OrderKind::EmbarkWith { unit, fleet, .. } => vec![unit.clone(), fleet.clone()],
-            k => k.unit().into_iter().cloned().collect(),
-        }
-    };
+    let named = |o: &&Order<Region>| named_units(o);
     let (mut all, mut fleets) = (0u32, 0u32);
     for o in &carried_out {
         if destination(o, p).is_some() {
@@ -154,11 +157,12 @@ fn movement(xs: &[u16]) -> Result<(), String> {
     for po in &report.powers {
         let a = &advised[&po.power];
         let went_wrong = po.orders.iter().any(|o| {
-            o.order
-                .checked
-                .as_ref()
-                .is_ok_and(|c| c.stage == Stage::First)
-                && !matches!(o.result, Ok(Outcome::Succeeds))
+            o.order.checked.as_ref().is_ok_and(|c| {
+                c.stage == Stage::First
+                    && named_units(c)
+                        .iter()
+                        .any(|u| destination(c, u.at.province).is_some())
+            }) && !matches!(o.result, Ok(Outcome::Succeeds))
         }) || report
             .next
             .dislodged
