@@ -48,11 +48,11 @@ fn void_known_only_later(why: Void, others_unit: bool, first_phase_went_wrong: b
         | Void::SupportedNotOrdered
         | Void::ConvoyedArmyNotOrdered
         | Void::NoMergeOrdered => others_unit,
-        Void::NotOnConvoyRoute
-        | Void::ConvoyedOnlyBySupporter
-        | Void::NoFreeFleet
-        | Void::NoArmyAboard => true,
-        Void::FirstMoveFailed | Void::NoFleetMayMoveAgain => first_phase_went_wrong,
+        Void::NotOnConvoyRoute | Void::ConvoyedOnlyBySupporter => true,
+        Void::NoFreeFleet
+        | Void::NoArmyAboard
+        | Void::FirstMoveFailed
+        | Void::NoFleetMayMoveAgain => first_phase_went_wrong,
         _ => false,
     }
 }
@@ -219,7 +219,26 @@ fn movement(xs: &[u16]) -> Result<(), String> {
                             })
                     })
                 });
-            if !own_order_void && !void_known_only_later(why, others_unit, went_wrong) {
+            // In the second phase the same, for the power's own second move from the space
+            // named (a `2:` order or a chain's leg) void for an exempt reason or warned.
+            let own_second_void = order.stage == Stage::Second
+                && named.is_some_and(|p| {
+                    report.second.iter().any(|s| {
+                        let Outcome::Void(w) = s.outcome else {
+                            return false;
+                        };
+                        let warned = po.orders.iter().any(|o| {
+                            o.canonical.as_ref() == Some(&s.canonical) && !unwarned(a, o.order.line)
+                        });
+                        s.power == po.power
+                            && s.order.kind.unit().is_some_and(|u| u.at.province == p)
+                            && (warned || void_known_only_later(w, false, went_wrong))
+                    })
+                });
+            if !own_order_void
+                && !own_second_void
+                && !void_known_only_later(why, others_unit, went_wrong)
+            {
                 return Err(format!(
                     "{}: line {} '{}' acknowledged without a warning, void: {}\n{text}",
                     v.power(po.power).name,

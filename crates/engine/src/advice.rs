@@ -212,18 +212,23 @@ pub fn check(
 /// Where an order's units at `at` go in the first phase, if they move: a move's target, a merge
 /// participant's (outside the target), a landing's coast, an embarking army's sea.
 fn leaves_to(order: &Order<Region>, at: ProvinceId) -> Option<ProvinceId> {
+    leaves_for(order, at).map(|r| r.province)
+}
+
+/// [`leaves_to`] with the coast the order names.
+fn leaves_for(order: &Order<Region>, at: ProvinceId) -> Option<Region> {
     match &order.kind {
-        OrderKind::Move { unit, to, .. } if unit.at.province == at => Some(to.province),
-        OrderKind::Disembark { unit, to } if unit.at.province == at => Some(to.province),
-        OrderKind::Embark { unit, sea } if unit.at.province == at => Some(sea.province),
+        OrderKind::Move { unit, to, .. } if unit.at.province == at => Some(*to),
+        OrderKind::Disembark { unit, to } if unit.at.province == at => Some(*to),
+        OrderKind::Embark { unit, sea } if unit.at.province == at => Some(*sea),
         // The army boards the fleet, and the fleet's first move is the order's too.
         OrderKind::EmbarkWith {
             unit, fleet, to, ..
-        } if unit.at.province == at || fleet.at.province == at => Some(to.province),
+        } if unit.at.province == at || fleet.at.province == at => Some(*to),
         OrderKind::Merge { units, target, .. }
             if target.province != at && units.iter().any(|u| u.at.province == at) =>
         {
-            Some(target.province)
+            Some(*target)
         }
         _ => None,
     }
@@ -300,9 +305,9 @@ fn movement(
                     .any(|u| leaves_to(o, u.at.province) == Some(p))
             })
     };
-    let moves = |from: ProvinceId, to: ProvinceId, armies: bool| {
+    let moves = |from: ProvinceId, to: Region, armies: bool| {
         acting_first.iter().any(|(_, o)| {
-            leaves_to(o, from) == Some(to)
+            leaves_for(o, from).is_some_and(|d| to.names_move_into(d))
                 && named(o)
                     .iter()
                     .any(|u| u.at.province == from && (!armies || u.armies > 0))
@@ -402,14 +407,14 @@ fn movement(
             }
             OrderKind::SupportMove { supported, to, .. } => {
                 let at = supported.at.province;
-                if own(at).is_some() && !moves(at, to.province, false) {
+                if own(at).is_some() && !moves(at, *to, false) {
                     let ordered = order_at(at);
                     warn(line, Warning::SupportNotGiven { at, ordered });
                 }
             }
             OrderKind::Convoy { army, to, .. } => {
                 let at = army.at.province;
-                if own(at).is_some() && !moves(at, to.province, true) {
+                if own(at).is_some() && !moves(at, *to, true) {
                     let ordered = order_at(at);
                     warn(line, Warning::ConvoyNotUsed { at, ordered });
                 }
@@ -896,6 +901,39 @@ mod tests {
             }),
             "{advice:?}"
         );
+    }
+
+    /// The property test's finding (seed 14): a support naming the other coast of the power's
+    /// own move (`S F(Nap)-Pap/ec` with `F(Nap)-Pap/wc`) matches nothing, as adjudication
+    /// matches coasts ([`Region::names_move_into`]), and is warned.
+    #[test]
+    fn a_support_naming_the_other_coast_of_an_own_move_is_warned() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("Austria", UnitType::Fleet, "ADR"),
+                ("Austria", UnitType::Fleet, "Nap"),
+            ],
+        );
+        let advice = warnings(
+            &v,
+            &pos,
+            "Austria",
+            "F(ADR) S F(Nap)-Pap/ec\nF(Nap)-Pap/wc\n",
+        );
+        assert!(
+            advice.contains(&Advice {
+                line: Some(1),
+                warning: Warning::SupportNotGiven {
+                    at: code(&v, "Nap"),
+                    ordered: Some(2)
+                },
+            }),
+            "{advice:?}"
+        );
+        let advice = warnings(&v, &pos, "Austria", "F(ADR) S F(Nap)-Pap\nF(Nap)-Pap/wc\n");
+        assert!(advice.iter().all(|a| a.line != Some(1)), "{advice:?}");
     }
 
     /// Issue 21: a support of a merge none of the power's forces makes is warned.
