@@ -9,12 +9,14 @@
 //! - a support or convoy of another power's unit that unit doesn't give (SupportedNotHolding,
 //!   SupportedNotOrdered, ConvoyedArmyNotOrdered), a support of a merge (NoMergeOrdered); in the
 //!   second phase, a support of a space the power's own first moves empty (`holds_after_first`);
-//! - the convoy routes the fleets at sea make (NotOnConvoyRoute, ConvoyedOnlyBySupporter), and
-//!   the fleets or armies aboard left over once the orders split a force (NoFreeFleet,
-//!   NoArmyAboard); NoConvoyPossible is not exempt (the board alone decides it);
-//! - a second-phase order after a first phase in which one of the power's orders failed or one of
-//!   its forces was dislodged (FirstMoveFailed, NoFleetMayMoveAgain, R4.3);
-//! - a support or convoy of the power's own order that is void itself, warned or exempt;
+//! - the convoy routes the fleets at sea make (NotOnConvoyRoute, ConvoyedOnlyBySupporter);
+//!   NoConvoyPossible is not exempt (the board alone decides it);
+//! - after one of the power's first moves failed or one of its forces was dislodged: a
+//!   second-phase order whose fleet may not move again (FirstMoveFailed, NoFleetMayMoveAgain,
+//!   R4.3), and the fleets or armies aboard left over once the orders split a force
+//!   (NoFreeFleet, NoArmyAboard);
+//! - a support or convoy of the power's own order (or second move) that is void itself, warned
+//!   or exempt;
 //! - in a Winter, anything after another power lent the power SP or renewed its debt, and a build
 //!   on a space another power holds (it may be emptied by that power's removals).
 //!
