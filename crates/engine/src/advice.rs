@@ -185,6 +185,19 @@ pub fn check(
             let voids = own_voids(variant, position, gm, power, &orders);
             let void_lines: Vec<usize> = voids.iter().filter_map(|a| a.line).collect();
             advice = movement(variant, position, power, &kept, &void_lines);
+            // A move no fleet could carry is told once, as the convoy it needs.
+            let needs_convoy = |line: Option<usize>| {
+                advice
+                    .iter()
+                    .any(|a| a.line == line && matches!(a.warning, Warning::NeedsConvoy { .. }))
+            };
+            let voids: Vec<Advice> = voids
+                .into_iter()
+                .filter(|v| {
+                    v.warning != Warning::Alone(Outcome::Void(Void::NoConvoyPossible))
+                        || !needs_convoy(v.line)
+                })
+                .collect();
             advice.extend(voids);
         }
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {}
@@ -325,8 +338,13 @@ fn movement(
             warning,
         })
     };
-    // A void order is warned as such (`own_voids`), with nothing else to say about it.
-    for &(line, o) in &acting {
+    for &(line, o) in kept {
+        // A void order is warned as such (`own_voids`), with nothing else to say about it, but
+        // for an army's move that needs a convoy: that warning says why in the player's terms.
+        let void = void_lines.contains(&line);
+        if void && !matches!(o.kind, OrderKind::Move { .. }) {
+            continue;
+        }
         if o.stage == Stage::Second {
             if let Some(at) = second_without_first(position, power, &first, kept, o) {
                 warn(line, Warning::NoFirstMove { at });
@@ -388,7 +406,7 @@ fn movement(
                 if army && variant.province(from).kind != SpaceKind::Sea && !by_land && !convoyed {
                     warn(line, Warning::NeedsConvoy { to });
                 }
-                if stays(to) {
+                if stays(to) && !void {
                     let merge = Order::new(OrderKind::Merge {
                         units: vec![place(unit)],
                         target: Place::Known(Region::of(to)),
