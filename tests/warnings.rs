@@ -3,27 +3,33 @@
 //! acknowledgement) and then played together (`turn::play`); every order acknowledged without a
 //! warning must not be void in adjudication, and in a Winter must not be refused.
 //!
-//! The exceptions are the outcomes no power can know before the others' orders (and the first
-//! moves' outcomes), listed in `docs/judge.md` ("Warnings"):
+//! The exceptions follow one rule: an order may be void unwarned only when its void depends on
+//! other powers' orders, or on a failure the warning of another of the power's orders names.
+//! Each is listed with its reason in `docs/judge.md` ("What a warning can't know"):
 //! - a support or convoy of another power's unit that unit doesn't give (SupportedNotHolding,
-//!   SupportedNotOrdered, ConvoyedArmyNotOrdered), a support of a merge another power makes;
-//! - the convoy routes the fleets at sea make (NotOnConvoyRoute, ConvoyedOnlyBySupporter,
-//!   NoConvoyPossible when a fleet of the power is ordered to convoy the move), and the fleets or
-//!   armies aboard left over once the orders split a force (NoFreeFleet, NoArmyAboard);
-//! - a second-phase order after a first phase in which one of the power's moves failed or one of
-//!   its forces was dislodged (FirstMoveFailed, NoFleetMayMoveAgain, R4.3);
+//!   SupportedNotOrdered, ConvoyedArmyNotOrdered), a support of a merge (NoMergeOrdered); in the
+//!   second phase, a support of a space the power's own first moves empty (`holds_after_first`);
+//! - the convoy routes the fleets at sea make (NotOnConvoyRoute, ConvoyedOnlyBySupporter);
+//!   NoConvoyPossible is not exempt (the board alone decides it);
+//! - after one of the power's first moves failed or one of its forces was dislodged: a
+//!   second-phase order whose fleet may not move again (FirstMoveFailed, NoFleetMayMoveAgain,
+//!   R4.3), and the fleets or armies aboard left over once the orders split a force
+//!   (NoFreeFleet, NoArmyAboard);
+//! - a support or convoy of the power's own order (or second move) that is void itself, warned
+//!   or exempt;
 //! - in a Winter, anything after another power lent the power SP or renewed its debt, and a build
 //!   on a space another power holds (it may be emptied by that power's removals).
 //!
-//! A long run: `PROPTEST_CASES=20000 cargo test --release --test warnings`.
+//! Long runs: `PROPTEST_CASES=20000 cargo test --release --test warnings`, and other seeds with
+//! `PROPTEST_RNG_SEED=N`.
 
 use napjudge_cases::{file, run};
 use napjudge_engine::advice::{self, Advised, Warning};
-use napjudge_engine::order::{OrderKind, Stage};
+use napjudge_engine::order::{Order, OrderKind, Stage, UnitSpec};
 use napjudge_engine::outcome::{Outcome, Reason, Refusal, Void};
 use napjudge_engine::position::Position;
-use napjudge_engine::turn::{self, Sheets};
-use napjudge_engine::variant::{PowerId, PowerKind, SpaceKind};
+use napjudge_engine::turn::{self, OrderReport, PowerOrders, Sheets};
+use napjudge_engine::variant::{PowerId, PowerKind, ProvinceId, Region, SpaceKind, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::collections::BTreeMap;
@@ -44,16 +50,79 @@ fn void_known_only_later(why: Void, others_unit: bool, first_phase_went_wrong: b
         | Void::SupportedNotOrdered
         | Void::ConvoyedArmyNotOrdered
         | Void::NoMergeOrdered => others_unit,
-        Void::NotOnConvoyRoute
-        | Void::ConvoyedOnlyBySupporter
-        | Void::NoFreeFleet
+        Void::NotOnConvoyRoute | Void::ConvoyedOnlyBySupporter => true,
+        Void::NoFreeFleet
         | Void::NoArmyAboard
-        | Void::NoConvoyPossible => true,
-        Void::FirstMoveFailed | Void::NoFleetMayMoveAgain | Void::NamesNoFleet => {
-            first_phase_went_wrong
-        }
+        | Void::FirstMoveFailed
+        | Void::NoFleetMayMoveAgain => first_phase_went_wrong,
         _ => false,
     }
+}
+
+/// Where a first-phase order takes the units it names at `at`, if it moves them.
+fn destination(order: &Order<Region>, at: ProvinceId) -> Option<ProvinceId> {
+    match &order.kind {
+        OrderKind::Move { unit, to, .. }
+        | OrderKind::Disembark { unit, to }
+        | OrderKind::Embark { unit, sea: to } => (unit.at.province == at).then_some(to.province),
+        OrderKind::EmbarkWith {
+            unit, fleet, to, ..
+        } => (unit.at.province == at || fleet.at.province == at).then_some(to.province),
+        OrderKind::Merge { units, target, .. } => (target.province != at
+            && units.iter().any(|u| u.at.province == at))
+        .then_some(target.province),
+        _ => None,
+    }
+}
+
+/// The units an order names (both of an embarkation).
+fn named_units(o: &Order<Region>) -> Vec<UnitSpec<Region>> {
+    match &o.kind {
+        OrderKind::Merge { units, .. } => units.clone(),
+        OrderKind::EmbarkWith { unit, fleet, .. } => vec![unit.clone(), fleet.clone()],
+        k => k.unit().into_iter().cloned().collect(),
+    }
+}
+
+/// Whether the power's first-phase orders, those not void, keep some of its force in `p` or
+/// bring some in: then the fleets in `p` for the second phase can only be its own (R1.1), and a
+/// second-phase support naming them is the power's own to get right. Otherwise another power's
+/// fleet may move into `p` and on, and only the others' orders decide the support.
+fn holds_after_first(v: &Variant, before: &Position, po: &PowerOrders, p: ProvinceId) -> bool {
+    let carried_out: Vec<&Order<Region>> = po
+        .orders
+        .iter()
+        .filter(|o| !matches!(o.result, Ok(Outcome::Void(_))))
+        .filter_map(|o| o.order.checked.as_ref().ok())
+        .filter(|c| c.stage == Stage::First)
+        .collect();
+    let named = |o: &&Order<Region>| named_units(o);
+    let (mut all, mut fleets) = (0u32, 0u32);
+    for o in &carried_out {
+        if destination(o, p).is_some() {
+            for u in named(o).iter().filter(|u| u.at.province == p) {
+                all += u32::from(u.armies) + u32::from(u.fleets);
+                fleets += u32::from(u.fleets);
+            }
+        }
+    }
+    let stays = before
+        .force(p)
+        .filter(|f| before.commands(po.power, f.power))
+        .is_some_and(|f| {
+            // At sea the armies aboard go with the fleets (R3.4).
+            if v.province(p).kind == SpaceKind::Sea {
+                u32::from(f.fleets) > fleets
+            } else {
+                f.components() > all
+            }
+        });
+    let brought = carried_out.iter().any(|o| {
+        named(o)
+            .iter()
+            .any(|u| destination(o, u.at.province) == Some(p))
+    });
+    stays || brought
 }
 
 fn movement(xs: &[u16]) -> Result<(), String> {
@@ -90,11 +159,12 @@ fn movement(xs: &[u16]) -> Result<(), String> {
     for po in &report.powers {
         let a = &advised[&po.power];
         let went_wrong = po.orders.iter().any(|o| {
-            o.order
-                .checked
-                .as_ref()
-                .is_ok_and(|c| c.stage == Stage::First)
-                && !matches!(o.result, Ok(Outcome::Succeeds))
+            o.order.checked.as_ref().is_ok_and(|c| {
+                c.stage == Stage::First
+                    && named_units(c)
+                        .iter()
+                        .any(|u| destination(c, u.at.province).is_some())
+            }) && !matches!(o.result, Ok(Outcome::Succeeds))
         }) || report
             .next
             .dislodged
@@ -125,10 +195,52 @@ fn movement(xs: &[u16]) -> Result<(), String> {
                 OrderKind::Convoy { army, .. } => Some(army.at.province),
                 _ => None,
             };
-            let others_unit = named
-                .is_some_and(|p| before.force(p).is_some_and(|f| f.power != po.power))
-                || matches!(order.kind, OrderKind::SupportMerge { .. });
-            if !void_known_only_later(why, others_unit, went_wrong) {
+            let others_unit = named.is_some_and(|p| {
+                if order.stage == Stage::Second {
+                    !holds_after_first(v, &before, po, p)
+                } else {
+                    before.force(p).is_some_and(|f| f.power != po.power)
+                }
+            }) || matches!(order.kind, OrderKind::SupportMerge { .. });
+            // A support or convoy of the power's own order that is void itself, where that void
+            // is warned or is the others' to decide: the support's void is that order's (the
+            // rule's second exemption: a failure another order's warning names).
+            let excused = |s: &OrderReport| match &s.result {
+                Ok(Outcome::Void(w)) => {
+                    !unwarned(a, s.order.line) || void_known_only_later(*w, false, went_wrong)
+                }
+                _ => false,
+            };
+            let own_order_void = order.stage == Stage::First
+                && named.is_some_and(|p| {
+                    po.orders.iter().any(|s| {
+                        excused(s)
+                            && s.order.checked.as_ref().is_ok_and(|c| {
+                                c.stage == Stage::First
+                                    && c.kind.unit().is_some_and(|u| u.at.province == p)
+                            })
+                    })
+                });
+            // In the second phase the same, for the power's own second move from the space
+            // named (a `2:` order or a chain's leg) void for an exempt reason or warned.
+            let own_second_void = order.stage == Stage::Second
+                && named.is_some_and(|p| {
+                    report.second.iter().any(|s| {
+                        let Outcome::Void(w) = s.outcome else {
+                            return false;
+                        };
+                        let warned = po.orders.iter().any(|o| {
+                            o.canonical.as_ref() == Some(&s.canonical) && !unwarned(a, o.order.line)
+                        });
+                        s.power == po.power
+                            && s.order.kind.unit().is_some_and(|u| u.at.province == p)
+                            && (warned || void_known_only_later(w, false, went_wrong))
+                    })
+                });
+            if !own_order_void
+                && !own_second_void
+                && !void_known_only_later(why, others_unit, went_wrong)
+            {
                 return Err(format!(
                     "{}: line {} '{}' acknowledged without a warning, void: {}\n{text}",
                     v.power(po.power).name,

@@ -20,6 +20,7 @@
 //! first moves (R4.3), other powers' units named by a support or convoy, and the fleets at sea
 //! (DATC 6.D.31, 6.G.6). `tests/warnings.rs` plays random orders to hold that promise.
 
+use crate::adjudicate::season;
 use crate::order::{Order, OrderKind, Place, Stage, UnitSpec};
 use crate::outcome::{Outcome, Reason, Void, WinterEvent};
 use crate::position::Position;
@@ -181,8 +182,23 @@ pub fn check(
     let mut budget = None;
     match position.phase.kind {
         PhaseKind::Movement | PhaseKind::SecondMovement => {
-            advice = movement(variant, position, power, &kept);
-            advice.extend(own_voids(variant, position, gm, power, &orders));
+            let voids = own_voids(variant, position, gm, power, &orders);
+            let void_lines: Vec<usize> = voids.iter().filter_map(|a| a.line).collect();
+            advice = movement(variant, position, power, &kept, &void_lines);
+            // A move no fleet could carry is told once, as the convoy it needs.
+            let needs_convoy = |line: Option<usize>| {
+                advice
+                    .iter()
+                    .any(|a| a.line == line && matches!(a.warning, Warning::NeedsConvoy { .. }))
+            };
+            let voids: Vec<Advice> = voids
+                .into_iter()
+                .filter(|v| {
+                    v.warning != Warning::Alone(Outcome::Void(Void::NoConvoyPossible))
+                        || !needs_convoy(v.line)
+                })
+                .collect();
+            advice.extend(voids);
         }
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {}
         PhaseKind::Adjustment | PhaseKind::Bids => {
@@ -209,30 +225,51 @@ pub fn check(
 /// Where an order's units at `at` go in the first phase, if they move: a move's target, a merge
 /// participant's (outside the target), a landing's coast, an embarking army's sea.
 fn leaves_to(order: &Order<Region>, at: ProvinceId) -> Option<ProvinceId> {
+    leaves_for(order, at).map(|r| r.province)
+}
+
+/// [`leaves_to`] with the coast the order names.
+fn leaves_for(order: &Order<Region>, at: ProvinceId) -> Option<Region> {
     match &order.kind {
-        OrderKind::Move { unit, to, .. } if unit.at.province == at => Some(to.province),
-        OrderKind::Disembark { unit, to } if unit.at.province == at => Some(to.province),
-        OrderKind::Embark { unit, sea } if unit.at.province == at => Some(sea.province),
+        OrderKind::Move { unit, to, .. } if unit.at.province == at => Some(*to),
+        OrderKind::Disembark { unit, to } if unit.at.province == at => Some(*to),
+        OrderKind::Embark { unit, sea } if unit.at.province == at => Some(*sea),
         // The army boards the fleet, and the fleet's first move is the order's too.
         OrderKind::EmbarkWith {
             unit, fleet, to, ..
-        } if unit.at.province == at || fleet.at.province == at => Some(to.province),
+        } if unit.at.province == at || fleet.at.province == at => Some(*to),
         OrderKind::Merge { units, target, .. }
             if target.province != at && units.iter().any(|u| u.at.province == at) =>
         {
-            Some(target.province)
+            Some(*target)
         }
         _ => None,
     }
 }
 
+/// The movement phase's warnings. `void_lines`: the orders the power's own set makes void
+/// ([`own_voids`]): they are warned themselves, and their units stay where they are, so what
+/// leans on them (a support of the move, the space it would have left) is judged without them.
 fn movement(
     variant: &Variant,
     position: &Position,
     power: PowerId,
     kept: &[(usize, &Order<Region>)],
+    void_lines: &[usize],
 ) -> Vec<Advice> {
     let first: Vec<(usize, &Order<Region>)> = kept
+        .iter()
+        .filter(|(_, o)| o.stage == Stage::First)
+        .copied()
+        .collect();
+    // The orders that will be carried out as far as the power's own set decides. A void first
+    // move still spends its fleets' first move (R4.3), so `first` counts it for the second phase.
+    let acting: Vec<(usize, &Order<Region>)> = kept
+        .iter()
+        .filter(|(l, _)| !void_lines.contains(l))
+        .copied()
+        .collect();
+    let acting_first: Vec<(usize, &Order<Region>)> = acting
         .iter()
         .filter(|(_, o)| o.stage == Stage::First)
         .copied()
@@ -244,7 +281,7 @@ fn movement(
     };
     // Components ordered out of their space: (all, fleets).
     let mut leaving: BTreeMap<ProvinceId, (u32, u32)> = BTreeMap::new();
-    for (_, o) in &first {
+    for (_, o) in &acting_first {
         for u in named(o) {
             if leaves_to(o, u.at.province).is_some() {
                 let l = leaving.entry(u.at.province).or_default();
@@ -271,9 +308,19 @@ fn movement(
             .find(|(_, o)| named(o).iter().any(|u| u.at.province == p))
             .map(|(l, _)| *l)
     };
-    let moves = |from: ProvinceId, to: ProvinceId, armies: bool| {
-        first.iter().any(|(_, o)| {
-            leaves_to(o, from) == Some(to)
+    // Whether the power's own orders leave a force of it in `p` after the first moves (staying,
+    // or ordered in): then no other power's fleet can be there to move again.
+    let held = |p: ProvinceId| {
+        stays(p)
+            || acting_first.iter().any(|(_, o)| {
+                named(o)
+                    .iter()
+                    .any(|u| leaves_to(o, u.at.province) == Some(p))
+            })
+    };
+    let moves = |from: ProvinceId, to: Region, armies: bool| {
+        acting_first.iter().any(|(_, o)| {
+            leaves_for(o, from).is_some_and(|d| to.names_move_into(d))
                 && named(o)
                     .iter()
                     .any(|u| u.at.province == from && (!armies || u.armies > 0))
@@ -292,14 +339,20 @@ fn movement(
         })
     };
     for &(line, o) in kept {
+        // A void order is warned as such (`own_voids`), with nothing else to say about it, but
+        // for an army's move that needs a convoy: that warning says why in the player's terms.
+        let void = void_lines.contains(&line);
+        if void && !matches!(o.kind, OrderKind::Move { .. }) {
+            continue;
+        }
         if o.stage == Stage::Second {
             if let Some(at) = second_without_first(position, power, &first, kept, o) {
                 warn(line, Warning::NoFirstMove { at });
             } else if let OrderKind::SupportMove { supported, to, .. } = &o.kind {
-                // A support of the power's own fleet's second move that no second-phase order of
-                // it (or chain) makes.
+                // A support of a second move from a space the power's own force holds after the
+                // first moves that no second-phase order of it (or chain) makes.
                 let (at, to) = (supported.at.province, to.province);
-                let moved = kept.iter().any(|(_, m)| match &m.kind {
+                let moved = acting.iter().any(|(_, m)| match &m.kind {
                     OrderKind::Move { unit, to: t, .. } if m.stage == Stage::Second => {
                         unit.at.province == at && t.province == to
                     }
@@ -307,16 +360,34 @@ fn movement(
                         to: t,
                         then: Some(n),
                         ..
+                    }
+                    | OrderKind::EmbarkWith {
+                        to: t,
+                        then: Some(n),
+                        ..
                     } => t.province == at && n.province == to,
                     _ => false,
                 });
-                if fleets_after_first(position, power, &first, at) > 0 && !moved {
+                if held(at) && !moved {
+                    // The line that keeps the force there: its second-phase order, else its
+                    // first, else the first move that brings it in.
                     let ordered = kept
                         .iter()
                         .find(|(_, m)| {
                             m.stage == Stage::Second && named(m).iter().any(|u| u.at.province == at)
                         })
-                        .map(|(l, _)| *l);
+                        .map(|(l, _)| *l)
+                        .or_else(|| order_at(at))
+                        .or_else(|| {
+                            first
+                                .iter()
+                                .find(|(_, m)| {
+                                    named(m)
+                                        .iter()
+                                        .any(|u| leaves_to(m, u.at.province) == Some(at))
+                                })
+                                .map(|(l, _)| *l)
+                        });
                     warn(line, Warning::SupportNotGiven { at, ordered });
                 }
             }
@@ -335,7 +406,7 @@ fn movement(
                 if army && variant.province(from).kind != SpaceKind::Sea && !by_land && !convoyed {
                     warn(line, Warning::NeedsConvoy { to });
                 }
-                if stays(to) {
+                if stays(to) && !void {
                     let merge = Order::new(OrderKind::Merge {
                         units: vec![place(unit)],
                         target: Place::Known(Region::of(to)),
@@ -354,14 +425,14 @@ fn movement(
             }
             OrderKind::SupportMove { supported, to, .. } => {
                 let at = supported.at.province;
-                if own(at).is_some() && !moves(at, to.province, false) {
+                if own(at).is_some() && !moves(at, *to, false) {
                     let ordered = order_at(at);
                     warn(line, Warning::SupportNotGiven { at, ordered });
                 }
             }
             OrderKind::Convoy { army, to, .. } => {
                 let at = army.at.province;
-                if own(at).is_some() && !moves(at, to.province, true) {
+                if own(at).is_some() && !moves(at, *to, true) {
                     let ordered = order_at(at);
                     warn(line, Warning::ConvoyNotUsed { at, ordered });
                 }
@@ -531,6 +602,9 @@ fn own_voids(
                     | Void::ArmiesInSecondPhase
                     | Void::SecondMoveNotToSea
                     | Void::NamesNoFleet
+                    // No fleet on the board could carry it (the board is known before any
+                    // order), or it is a fleet's (a merge participant's) that can't get there.
+                    | Void::NoConvoyPossible
             )
         )
     };
@@ -546,15 +620,36 @@ fn own_voids(
             _ => None,
         })
         .collect();
-    for s in report.second.iter().filter(|s| own(&s.outcome)) {
+    // The second-phase orders as decided; when the first moves dislodged a unit, the phase
+    // stops at the retreats and they wait in the next position with the voids known so far.
+    let decided = report
+        .second
+        .iter()
+        .map(|s| (&s.order, s.canonical.clone(), s.outcome.clone()));
+    let waiting = report.next.pending.iter().filter_map(|p| {
+        p.void
+            .map(|w| (&p.order, p.order.display(variant), Outcome::Void(w)))
+    });
+    for (order, canonical, outcome) in decided.chain(waiting) {
+        // A second-phase order naming armies ashore is void whatever the first moves do; played
+        // alone it may be void first for another reason (its fleets' first move bounced).
+        let outcome = match outcome {
+            Outcome::Void(_) if season::armies_ashore(variant, order) => {
+                Outcome::Void(Void::ArmiesInSecondPhase)
+            }
+            o => o,
+        };
+        if !own(&outcome) {
+            continue;
+        }
         let line = orders.iter().find(|c| {
             c.checked.as_ref().is_ok_and(|o| o.stage == Stage::Second)
-                && c.canonical(variant).as_ref() == Some(&s.canonical)
+                && c.canonical(variant).as_ref() == Some(&canonical)
         });
         if let Some(c) = line {
             out.push(Advice {
                 line: Some(c.line),
-                warning: Warning::Alone(s.outcome.clone()),
+                warning: Warning::Alone(outcome),
             });
         }
     }
@@ -676,6 +771,187 @@ mod tests {
             }),
             "{advice:?}"
         );
+    }
+
+    fn code(v: &Variant, c: &str) -> ProvinceId {
+        v.province_ids()
+            .find(|&q| v.province(q).code == c)
+            .expect("a space")
+    }
+
+    /// The property test's 20,000-case finding (`2: F(BOT) S A/F(TYS)-WMS`): `F(TYS)-Sar` would
+    /// leave the army of A/F(TYS) at sea, so it is void (played alone) and the A/F stays in TYS;
+    /// no other power's fleet can be there for the second phase, so the support of its second
+    /// move is void too, and warned.
+    #[test]
+    fn a_second_phase_support_of_a_space_the_power_still_holds_is_warned() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let mut pos = spring(
+            &v,
+            &[
+                ("Austria", UnitType::Fleet, "BOT"),
+                ("Austria", UnitType::Fleet, "TYS"),
+            ],
+        );
+        let austria = v.power_by_name("Austria").expect("a power");
+        pos.add_unit(austria, UnitType::Army, Region::of(code(&v, "TYS")));
+        let advice = warnings(
+            &v,
+            &pos,
+            "Austria",
+            "F(TYS)-Sar\n2: F(BOT) S A/F(TYS)-WMS\n",
+        );
+        assert!(
+            advice.contains(&Advice {
+                line: Some(1),
+                warning: Warning::Alone(Outcome::Void(Void::FleetsLeaveArmies)),
+            }),
+            "{advice:?}"
+        );
+        assert!(
+            advice.contains(&Advice {
+                line: Some(2),
+                warning: Warning::SupportNotGiven {
+                    at: code(&v, "TYS"),
+                    ordered: Some(1)
+                },
+            }),
+            "{advice:?}"
+        );
+        // Where the power's force really leaves, another power's fleet may come in and move on:
+        // that is the others' to decide, and not warned.
+        let pos = spring(
+            &v,
+            &[
+                ("Austria", UnitType::Fleet, "BOT"),
+                ("Austria", UnitType::Fleet, "TYS"),
+            ],
+        );
+        let advice = warnings(&v, &pos, "Austria", "F(TYS)-WMS\n2: F(BOT) S F(TYS)-WMS\n");
+        assert!(advice.iter().all(|a| a.line != Some(2)), "{advice:?}");
+    }
+
+    /// The property test's finding: a merge participant that is a fleet with no sea route to the
+    /// target (Nap to Sic is an army's passage, R6.1) drops out whatever the others order (no
+    /// fleet is convoyed), so the merge and a support of that move are both warned.
+    #[test]
+    fn a_fleet_merging_where_it_cannot_sail_is_warned_with_its_support() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("Austria", UnitType::Fleet, "Nap"),
+                ("Austria", UnitType::Army, "Sic"),
+                ("Austria", UnitType::Fleet, "TYS"),
+            ],
+        );
+        let advice = warnings(
+            &v,
+            &pos,
+            "Austria",
+            "F(Nap) MERGE Sic\nA(Sic) MERGE Sic\nF(TYS) S F(Nap)-Sic\n",
+        );
+        assert!(
+            advice.contains(&Advice {
+                line: Some(1),
+                warning: Warning::Alone(Outcome::Void(Void::NoConvoyPossible)),
+            }),
+            "{advice:?}"
+        );
+        assert!(
+            advice
+                .iter()
+                .any(|a| a.line == Some(3) && matches!(a.warning, Warning::SupportNotGiven { .. })),
+            "{advice:?}"
+        );
+    }
+
+    /// The property test's finding: `2: A/F(Mor)-SAO` names an army in a coastal space, void in
+    /// the second phase whatever the first moves do (R4.4); played alone the fleet's first move
+    /// bounces off the foreign force in Mor, and the warning still names the armies.
+    #[test]
+    fn a_second_phase_order_naming_armies_ashore_is_warned_even_after_a_bounce() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("Russia", UnitType::Fleet, "Sah"),
+                ("Prussia", UnitType::Army, "Mor"),
+            ],
+        );
+        let advice = warnings(&v, &pos, "Russia", "F(Sah)-Mor\n2: A/F(Mor)-SAO\n");
+        assert!(
+            advice.contains(&Advice {
+                line: Some(2),
+                warning: Warning::Alone(Outcome::Void(Void::ArmiesInSecondPhase)),
+            }),
+            "{advice:?}"
+        );
+    }
+
+    /// The property test's finding (`2: A/F(Lib) S A/F(ION)-BOT`): when the power's first moves,
+    /// played alone, dislodge a unit, the phase stops at the retreats and the second-phase orders
+    /// wait in the next position; their voids are still read and warned there.
+    #[test]
+    fn a_second_phase_void_is_warned_when_the_first_moves_dislodge() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let mut pos = spring(
+            &v,
+            &[
+                ("Russia", UnitType::Fleet, "EMS"),
+                ("Russia", UnitType::Fleet, "ION"),
+                ("Russia", UnitType::Fleet, "Lib"),
+                ("France", UnitType::Fleet, "SMS"),
+            ],
+        );
+        let russia = v.power_by_name("Russia").expect("a power");
+        pos.add_unit(russia, UnitType::Army, Region::of(code(&v, "Lib")));
+        let advice = warnings(
+            &v,
+            &pos,
+            "Russia",
+            "F(EMS)-SMS\nF(ION) S F(EMS)-SMS\n2: A/F(Lib)-BOT\n",
+        );
+        assert!(
+            advice.contains(&Advice {
+                line: Some(3),
+                warning: Warning::Alone(Outcome::Void(Void::ArmiesInSecondPhase)),
+            }),
+            "{advice:?}"
+        );
+    }
+
+    /// The property test's finding (seed 14): a support naming the other coast of the power's
+    /// own move (`S F(Nap)-Pap/ec` with `F(Nap)-Pap/wc`) matches nothing, as adjudication
+    /// matches coasts ([`Region::names_move_into`]), and is warned.
+    #[test]
+    fn a_support_naming_the_other_coast_of_an_own_move_is_warned() {
+        let v = load_named("napoleonic").expect("the board loads");
+        let pos = spring(
+            &v,
+            &[
+                ("Austria", UnitType::Fleet, "ADR"),
+                ("Austria", UnitType::Fleet, "Nap"),
+            ],
+        );
+        let advice = warnings(
+            &v,
+            &pos,
+            "Austria",
+            "F(ADR) S F(Nap)-Pap/ec\nF(Nap)-Pap/wc\n",
+        );
+        assert!(
+            advice.contains(&Advice {
+                line: Some(1),
+                warning: Warning::SupportNotGiven {
+                    at: code(&v, "Nap"),
+                    ordered: Some(2)
+                },
+            }),
+            "{advice:?}"
+        );
+        let advice = warnings(&v, &pos, "Austria", "F(ADR) S F(Nap)-Pap\nF(Nap)-Pap/wc\n");
+        assert!(advice.iter().all(|a| a.line != Some(1)), "{advice:?}");
     }
 
     /// Issue 21: a support of a merge none of the power's forces makes is warned.

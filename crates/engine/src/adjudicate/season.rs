@@ -68,7 +68,7 @@ fn void_armies_ashore(variant: &Variant, pending: &mut [Pending]) {
 }
 
 /// Whether a second-phase order names armies in a coastal space (void, R4.4).
-fn armies_ashore(variant: &Variant, order: &Order<Region>) -> bool {
+pub(crate) fn armies_ashore(variant: &Variant, order: &Order<Region>) -> bool {
     order
         .kind
         .unit()

@@ -162,6 +162,13 @@ impl Region {
             coast: None,
         }
     }
+
+    /// Whether a support into `self` names the move into `dest`: the same space, and the same
+    /// coast where both name one.
+    pub fn names_move_into(self, dest: Region) -> bool {
+        dest.province == self.province
+            && (self.coast.is_none() || dest.coast.is_none() || dest.coast == self.coast)
+    }
 }
 
 /// A set of spaces, as a bitset.

@@ -577,11 +577,12 @@ impl<'a> Resolver<'a> {
                 Act::SupportHold { target } => (!self.items_at(target).any(|j| !self.leaves(j)))
                     .then_some(Void::SupportedNotHolding),
                 Act::SupportMove { from, to, coast } => {
+                    let named = Region {
+                        province: to,
+                        coast,
+                    };
                     let matching = self.items_at(from).any(|j| match self.items[j].act {
-                        Act::Move { to: dest, .. } => {
-                            dest.province == to
-                                && (coast.is_none() || dest.coast.is_none() || dest.coast == coast)
-                        }
+                        Act::Move { to: dest, .. } => named.names_move_into(dest),
                         _ => false,
                     });
                     let mut without = self.fleet_seas;
