@@ -14,8 +14,8 @@ use chrono::{DateTime, Utc};
 use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::game::{Judge, NewGame};
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{ChangeKind, Periods, SeatRules, Store};
-use napjudge_judge::{Author, Role};
+use napjudge_judge::store::{ChangeKind, Periods, Store};
+use napjudge_judge::{Author, Role, Setting};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 mod golden;
@@ -50,15 +50,7 @@ fn new_game(db: &Path) -> Judge {
         at(0),
     )
     .expect("create");
-    j.set_seat_rules(
-        "g",
-        SeatRules {
-            abandon_after: 2,
-            observers: true,
-        },
-        at(0),
-    )
-    .expect("seat rules");
+    j.set("g", &Setting::Abandon(2), at(0)).expect("seat rules");
     for p in ["France", "England", "Austria", "Prussia", "Russia"] {
         let lower = p.to_lowercase();
         j.assign(
