@@ -16,6 +16,9 @@ use crate::store::{Game, PressMode, SeatRules, StoreError, Timing, Tx, View};
 pub const MAX_ABSENCE_DAYS: i64 = 90;
 /// The most absences per year a GM may allow.
 pub const MAX_ABSENCES_PER_YEAR: i64 = 52;
+/// The most phases in a row without orders a GM may wait before a power is abandoned: more
+/// than a long game has.
+pub const MAX_ABANDON: i64 = 99;
 
 /// One setting of a game with its new value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,15 +117,15 @@ pub const KEYS: &[(&str, Reader)] = &[
     ("anonymous", |k, v| Ok(Setting::Anonymous(switch(k, v)?))),
     ("gm-copy", |k, v| Ok(Setting::GmCopy(switch(k, v)?))),
     ("abandon", |k, v| {
-        // Any count is a rule; the bound only keeps the number a number.
         let n = count(
             k,
             v,
             0,
-            i64::from(u32::MAX),
+            MAX_ABANDON,
             "phases in a row without orders; 0: never",
         )?;
-        Ok(Setting::Abandon(u32::try_from(n).unwrap_or(u32::MAX)))
+        // In 0..=MAX_ABANDON: it fits.
+        Ok(Setting::Abandon(u32::try_from(n).unwrap_or(0)))
     }),
     ("observers", |k, v| Ok(Setting::Observers(switch(k, v)?))),
     ("delay", |k, v| Ok(Setting::Delay(period(k, v)?))),
@@ -415,11 +418,11 @@ mod tests {
         );
         assert_eq!(
             said("abandon", "-1"),
-            Err(format!(
-                "abandon -1: write a whole number from 0 to {} (phases in a row without \
-                 orders; 0: never)",
-                u32::MAX
-            ))
+            Err(
+                "abandon -1: write a whole number from 0 to 99 (phases in a row without \
+                 orders; 0: never)"
+                    .into()
+            )
         );
         assert_eq!(
             said("absence-max-days", "0"),

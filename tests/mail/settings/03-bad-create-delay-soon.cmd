@@ -1,0 +1,7 @@
+game
+create
+h
+--gm
+gm@example.org
+--delay
+soon

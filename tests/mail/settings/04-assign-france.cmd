@@ -1,0 +1,7 @@
+game
+assign
+g
+France
+france@example.org
+--password
+pw-france

@@ -1,0 +1,7 @@
+game
+assign
+g
+England
+england@example.org
+--password
+pw-england

@@ -1,0 +1,7 @@
+game
+assign
+g
+Austria
+austria@example.org
+--password
+pw-austria

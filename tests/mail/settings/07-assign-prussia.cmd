@@ -1,0 +1,7 @@
+game
+assign
+g
+Prussia
+prussia@example.org
+--password
+pw-prussia

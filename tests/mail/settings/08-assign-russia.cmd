@@ -1,0 +1,7 @@
+game
+assign
+g
+Russia
+russia@example.org
+--password
+pw-russia

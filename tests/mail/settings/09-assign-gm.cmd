@@ -1,0 +1,7 @@
+game
+assign
+g
+GM
+gm@example.org
+--password
+gm-pw

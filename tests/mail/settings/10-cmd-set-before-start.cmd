@@ -1,0 +1,5 @@
+game
+set
+g
+grace
+12h

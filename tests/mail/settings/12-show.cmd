@@ -1,0 +1,3 @@
+game
+show
+g

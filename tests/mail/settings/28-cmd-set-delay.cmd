@@ -1,0 +1,5 @@
+game
+set
+g
+delay
+0s

@@ -1,0 +1,5 @@
+game
+set
+g
+absences-per-year
+53

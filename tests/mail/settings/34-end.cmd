@@ -1,0 +1,5 @@
+game
+end
+g
+--reason
+the test is over
