@@ -256,7 +256,7 @@ pub struct NewGame {
     pub options: Vec<String>,
     /// Result mails carry a picture of the board.
     pub pictures: bool,
-    /// The press options (`--press`, `--anonymous`, `--gm-copy`).
+    /// The press options (`game create`'s flags come as settings: [`Judge::create_with`]).
     pub press: PressRules,
 }
 
