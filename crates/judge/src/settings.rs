@@ -5,9 +5,10 @@
 //!
 //! A setting lives where its rule is read: the game's row (periods, zone, wait, pictures, press
 //! options), its seat rules (abandon, observers) or its timing (delay, absence limits).
-//! A new key is a variant of [`Setting`], a row of [`KEYS`] (its name and reader), and its arm
-//! in [`Setting::apply`], [`Setting::key`], [`current`] and `Display` (the compiler names any
-//! arm missing but [`current`]'s, which `every_key_is_shown` checks).
+//! A new key is a variant of [`Setting`], a row of [`KEYS`] (its name and reader), its arm in
+//! [`Setting::apply`], [`Setting::key`], `Display` and `notice`'s words for it (the compiler
+//! names any arm missing), and its value in [`current`] (`tests/mail_settings.rs` checks that
+//! `game show` names every key of [`KEYS`]).
 
 use crate::clock::{self, ClockError, Period};
 use crate::store::{Game, PressMode, SeatRules, StoreError, Timing, Tx, View};

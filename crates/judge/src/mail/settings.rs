@@ -21,12 +21,13 @@ pub(super) fn command(
     now: DateTime<Utc>,
 ) -> Result<Block, MailError> {
     let gm = s.role == Role::Gm;
-    let unknown = || {
+    let nearest = text::nearest_set(&format!("SET {key}"), gm);
+    let unknown = |nearest| {
         Stray::Unknown {
             command: format!("SET {}", key.to_ascii_uppercase())
                 .trim()
                 .to_string(),
-            nearest: text::nearest_set(&format!("SET {key}"), gm),
+            nearest,
         }
         .answer()
     };
@@ -44,14 +45,12 @@ pub(super) fn command(
         }
         return Ok(match settings::is_key(key) {
             true => gm_only(head),
-            false => Block::with(head, unknown()),
+            false => Block::with(head, unknown(nearest)),
         });
     }
     Ok(match Setting::parse(key, value) {
         // A typo of a command or key is answered as one; a word like none gets every key.
-        Err(SettingError::Unknown(_)) if text::nearest_set(&format!("SET {key}"), gm).is_some() => {
-            Block::with(head, unknown())
-        }
+        Err(SettingError::Unknown(_)) if nearest.is_some() => Block::with(head, unknown(nearest)),
         r => {
             let r = r
                 .map_err(GameError::from)
