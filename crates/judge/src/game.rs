@@ -217,9 +217,6 @@ pub enum GameError {
         /// How and when it ended.
         how: String,
     },
-    /// A setting out of its bounds.
-    #[error("{0}")]
-    Limit(String),
     /// A vote from a power with nothing left.
     #[error("{0} has no centre and no unit left: only the surviving powers vote")]
     Eliminated(String),
