@@ -9,13 +9,13 @@
 //! `NAPJUDGE_BLESS=1 cargo test --test mail` rewrites the `.out` files: review their diff.
 
 use chrono::{DateTime, Utc};
+use golden::{FivePowers, Folder, Outbox};
 use napjudge_judge::clock::parse_time;
-use napjudge_judge::clock::Period;
-use napjudge_judge::game::{Judge, NewGame};
+use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{NewMessage, Periods, Store};
+use napjudge_judge::store::{NewMessage, Store};
 use napjudge_judge::MailKind;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 mod golden;
 mod intake;
@@ -26,44 +26,10 @@ fn at(hours: i64) -> DateTime<Utc> {
     start + chrono::Duration::hours(hours)
 }
 
-/// The game every scenario plays: five players with known passwords, the GM's mail password.
+/// The game every scenario plays: the standard five players and the GM's mail password.
 fn new_game(db: &Path) -> Judge {
     let mut j = Judge::new(Store::open(db).expect("db"));
-    j.create(
-        &NewGame {
-            name: "g".into(),
-            variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
-            timezone: "UTC".into(),
-            periods: Periods {
-                movement: Period::hours(48),
-                retreat: Period::hours(24),
-                winter: Period::hours(48),
-                grace: Period::hours(24),
-                remind: Period::hours(12),
-            },
-            wait: false,
-            options: Vec::new(),
-            pictures: true,
-            press: Default::default(),
-        },
-        at(0),
-    )
-    .expect("create");
-    for p in ["France", "England", "Austria", "Prussia", "Russia"] {
-        let lower = p.to_lowercase();
-        j.assign(
-            "g",
-            p,
-            &format!("{lower}@example.org"),
-            Some(&format!("pw-{lower}")),
-            at(0),
-        )
-        .expect("assign");
-    }
-    j.assign("g", "GM", "gm@example.org", Some("gm-pw"), at(0))
-        .expect("the GM's password");
-    j.start("g", at(0)).expect("start");
+    FivePowers::new("g").set_up(&mut j, at(0));
     j
 }
 
@@ -115,19 +81,11 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
     let dir = scratch("mail-golden");
     let db = dir.join("judge.db");
     let mut j = new_game(&db);
-    let cfg = config();
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/game");
-    let mut steps: Vec<PathBuf> = std::fs::read_dir(&golden)
-        .expect("tests/mail/game")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
-        .collect();
-    steps.sort();
+    let mut folder = Folder::new("game");
+    let steps = folder.steps(&["eml"]);
     assert!(steps.len() >= 40, "the scenario's mails are there");
-    let bless = std::env::var_os("NAPJUDGE_BLESS").is_some();
-    let mut seen = j.view().mails(None).expect("outbox").len();
+    let mut outbox = Outbox::after(j.view());
     let mut last_results = String::new();
-    let mut failures = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         let name = step
             .file_stem()
@@ -137,7 +95,7 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
         let now = at(i as i64 + 1);
         let raw = expand(&std::fs::read(step).expect("mail"), &last_results);
         let before = game_state(&db);
-        let handled = mail::receive(&mut j, &cfg, &raw, now).expect("the mail is stored");
+        let handled = golden::receive(&mut j, &raw, now);
         assert!(
             !matches!(handled, Handled::Failed(_)),
             "{name}: {handled:?}"
@@ -151,24 +109,13 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
                 "{name}: {handled:?}"
             );
         }
-        let mails = j.view().mails(None).expect("outbox");
-        let new = &mails[seen..];
-        seen = mails.len();
+        let new = outbox.new_mails(j.view());
         if let Some(r) = new.iter().rev().find(|m| m.kind == MailKind::Results) {
             last_results = r.body.clone();
         }
-        let got: String = new.iter().map(golden::show).collect();
-        let out = golden.join(format!("{name}.out"));
-        if bless {
-            std::fs::write(&out, &got).expect("write golden");
-        } else {
-            let want = std::fs::read_to_string(&out).unwrap_or_default();
-            if want != got {
-                failures.push(format!("{name}:\n--- want\n{want}\n--- got\n{got}"));
-            }
-        }
+        folder.check(&name, &new.iter().map(golden::show).collect::<String>());
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    folder.finish();
     // Every mail was kept raw, duplicates and ignored ones too.
     let stored: i64 = rusqlite::Connection::open(&db)
         .expect("db")

@@ -10,20 +10,18 @@
 //! The scenarios, each on a game of its own: `w` (SET WAIT honoured, then SET NOWAIT), `dl` (a
 //! processing delay, made by `game create --delay`), `ab` (an absence that moves a deadline, and
 //! every refusal), `dr` (a draw voted, held by one NODRAW, ended by the last vote; orders and the
-//! GM's commands refused after), `cc` (a concession), `vi` (a victory set up from RULINGS R7.10's
-//! position, ended by processing), `en` and `e2` (the GM's END and `game end`), `fo` (`game
-//! delete` of a forming game; refused for a running one).
+//! GM's commands refused after), `cc` (a concession), `en` and `e2` (the GM's END and `game
+//! end`), `fo` (`game delete` of a forming game; refused for a running one). A victory ending a
+//! game is in `tests/mail_life.rs` (game `vic`, steps 42-43).
 
 use chrono::{DateTime, Utc};
-use napjudge_engine::turn;
-use napjudge_engine::variant;
+use golden::{FivePowers, Folder, Outbox, Shell};
 use napjudge_judge::clock::{parse_time, Period};
-use napjudge_judge::game::{Judge, NewGame};
+use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{self, Periods, Store};
+use napjudge_judge::store::{self, Store};
 use napjudge_judge::{Author, GameState, MailKind, Setting};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 mod golden;
 mod intake;
 use intake::{config, scratch};
@@ -47,55 +45,15 @@ fn stamp(t: DateTime<Utc>) -> String {
     t.to_rfc3339()
 }
 
-fn periods() -> Periods {
-    Periods {
-        movement: Period::hours(48),
-        retreat: Period::hours(24),
-        winter: Period::hours(48),
-        grace: Period::hours(24),
-        remind: Period::hours(12),
-    }
-}
-
-/// Game `name` on the napoleonic board, every power and the GM's mail password assigned,
-/// started at `at(0)` unless `start` is false.
+/// The standard five powers in game `name`, pictures on, deadlines shown in `zone`, started at
+/// `at(0)` unless `start` is false.
 fn new_game(j: &mut Judge, name: &str, zone: &str, start: bool) {
-    new_game_waiting(j, name, zone, start, false);
-}
-
-/// The same, with the game's own `wait`.
-fn new_game_waiting(j: &mut Judge, name: &str, zone: &str, start: bool, wait: bool) {
-    j.create(
-        &NewGame {
-            name: name.into(),
-            variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
-            timezone: zone.into(),
-            periods: periods(),
-            wait,
-            options: Vec::new(),
-            pictures: true,
-            press: Default::default(),
-        },
-        at(0),
-    )
-    .expect("create");
-    for p in POWERS {
-        let lower = p.to_lowercase();
-        j.assign(
-            name,
-            p,
-            &format!("{lower}@example.org"),
-            Some(&format!("pw-{lower}")),
-            at(0),
-        )
-        .expect("assign");
+    FivePowers {
+        zone,
+        start,
+        ..FivePowers::new(name)
     }
-    j.assign(name, "GM", "gm@example.org", Some("gm-pw"), at(0))
-        .expect("the GM's password");
-    if start {
-        j.start(name, at(0)).expect("start");
-    }
+    .set_up(j, at(0));
 }
 
 /// Every table a step may change, as text: a bad step leaves it as it was.
@@ -180,40 +138,6 @@ fn bids(j: &mut Judge, game: &str, which: &[(&str, &str)], now: DateTime<Utc>) -
         ));
     }
     out
-}
-
-/// Game `vi` is set at RULINGS R7.10's position (fixtures/winter/R7.10.case: England and France
-/// reach their thresholds this Winter) in place of its first phase, through the store: the
-/// judge has no command that sets a position, and playing five years by mail to reach one would
-/// test nothing more here.
-fn vi_position(_: &mut Judge, db: &Path, now: DateTime<Utc>) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cases = napjudge_cases::file::read_file(&root.join("fixtures/winter/R7.10.case"))
-        .expect("the R7.10 cases");
-    let case = cases
-        .iter()
-        .find(|c| c.id == "R7.10-win-with-minors")
-        .expect("the case of France and England winning");
-    let v = variant::load_named("napoleonic").expect("the board");
-    let position = napjudge_cases::run::initial_position(case, &v).expect("its position");
-    let owe: Vec<String> = turn::owing(&v, &position)
-        .iter()
-        .map(|&p| v.power(p).name.clone())
-        .collect();
-    let mut store = Store::open(db).expect("db");
-    let game = store.view().game("vi").expect("read").expect("vi");
-    let tx = store.begin().expect("tx");
-    tx.supersede_from(game.id, 1)
-        .expect("the first phase set aside");
-    tx.insert_phase(game.id, &position, &owe, Some(at(76)), now)
-        .expect("the phase");
-    tx.commit().expect("commit");
-    format!(
-        "vi: now at {} of fixtures/winter/R7.10.case ({}), owing: {}\n",
-        v.phase_name(position.phase),
-        case.id,
-        owe.join(", ")
-    )
 }
 
 const CREATE_DL: &[&str] = &[
@@ -319,9 +243,6 @@ fn steps() -> Vec<(&'static str, i64, Step)> {
         ("25-cc-austria-concede", 25, Step::Mail),
         ("26-cc-prussia-concede", 26, Step::Mail),
         ("27-cc-russia-concede", 27, Step::Mail),
-        ("28-vi-setup-near-victory", 28, Step::Setup(vi_position)),
-        ("29-vi-gm-process", 29, Step::Mail),
-        ("30-vi-bad-orders-after-victory", 30, Step::Mail),
         ("31-en-bad-gm-end", 31, Step::Mail),
         ("32-en-bad-player-end", 32, Step::Mail),
         ("33-en-gm-end", 33, Step::Mail),
@@ -358,47 +279,19 @@ fn steps() -> Vec<(&'static str, i64, Step)> {
     ]
 }
 
-fn shell(db: &Path, now: DateTime<Utc>, args: &[&str]) -> String {
-    let now = stamp(now);
-    let mut all = vec!["--db", db.to_str().expect("a path"), "--now", now.as_str()];
-    all.extend_from_slice(args);
-    let o = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .args(&all)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NAPJUDGE_CONFIG")
-        .output()
-        .expect("napjudge runs");
-    format!(
-        "$ napjudge {}\nexit {}\n{}{}",
-        args.iter()
-            .map(|a| if a.contains(' ') {
-                format!("\"{a}\"")
-            } else {
-                a.to_string()
-            })
-            .collect::<Vec<_>>()
-            .join(" "),
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
 #[test]
 fn waiting_absence_and_endings_by_mail() {
     let dir = scratch("mail-endings");
     let db = dir.join("judge.db");
     let mut j = Judge::new(Store::open(&db).expect("db"));
-    for g in ["w", "dr", "cc", "vi", "en", "e2"] {
+    for g in ["w", "dr", "cc", "en", "e2"] {
         new_game(&mut j, g, "UTC", true);
     }
     new_game(&mut j, "ab", "Europe/Paris", true);
     new_game(&mut j, "fo", "UTC", false);
-    let cfg = config();
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/endings");
-    let bless = std::env::var_os("NAPJUDGE_BLESS").is_some();
-    let mut seen = j.view().mails(None).expect("outbox").len();
-    let mut failures = Vec::new();
+    let shell = Shell::new(&db);
+    let mut folder = Folder::new("endings");
+    let mut outbox = Outbox::after(j.view());
     let mut names = Vec::new();
     for (name, hours, step) in steps() {
         names.push(name);
@@ -406,47 +299,36 @@ fn waiting_absence_and_endings_by_mail() {
         let before = games_state(&db);
         let printed = match step {
             Step::Mail => {
-                let raw = std::fs::read(golden.join(format!("{name}.eml"))).expect("the mail");
-                let handled = mail::receive(&mut j, &cfg, &raw, now).expect("stored");
+                let raw =
+                    std::fs::read(folder.dir().join(format!("{name}.eml"))).expect("the mail");
+                let handled = golden::receive(&mut j, &raw, now);
                 assert!(handled == Handled::Answered, "{name}: {handled:?}");
                 String::new()
             }
             Step::Tick => {
-                let (answered, report) = mail::tick(&mut j, &cfg, now).expect("tick");
+                let (answered, report) = golden::tick(&mut j, now);
                 let mut out = format!("tick at {}: {answered} mails answered\n", stamp(now));
                 for l in report.done.iter().chain(&report.failed) {
                     out.push_str(&format!("{l}\n"));
                 }
                 out
             }
-            Step::Shell(commands) => commands.iter().map(|c| shell(&db, now, c)).collect(),
+            Step::Shell(commands) => commands
+                .iter()
+                .map(|c| shell.run(now, c, b"").transcript(&golden::line(c)))
+                .collect(),
             Step::Setup(f) => f(&mut j, &db, now),
         };
         if name.contains("-bad-") {
             assert_eq!(before, games_state(&db), "{name} changed a game");
         }
-        let mails = j.view().mails(None).expect("outbox");
-        let new = &mails[seen..];
-        seen = mails.len();
-        let got = format!("{printed}{}", show(new));
-        let out = golden.join(format!("{name}.out"));
-        if bless {
-            std::fs::write(&out, &got).expect("write golden");
-        } else {
-            let want = std::fs::read_to_string(&out).unwrap_or_default();
-            if want != got {
-                failures.push(format!("{name}:\n--- want\n{want}\n--- got\n{got}"));
-            }
-        }
+        folder.check(
+            name,
+            &format!("{printed}{}", show(&outbox.new_mails(j.view()))),
+        );
     }
     // Every mail of the folder is a step: none is left unplayed.
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&golden)
-        .expect("tests/mail/endings")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
-        .collect();
-    files.sort();
-    for f in files {
+    for f in folder.steps(&["eml"]) {
         let stem = f
             .file_stem()
             .expect("a name")
@@ -454,12 +336,12 @@ fn waiting_absence_and_endings_by_mail() {
             .into_owned();
         assert!(names.contains(&stem.as_str()), "{stem} is no step");
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    folder.finish();
 
     // What the goldens show, checked on the store too.
     let view = j.view();
     let state = |g: &str| view.game(g).expect("read").map(|g| g.state);
-    for g in ["dr", "cc", "vi", "en", "e2"] {
+    for g in ["dr", "cc", "en", "e2"] {
         assert_eq!(state(g), Some(GameState::Finished), "{g} ended");
     }
     assert_eq!(state("w"), Some(GameState::Running));
@@ -481,7 +363,11 @@ fn a_waiting_game_goes_early_only_when_every_power_says_nowait() {
     let dir = scratch("endings-wait-default");
     let mut j = Judge::new(Store::open(&dir.join("judge.db")).expect("db"));
     let cfg = config();
-    new_game_waiting(&mut j, "g", "UTC", true, true);
+    FivePowers {
+        wait: true,
+        ..FivePowers::new("g")
+    }
+    .set_up(&mut j, at(0));
     bids(&mut j, "g", &BIDS, at(1));
     let processed = |j: &mut Judge, h: i64| {
         let (_, report) = mail::tick(j, &cfg, at(h)).expect("tick");

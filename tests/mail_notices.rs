@@ -6,81 +6,17 @@
 //! after the step before. Steps named `-bad-` must leave the game as it was. At the end the
 //! outbox goes through `outbox send` to the real SMTP server of `tests/smtp/server.rs`.
 //! `NAPJUDGE_BLESS=1 cargo test --test mail_notices` rewrites the `.out` files: review them.
+//! The GM's pause by mail and resume by shell are told in `tests/mail_life.rs` (steps 18-19).
 
 mod golden;
 mod intake;
-#[path = "smtp/server.rs"]
-mod server;
 
-use chrono::{DateTime, Duration, Utc};
-use intake::{config, scratch};
+use chrono::Duration;
+use golden::{Folder, Outbox, Shell, Smtp};
+use intake::scratch;
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::store::Store;
-use std::io::Write;
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
-
-/// The words of a command line, with "double quotes" around a word that has spaces.
-fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    let mut any = false;
-    for c in line.chars() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                any = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if any {
-                    out.push(std::mem::take(&mut word));
-                    any = false;
-                }
-            }
-            c => {
-                word.push(c);
-                any = true;
-            }
-        }
-    }
-    if any {
-        out.push(word);
-    }
-    out
-}
-
-/// Runs `napjudge --db DB --now NOW ARGS` with `input` on standard input.
-fn napjudge(db: &Path, now: DateTime<Utc>, args: &[String], input: &[u8]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .arg("--now")
-        .arg(now.to_rfc3339())
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .env("NAPJUDGE_CONFIG", config_file())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("napjudge runs");
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(input).expect("stdin");
-    }
-    child.wait_with_output().expect("napjudge ends")
-}
-
-/// A napjudge.toml naming the judge's address the mails tell players to write to.
-fn config_file() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mail_notices-config");
-    std::fs::create_dir_all(&dir).expect("config folder");
-    let path = dir.join("napjudge.toml");
-    let toml = format!("[judge]\naddress = \"{}\"\n", config().judge);
-    std::fs::write(&path, toml).expect("config");
-    path
-}
+use std::path::Path;
 
 /// What a step may change in a game, as text: a bad step leaves it as it was.
 fn game_state(db: &Path) -> String {
@@ -96,32 +32,16 @@ fn game_state(db: &Path) -> String {
     )
 }
 
-/// The mails the server accepted.
-#[derive(Clone, Default)]
-struct Catcher(Arc<Mutex<Vec<server::Accepted>>>);
-
-impl server::Mailbox for Catcher {
-    fn accept(&self, m: server::Accepted) {
-        self.0.lock().expect("log").push(m);
-    }
-}
-
 #[test]
 fn every_gm_change_is_noticed_to_everyone() {
     let dir = scratch("notices");
     let db = dir.join("judge.db");
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/notices");
-    let mut steps: Vec<PathBuf> = std::fs::read_dir(&golden)
-        .expect("tests/mail/notices")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "eml" || e == "cmd"))
-        .collect();
-    steps.sort();
+    let shell = Shell::with_judge_address(&db, &dir.join("config"));
+    let mut folder = Folder::new("notices");
+    let steps = folder.steps(&["eml", "cmd"]);
     assert!(steps.len() >= 20, "the scenario's steps are there");
-    let bless = std::env::var_os("NAPJUDGE_BLESS").is_some();
     let mut now = parse_time("2026-11-30T09:00:00Z").expect("time");
-    let mut seen = 0;
-    let mut failures = Vec::new();
+    let mut outbox = Outbox::default();
     for step in &steps {
         let name = step
             .file_stem()
@@ -141,74 +61,31 @@ fn every_gm_change_is_noticed_to_everyone() {
             } else {
                 now += Duration::hours(1);
             }
-            let o = napjudge(&db, now, &words(line), b"");
-            got.push_str(&format!(
-                "$ napjudge {line}\nexit {}\n{}{}",
-                o.status.code().unwrap_or(-1),
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            ));
+            got.push_str(&shell.transcript(now, line));
         } else {
             now += Duration::hours(1);
-            let o = napjudge(&db, now, &["mail".into(), "receive".into()], &text);
-            assert!(o.status.success(), "{name}: {o:?}");
+            let o = shell.run(now, &["mail", "receive"], &text);
+            assert_eq!(o.code, 0, "{name}: {}{}", o.stdout, o.stderr);
         }
         if name.contains("-bad-") {
             assert_eq!(before, Some(game_state(&db)), "{name} changed the game");
         }
-        let mails = Store::open(&db)
-            .expect("db")
-            .view()
-            .mails(None)
-            .expect("outbox");
-        got.extend(
-            mails
-                .get(seen..)
-                .unwrap_or_default()
-                .iter()
-                .map(golden::show),
-        );
-        seen = mails.len();
-        let out = golden.join(format!("{name}.out"));
-        if bless {
-            std::fs::write(&out, &got).expect("write golden");
-        } else {
-            let want = std::fs::read_to_string(&out).unwrap_or_default();
-            if want != got {
-                failures.push(format!("{name}:\n--- want\n{want}\n--- got\n{got}"));
-            }
-        }
+        let store = Store::open(&db).expect("db");
+        got.extend(outbox.new_mails(store.view()).iter().map(golden::show));
+        folder.check(&name, &got);
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    folder.finish();
 
     // End to end: the outbox, notices and all, through a real SMTP server on loopback.
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
-    let port = listener.local_addr().expect("addr").port();
-    let catcher = Catcher::default();
-    server::serve(listener, None, catcher.clone());
-    let o = napjudge(
-        &db,
-        now,
-        &[
-            "outbox".into(),
-            "send".into(),
-            "--smtp".into(),
-            format!("smtp://127.0.0.1:{port}"),
-            // Not from the placeholder the mails name: SMTP refuses it (issue 22).
-            "--from".into(),
-            "judge@example.org".into(),
-        ],
-        b"",
-    );
-    assert!(o.status.success(), "{o:?}");
+    let mut smtp = Smtp::start();
+    let got = smtp.deliver(&shell, now);
     let queued = Store::open(&db)
         .expect("db")
         .view()
         .mails(None)
         .expect("outbox");
-    let got = catcher.0.lock().expect("log");
     assert_eq!(got.len(), queued.len(), "every mail was delivered");
-    let notices: Vec<&server::Accepted> = got
+    let notices: Vec<&golden::server::Accepted> = got
         .iter()
         .filter(|m| m.data.contains("Subject: g: the deadline moved"))
         .collect();
@@ -235,8 +112,7 @@ fn every_gm_change_is_noticed_to_everyone() {
     assert!(
         notices
             .iter()
-            .all(|m| m.from == "judge@example.org"
-                && m.data.contains("Auto-Submitted: auto-generated")),
+            .all(|m| m.from == golden::FROM && m.data.contains("Auto-Submitted: auto-generated")),
         "a notice is the judge's automatic mail"
     );
 }

@@ -11,15 +11,14 @@
 
 mod golden;
 mod intake;
-#[path = "smtp/server.rs"]
-mod server;
 
 use chrono::{DateTime, Utc};
+use golden::{server, FivePowers, Folder, Outbox};
 use intake::{config, scratch};
-use napjudge_judge::clock::{parse_time, Period};
-use napjudge_judge::game::{Judge, NewGame};
+use napjudge_judge::clock::parse_time;
+use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{self, Periods, PressMode, PressRules, Store};
+use napjudge_judge::store::{self, PressMode, PressRules, Store};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,9 +28,7 @@ fn at(hours: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::hours(hours)
 }
 
-const POWERS: [&str; 5] = ["France", "England", "Austria", "Prussia", "Russia"];
-
-/// The four games, each with the same five players and GM (known passwords), started.
+/// The four games, each the standard five players and GM (known passwords), started.
 fn new_judge(db: &Path) -> Judge {
     let mut j = Judge::new(Store::open(db).expect("db"));
     let games = [
@@ -41,45 +38,15 @@ fn new_judge(db: &Path) -> Judge {
         ("gun", PressMode::White, true, false),
     ];
     for (name, mode, anonymous, gm_copy) in games {
-        j.create(
-            &NewGame {
-                name: name.into(),
-                variant: "napoleonic".into(),
-                gm: "gm@example.org".into(),
-                timezone: "UTC".into(),
-                periods: Periods {
-                    movement: Period::hours(48),
-                    retreat: Period::hours(24),
-                    winter: Period::hours(48),
-                    grace: Period::hours(24),
-                    remind: Period::hours(12),
-                },
-                wait: false,
-                options: Vec::new(),
-                pictures: true,
-                press: PressRules {
-                    mode,
-                    anonymous,
-                    gm_copy,
-                },
+        FivePowers {
+            press: PressRules {
+                mode,
+                anonymous,
+                gm_copy,
             },
-            at(0),
-        )
-        .expect("create");
-        for p in POWERS {
-            let lower = p.to_lowercase();
-            j.assign(
-                name,
-                p,
-                &format!("{lower}@example.org"),
-                Some(&format!("pw-{lower}")),
-                at(0),
-            )
-            .expect("assign");
+            ..FivePowers::new(name)
         }
-        j.assign(name, "GM", "gm@example.org", Some("gm-pw"), at(0))
-            .expect("the GM's password");
-        j.start(name, at(0)).expect("start");
+        .set_up(&mut j, at(0));
     }
     j
 }
@@ -120,14 +87,8 @@ fn show(j: &Judge, m: &store::Mail) -> String {
 }
 
 /// The scenario's mails in order.
-fn steps(golden: &Path) -> Vec<PathBuf> {
-    let mut steps: Vec<PathBuf> = std::fs::read_dir(golden)
-        .expect("tests/mail/press")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
-        .collect();
-    steps.sort();
-    steps
+fn steps(folder: &Folder) -> Vec<PathBuf> {
+    folder.steps(&["eml"])
 }
 
 /// Issue 21, part 3: grey press (its recipients don't learn the sender, the GM's copy does),
@@ -140,13 +101,10 @@ fn press_options_history_map_and_addresses_by_mail() {
     let dir = scratch("mail-press");
     let db = dir.join("judge.db");
     let mut j = new_judge(&db);
-    let cfg = config();
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/press");
-    let steps = steps(&golden);
+    let mut folder = Folder::new("press");
+    let steps = steps(&folder);
     assert!(steps.len() >= 20, "the scenario's mails are there");
-    let bless = std::env::var_os("NAPJUDGE_BLESS").is_some();
-    let mut seen = j.view().mails(None).expect("outbox").len();
-    let mut failures = Vec::new();
+    let mut outbox = Outbox::after(j.view());
     for (i, step) in steps.iter().enumerate() {
         let name = step
             .file_stem()
@@ -156,26 +114,15 @@ fn press_options_history_map_and_addresses_by_mail() {
         let now = at(i as i64 + 1);
         let raw = std::fs::read(step).expect("mail");
         let before = judge_state(&db);
-        let handled = mail::receive(&mut j, &cfg, &raw, now).expect("the mail is stored");
+        let handled = golden::receive(&mut j, &raw, now);
         assert_eq!(handled, Handled::Answered, "{name}");
         if name.contains("-bad-") {
             assert_eq!(before, judge_state(&db), "{name} changed the judge's state");
         }
-        let mails = j.view().mails(None).expect("outbox");
-        let new = &mails[seen..];
-        seen = mails.len();
-        let got: String = new.iter().map(|m| show(&j, m)).collect();
-        let out = golden.join(format!("{name}.out"));
-        if bless {
-            std::fs::write(&out, &got).expect("write golden");
-        } else {
-            let want = std::fs::read_to_string(&out).unwrap_or_default();
-            if want != got {
-                failures.push(format!("{name}:\n--- want\n{want}\n--- got\n{got}"));
-            }
-        }
+        let new = outbox.new_mails(j.view());
+        folder.check(&name, &new.iter().map(|m| show(&j, m)).collect::<String>());
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    folder.finish();
 }
 
 /// Issue 21: grey press never names its sender to those it went to; in the gunboat game no
@@ -185,11 +132,9 @@ fn grey_press_and_anonymous_players_leak_nothing() {
     let dir = scratch("mail-press-leaks");
     let db = dir.join("judge.db");
     let mut j = new_judge(&db);
-    let cfg = config();
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/press");
-    for (i, step) in steps(&golden).iter().enumerate() {
+    for (i, step) in steps(&Folder::new("press")).iter().enumerate() {
         let raw = std::fs::read(step).expect("mail");
-        mail::receive(&mut j, &cfg, &raw, at(i as i64 + 1)).expect("stored");
+        golden::receive(&mut j, &raw, at(i as i64 + 1));
     }
     let games = j.view().games().expect("games");
     let id = |name: &str| games.iter().find(|g| g.name == name).expect("game").id;

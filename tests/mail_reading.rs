@@ -6,17 +6,17 @@
 //! stored as it was (phases, orders, press, players, GM actions), apart from the mail itself.
 //! `NAPJUDGE_BLESS=1 cargo test --test mail_reading` rewrites the `.out` files: review the diff.
 
-mod common;
 mod golden;
 mod intake;
 
 use chrono::{DateTime, Utc};
-use intake::{config, scratch};
+use golden::{FivePowers, Folder, Outbox};
+use intake::scratch;
 use napjudge_judge::clock::parse_time;
-use napjudge_judge::mail::{self, Handled};
+use napjudge_judge::mail::Handled;
 use napjudge_judge::store::Store;
 use napjudge_judge::Judge;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn at(hours: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::hours(hours)
@@ -41,23 +41,19 @@ fn every_mail_is_read_as_the_player_meant_it() {
     let dir = scratch("mail-reading");
     let db = dir.join("judge.db");
     let mut j = Judge::new(Store::open(&db).expect("db"));
-    common::start_five_players(&mut j, at(0), "g", "UTC", common::day_periods(), |p| {
-        format!("{}@example.org", p.to_lowercase())
-    });
+    FivePowers {
+        periods: golden::common::day_periods(),
+        one_password: Some("pw"),
+        gm_password: false,
+        ..FivePowers::new("g")
+    }
+    .set_up(&mut j, at(0));
     // The bids phase processed with no bids: Spring 1801, where orders are read.
     j.process("g", false, at(0)).expect("Winter 1800 processed");
-    let cfg = config();
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/reading");
-    let mut steps: Vec<PathBuf> = std::fs::read_dir(&golden)
-        .expect("tests/mail/reading")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
-        .collect();
-    steps.sort();
+    let mut folder = Folder::new("reading");
+    let steps = folder.steps(&["eml"]);
     assert!(steps.len() >= 12, "the scenario's mails are there");
-    let bless = std::env::var_os("NAPJUDGE_BLESS").is_some();
-    let mut seen = j.view().mails(None).expect("outbox").len();
-    let mut failures = Vec::new();
+    let mut outbox = Outbox::after(j.view());
     for (i, step) in steps.iter().enumerate() {
         let name = step
             .file_stem()
@@ -66,25 +62,19 @@ fn every_mail_is_read_as_the_player_meant_it() {
             .into_owned();
         let raw = std::fs::read(step).expect("mail");
         let before = stored(&db);
-        let handled = mail::receive(&mut j, &cfg, &raw, at(i as i64 + 1)).expect("stored");
+        let handled = golden::receive(&mut j, &raw, at(i as i64 + 1));
         assert_eq!(handled, Handled::Answered, "{name}");
         if name.contains("-bad-") {
             assert_eq!(before, stored(&db), "{name} changed what is stored");
         }
-        let mails = j.view().mails(None).expect("outbox");
-        let got: String = mails[seen..].iter().map(golden::show).collect();
-        seen = mails.len();
-        let out = golden.join(format!("{name}.out"));
-        if bless {
-            std::fs::write(&out, &got).expect("write golden");
-        } else {
-            let want = std::fs::read_to_string(&out).unwrap_or_default();
-            if want != got {
-                failures.push(format!("{name}:\n--- want\n{want}\n--- got\n{got}"));
-            }
-        }
+        let got: String = outbox
+            .new_mails(j.view())
+            .iter()
+            .map(golden::show)
+            .collect();
+        folder.check(&name, &got);
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    folder.finish();
 }
 
 /// Issue 21 (with issue 19): a game is named without regard to capitals everywhere, the GM's
@@ -93,12 +83,12 @@ fn every_mail_is_read_as_the_player_meant_it() {
 fn every_place_a_game_is_named_ignores_capitals() {
     let dir = scratch("game-names");
     let mut j = Judge::new(Store::open(&dir.join("judge.db")).expect("db"));
-    common::start_five_players(
+    golden::common::start_five_players(
         &mut j,
         at(0),
         "Spring26",
         "UTC",
-        common::day_periods(),
+        golden::common::day_periods(),
         |p| format!("{}@example.org", p.to_lowercase()),
     );
     let shown = j

@@ -11,13 +11,13 @@
 //! game untouched. `NAPJUDGE_BLESS=1 cargo test --test mail_seats` rewrites the `.out` files.
 
 use chrono::{DateTime, Utc};
-use napjudge_judge::clock::{parse_time, Period};
-use napjudge_judge::game::{Judge, NewGame};
+use golden::{FivePowers, Folder, Outbox, Secrets, Shell};
+use napjudge_judge::clock::parse_time;
+use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{ChangeKind, Periods, Store};
+use napjudge_judge::store::{ChangeKind, Store};
 use napjudge_judge::{Author, Role, Setting};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 mod golden;
 mod intake;
 use intake::{config, scratch};
@@ -26,45 +26,15 @@ fn at(hours: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::hours(hours)
 }
 
-/// Five players with known passwords, the GM's mail password, abandonment after 2 phases.
+/// The standard five players, without pictures, abandonment after 2 phases.
 fn new_game(db: &Path) -> Judge {
     let mut j = Judge::new(Store::open(db).expect("db"));
-    j.create(
-        &NewGame {
-            name: "g".into(),
-            variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
-            timezone: "UTC".into(),
-            periods: Periods {
-                movement: Period::hours(48),
-                retreat: Period::hours(24),
-                winter: Period::hours(48),
-                grace: Period::hours(24),
-                remind: Period::hours(12),
-            },
-            wait: false,
-            options: Vec::new(),
-            pictures: false,
-            press: Default::default(),
-        },
-        at(0),
-    )
-    .expect("create");
-    j.set("g", &Setting::Abandon(2), at(0)).expect("seat rules");
-    for p in ["France", "England", "Austria", "Prussia", "Russia"] {
-        let lower = p.to_lowercase();
-        j.assign(
-            "g",
-            p,
-            &format!("{lower}@example.org"),
-            Some(&format!("pw-{lower}")),
-            at(0),
-        )
-        .expect("assign");
+    FivePowers {
+        pictures: false,
+        settings: vec![Setting::Abandon(2)],
+        ..FivePowers::new("g")
     }
-    j.assign("g", "GM", "gm@example.org", Some("gm-pw"), at(0))
-        .expect("the GM's password");
-    j.start("g", at(0)).expect("start");
+    .set_up(&mut j, at(0));
     j
 }
 
@@ -85,69 +55,18 @@ fn game_state(db: &Path) -> String {
     )
 }
 
-/// The random secrets a step's text shows (a code, a password): the latest of each is kept.
-#[derive(Default)]
-struct Secrets {
-    code: Option<String>,
-    password: Option<String>,
-}
-
-impl Secrets {
-    /// Learns the secrets `text` shows.
-    fn learn(&mut self, text: &str) {
-        for line in text.lines() {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words.as_slice() {
-                ["Your", "password:", pw] => self.password = Some(pw.to_string()),
-                ["TAKEOVER", _, _, code] if *code != "CODE" => self.code = Some(code.to_string()),
-                [.., "takeover", "code", "for", _, code] => self.code = Some(code.to_string()),
-                _ => {}
-            }
-        }
-    }
-
-    /// `text` with the secrets as their markers.
-    fn hide(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for (secret, marker) in [(&self.code, "{{CODE}}"), (&self.password, "{{PASSWORD}}")] {
-            if let Some(s) = secret {
-                out = out.replace(s.as_str(), marker);
-            }
-        }
-        out
-    }
-
-    /// `text` with the markers as the secrets.
-    fn fill(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for (secret, marker) in [(&self.code, "{{CODE}}"), (&self.password, "{{PASSWORD}}")] {
-            if let Some(s) = secret {
-                out = out.replace(marker, s.as_str());
-            }
-        }
-        out
-    }
-}
-
 #[test]
 fn seats_change_hands_and_observers_watch() {
     let dir = scratch("seats-golden");
     let db = dir.join("judge.db");
     let mut j = new_game(&db);
-    let cfg = config();
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/seats");
-    let mut steps: Vec<PathBuf> = std::fs::read_dir(&golden)
-        .expect("tests/mail/seats")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e != "out"))
-        .collect();
-    steps.sort();
+    let shell = Shell::new(&db);
+    let mut folder = Folder::new("seats");
+    let steps = folder.steps(&["eml", "tick", "cmd"]);
     assert!(steps.len() >= 25, "the scenario's steps are there");
-    let bless = std::env::var_os("NAPJUDGE_BLESS").is_some();
-    let mut seen = j.view().mails(None).expect("outbox").len();
+    let mut outbox = Outbox::after(j.view());
     let mut secrets = Secrets::default();
     let mut hours = 0;
-    let mut failures = Vec::new();
     for step in &steps {
         let name = step
             .file_stem()
@@ -165,54 +84,36 @@ fn seats_change_hands_and_observers_watch() {
         match ext.as_str() {
             "eml" => {
                 hours += 1;
-                let handled =
-                    mail::receive(&mut j, &cfg, text.as_bytes(), at(hours)).expect("stored");
+                let handled = golden::receive(&mut j, text.as_bytes(), at(hours));
                 assert!(matches!(handled, Handled::Answered), "{name}: {handled:?}");
             }
             "tick" => {
                 hours += text.trim().parse::<i64>().expect("hours");
-                let (_, report) = mail::tick(&mut j, &cfg, at(hours)).expect("tick");
+                let (_, report) = golden::tick(&mut j, at(hours));
                 assert!(report.failed.is_empty(), "{name}: {report:?}");
                 printed = report.done.iter().map(|l| format!("tick: {l}\n")).collect();
             }
-            "cmd" => {
+            _ => {
+                // The arguments, one a line.
                 hours += 1;
-                let now = at(hours).to_rfc3339();
-                let o = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-                    .args(["--now", &now, "--db"])
-                    .arg(&db)
-                    .args(text.lines())
-                    .output()
-                    .expect("napjudge runs");
-                printed = format!(
-                    "exit: {}\n{}{}",
-                    o.status.code().unwrap_or(-1),
-                    String::from_utf8_lossy(&o.stdout),
-                    String::from_utf8_lossy(&o.stderr)
-                );
+                let args: Vec<&str> = text.lines().collect();
+                let o = shell.run(at(hours), &args, b"");
+                printed = format!("exit: {}\n{}{}", o.code, o.stdout, o.stderr);
             }
-            other => panic!("{name}: a step is .eml, .tick or .cmd, not .{other}"),
         }
         if name.contains("-bad-") {
             assert_eq!(before, game_state(&db), "{name} changed the game");
         }
-        let mails = j.view().mails(None).expect("outbox");
-        let new = &mails[seen..];
-        seen = mails.len();
-        let got: String = printed + &new.iter().map(golden::show).collect::<String>();
+        let got: String = printed
+            + &outbox
+                .new_mails(j.view())
+                .iter()
+                .map(golden::show)
+                .collect::<String>();
         secrets.learn(&got);
-        let got = secrets.hide(&got);
-        let out = golden.join(format!("{name}.out"));
-        if bless {
-            std::fs::write(&out, &got).expect("write golden");
-        } else {
-            let want = std::fs::read_to_string(&out).unwrap_or_default();
-            if want != got {
-                failures.push(format!("{name}:\n--- want\n{want}\n--- got\n{got}"));
-            }
-        }
+        folder.check(&name, &secrets.hide(&got));
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    folder.finish();
 }
 
 /// Issue 20, seats: an open seat is never waited for (the phase is processed once every seated

@@ -1,40 +1,22 @@
 //! Issues 20 and 21: every game setting through one framework, golden. `tests/mail/settings/`
 //! holds the steps of one game on a real SQLite file, in order, an hour apart: `NN-name.cmd`
-//! runs the real `napjudge` binary with the file's lines as its arguments (one a line),
-//! `NN-name.eml` gives a raw mail to `mail::receive`. `NN-name.out` holds what a command
-//! printed and every mail the step queued. Steps named `-bad-` must leave the game as it was
-//! (its settings in every row they live in, players, choices, GM actions, ending).
+//! runs the real `napjudge` binary with the command line it holds, `NN-name.eml` gives a raw
+//! mail to `mail::receive`. `NN-name.out` holds what a command printed and every mail the step
+//! queued. Steps named `-bad-` must leave the game as it was (its settings in every row they
+//! live in, players, choices, GM actions, ending).
 //! `NAPJUDGE_BLESS=1 cargo test --test mail_settings` rewrites the `.out` files: review them.
 
 mod golden;
 mod intake;
 
-use chrono::{DateTime, Duration, Utc};
-use intake::{config, scratch};
+use chrono::Duration;
+use golden::{Folder, Outbox, Shell};
+use intake::scratch;
 use napjudge_judge::clock::parse_time;
-use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::settings::KEYS;
 use napjudge_judge::store::Store;
 use napjudge_judge::Judge;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// `napjudge --now NOW --db DB ARGS`: its exit code, then what it printed.
-fn napjudge(db: &Path, now: DateTime<Utc>, args: &[&str]) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .args(["--now", &now.to_rfc3339(), "--db"])
-        .arg(db)
-        .args(args)
-        .env_remove("NAPJUDGE_CONFIG")
-        .output()
-        .expect("napjudge runs");
-    format!(
-        "exit: {}\n{}{}",
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use std::path::Path;
 
 /// Every row a setting, or a refused one, could touch, as text.
 fn game_state(db: &Path) -> String {
@@ -59,60 +41,32 @@ fn game_state(db: &Path) -> String {
 #[test]
 fn every_setting_by_shell_and_by_mail_with_its_notice() {
     let db = scratch("settings").join("judge.db");
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/settings");
-    let mut steps: Vec<PathBuf> = std::fs::read_dir(&golden)
-        .expect("tests/mail/settings")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e != "out"))
-        .collect();
-    steps.sort();
+    let shell = Shell::new(&db);
+    let mut folder = Folder::new("settings");
+    let steps = folder.steps(&["cmd", "eml"]);
     assert!(steps.len() >= 30, "the scenario's steps are there");
-    let bless = std::env::var_os("NAPJUDGE_BLESS").is_some();
     let mut now = parse_time("2026-12-01T08:00:00Z").expect("time");
-    let mut seen = 0;
-    let mut failures = Vec::new();
+    let mut outbox = Outbox::default();
     for step in &steps {
         let name = step.file_stem().expect("name").to_string_lossy();
         let text = std::fs::read_to_string(step).expect("step");
         let before = game_state(&db);
         now += Duration::hours(1);
-        let printed = match step.extension().and_then(|e| e.to_str()) {
-            Some("cmd") => napjudge(&db, now, &text.lines().collect::<Vec<_>>()),
-            Some("eml") => {
-                let mut j = Judge::new(Store::open(&db).expect("db"));
-                let handled = mail::receive(&mut j, &config(), text.as_bytes(), now);
-                assert!(
-                    matches!(handled, Ok(Handled::Answered)),
-                    "{name}: {handled:?}"
-                );
-                String::new()
-            }
-            other => panic!("{name}: a step is .cmd or .eml, not {other:?}"),
-        };
+        let mut got = String::new();
+        if step.extension().is_some_and(|e| e == "cmd") {
+            got = shell.transcript(now, text.trim());
+        } else {
+            let mut j = Judge::new(Store::open(&db).expect("db"));
+            golden::receive(&mut j, text.as_bytes(), now);
+        }
         if name.contains("-bad-") {
             assert_eq!(before, game_state(&db), "{name} changed the game");
         }
-        let mails = Store::open(&db)
-            .expect("db")
-            .view()
-            .mails(None)
-            .expect("outbox");
-        let got = printed
-            + &mails
-                .get(seen..)
-                .unwrap_or_default()
-                .iter()
-                .map(golden::show)
-                .collect::<String>();
-        seen = mails.len();
-        let out = golden.join(format!("{name}.out"));
-        if bless {
-            std::fs::write(&out, &got).expect("write golden");
-        } else if std::fs::read_to_string(&out).unwrap_or_default() != got {
-            failures.push(format!("{name}:\n{got}"));
-        }
+        let store = Store::open(&db).expect("db");
+        got.extend(outbox.new_mails(store.view()).iter().map(golden::show));
+        folder.check(&name, &got);
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    folder.finish();
 }
 
 /// Issues 20 and 21: `game show` (and so LIST) shows every setting the judge has, in the words
@@ -120,9 +74,9 @@ fn every_setting_by_shell_and_by_mail_with_its_notice() {
 #[test]
 fn game_show_shows_every_setting_in_game_set_words() {
     let db = scratch("settings-show").join("judge.db");
+    let shell = Shell::new(&db);
     let now = parse_time("2026-12-01T08:00:00Z").expect("time");
-    let made = napjudge(
-        &db,
+    let made = shell.run(
         now,
         &[
             "game",
@@ -133,9 +87,10 @@ fn game_show_shows_every_setting_in_game_set_words() {
             "--delay",
             "90m",
         ],
+        b"",
     );
-    assert!(made.starts_with("exit: 0"), "{made}");
-    let show = napjudge(&db, now, &["game", "show", "g"]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let show = shell.run(now, &["game", "show", "g"], b"").stdout;
     let block: String = show
         .lines()
         .skip_while(|l| !l.starts_with("Settings:"))
@@ -156,9 +111,9 @@ fn game_show_shows_every_setting_in_game_set_words() {
     assert!(items.contains(&"delay 1h30m"), "{show}");
     for item in &items {
         let (key, value) = item.split_once(' ').expect("KEY VALUE");
-        let set = napjudge(&db, now, &["game", "set", "g", key, value]);
-        assert_eq!(set, format!("exit: 0\ng: {item}\n"));
+        let set = shell.run(now, &["game", "set", "g", key, value], b"");
+        assert_eq!((set.code, set.stdout), (0, format!("g: {item}\n")));
     }
     // Each setting set to what it showed: the game shows the same.
-    assert_eq!(napjudge(&db, now, &["game", "show", "g"]), show);
+    assert_eq!(shell.run(now, &["game", "show", "g"], b"").stdout, show);
 }

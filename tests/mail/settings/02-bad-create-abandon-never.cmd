@@ -1,7 +1,1 @@
-game
-create
-h
---gm
-gm@example.org
---abandon-after
-never
+game create h --gm gm@example.org --abandon-after never

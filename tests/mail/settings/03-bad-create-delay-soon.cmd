@@ -1,7 +1,1 @@
-game
-create
-h
---gm
-gm@example.org
---delay
-soon
+game create h --gm gm@example.org --delay soon

@@ -1,7 +1,1 @@
-game
-assign
-g
-England
-england@example.org
---password
-pw-england
+game assign g England england@example.org --password pw-england

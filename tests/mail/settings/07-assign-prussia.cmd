@@ -1,7 +1,1 @@
-game
-assign
-g
-Prussia
-prussia@example.org
---password
-pw-prussia
+game assign g Prussia prussia@example.org --password pw-prussia

@@ -1,7 +1,1 @@
-game
-assign
-g
-Russia
-russia@example.org
---password
-pw-russia
+game assign g Russia russia@example.org --password pw-russia

@@ -1,7 +1,1 @@
-game
-assign
-g
-GM
-gm@example.org
---password
-gm-pw
+game assign g GM gm@example.org --password gm-pw

@@ -1,5 +1,1 @@
-game
-set
-g
-grace
-12h
+game set g grace 12h

@@ -1,3 +1,1 @@
-game
-start
-g
+game start g

@@ -1,3 +1,1 @@
-game
-show
-g
+game show g

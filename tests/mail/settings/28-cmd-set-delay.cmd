@@ -1,5 +1,1 @@
-game
-set
-g
-delay
-0s
+game set g delay 0s

@@ -1,5 +1,1 @@
-game
-set
-g
-abandon
-0
+game set g abandon 0

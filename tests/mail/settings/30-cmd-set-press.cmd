@@ -1,5 +1,1 @@
-game
-set
-g
-press
-none
+game set g press none

@@ -1,5 +1,1 @@
-game
-set
-g
-observers
-maybe
+game set g observers maybe

@@ -1,5 +1,1 @@
-game
-set
-g
-absences-per-year
-53
+game set g absences-per-year 53

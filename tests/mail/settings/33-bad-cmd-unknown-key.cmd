@@ -1,5 +1,1 @@
-game
-set
-g
-colour
-red
+game set g colour red

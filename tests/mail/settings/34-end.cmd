@@ -1,5 +1,1 @@
-game
-end
-g
---reason
-the test is over
+game end g --reason "the test is over"

@@ -1,5 +1,1 @@
-game
-set
-g
-delay
-1h
+game set g delay 1h

@@ -1,0 +1,2 @@
+at: 2026-11-30T10:00:00Z
+game start life

@@ -1,1 +1,0 @@
-game resume g
