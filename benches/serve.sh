@@ -8,12 +8,20 @@
 #  3. 1,000 order mails delivered while `serve` waits in IDLE, to the last one answered.
 # Needs Dovecot (apt-get install dovecot-imapd), run as root (Dovecot's mail then belongs to
 # nobody), and a release build: cargo build --release; bash benches/serve.sh
+# PERF=1 samples serve during the burst with perf (where napjudge's own time goes).
+# The work folder (Dovecot's mail, the judge's database) is removed at the end; KEEP=1 keeps it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${NAPJUDGE:-$PWD/target/release/napjudge}
 N=${N:-1000}
 W=$(mktemp -d /tmp/napjudge-serve-bench.XXXXXX)
-trap 'kill "$(cat "$W/dovecot.pid" 2>/dev/null)" 2>/dev/null || true; [ -n "${SERVE:-}" ] && kill "$SERVE" 2>/dev/null || true' EXIT
+cleanup() {
+    kill "$(cat "$W/dovecot.pid" 2>/dev/null)" 2>/dev/null || true
+    [ -n "${SERVE:-}" ] && kill "$SERVE" 2>/dev/null || true
+    wait 2>/dev/null || true
+    if [ -n "${KEEP:-}" ]; then echo "work folder kept: $W"; else rm -rf "$W"; fi
+}
+trap cleanup EXIT
 chmod 755 "$W"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 M=$W/mail/judge
@@ -78,16 +86,35 @@ for p in Austria England France Prussia Russia; do
     run game assign g $p "$(echo $p | tr A-Z a-z)@example.org" --password "pw-$p" > /dev/null
 done
 run game start g > /dev/null
+# Spring 1801 Movement, the Winter's bids skipped: the order mails are movement orders, validated
+# and warned about. Russia sends none, so the phase waits for its deadline through the runs.
+run game process g --now-anyway > /dev/null
 
-# $1: how many, $2: help|orders, $3: first number (Message-IDs and dates differ).
+# $1: how many, $2: help|orders, $3: first number (Message-IDs, dates and texts differ: the
+# same text again in a phase is refused as a replay, unread, so the case of the orders' letters
+# spells the mail's number).
 deliver() {
     python3 - "$M" "$1" "$2" "$3" <<'EOF'
 import os, sys
 m, n, kind, first = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-powers = ["Austria", "England", "France", "Prussia", "Russia"]
+orders = {
+    "Austria": "A(Vie)-Boh\nA(Bud)-Gal\nA(Tra) H\nF(Dal)-ADR",
+    "England": "F(Lon)-NTH\nF(Sco)-NWG\nA(Lpl)-Wal\nF(Sar)-TYS",
+    "France": "A(Par)-Bur\nF(Bre)-MAO\nF(Mar)-GOL\nA(Bor) H",
+    "Prussia": "A(Ber)-Sax\nA(Kon) H\nA(Kol) H\nA(Brt) H",
+}
+powers = list(orders)
+def spelled(text, v):
+    out, bit = [], 0
+    for c in text:
+        if c.isalpha():
+            c = c.upper() if (v >> bit) & 1 else c.lower()
+            bit += 1
+        out.append(c)
+    return "".join(out)
 for i in range(first, first + n):
-    p = powers[i % 5]
-    body = "HELP" if kind == "help" else f"SIGNON {p} g pw-{p}\nBID 1 Denmark"
+    p = powers[i % 4]
+    body = "HELP" if kind == "help" else f"SIGNON {p} g pw-{p}\n{spelled(orders[p], i // 4)}"
     date = f"Wed, 01 Jul 2026 {10 + i // 3600 % 10:02d}:{i // 60 % 60:02d}:{i % 60:02d} +0000"
     text = (f"From: {p.lower()}@example.org\nTo: judge@example.org\nSubject: orders {i}\n"
             f"Message-ID: <bench-{kind}-{i}@example.org>\nDate: {date}\n\n{body}\n")
@@ -98,7 +125,7 @@ for i in range(first, first + n):
     os.rename(os.path.join(m, "tmp", name), os.path.join(m, "new", name))
 EOF
 }
-inbox() { ls "$M/new" "$M/cur" | grep -c bench || true; }
+inbox() { find "$M/new" "$M/cur" -type f | wc -l; }
 timed() { # label, command...
     local label=$1; shift
     /usr/bin/time -f "$label: %e s wall, %U s user, %S s system, %M KB max resident" "$@" > /dev/null
@@ -131,10 +158,24 @@ timed "$((2 * N)) mails fetched again (IMAP fetch and move only)" "$B" --db "$DB
 echo "== $N order mails through serve (IDLE)"
 "$B" --db "$DB" serve > "$W/serve-burst.log" 2>&1 & SERVE=$!
 sleep 3
+if [ -n "${PERF:-}" ]; then
+    perf record -q -F 499 -g -p "$SERVE" -o "$W/perf.data" 2> /dev/null & PERFPID=$!
+    sleep 1
+fi
+t0=$(ticks)
 start=$(date +%s.%N)
 deliver "$N" orders "$((2 * N))"
 while [ "$(inbox)" -gt 0 ]; do sleep 0.2; done
 end=$(date +%s.%N)
+t1=$(ticks)
+[ -n "${PERF:-}" ] && { kill -INT $PERFPID; wait $PERFPID || true; }
 kill -TERM $SERVE; wait $SERVE || true; SERVE=
-python3 -c "d=$end-$start; print(f'serve: $N order mails answered in {d:.1f} s, {$N/d:.0f} mails/s')"
-echo "work folder: $W"
+hz=$(getconf CLK_TCK)
+python3 -c "d=$end-$start; c=($t1-$t0)/$hz; print(f'serve: $N order mails answered in {d:.1f} s, {$N/d:.1f} mails/s; serve CPU {c:.2f} s, {1000*c/$N:.1f} ms a mail')"
+echo "answered: $(grep -c 'answered' "$W/serve-burst.log" || true) log lines with 'answered'; replies queued: $(ls "$J/out" 2>/dev/null | wc -l)"
+if [ -n "${PERF:-}" ]; then
+    echo "== where serve's CPU went (perf, self time by shared object, then the top symbols)"
+    # sed, not head: head's early exit would stop the script (pipefail).
+    perf report -i "$W/perf.data" --no-children --sort dso --stdio -g none 2> /dev/null | grep -v '^#' | grep -v '^$' | sed -n 1,6p
+    perf report -i "$W/perf.data" --no-children --sort symbol --stdio -g none 2> /dev/null | grep -v '^#' | grep -v '^$' | cut -c1-110 | sed -n 1,25p
+fi

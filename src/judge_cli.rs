@@ -992,7 +992,7 @@ pub fn mail(
                 max_size,
             };
             if let Some(maildir) = maildir.filter(|_| !imap) {
-                return poll(&mut j, &cfg, &maildir, clock);
+                return poll(&mut j, &cfg, &maildir, clock, usize::MAX);
             }
             let Some(imap) = &config.imap else {
                 eprintln!("napjudge: mail poll --imap: no [imap] section in napjudge.toml");
@@ -1004,8 +1004,8 @@ pub fn mail(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `mail poll`: each file of `DIR/new`, in name order, stored and answered, then moved to
-/// `DIR/cur`. A file that can't be read or stored, or one over the size limit (its headers
+/// `mail poll`: each file of `DIR/new`, in name order (the first `at_most`), stored and
+/// answered, then moved to `DIR/cur`. A file that can't be read or stored, or one over the size limit (its headers
 /// stored and its sender answered, but not the whole), is moved to `DIR/failed` with a line on
 /// standard error, and polling goes on. A fault of the database stops the run (exit 75): every
 /// later file would fail alike, so they stay in `new` for the next run.
@@ -1014,6 +1014,7 @@ pub(crate) fn poll(
     cfg: &mail::MailConfig,
     maildir: &Path,
     clock: Clock,
+    at_most: usize,
 ) -> Result<ExitCode, String> {
     let new = maildir.join("new");
     let cur = maildir.join("cur");
@@ -1028,6 +1029,7 @@ pub(crate) fn poll(
         .collect();
     // Maildir names start with the delivery time: their order is the order of arrival.
     files.sort();
+    files.truncate(at_most);
     let mut code = ExitCode::SUCCESS;
     for path in files {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
@@ -1056,9 +1058,9 @@ pub(crate) fn poll(
                 continue;
             }
         };
-        match mail::receive_incoming(j, cfg, &m, clock.now()) {
-            Ok(h) => handled(&name, &h),
-            Err(e) if e.is_database_fault() => {
+        let taken = match napjudge_judge::intake::take(j, cfg, &m, clock.now()) {
+            Ok(t) => t,
+            Err(e) => {
                 eprintln!(
                     "napjudge: {}: not stored: {e}; it and the files after it stay in {}",
                     path.display(),
@@ -1066,19 +1068,16 @@ pub(crate) fn poll(
                 );
                 return Ok(ExitCode::from(75));
             }
-            Err(e) => {
-                set_aside(&format!("can't be stored ({e})"));
-                code = ExitCode::FAILURE;
-                continue;
-            }
+        };
+        match &taken.handled {
+            Some(h) => handled(&name, h),
+            None => println!("{name}: stored by an earlier run, not answered again"),
         }
-        if usize::try_from(m.size()).map_or(true, |n| n > cfg.max_size) {
-            set_aside(&format!(
-                "{} bytes, over the limit of {}: only its headers were stored, and its sender \
-                 answered",
-                m.size(),
-                cfg.max_size
-            ));
+        if let Some(why) = &taken.failed {
+            set_aside(&why.to_string());
+            if matches!(why, napjudge_judge::intake::SetAside::Unstored(_)) {
+                code = ExitCode::FAILURE;
+            }
             continue;
         }
         let target = cur.join(format!("{name}:2,S"));

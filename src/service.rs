@@ -147,10 +147,11 @@ impl Intake {
                     return 0;
                 }
                 info!("maildir {}: {waiting} new message(s)", dir.display());
-                if let Err(e) = judge_cli::poll(j, cfg, dir, Clock::system()) {
+                // A batch at a time, as from IMAP: a stop waits for one batch, not the burst.
+                if let Err(e) = judge_cli::poll(j, cfg, dir, Clock::system(), BATCH) {
                     error!("maildir {}: {e}", dir.display());
                 }
-                waiting
+                waiting.min(BATCH)
             }
             Intake::Imap {
                 config,

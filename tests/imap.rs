@@ -2,7 +2,9 @@
 //! (`imap/dovecot.rs`), with implicit TLS and a login. New mail is answered and moved; a wrong
 //! password is a clear error and nothing is lost; a message stored by a run killed before it
 //! moved the message is moved by the next run and answered once; a server dropped mid-fetch
-//! loses nothing and answers nothing twice; 500 mails waiting are all taken in one poll.
+//! loses nothing and answers nothing twice; 500 mails waiting are all taken in one poll; a
+//! server without MOVE (Dovecot's `imap_capability` without it) gets copies and `\Deleted`
+//! flags, and only the judge's flagged messages are expunged, when it has UIDPLUS.
 
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
@@ -232,4 +234,61 @@ fn five_hundred_mails_waiting_at_start_are_all_taken() {
     assert_eq!(d.count("INBOX"), 0);
     assert_eq!(d.count("napjudge-answered"), 500);
     assert_eq!(replies(&db).len(), 500);
+}
+
+/// Some of Dovecot's capabilities, without MOVE and (unless `uidplus`) UIDPLUS: a server
+/// without them, as the client sees it after the login.
+fn without_move(uidplus: bool) -> String {
+    format!(
+        "imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE SORT THREAD=REFS \
+         LITERAL+ NAMESPACE UNSELECT CHILDREN ESEARCH{}\n",
+        if uidplus { " UIDPLUS" } else { "" }
+    )
+}
+
+/// Issue 22: a server without MOVE or UIDPLUS. Dovecot still runs MOVE when it is sent, so what
+/// proves the client chose the fallback is what it leaves: each answered message copied to the
+/// done folder and left in INBOX flagged `\Deleted` (a MOVE would have emptied INBOX), skipped
+/// by the next poll (nothing answered twice); a message another client flagged is not taken.
+#[test]
+fn without_move_answered_mail_is_copied_and_flagged_deleted() {
+    let d = Dovecot::start_with(&intake::scratch("imap-nomove-server"), &without_move(false));
+    let (_dir, db) = judge_dir("imap-nomove", &d.config());
+    d.deliver_deleted(&mail("carol@example.org", "c1", "HELP"));
+    d.deliver(&mail("alice@example.org", "a1", "HELP"));
+    d.deliver(&mail("bob@example.org", "b1", "HELP"));
+    let o = poll(&db, PASSWORD);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(text(&o).matches(": answered").count(), 2, "{}", text(&o));
+    assert_eq!(d.count("napjudge-answered"), 2);
+    assert_eq!((d.count("INBOX"), d.flagged_deleted("INBOX")), (3, 3));
+    // Polled again with a new message: only it is answered.
+    d.deliver(&mail("dave@example.org", "d1", "HELP"));
+    let o = poll(&db, PASSWORD);
+    assert!(o.status.success(), "{}", text(&o));
+    let mut to = replies(&db);
+    to.sort();
+    assert_eq!(
+        to,
+        ["alice@example.org", "bob@example.org", "dave@example.org"]
+    );
+    assert_eq!(d.count("napjudge-answered"), 3);
+    assert_eq!((d.count("INBOX"), d.flagged_deleted("INBOX")), (4, 4));
+}
+
+/// Issue 22: without MOVE but with UIDPLUS, the copies flagged are expunged (UID EXPUNGE of
+/// the messages the poll flagged, not of every `\Deleted`): INBOX keeps only the message
+/// another client flagged.
+#[test]
+fn without_move_with_uidplus_only_the_judges_copies_are_expunged() {
+    let d = Dovecot::start_with(&intake::scratch("imap-uidplus-server"), &without_move(true));
+    let (_dir, db) = judge_dir("imap-uidplus", &d.config());
+    d.deliver_deleted(&mail("carol@example.org", "c1", "HELP"));
+    d.deliver(&mail("alice@example.org", "a1", "HELP"));
+    d.deliver(&mail("bob@example.org", "b1", "HELP"));
+    let o = poll(&db, PASSWORD);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(replies(&db).len(), 2);
+    assert_eq!(d.count("napjudge-answered"), 2);
+    assert_eq!((d.count("INBOX"), d.flagged_deleted("INBOX")), (1, 1));
 }

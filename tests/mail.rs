@@ -125,7 +125,7 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
 }
 
 /// Issue 10: `mail receive` exits 0 once the message is stored, whatever it said, and
-/// `mail poll` moves each message of a Maildir to `cur/` once stored.
+/// `mail poll` moves each message of a Maildir to `cur/` once stored, and answers it once.
 #[test]
 fn receive_and_poll_with_the_binary() {
     let dir = scratch("mail-cli");
@@ -173,6 +173,23 @@ fn receive_and_poll_with_the_binary() {
     assert_eq!(
         std::fs::read_dir(maildir.join("cur")).expect("cur").count(),
         2
+    );
+    // Issue 22: a run killed between storing a file and moving it leaves it in `new/`; the
+    // next poll finds its bytes stored, moves it and doesn't answer it a second time.
+    std::fs::copy(
+        golden.join("06-bids-france.eml"),
+        maildir.join("new").join("06-bids-france.eml"),
+    )
+    .expect("copy");
+    let o = run(&["mail", "poll", "--maildir", &md], b"");
+    assert!(o.status.success(), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("stored by an earlier run, not answered again"),
+        "{o:?}"
+    );
+    assert_eq!(
+        std::fs::read_dir(maildir.join("new")).expect("new").count(),
+        0
     );
     let st = Store::open(&db).expect("db");
     let replies: Vec<(String, bool)> = st

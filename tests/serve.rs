@@ -4,7 +4,8 @@
 //! started again, every mail is answered exactly once and every mail of the outbox delivered
 //! exactly once (counted by Message-ID at the SMTP server); killed with SIGKILL instead, every
 //! mail is still answered once (a mail the server took just before the kill may come twice,
-//! with its one Message-ID).
+//! with its one Message-ID). The same with `--maildir`: mails an MDA drops into `new/` are
+//! answered once each and moved to `cur/`, across a SIGTERM in the middle of the burst.
 
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
@@ -49,17 +50,17 @@ fn header(data: &str, name: &str) -> Option<String> {
 }
 
 /// A judge's folder with a game whose Winter 1800 ends `winter` seconds after now (no grace),
-/// the config reaching `imap`, and the SMTP server's port.
+/// the config reaching `imap` (else a Maildir, `DIR/Maildir`), and the SMTP server's port.
 struct Served {
     dir: PathBuf,
     db: PathBuf,
     smtp: u16,
     log: Log,
-    _imap: Dovecot,
+    _imap: Option<Dovecot>,
 }
 
 impl Served {
-    fn new(name: &str, d: Dovecot, winter: i64) -> Served {
+    fn new(name: &str, d: Option<Dovecot>, winter: i64) -> Served {
         let dir = intake::scratch(name);
         let db = dir.join("napjudge.db");
         let mut j = Judge::new(Store::open(&db).expect("db"));
@@ -75,9 +76,17 @@ impl Served {
         });
         std::fs::write(
             dir.join("napjudge.toml"),
-            format!("[judge]\naddress = \"judge@example.org\"\n{}", d.config()),
+            format!(
+                "[judge]\naddress = \"judge@example.org\"\n{}",
+                d.as_ref().map(Dovecot::config).unwrap_or_default()
+            ),
         )
         .expect("config");
+        if d.is_none() {
+            for sub in ["new", "cur", "tmp"] {
+                std::fs::create_dir_all(dir.join("Maildir").join(sub)).expect("maildir");
+            }
+        }
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
         let smtp = listener.local_addr().expect("addr").port();
         let log: Log = Arc::default();
@@ -91,13 +100,27 @@ impl Served {
         }
     }
 
+    /// The Dovecot of a judge on IMAP.
+    fn imap(&self) -> &Dovecot {
+        self._imap.as_ref().expect("a judge on IMAP")
+    }
+
+    fn maildir(&self) -> PathBuf {
+        self.dir.join("Maildir")
+    }
+
     fn start(&self, run: usize) -> Child {
         let err = std::fs::File::create(self.dir.join(format!("serve-{run}.log"))).expect("log");
-        Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        let mut serve = Command::new(env!("CARGO_BIN_EXE_napjudge"));
+        serve
             .arg("--db")
             .arg(&self.db)
             .args(["serve", "--tick-every", "1", "--smtp"])
-            .arg(format!("smtp://127.0.0.1:{}", self.smtp))
+            .arg(format!("smtp://127.0.0.1:{}", self.smtp));
+        if self._imap.is_none() {
+            serve.arg("--maildir").arg(self.maildir());
+        }
+        serve
             .env("NAPJUDGE_TEST_IMAP", PASSWORD)
             .env_remove("NAPJUDGE_CONFIG")
             .env_remove("NAPJUDGE_FROM")
@@ -184,14 +207,14 @@ fn serve_answers_processes_and_delivers_each_mail_once_across_a_sigterm() {
             "HELP",
         ));
     }
-    let s = Served::new("serve-term", d, 20);
+    let s = Served::new("serve-term", Some(d), 20);
     let mut first = s.start(0);
     s.wait_for("the first replies", |s| s.answered().len() >= 3);
     signal(&first, "-TERM");
     assert!(ended(&mut first).success(), "{}", s.logs());
     assert!(s.logs().contains("stopped"), "{}", s.logs());
     for i in 30..40 {
-        s._imap.deliver(&mail(
+        s.imap().deliver(&mail(
             &format!("q{i}@example.org"),
             &format!("t{i}"),
             "HELP",
@@ -224,7 +247,7 @@ fn serve_answers_processes_and_delivers_each_mail_once_across_a_sigterm() {
         s.mails().len(),
         "every mail of the outbox delivered"
     );
-    assert_eq!(s._imap.count("INBOX"), 0);
+    assert_eq!(s.imap().count("INBOX"), 0);
     assert!(s.logs().contains("processed"), "{}", s.logs());
 }
 
@@ -253,14 +276,14 @@ fn serve_killed_mid_burst_answers_every_mail_once_after_a_restart() {
             "HELP",
         ));
     }
-    let s = Served::new("serve-kill", d, 3600);
+    let s = Served::new("serve-kill", Some(d), 3600);
     let mut first = s.start(0);
     s.wait_for("the first replies queued", |s| replies(s).len() >= 3);
     first.kill().expect("SIGKILL");
     let _ = first.wait();
     let mut second = s.start(1);
     s.wait_for("every mail answered", |s| {
-        replies(s).len() >= 60 && s._imap.count("INBOX") == 0
+        replies(s).len() >= 60 && s.imap().count("INBOX") == 0
     });
     signal(&second, "-TERM");
     assert!(ended(&mut second).success(), "{}", s.logs());
@@ -275,4 +298,83 @@ fn serve_killed_mid_burst_answers_every_mail_once_after_a_restart() {
             assert_eq!(*first, id, "two answers to {to}");
         }
     }
+}
+
+/// The files in a folder of the judge's Maildir.
+fn files(s: &Served, sub: &str) -> Vec<String> {
+    std::fs::read_dir(s.maildir().join(sub)).map_or_else(
+        |_| Vec::new(),
+        |d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        },
+    )
+}
+
+/// Delivers mail number `i` into a Maildir as an MDA does: written in `tmp/`, then renamed
+/// into `new/`.
+fn drop_mail(maildir: &std::path::Path, i: usize) {
+    let name = format!("{}.M{i}P1.test", 1_700_000_000 + i);
+    let tmp = maildir.join("tmp").join(&name);
+    let m = mail(&format!("m{i}@example.org"), &format!("m{i}"), "HELP");
+    std::fs::write(&tmp, m).expect("deliver");
+    std::fs::rename(&tmp, maildir.join("new").join(&name)).expect("deliver");
+}
+
+/// Issue 22, `serve --maildir`: 240 mails waiting in `new/` at the start and 30 more delivered
+/// while `serve` runs, with a SIGTERM in the middle of the burst and a restart. The stop waits
+/// for one batch, not the whole burst (mail is left in `new/`); after the restart every mail
+/// is answered once at the SMTP server and moved to `cur/` marked seen (`:2,S`); none is left
+/// in `new/` or set aside in `failed/`.
+#[test]
+fn serve_on_a_maildir_answers_each_mail_once_across_a_sigterm() {
+    let s = Served::new("serve-maildir", None, 3600);
+    let maildir = s.maildir();
+    for i in 0..240 {
+        drop_mail(&maildir, i);
+    }
+    let mut first = s.start(0);
+    let mda = std::thread::spawn(move || {
+        for i in 240..270 {
+            drop_mail(&maildir, i);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    s.wait_for("the first replies", |s| s.answered().len() >= 3);
+    signal(&first, "-TERM");
+    assert!(ended(&mut first).success(), "{}", s.logs());
+    assert!(s.logs().contains("stopped"), "{}", s.logs());
+    // Of the mails waiting at the start (`.M0P1` to `.M239P1`), some are still waiting.
+    let waiting = files(&s, "new")
+        .iter()
+        .filter_map(|f| {
+            f.split_once(".M")?
+                .1
+                .split_once('P')?
+                .0
+                .parse::<usize>()
+                .ok()
+        })
+        .filter(|&i| i < 240)
+        .count();
+    assert!(waiting > 0, "the stop waited for the whole burst");
+    mda.join().expect("the MDA");
+    let mut second = s.start(1);
+    s.wait_for("every mail answered and delivered", |s| {
+        s.answered().len() >= 270 && files(s, "new").is_empty()
+    });
+    signal(&second, "-TERM");
+    assert!(ended(&mut second).success(), "{}", s.logs());
+
+    let answered = counts(s.answered());
+    assert_eq!(answered.len(), 270, "every mail answered");
+    assert!(
+        answered.values().all(|&n| n == 1),
+        "none twice: {answered:?}"
+    );
+    let cur = files(&s, "cur");
+    assert_eq!(cur.len(), 270, "{cur:?}");
+    assert!(cur.iter().all(|f| f.ends_with(":2,S")), "{cur:?}");
+    assert!(files(&s, "failed").is_empty());
 }

@@ -565,3 +565,75 @@ fn deadlines_graces_and_stored_values_at_the_extremes_never_panic() {
         assert!(text(&o).contains("grace 365d"), "{}", text(&o));
     }
 }
+
+/// Two mails with attachments and a password: `orders.txt` read as the body (the mail's own
+/// text gives no command), and orders in the text with `x.pdf` and a picture without a name
+/// attached, not read.
+fn with_attachments(id: &str) -> Vec<u8> {
+    let head = format!(
+        "From: france@example.org\nTo: {JUDGE}\nSubject: orders\nDate: {}\nMessage-ID: <{id}>\n\
+         MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b\"\n\n",
+        at(10).to_rfc2822()
+    );
+    let parts = if id.starts_with("txt") {
+        "--b\nContent-Type: text/plain; charset=utf-8\n\nMy orders are attached.\n\
+         --b\nContent-Type: text/plain; charset=utf-8; name=\"orders.txt\"\n\
+         Content-Disposition: attachment; filename=\"orders.txt\"\n\n\
+         SIGNON France g pw\nBID 6 Denmark\n--b--\n"
+    } else {
+        "--b\nContent-Type: text/plain; charset=utf-8\n\nSIGNON France g pw\nBID 6 Denmark\n\
+         --b\nContent-Type: application/pdf; name=\"x.pdf\"\n\
+         Content-Disposition: attachment; filename=\"x.pdf\"\nContent-Transfer-Encoding: base64\n\n\
+         JVBERi0xLjQK\n--b\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\n\
+         iVBORw0KGgo=\n--b--\n"
+    };
+    format!("{head}{parts}").replace('\n', "\r\n").into_bytes()
+}
+
+/// Issue 21: a mail stored and not answered when the judge stopped (here its answer's
+/// transaction fails, as a crash between the two leaves it), answered by the next run's tick
+/// from the stored copy, gets the reply it would have got at once, the note on its
+/// attachments included. The stored copy of a mail with a password is masked; before, it kept
+/// only the text read, so the recovered reply lost "orders.txt read as the body" and
+/// "Not read: x.pdf".
+#[test]
+fn a_mail_answered_after_a_crash_keeps_its_attachment_note() {
+    for id in ["txt@example.org", "pdf@example.org"] {
+        let raw = with_attachments(id);
+        let at_once = {
+            let mut j = game(&scratch(&format!("attachments-at-once-{id}")));
+            receive(&mut j, &raw, at(10));
+            reply_to(&j, id).body
+        };
+        let db = scratch(&format!("attachments-crash-{id}"));
+        let mut j = game(&db);
+        let stop = |sql: &str| {
+            rusqlite::Connection::open(&db)
+                .expect("db")
+                .execute_batch(sql)
+                .expect("trigger");
+        };
+        stop(
+            "CREATE TRIGGER crash BEFORE INSERT ON outbox \
+             BEGIN SELECT RAISE(ABORT, 'the judge stopped here'); END",
+        );
+        let failed = mail::receive(&mut j, &config(), &raw, at(10));
+        assert!(failed.is_err(), "{id}: the answer must fail: {failed:?}");
+        // The copy stored holds the attachments' names, not the password.
+        let raw: Vec<u8> = rusqlite::Connection::open(&db)
+            .expect("db")
+            .query_row("SELECT raw FROM inbox", [], |r| r.get(0))
+            .expect("the stored copy");
+        let raw = String::from_utf8_lossy(&raw);
+        assert!(!raw.contains("g pw"), "{id}: {raw}");
+        drop(j);
+        stop("DROP TRIGGER crash");
+        // The next run: a new process on the same file.
+        let mut j = Judge::new(Store::open(&db).expect("db"));
+        let (answered, _) = mail::tick(&mut j, &config(), at(30)).expect("tick");
+        assert_eq!(answered, 1, "{id}");
+        let recovered = reply_to(&j, id).body;
+        assert!(at_once.contains("Attachments\n"), "{id}: {at_once}");
+        assert_eq!(recovered, at_once, "{id}: the same reply after the crash");
+    }
+}

@@ -44,6 +44,11 @@ fn chown(path: &Path) {
 impl Dovecot {
     /// Starts Dovecot in `dir` (made fresh) and waits until it takes connections.
     pub fn start(dir: &Path) -> Dovecot {
+        Dovecot::start_with(dir, "")
+    }
+
+    /// [`Dovecot::start`] with `extra` lines of configuration (`imap_capability = ...`).
+    pub fn start_with(dir: &Path, extra: &str) -> Dovecot {
         let _ = std::fs::remove_dir_all(dir);
         let maildir = dir.join("mail/judge");
         for sub in ["new", "cur", "tmp"] {
@@ -94,7 +99,7 @@ impl Dovecot {
                  mail_location = maildir:{d}/mail/%u\n\
                  service imap-login {{\n  inet_listener imap {{\n    port = 0\n  }}\n  \
                  inet_listener imaps {{\n    address = 127.0.0.1\n    port = {port}\n    \
-                 ssl = yes\n  }}\n}}\n",
+                 ssl = yes\n  }}\n}}\n{extra}",
                 c = certs.display()
             ),
         )
@@ -162,6 +167,36 @@ impl Dovecot {
             .iter()
             .map(|s| std::fs::read_dir(dir.join(s)).map_or(0, |d| d.count()))
             .sum()
+    }
+}
+
+impl Dovecot {
+    /// The messages in a folder flagged `\Deleted` (a Maildir file's `T` flag).
+    pub fn flagged_deleted(&self, folder: &str) -> usize {
+        let dir = if folder == "INBOX" {
+            self.maildir.clone()
+        } else {
+            self.maildir.join(format!(".{folder}"))
+        };
+        std::fs::read_dir(dir.join("cur")).map_or(0, |d| {
+            d.filter_map(Result::ok)
+                .filter(|e| {
+                    e.file_name()
+                        .to_string_lossy()
+                        .split_once(":2,")
+                        .is_some_and(|(_, flags)| flags.contains('T'))
+                })
+                .count()
+        })
+    }
+
+    /// Puts a message into INBOX flagged `\Deleted`, as another mail client leaves one.
+    pub fn deliver_deleted(&self, message: &str) {
+        let name = "1600000000.M0P1.other:2,ST";
+        let path = self.maildir.join("cur").join(name);
+        std::fs::write(&path, message.replace("\r\n", "\n").replace('\n', "\r\n"))
+            .expect("deliver");
+        chown(&path);
     }
 }
 

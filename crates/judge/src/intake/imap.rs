@@ -12,7 +12,7 @@
 use crate::clock::Clock;
 use crate::config::{ConfigError, Imap, ImapTls};
 use crate::game::Judge;
-use crate::mail::{self, Handled, Incoming, MailConfig, MailError};
+use crate::mail::{Handled, Incoming, MailConfig, MailError};
 use imap::extensions::idle::{SetReadTimeout, WaitOutcome};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
@@ -125,6 +125,9 @@ pub struct Mailbox {
     config: Imap,
     /// The server can MOVE (RFC 6851); without it, COPY and `\Deleted`.
     can_move: bool,
+    /// The server can UID EXPUNGE (UIDPLUS, RFC 4315): without MOVE, the copies flagged
+    /// `\Deleted` are removed; without either they stay, flagged, and the search skips them.
+    can_expunge: bool,
     /// The server can IDLE (RFC 2177); without it, [`Mailbox::wait`] sleeps.
     can_idle: bool,
 }
@@ -289,7 +292,9 @@ impl Mailbox {
                     },
                 })?;
         let caps = session.capabilities().map_err(|e| server(&e))?;
-        let (can_move, can_idle) = (caps.has_str("MOVE"), caps.has_str("IDLE"));
+        let can_move = caps.has_str("MOVE");
+        let can_expunge = caps.has_str("UIDPLUS");
+        let can_idle = caps.has_str("IDLE");
         for folder in [&c.done, &c.failed] {
             // Made when missing; a server refuses CREATE of a folder that exists.
             if session.create(folder).is_err() {
@@ -309,6 +314,7 @@ impl Mailbox {
             session,
             config: c.clone(),
             can_move,
+            can_expunge,
             can_idle,
         })
     }
@@ -340,6 +346,7 @@ impl Mailbox {
         uids.sort_unstable();
         uids.truncate(at_most);
         let count = uids.len();
+        let mut flagged = Vec::new();
         for uid in uids {
             let fetched = self
                 .session
@@ -350,12 +357,15 @@ impl Mailbox {
                 continue;
             };
             let polled = self.take(j, cfg, clock, uid, body)?;
+            if !self.can_move {
+                flagged.push(uid.to_string());
+            }
             taken(&polled);
         }
-        if !self.can_move {
-            // UID EXPUNGE (RFC 4315) removes only the messages flagged here; without it the
-            // copies flagged `\Deleted` stay, and the search skips them.
-            let _ = self.session.run_command_and_check_ok("UID EXPUNGE 1:*");
+        if self.can_expunge && !flagged.is_empty() {
+            // Only the messages flagged here: a `\Deleted` another client set is its own. A
+            // failed expunge loses nothing (the flagged copies are skipped by the search).
+            let _ = self.session.uid_expunge(flagged.join(","));
         }
         Ok(count)
     }
@@ -372,30 +382,12 @@ impl Mailbox {
             host: self.config.host.clone(),
             message: e.to_string(),
         })?;
-        let mut polled = Polled {
+        let taken = super::take(j, cfg, &m, clock.now()).map_err(ImapError::Store)?;
+        let polled = Polled {
             uid,
-            handled: None,
-            failed: None,
+            handled: taken.handled,
+            failed: taken.failed.map(|why| why.to_string()),
         };
-        let seen = j
-            .view()
-            .has_digest(m.digest())
-            .map_err(|e| ImapError::Store(MailError::Game(e.into())))?;
-        if !seen {
-            match mail::receive_incoming(j, cfg, &m, clock.now()) {
-                Ok(h) => polled.handled = Some(h),
-                Err(e) if e.is_database_fault() => return Err(ImapError::Store(e)),
-                Err(e) => polled.failed = Some(format!("can't be stored ({e})")),
-            }
-        }
-        if usize::try_from(m.size()).map_or(true, |n| n > cfg.max_size) {
-            polled.failed = Some(format!(
-                "{} bytes, over the limit of {}: only its headers were stored, and its sender \
-                 answered",
-                m.size(),
-                cfg.max_size
-            ));
-        }
         let to = if polled.failed.is_some() {
             self.config.failed.clone()
         } else {

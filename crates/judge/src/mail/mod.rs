@@ -498,11 +498,12 @@ fn whole(cfg: &MailConfig, size: u64) -> bool {
 
 /// The message to store, when the text the judge reads holds a password: its headers and that
 /// text with the passwords masked, as plain UTF-8, and the passwords taken out. An encoded or
-/// HTML body can't be masked in place, so the stored copy is the text the judge read; its
-/// other parts (an HTML twin, attachments) are not kept. None when there is nothing to mask.
+/// HTML body can't be masked in place, so the stored copy is the text the judge read; an HTML
+/// twin is not kept, and attachments only by name and type ([`body::stored`]), so that a reply
+/// from the copy names them as the first would have. None when there is nothing to mask.
 fn masked(raw: &[u8], m: &Message) -> Option<(Vec<u8>, String)> {
-    let body = body::of(m).text;
-    let (text, secrets) = text::mask(&body);
+    let body = body::of(m);
+    let (text, secrets) = text::mask(&body.text);
     if secrets.is_empty() {
         return None;
     }
@@ -525,10 +526,7 @@ fn masked(raw: &[u8], m: &Message) -> Option<(Vec<u8>, String)> {
         out.extend_from_slice(&field[..end]);
         out.extend_from_slice(b"\r\n");
     }
-    out.extend_from_slice(
-        b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n",
-    );
-    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(&body::stored(&body, &text));
     Some((out, text::secrets_text(&secrets)))
 }
 
@@ -953,9 +951,9 @@ fn as_read(text: &str) -> Block {
 /// those not read.
 fn attachments(body: &body::Body) -> Vec<Block> {
     let mut lines = Vec::new();
-    if let Some(name) = &body.attachment {
+    if let Some(a) = &body.attachment {
         lines.push(format!(
-            "The judge read your attachment {name} as the mail's body: the mail's own text \
+            "The judge read your attachment {a} as the mail's body: the mail's own text \
              gave no command."
         ));
     }
@@ -963,7 +961,11 @@ fn attachments(body: &body::Body) -> Vec<Block> {
         lines.push(format!(
             "Not read: {}. The judge reads the mail's text (or one plain text attachment); \
              write your commands there.",
-            body.ignored.join(", ")
+            body.ignored
+                .iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     if lines.is_empty() {
