@@ -4,10 +4,9 @@
 use clap::Subcommand;
 use napjudge_judge::clock::{Clock, Period};
 use napjudge_judge::config::{self, Config, Smtp};
-use napjudge_judge::game::{check_timing, describe, GmEnd, DEFAULT_ADDRESS};
+use napjudge_judge::game::{describe, GmEnd, DEFAULT_ADDRESS};
 use napjudge_judge::mail;
 use napjudge_judge::outbox::{OutboxError, Retry, Sent, Target, Which};
-use napjudge_judge::store::{SeatRules, Timing};
 use napjudge_judge::{Author, Judge, MailState, NewGame, Periods, Setting, Store};
 use napjudge_picture as picture;
 use napjudge_replay::{self as replay, folder};
@@ -58,10 +57,10 @@ pub enum GameCommand {
         /// rules as webDiplomacy's judge does (see docs/rules.md).
         #[arg(long = "option", value_name = "NAME[=on|off]")]
         options: Vec<String>,
-        /// The players' press: white (the sender named), grey (also PRESS GREY TO and
-        /// BROADCAST GREY, the sender not named), public (broadcasts only) or none.
-        #[arg(long, default_value = "white")]
-        press: String,
+        /// The players' press: white (the default: the sender named), grey (also PRESS GREY
+        /// TO and BROADCAST GREY, the sender not named), public (broadcasts only) or none.
+        #[arg(long, value_name = "MODE")]
+        press: Option<String>,
         /// The players are known by their powers only (gunboat): no player's address is
         /// shown to another.
         #[arg(long)]
@@ -70,22 +69,23 @@ pub enum GameCommand {
         #[arg(long)]
         gm_copy: bool,
         /// A power whose player sends no orders for N phases in a row is abandoned: its seat
-        /// opens (0: never).
-        #[arg(long, value_name = "N", default_value_t = 0)]
-        abandon_after: u32,
+        /// opens (0, the default: never).
+        #[arg(long, value_name = "N")]
+        abandon_after: Option<String>,
         /// Nobody may OBSERVE the game by mail (`game observe` still adds an observer).
         #[arg(long)]
         no_observers: bool,
         /// Once everyone has ordered, how long after the last orders the phase is processed
-        /// (njudge's delay: a player may still change their mind).
-        #[arg(long, default_value = "0s")]
-        delay: String,
-        /// The longest absence a player may register (SET ABSENCE), in days (1 to 90).
-        #[arg(long, default_value_t = 14)]
-        absence_max_days: i64,
-        /// How many absences a player may register per year (0 to 52).
-        #[arg(long, default_value_t = 3)]
-        absences_per_year: i64,
+        /// (njudge's delay: a player may still change their mind; 0s, the default: at once).
+        #[arg(long, value_name = "PERIOD")]
+        delay: Option<String>,
+        /// The longest absence a player may register (SET ABSENCE), in days (1 to 90; 14 by
+        /// default).
+        #[arg(long, value_name = "N")]
+        absence_max_days: Option<String>,
+        /// How many absences a player may register per year (0 to 52; 3 by default).
+        #[arg(long, value_name = "N")]
+        absences_per_year: Option<String>,
     },
     /// Issues a one-time code for an open seat: whoever mails TAKEOVER POWER GAME CODE takes it.
     Code {
@@ -222,8 +222,9 @@ pub enum GameCommand {
     },
     /// Changes a setting of the game (everyone in a game under way is told): movement,
     /// retreat, winter, grace, remind (periods: 48h), zone (Europe/Paris), wait and pictures
-    /// (on or off), abandon (N missed phases), observers (on or off), press
-    /// (white|grey|public|none), anonymous and gm-copy (on or off).
+    /// (on or off), press (white|grey|public|none), anonymous and gm-copy (on or off),
+    /// abandon (N missed phases; 0: never), observers (on or off), delay (a period),
+    /// absence-max-days (1 to 90), absences-per-year (0 to 52).
     Set {
         /// The game.
         name: String,
@@ -427,45 +428,6 @@ pub fn open_existing(db: &Path) -> Result<Store, String> {
     Store::open(db).map_err(|e| format!("{}: {e}", db.display()))
 }
 
-/// `game set NAME abandon N` and `game set NAME observers on|off`.
-fn set_seat_rule(
-    j: &mut Judge,
-    name: &str,
-    setting: &str,
-    value: &str,
-    clock: &Clock,
-) -> Result<ExitCode, String> {
-    let mut rules = j
-        .view()
-        .game(name)
-        .map_err(|err| err.to_string())?
-        .map(|g| j.view().seat_rules(g.id))
-        .transpose()
-        .map_err(|err| err.to_string())?
-        .ok_or_else(|| format!("no game called '{name}' (`napjudge game list` shows the games)"))?;
-    if setting.eq_ignore_ascii_case("abandon") {
-        rules.abandon_after = value.parse().map_err(|_| {
-            format!(
-                "abandon {value}: write the number of phases in a row without orders (0: never)"
-            )
-        })?;
-    } else {
-        rules.observers = match value.to_ascii_lowercase().as_str() {
-            "on" => true,
-            "off" => false,
-            _ => return Err(format!("observers {value}: write on or off")),
-        };
-    }
-    j.set_seat_rules(name, rules, clock.now())
-        .map_err(|err| err.to_string())?;
-    println!(
-        "{name}: abandoned after {} phases without orders (0: never); observers by mail {}",
-        rules.abandon_after,
-        if rules.observers { "on" } else { "off" }
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
 /// Runs a `game` command.
 pub fn game(
     db: &Path,
@@ -518,19 +480,28 @@ pub fn game(
             absence_max_days,
             absences_per_year,
         } => {
-            let mut rules = napjudge_judge::store::PressRules::default();
+            // The flags given, read as `game set` reads them: the rest keep their defaults.
+            let mut settings = Vec::new();
             for (key, value) in [
-                ("press", press.as_str()),
-                ("anonymous", if anonymous { "on" } else { "off" }),
-                ("gm-copy", if gm_copy { "on" } else { "off" }),
+                ("press", press),
+                ("abandon", abandon_after),
+                ("delay", delay),
+                ("absence-max-days", absence_max_days),
+                ("absences-per-year", absences_per_year),
             ] {
-                napjudge_judge::press::apply(&mut rules, key, value).map_err(|e| e.to_string())?;
+                if let Some(value) = value {
+                    settings.push(Setting::parse(key, &value).map_err(|e| e.to_string())?);
+                }
             }
-            let timing = Timing {
-                delay: period("delay", &delay)?,
-                absence_max_days,
-                absences_per_year,
-            };
+            for (on, setting) in [
+                (anonymous, Setting::Anonymous(true)),
+                (gm_copy, Setting::GmCopy(true)),
+                (no_observers, Setting::Observers(false)),
+            ] {
+                if on {
+                    settings.push(setting);
+                }
+            }
             let g = NewGame {
                 name,
                 variant,
@@ -546,21 +517,9 @@ pub fn game(
                 wait,
                 options,
                 pictures: !no_pictures,
-                press: rules,
+                press: Default::default(),
             };
-            check_timing(&timing).map_err(e)?;
-            let game = j.create(&g, clock.now()).map_err(e)?;
-            let rules = SeatRules {
-                abandon_after,
-                observers: !no_observers,
-            };
-            if rules != SeatRules::default() {
-                j.set_seat_rules(&game.name, rules, clock.now())
-                    .map_err(e)?;
-            }
-            if timing != Timing::default() {
-                j.set_timing(&game.name, timing, clock.now()).map_err(e)?;
-            }
+            let game = j.create_with(&g, &settings, clock.now()).map_err(e)?;
             println!(
                 "created {} ({}); assign the powers, then `napjudge game start {}`",
                 game.name, game.variant, game.name
@@ -741,23 +700,6 @@ pub fn game(
             setting,
             value,
         } => {
-            if setting.eq_ignore_ascii_case("abandon") || setting.eq_ignore_ascii_case("observers")
-            {
-                return set_seat_rule(&mut j, &name, &setting, &value, &clock);
-            }
-            let press_key = ["press", "anonymous", "gm-copy", "gmcopy"]
-                .iter()
-                .any(|k| setting.eq_ignore_ascii_case(k));
-            if press_key {
-                let rules = j
-                    .set_press(&name, &setting, &value, clock.now())
-                    .map_err(e)?;
-                println!(
-                    "{name}: {}; everyone in the game is told",
-                    napjudge_judge::press::describe(&rules)
-                );
-                return Ok(ExitCode::SUCCESS);
-            }
             let setting = Setting::parse(&setting, &value).map_err(|err| err.to_string())?;
             let game = j.set(&name, &setting, clock.now()).map_err(e)?;
             println!("{}: {setting}", game.name);

@@ -20,7 +20,7 @@ use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::{self, Store};
-use napjudge_judge::{Author, GameState, MailKind};
+use napjudge_judge::{Author, GameState, MailKind, Setting};
 use std::path::Path;
 mod golden;
 mod intake;
@@ -396,11 +396,8 @@ fn the_delay_starts_again_with_each_change_of_orders() {
     let mut j = Judge::new(Store::open(&dir.join("judge.db")).expect("db"));
     let cfg = config();
     new_game(&mut j, "g", "UTC", true);
-    let timing = store::Timing {
-        delay: Period::hours(2),
-        ..store::Timing::default()
-    };
-    j.set_timing("g", timing, at(0)).expect("the delay");
+    j.set("g", &Setting::Delay(Period::hours(2)), at(0))
+        .expect("the delay");
     bids(&mut j, "g", &BIDS, at(1));
     bids(&mut j, "g", &[("France", "BID 5 Denmark")], at(2));
     let processed = |j: &mut Judge, h: i64| {

@@ -15,8 +15,8 @@ use golden::{FivePowers, Folder, Outbox, Secrets, Shell};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{ChangeKind, SeatRules, Store};
-use napjudge_judge::{Author, Role};
+use napjudge_judge::store::{ChangeKind, Store};
+use napjudge_judge::{Author, Role, Setting};
 use std::path::Path;
 mod golden;
 mod intake;
@@ -31,10 +31,7 @@ fn new_game(db: &Path) -> Judge {
     let mut j = Judge::new(Store::open(db).expect("db"));
     FivePowers {
         pictures: false,
-        seats: Some(SeatRules {
-            abandon_after: 2,
-            observers: true,
-        }),
+        settings: vec![Setting::Abandon(2)],
         ..FivePowers::new("g")
     }
     .set_up(&mut j, at(0));

@@ -25,7 +25,8 @@ use napjudge_judge::clock::Period;
 use napjudge_judge::game::TickReport;
 use napjudge_judge::game::{Judge, NewGame};
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{Mail, Periods, PressRules, SeatRules, View};
+use napjudge_judge::store::{Mail, Periods, PressRules, View};
+use napjudge_judge::Setting;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -338,8 +339,8 @@ pub struct FivePowers<'a> {
     pub pictures: bool,
     pub wait: bool,
     pub press: PressRules,
-    /// Rules for seats, set before the players are assigned.
-    pub seats: Option<SeatRules>,
+    /// Settings beyond these (seat rules, timing), made with the game.
+    pub settings: Vec<Setting>,
     /// Every power's password, for the scenarios written with one (else `pw-power`).
     pub one_password: Option<&'a str>,
     /// Whether the GM gets a mail password.
@@ -368,7 +369,7 @@ impl<'a> FivePowers<'a> {
             pictures: true,
             wait: false,
             press: PressRules::default(),
-            seats: None,
+            settings: Vec::new(),
             one_password: None,
             gm_password: true,
             start: true,
@@ -377,7 +378,7 @@ impl<'a> FivePowers<'a> {
 
     /// Creates the game, all at `now`.
     pub fn set_up(&self, j: &mut Judge, now: DateTime<Utc>) {
-        j.create(
+        j.create_with(
             &NewGame {
                 name: self.name.into(),
                 variant: "napoleonic".into(),
@@ -389,12 +390,10 @@ impl<'a> FivePowers<'a> {
                 pictures: self.pictures,
                 press: self.press,
             },
+            &self.settings,
             now,
         )
         .expect("create");
-        if let Some(rules) = self.seats {
-            j.set_seat_rules(self.name, rules, now).expect("seat rules");
-        }
         for p in POWERS {
             let lower = p.to_lowercase();
             let password = match self.one_password {

@@ -32,7 +32,7 @@ pub use seats::{IssuedCode, SeatError};
 mod ending;
 mod waiting;
 pub use ending::{describe, GmEnd, Vote};
-pub use waiting::{check_timing, read_absence, AbsenceError, AbsenceSet, Moved};
+pub use waiting::{read_absence, AbsenceError, AbsenceSet, Moved};
 
 impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
@@ -206,9 +206,6 @@ pub enum GameError {
     /// Press the game's press option doesn't allow.
     #[error(transparent)]
     Press(#[from] crate::press::PressRefusal),
-    /// A press option that can't be set.
-    #[error(transparent)]
-    PressOption(#[from] crate::press::PressOptionError),
     /// Another process processed the phase first.
     #[error("game '{0}': the phase was processed by another napjudge at the same time; nothing was done")]
     Raced(String),
@@ -220,9 +217,6 @@ pub enum GameError {
         /// How and when it ended.
         how: String,
     },
-    /// A setting out of its bounds.
-    #[error("{0}")]
-    Limit(String),
     /// A vote from a power with nothing left.
     #[error("{0} has no centre and no unit left: only the surviving powers vote")]
     Eliminated(String),
@@ -259,7 +253,7 @@ pub struct NewGame {
     pub options: Vec<String>,
     /// Result mails carry a picture of the board.
     pub pictures: bool,
-    /// The press options (`--press`, `--anonymous`, `--gm-copy`).
+    /// The press options (`game create`'s flags come as settings: [`Judge::create_with`]).
     pub press: PressRules,
 }
 
@@ -812,6 +806,18 @@ impl Judge {
 
     /// `game create`.
     pub fn create(&mut self, g: &NewGame, now: DateTime<Utc>) -> Result<Game, GameError> {
+        self.create_with(g, &[], now)
+    }
+
+    /// `game create` with `settings` beyond [`NewGame`]'s (seat rules, timing, and anything
+    /// its flags give as a [`Setting`]), stored by [`Setting::apply`] in the game's one
+    /// transaction.
+    pub fn create_with(
+        &mut self,
+        g: &NewGame,
+        settings: &[Setting],
+        now: DateTime<Utc>,
+    ) -> Result<Game, GameError> {
         check_name(&g.name)?;
         clock::parse_zone(&g.timezone)?;
         let gm = Address::new(&g.gm);
@@ -860,6 +866,10 @@ impl Judge {
             None,
             now,
         )?;
+        for setting in settings {
+            setting.apply(&tx, &mut game)?;
+            tx.add_gm_action(game.id, None, &format!("set {setting}"), None, now)?;
+        }
         tx.commit()?;
         Ok(game)
     }
@@ -915,7 +925,7 @@ impl Judge {
             if old != address {
                 let change = notice::Change::Replaced {
                     power: power.clone(),
-                    old,
+                    old: Some(old),
                     new: address.clone(),
                 };
                 notice::tell(&tx, v, &game, &change, now)?;
@@ -1428,7 +1438,7 @@ impl Judge {
             }
         }
         let owe = names(v, &turn::owing(v, &phase.position));
-        seats::after_phase(c, game, &owe, &missing, now)?;
+        seats::after_phase(c, v, game, &owe, &missing, now)?;
         if over {
             ending::victory(c, v, game, &report.next.ledgers.winners, &phase_name, now)?;
         }
@@ -1667,8 +1677,7 @@ impl Judge {
         let tx = self.store.begin()?;
         let mut game = Judge::game(tx.view(), name)?;
         Judge::refuse_ended(tx.view(), &game)?;
-        setting.apply(&mut game);
-        tx.set_settings(&game)?;
+        setting.apply(&tx, &mut game)?;
         tx.add_gm_action(game.id, None, &format!("set {setting}"), None, now)?;
         if matches!(game.state, GameState::Running | GameState::Paused) {
             let v = variant(&mut self.variants, &game)?;
@@ -1684,44 +1693,6 @@ impl Judge {
         Ok(game)
     }
 
-    /// `game set NAME press|anonymous|gm-copy VALUE` and the GM's SET by mail: changes one of
-    /// the game's press options, told to everyone in the game (a notice). The options now.
-    pub fn set_press(
-        &mut self,
-        name: &str,
-        key: &str,
-        value: &str,
-        now: DateTime<Utc>,
-    ) -> Result<PressRules, GameError> {
-        let tx = self.store.begin()?;
-        let game = tx
-            .view()
-            .game(name)?
-            .ok_or_else(|| GameError::UnknownGame(name.to_string()))?;
-        let mut rules = game.press;
-        crate::press::apply(&mut rules, key, value)?;
-        tx.set_press(game.id, &rules)?;
-        let said = crate::press::describe(&rules);
-        tx.add_gm_action(game.id, None, &format!("press options: {said}"), None, now)?;
-        let body = format!(
-            "The GM has changed the press options of game '{}'.\n\n{said}.\n",
-            game.name
-        );
-        notice::broadcast(
-            &tx,
-            &game,
-            &notice::Broadcast {
-                kind: MailKind::Notice,
-                phase: None,
-                subject: &format!("{}: press options changed", game.name),
-                body: &body,
-            },
-            now,
-        )?;
-        tx.commit()?;
-        Ok(rules)
-    }
-
     /// `game show` (`viewer` none) and a mail's LIST (`viewer` the role signed on): the phase,
     /// its deadline, who has ordered, centres and ledgers. A player's LIST shows the player's
     /// own address and the GM's, not the other players' (a stranger who learns one password
@@ -1732,27 +1703,12 @@ impl Judge {
         let v = variant(&mut self.variants, &game)?;
         let c = self.store.view();
         let mut out = format!(
-            "Game {} ({}), {}; GM {}; zone {}\nPeriods: movement {}, retreat {}, winter {}, grace {}, reminder {} before{}\n",
-            game.name,
-            game.variant,
-            game.state,
-            game.gm,
-            game.timezone,
-            game.periods.movement,
-            game.periods.retreat,
-            game.periods.winter,
-            game.periods.grace,
-            game.periods.remind,
-            if game.wait { "; waits for the deadline" } else { "" },
+            "Game {} ({}), {}; GM {}\n",
+            game.name, game.variant, game.state, game.gm,
         );
-        if !game.pictures {
-            out.push_str("Result mails: without pictures\n");
-        }
+        out.push_str(&crate::settings::shown(c, &game)?);
         if !game.options.is_empty() {
             out.push_str(&format!("Options: {}\n", game.options.join(", ")));
-        }
-        if game.press != PressRules::default() {
-            out.push_str(&format!("{}\n", crate::press::describe(&game.press)));
         }
         out.push_str("Players:\n");
         for p in c.players(game.id)? {

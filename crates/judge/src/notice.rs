@@ -5,7 +5,9 @@
 use crate::clock;
 use crate::render::{self, RenderError};
 use crate::settings::Setting;
-use crate::store::{Address, Game, GameState, MailKind, NewMail, Role, StoreError, Tx, View};
+use crate::store::{
+    Address, Game, GameState, MailKind, NewMail, PressMode, Role, StoreError, Tx, View,
+};
 use chrono::{DateTime, Utc};
 use napjudge_engine::variant::Variant;
 use std::collections::HashSet;
@@ -116,47 +118,124 @@ pub enum Change {
         /// The orders kept, as read.
         orders: Vec<String>,
     },
-    /// A power was given to another player: told to everyone but the new player (who gets
-    /// the start mail), and to the old one.
+    /// A power's player resigned (RESIGN): its seat is open.
+    Resigned {
+        /// The power.
+        power: String,
+    },
+    /// A power's player sent no orders for the game's number of phases in a row: its seat is
+    /// open. Told to everyone and to the player who had it.
+    Abandoned {
+        /// The power.
+        power: String,
+        /// The phases missed in a row.
+        missed: u32,
+        /// The player who had it.
+        old: Option<Address>,
+    },
+    /// A new player took an open seat with the GM's code: told to everyone but the new
+    /// player (who gets the start mail).
+    TookOver {
+        /// The power.
+        power: String,
+        /// The new player's address.
+        new: Address,
+    },
+    /// A power was given to another player (`game assign` in a game under way, `game
+    /// replace`, REPLACE): told to everyone but the new player (who gets the start mail), and
+    /// to the old one.
     Replaced {
         /// The power.
         power: String,
-        /// The old player's address.
-        old: Address,
+        /// The old player's address (none: the seat was open).
+        old: Option<Address>,
         /// The new player's address.
         new: Address,
     },
 }
 
+/// What civil disorder means, as the seats' notices say it.
+const CIVIL_DISORDER: &str = "its units get no orders (civil disorder: the rules' defaults for \
+     a power without orders apply) until a new player takes the seat over";
+
+/// The notice's line for a setting changed: what it means for the players.
+fn setting_means(s: &Setting) -> String {
+    let phases = |n: u32| if n == 1 { "phase" } else { "phases" };
+    match s {
+        Setting::Movement(_) | Setting::Retreat(_) | Setting::Winter(_) => {
+            "It counts from the next phase on; the current deadline stands.".into()
+        }
+        Setting::Grace(_) => "The grace follows every deadline, the current one too.".into(),
+        Setting::Remind(_) => "Reminders go this long before each deadline.".into(),
+        Setting::Zone(_) => "Times are shown, and the GM's are read, in this zone.".into(),
+        Setting::Wait(true) => {
+            "Each phase now waits for its deadline, even when everyone has ordered.".into()
+        }
+        Setting::Wait(false) => "A phase is now processed as soon as everyone has ordered.".into(),
+        Setting::Pictures(_) => "Result mails carry a picture of the board, or not.".into(),
+        Setting::Press(PressMode::White) => {
+            "Players' press names its sender: PRESS TO and BROADCAST.".into()
+        }
+        Setting::Press(PressMode::Grey) => "Players may also send press without their name: \
+             PRESS GREY TO and BROADCAST GREY."
+            .into(),
+        Setting::Press(PressMode::Public) => {
+            "Players send broadcasts only (BROADCAST), which go to every power.".into()
+        }
+        Setting::Press(PressMode::None) => {
+            "Players send no press; only the GM's press goes.".into()
+        }
+        Setting::Anonymous(true) => {
+            "Players are known by their powers only: no player's address is shown to another."
+                .into()
+        }
+        Setting::Anonymous(false) => "Players are no longer anonymous; a player's LIST still \
+             shows only their own address and the GM's."
+            .into(),
+        Setting::GmCopy(true) => {
+            "The GM gets a copy, naming the sender, of every press a player sends.".into()
+        }
+        Setting::GmCopy(false) => "The GM no longer gets a copy of the players' press.".into(),
+        Setting::Abandon(0) => "No power is abandoned for missing phases.".into(),
+        Setting::Abandon(n) => format!(
+            "A power whose player sends no orders for {n} {} in a row is abandoned: its seat \
+             opens.",
+            phases(*n)
+        ),
+        Setting::Observers(true) => "Anyone may OBSERVE the game by mail.".into(),
+        Setting::Observers(false) => {
+            "OBSERVE by mail is refused from now; the observers the game has stay.".into()
+        }
+        Setting::Delay(p) if p.secs() == 0 => {
+            "Once everyone has ordered, the phase is processed at once.".into()
+        }
+        Setting::Delay(p) => format!(
+            "Once everyone has ordered, the phase is processed {p} after the last orders; a \
+             change of orders starts the delay again."
+        ),
+        Setting::AbsenceMaxDays(n) => format!(
+            "A player may register an absence (SET ABSENCE) of up to {n} days; those \
+             registered stand."
+        ),
+        Setting::AbsencesPerYear(n) => format!(
+            "A power may register up to {n} absences a year (SET ABSENCE); those registered \
+             stand."
+        ),
+    }
+}
+
 impl Change {
     /// The subject's words after the game's name, and the notice's lines.
-    fn text(&self) -> (String, Vec<String>) {
+    fn text(&self, game: &Game) -> (String, Vec<String>) {
         match self {
             Change::Deadline => (
                 "the deadline moved".into(),
                 vec!["The GM moved the deadline of the current phase.".into()],
             ),
-            Change::Setting(s) => {
-                let why = match s {
-                    Setting::Movement(_) | Setting::Retreat(_) | Setting::Winter(_) => {
-                        "It counts from the next phase on; the current deadline stands."
-                    }
-                    Setting::Grace(_) => "The grace follows every deadline, the current one too.",
-                    Setting::Remind(_) => "Reminders go this long before each deadline.",
-                    Setting::Zone(_) => "Times are shown, and the GM's are read, in this zone.",
-                    Setting::Wait(true) => {
-                        "Each phase now waits for its deadline, even when everyone has ordered."
-                    }
-                    Setting::Wait(false) => {
-                        "A phase is now processed as soon as everyone has ordered."
-                    }
-                    Setting::Pictures(_) => "Result mails carry a picture of the board, or not.",
-                };
-                (
-                    format!("{s}"),
-                    vec![format!("The GM changed a setting: {s}."), why.into()],
-                )
-            }
+            Change::Setting(s) => (
+                format!("{s}"),
+                vec![format!("The GM changed a setting: {s}."), setting_means(s)],
+            ),
             Change::Paused => (
                 "paused".into(),
                 vec![
@@ -206,13 +285,39 @@ impl Change {
                 ));
                 (format!("orders entered for {power} by the GM"), lines)
             }
-            Change::Replaced { power, .. } => (
-                format!("{power} has a new player"),
+            Change::Resigned { power } => (
+                format!("{power} resigned"),
+                vec![format!(
+                    "{power}'s player has resigned. The seat is open: {CIVIL_DISORDER}."
+                )],
+            ),
+            Change::Abandoned { power, missed, .. } => (
+                format!("{power} abandoned"),
                 vec![
-                    format!("The GM gave {power} to a new player."),
-                    format!("The old password of {power} no longer signs on."),
+                    format!(
+                        "{power} sent no orders for {missed} phases in a row and is abandoned. \
+                         The seat is open: {CIVIL_DISORDER}."
+                    ),
+                    format!(
+                        "The old password of {power} no longer signs on: to play it again, \
+                         ask the GM ({}) for a takeover code.",
+                        game.gm
+                    ),
                 ],
             ),
+            Change::TookOver { power, .. } => (
+                format!("{power} has a new player"),
+                vec![format!(
+                    "A new player has taken over the open seat of {power} with the GM's code."
+                )],
+            ),
+            Change::Replaced { power, old, .. } => {
+                let mut lines = vec![format!("The GM gave {power} to a new player.")];
+                if old.is_some() {
+                    lines.push(format!("The old password of {power} no longer signs on."));
+                }
+                (format!("{power} has a new player"), lines)
+            }
         }
     }
 
@@ -231,7 +336,16 @@ impl Change {
                     .into_iter()
                     .filter(|a| a != new)
                     .collect();
-                to.push(old.clone());
+                to.extend(old.iter().cloned());
+                to
+            }
+            Change::TookOver { new, .. } => audience(view, game)?
+                .into_iter()
+                .filter(|a| a != new)
+                .collect(),
+            Change::Abandoned { old, .. } => {
+                let mut to = audience(view, game)?;
+                to.extend(old.iter().cloned());
                 to
             }
             _ => audience(view, game)?,
@@ -286,7 +400,7 @@ pub fn tell(
     change: &Change,
     now: DateTime<Utc>,
 ) -> Result<usize, NoticeError> {
-    let (what, lines) = change.text();
+    let (what, lines) = change.text(game);
     let (phase, deadline) = phase_now(tx.view(), v, game)?;
     let body = render::render(
         "notice",

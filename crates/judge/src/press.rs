@@ -1,8 +1,8 @@
-//! Press as the game allows (issue 21): the game's press options (white, grey, public, none;
-//! anonymous players; the GM's copy), the one check of a press against them, the GM's change of
-//! them (noticed to everyone), and a player's HISTORY PRESS.
+//! Press as the game allows (issue 21): the one check of a press against the game's press
+//! options (white, grey, public, none; anonymous players; the GM's copy: settings of the game,
+//! `crate::settings`), and a player's HISTORY PRESS.
 
-use crate::store::{Game, PhaseRow, PressMode, PressRow, PressRules, Role};
+use crate::store::{Game, PhaseRow, PressMode, PressRow, Role};
 use napjudge_engine::variant::{Phase, Variant};
 
 /// Why a press is refused by the game's press option: nothing is sent.
@@ -20,58 +20,6 @@ pub enum PressRefusal {
          without GREY"
     )]
     NotGrey(String, PressMode),
-}
-
-/// A press option the GM can't set, or a value it can't take.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PressOptionError {
-    /// Not one of the modes.
-    #[error("'{0}' is not a press option: write white, grey, public or none")]
-    Mode(String),
-    /// Not on or off.
-    #[error("{0} takes on or off, not '{1}'")]
-    OnOff(&'static str, String),
-    /// Not a press setting.
-    #[error("'{0}' is not a press setting: the settings are press, anonymous and gm-copy")]
-    Key(String),
-}
-
-/// Reads one press setting (`press grey`, `anonymous on`, `gm-copy off`) onto `rules`: the
-/// one reader behind `game create`, `game set` and the GM's SET by mail.
-pub fn apply(rules: &mut PressRules, key: &str, value: &str) -> Result<(), PressOptionError> {
-    let on_off = |what: &'static str| match value.to_ascii_lowercase().as_str() {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(PressOptionError::OnOff(what, value.to_string())),
-    };
-    match key.to_ascii_lowercase().as_str() {
-        "press" => {
-            rules.mode =
-                PressMode::parse(value).ok_or_else(|| PressOptionError::Mode(value.to_string()))?
-        }
-        "anonymous" => rules.anonymous = on_off("anonymous")?,
-        "gm-copy" | "gmcopy" => rules.gm_copy = on_off("gm-copy")?,
-        _ => return Err(PressOptionError::Key(key.to_string())),
-    }
-    Ok(())
-}
-
-/// The game's press options in words, as LIST, `game show` and the notice of a change say them.
-pub fn describe(rules: &PressRules) -> String {
-    let mode = match rules.mode {
-        PressMode::White => "white (the sender named)",
-        PressMode::Grey => "grey (PRESS GREY TO and BROADCAST GREY leave the sender unnamed)",
-        PressMode::Public => "public (broadcasts only)",
-        PressMode::None => "none (only the GM's press)",
-    };
-    let mut out = format!("Press: {mode}");
-    if rules.anonymous {
-        out.push_str("; players anonymous (known by their powers only)");
-    }
-    if rules.gm_copy {
-        out.push_str("; the GM gets a copy of the players' press");
-    }
-    out
 }
 
 /// Whether `from` may send this press in `game`: `broadcast` (no powers named), `grey` (the
@@ -167,7 +115,7 @@ pub fn history(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Address, GameState, Periods};
+    use crate::store::{Address, GameState, Periods, PressRules};
 
     fn game(mode: PressMode) -> Game {
         Game {
@@ -218,27 +166,6 @@ mod tests {
                 "{mode} broadcast {broadcast} grey {grey}"
             );
             assert_eq!(check(&g, &Role::Gm, broadcast, grey).is_ok(), gm);
-        }
-    }
-
-    /// Issue 21: the one reader of press settings takes every mode in any case and on/off, and
-    /// refuses anything else naming what to write, leaving the options as they were.
-    #[test]
-    fn press_settings_are_read_once_and_bad_words_change_nothing() {
-        let mut rules = PressRules::default();
-        apply(&mut rules, "PRESS", "Grey").expect("grey");
-        apply(&mut rules, "anonymous", "on").expect("on");
-        apply(&mut rules, "gm-copy", "ON").expect("on");
-        let want = PressRules {
-            mode: PressMode::Grey,
-            anonymous: true,
-            gm_copy: true,
-        };
-        assert_eq!(rules, want);
-        for (key, value) in [("press", "shades"), ("anonymous", "yes"), ("colour", "on")] {
-            let e = apply(&mut rules, key, value).expect_err("refused");
-            assert!(e.to_string().contains(value) || e.to_string().contains(key));
-            assert_eq!(rules, want, "{key} {value} changed nothing");
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::clock;
 use crate::notice;
 use crate::store::{
     Address, ChangeKind, CodeState, Game, GameState, MailKind, NewMail, Role, SeatChange,
-    SeatRules, StoreError, Tx, View,
+    StoreError, Tx, View,
 };
 use chrono::{DateTime, Utc};
 use napjudge_engine::variant::{PowerKind, Variant};
@@ -148,91 +148,6 @@ fn digest(code: &str) -> String {
         .collect()
 }
 
-/// What civil disorder means, as the notices say it.
-const CIVIL_DISORDER: &str = "its units get no orders (civil disorder: the rules' defaults for \
-     a power without orders apply) until a new player takes the seat over";
-
-/// Tells everyone in the game (players, GM, observers) of a seat's change. The one place the
-/// seats' notices are written: the notice template of issue 20's first part takes its place.
-fn notify(tx: &Tx, game: &Game, change: &SeatChange) -> Result<(), GameError> {
-    let (power, name) = (&change.power, &game.name);
-    let (subject, body) = match change.kind {
-        ChangeKind::Resigned => (
-            format!("{name}: {power} resigned"),
-            format!(
-                "{power}'s player has resigned from game '{name}'. The seat is open: {CIVIL_DISORDER}.\n"
-            ),
-        ),
-        ChangeKind::Abandoned => (
-            format!("{name}: {power} abandoned"),
-            format!(
-                "{power} sent no orders for {} phases in a row in game '{name}' and is \
-                 abandoned. The seat is open: {CIVIL_DISORDER}.\n",
-                change.missed
-            ),
-        ),
-        ChangeKind::Replaced => (
-            format!("{name}: {power} has a new player"),
-            format!("The GM has given {power} in game '{name}' to a new player.\n"),
-        ),
-        ChangeKind::TookOver => (
-            format!("{name}: {power} has a new player"),
-            format!(
-                "A new player has taken over the open seat of {power} in game '{name}' with \
-                 the GM's code.\n"
-            ),
-        ),
-    };
-    notice::broadcast(
-        tx,
-        game,
-        &notice::Broadcast {
-            kind: MailKind::Notice,
-            phase: None,
-            subject: &subject,
-            body: &body,
-        },
-        change.at,
-    )?;
-    Ok(())
-}
-
-/// Tells the player who had a seat that it is no longer theirs (a notice for them alone).
-fn tell_old(tx: &Tx, game: &Game, change: &SeatChange) -> Result<(), GameError> {
-    let Some(to) = &change.old else {
-        return Ok(());
-    };
-    let (power, name) = (&change.power, &game.name);
-    let why = match change.kind {
-        ChangeKind::Abandoned => format!(
-            "you sent no orders for {} phases in a row, and the game abandons a power after \
-             that many. To play it again, ask the GM ({}) for a takeover code.",
-            change.missed, game.gm
-        ),
-        _ => format!(
-            "the GM has given the seat to another player. If this is a mistake, write to the \
-             GM ({}).",
-            game.gm
-        ),
-    };
-    tx.queue_mail(
-        &NewMail {
-            game: Some(game.id),
-            phase: None,
-            kind: MailKind::Notice,
-            to: to.as_str(),
-            subject: &format!("{name}: you no longer play {power}"),
-            body: &format!(
-                "You no longer play {power} in game '{name}': {why} Your password no longer \
-                 works.\n"
-            ),
-            in_reply_to: None,
-        },
-        change.at,
-    )?;
-    Ok(())
-}
-
 /// The seat `power` (as written) names in `v`: a major's role, or why not.
 fn seat(v: &Variant, game: &Game, power: &str) -> Result<Role, SeatError> {
     if let Some(p) = v.power_by_name(power) {
@@ -260,6 +175,7 @@ fn open_game(game: Game) -> Result<Game, SeatError> {
 /// powers that reach the game's limit abandoned. The powers abandoned.
 pub(super) fn after_phase(
     tx: &Tx,
+    v: &Variant,
     game: &Game,
     owe: &[String],
     missing: &[String],
@@ -286,8 +202,12 @@ pub(super) fn after_phase(
             };
             tx.void_codes(game.id, power)?;
             tx.add_seat_change(game.id, &change)?;
-            notify(tx, game, &change)?;
-            tell_old(tx, game, &change)?;
+            let told = notice::Change::Abandoned {
+                power: change.power.clone(),
+                missed,
+                old: change.old,
+            };
+            notice::tell(tx, v, game, &told, now)?;
             abandoned.push(change.power);
         } else {
             tx.set_missed(game.id, &role, missed)?;
@@ -365,13 +285,6 @@ pub(super) fn shown(
             out.push_str(&format!("  {name:<10} open{how}\n"));
         }
     }
-    let rules = view.seat_rules(game.id)?;
-    if rules.abandon_after > 0 {
-        out.push_str(&format!(
-            "Abandoned after {} phases in a row without orders\n",
-            rules.abandon_after
-        ));
-    }
     let observers = view.observers(game.id)?;
     match (observers.is_empty(), viewer) {
         (true, _) => {}
@@ -385,39 +298,11 @@ pub(super) fn shown(
                 .join(", ")
         )),
     }
-    if !rules.observers {
-        out.push_str("Observers by mail: off\n");
-    }
     Ok(out)
 }
 
 /// The seats' calls of the service.
 impl Judge {
-    /// Sets the game's seat rules (`game create --abandon-after N --no-observers`, `game set`).
-    pub fn set_seat_rules(
-        &mut self,
-        name: &str,
-        rules: SeatRules,
-        now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
-        let tx = self.store.begin()?;
-        let game = Judge::game(tx.view(), name)?;
-        tx.set_seat_rules(game.id, rules)?;
-        tx.add_gm_action(
-            game.id,
-            None,
-            &format!(
-                "seat rules: abandoned after {} missed phases (0: never); observers by mail {}",
-                rules.abandon_after,
-                if rules.observers { "on" } else { "off" }
-            ),
-            None,
-            now,
-        )?;
-        tx.commit()?;
-        Ok(())
-    }
-
     /// RESIGN: the player signed on as `role` leaves the power. The seat is open, the password
     /// gone; everyone is told.
     pub fn resign(
@@ -429,6 +314,8 @@ impl Judge {
         if *role == Role::Gm {
             return Err(SeatError::GmResigns(game.name.clone()));
         }
+        let game = open_game(Judge::game(self.store.view(), &game.name)?)?;
+        let v = variant(&mut self.variants, &game)?;
         let tx = self.store.begin()?;
         let game = open_game(Judge::game(tx.view(), &game.name)?)?;
         let Some(old) = tx.remove_player(game.id, role)? else {
@@ -445,7 +332,10 @@ impl Judge {
         tx.void_codes(game.id, role.name())?;
         tx.add_seat_change(game.id, &change)?;
         tx.add_gm_action(game.id, None, &format!("{role} resigned"), None, now)?;
-        notify(&tx, &game, &change)?;
+        let told = notice::Change::Resigned {
+            power: change.power,
+        };
+        notice::tell(&tx, v, &game, &told, now).map_err(GameError::from)?;
         tx.commit()?;
         Ok(())
     }
@@ -600,7 +490,11 @@ impl Judge {
             now,
         )
         .map_err(GameError::from)?;
-        notify(&tx, &game, &change)?;
+        let told = notice::Change::TookOver {
+            power: change.power,
+            new: sender.clone(),
+        };
+        notice::tell(&tx, v, &game, &told, now).map_err(GameError::from)?;
         tx.commit()?;
         Ok((game.name, role))
     }
@@ -668,8 +562,13 @@ impl Judge {
             now,
         )
         .map_err(GameError::from)?;
-        tell_old(&tx, &game, &change)?;
-        notify(&tx, &game, &change)?;
+        // The player it had hears of it with everyone, as after `game assign`.
+        let told = notice::Change::Replaced {
+            power: change.power,
+            old: change.old,
+            new: address,
+        };
+        notice::tell(&tx, v, &game, &told, now).map_err(GameError::from)?;
         tx.commit()?;
         Ok(old)
     }

@@ -5,13 +5,9 @@
 use super::{GameError, Judge};
 use crate::clock::{self, Period};
 use crate::notice;
-use crate::store::{Absence, Due, Game, GameState, MailKind, Role, Timing, Tx, View};
+use crate::store::{Absence, Due, Game, GameState, MailKind, Role, Tx, View};
 use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
 
-/// The most absences per year a GM may allow, and the longest absence, in days.
-pub const MAX_ABSENCES_PER_YEAR: i64 = 52;
-/// The longest absence a GM may allow, in days.
-pub const MAX_ABSENCE_DAYS: i64 = 90;
 /// How far ahead an absence may start, in days.
 pub const ABSENCE_AHEAD_DAYS: i64 = 365;
 
@@ -78,23 +74,6 @@ pub struct Moved {
     pub from: DateTime<Utc>,
     /// The end of the last absence it fell in.
     pub to: DateTime<Utc>,
-}
-
-/// Checks the GM's limits are within their bounds.
-pub fn check_timing(t: &Timing) -> Result<(), GameError> {
-    if !(1..=MAX_ABSENCE_DAYS).contains(&t.absence_max_days) {
-        return Err(GameError::Limit(format!(
-            "an absence may last 1 to {MAX_ABSENCE_DAYS} days, not {}",
-            t.absence_max_days
-        )));
-    }
-    if !(0..=MAX_ABSENCES_PER_YEAR).contains(&t.absences_per_year) {
-        return Err(GameError::Limit(format!(
-            "a game allows 0 to {MAX_ABSENCES_PER_YEAR} absences a year, not {}",
-            t.absences_per_year
-        )));
-    }
-    Ok(())
 }
 
 /// `deadline`, or the end of the absence it falls in (again, should that end fall in
@@ -239,33 +218,6 @@ impl Judge {
         Ok(view.choice(game.id, power)?.wait.unwrap_or(game.wait))
     }
 
-    /// `game create --delay --absence-max-days --absences-per-year` and (through the settings)
-    /// `game set`: the game's limits on waiting and absence.
-    pub fn set_timing(
-        &mut self,
-        name: &str,
-        t: Timing,
-        now: DateTime<Utc>,
-    ) -> Result<(), GameError> {
-        check_timing(&t)?;
-        let tx = self.store.begin()?;
-        let game = Judge::game(tx.view(), name)?;
-        Judge::refuse_ended(tx.view(), &game)?;
-        tx.set_timing(game.id, &t)?;
-        tx.add_gm_action(
-            game.id,
-            None,
-            &format!(
-                "delay {}, absences of up to {} days, {} a year",
-                t.delay, t.absence_max_days, t.absences_per_year
-            ),
-            None,
-            now,
-        )?;
-        tx.commit()?;
-        Ok(())
-    }
-
     /// SET ABSENCE FROM TO: `power` is away from the first moment of `from` to the end of `to`
     /// (days in the game's zone), within the GM's limits. The current deadline moves out of it
     /// at once (with a notice); later ones as they are set.
@@ -400,23 +352,15 @@ impl Judge {
     }
 }
 
-/// What LIST and `game show` add about waiting, absences and the game's limits: a player sees
-/// their own choices (a draw vote or a concession too, which no one else sees); the GM sees
-/// who waits and every absence, never the votes. Nothing when nothing differs from the
-/// defaults, so a plain game's LIST reads as before.
+/// What LIST and `game show` add about waiting and absences (the game's limits are among its
+/// settings): a player sees their own choices (a draw vote or a concession too, which no one
+/// else sees); the GM sees who waits and every absence, never the votes.
 pub(crate) fn show_lines(
     view: View<'_>,
     game: &Game,
     viewer: Option<&Role>,
 ) -> Result<String, GameError> {
     let mut out = String::new();
-    let timing = view.timing(game.id)?;
-    if timing != Timing::default() {
-        out.push_str(&format!(
-            "Delay after the last orders: {}; absences of up to {} days, {} a year\n",
-            timing.delay, timing.absence_max_days, timing.absences_per_year
-        ));
-    }
     let when = |a: &Absence| {
         format!(
             "from {} to {}",

@@ -10,6 +10,7 @@ mod endings;
 mod html;
 mod players;
 mod seats;
+mod settings;
 mod stray;
 pub mod text;
 
@@ -20,7 +21,6 @@ use crate::game::{
 };
 
 use crate::render::{self, RenderError};
-use crate::settings::Setting;
 use crate::store::{
     Address, Author, Earlier, Game, GameState, HandledMail, InboxState, MailKind,
     MailPicture as Picture, NewMail, NewMessage, Pending, Role,
@@ -260,6 +260,7 @@ fn repeatable(c: &Command) -> bool {
         // A seat or observer command run again is refused as done (a seat taken, a code used).
         Command::Press { .. }
         | Command::Gm(_)
+        | Command::Set { .. }
         | Command::Resign
         | Command::Takeover { .. }
         | Command::Observe(_)
@@ -1803,20 +1804,7 @@ impl<'a> Session<'a> {
                     )]
                 })
             }
-            Command::Gm(GmCommand::Set { key, value }) if gm => {
-                let r = Setting::parse(key, value)
-                    .map_err(GameError::from)
-                    .and_then(|setting| j.set(&name, &setting, now).map(|_| setting));
-                service(head, r, |setting| vec![format!("Set: {setting}.")])
-            }
-            Command::Gm(GmCommand::SetPress(key, value)) if gm => {
-                service(head, j.set_press(&name, key, value, now), |rules| {
-                    vec![format!(
-                        "{}. Everyone in the game is told.",
-                        crate::press::describe(&rules)
-                    )]
-                })
-            }
+            Command::Set { key, value } => settings::command(j, s, (key, value), head, now)?,
             Command::Gm(GmCommand::Control(minor, major)) if gm => {
                 service(head, j.control(&name, minor, major, now), |c| {
                     vec![format!("{c} (carried out when the phase is processed).")]

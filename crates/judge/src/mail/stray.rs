@@ -1,6 +1,6 @@
 //! Lines that are neither a command the reader knows nor an order (issue 21): an unknown word
-//! in command position (`QUIT`, `SET FOO`, `HLEP`) is answered as an unknown command with the
-//! nearest one, and the closing lines of a mail ("Thanks!", "Alice") as not read, instead of
+//! in command position (`QUIT`, `HLEP`) is answered as an unknown command with the nearest
+//! one (a `SET WORD` is always a command: `mail::settings` answers an unknown WORD alike), and the closing lines of a mail ("Thanks!", "Alice") as not read, instead of
 //! the order parser's "expected a unit". Only lines the reader took for orders come here, so
 //! every real command has been tried first; the game's variant says what an order is.
 
@@ -17,7 +17,7 @@ pub enum Stray {
         /// `QUIT`, `SET FOO`.
         command: String,
         /// `HELP` for `HLEP`.
-        nearest: Option<&'static str>,
+        nearest: Option<String>,
     },
     /// A closing line after the mail's last command ("Thanks!", "Cheers, Bob"): not read.
     Closing,
@@ -59,23 +59,17 @@ pub fn classify(v: &Variant, line: &str, trailing: bool) -> Option<Stray> {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let set = first.eq_ignore_ascii_case("SET") && words.len() >= 2;
     let unknown = |n: usize| Stray::Unknown {
         command: upper(n),
-        nearest,
+        nearest: nearest.map(str::to_string),
     };
-    if not_an_order && word_like {
-        if set {
-            return Some(unknown(2));
-        }
-        if nearest.is_some() || shouted {
-            let n = if nearest.is_some_and(|c| c.contains(' ')) {
-                2
-            } else {
-                1
-            };
-            return Some(unknown(n));
-        }
+    if not_an_order && word_like && (nearest.is_some() || shouted) {
+        let n = if nearest.is_some_and(|c| c.contains(' ')) {
+            2
+        } else {
+            1
+        };
+        return Some(unknown(n));
     }
     // An order's marks (`Bur-Par`, `A(Par)`, `France:`) make it an order written wrong.
     let marked = line.contains(['-', '(', ':']);

@@ -44,6 +44,14 @@ pub enum Command {
     SetDraw(bool),
     /// `SET CONCEDE POWER` (`NONE`, or `SET NOCONCEDE`: withdrawn).
     SetConcede(String),
+    /// `SET KEY VALUE` with any other word: the GM's setting of the game (`SET GRACE 12h`,
+    /// `SET PRESS GREY`), or from a player an unknown command (`SET PASWORD`).
+    Set {
+        /// The key as written.
+        key: String,
+        /// The value as written.
+        value: String,
+    },
     /// `PRESS TO P1 P2 ...` or `BROADCAST` (no powers), with its text up to `ENDPRESS`;
     /// `PRESS GREY TO ...`, `BROADCAST GREY`: the sender not named.
     Press {
@@ -89,8 +97,9 @@ impl Command {
 }
 
 /// The words that start a command, as [`read`] knows them (a `SET` command with its second
-/// word): the one list the reader's tests and the "did you mean" of an unknown command use.
-/// A new command adds its words here.
+/// word; the GM's settings, `SET KEY VALUE`, are `crate::settings::KEYS`): the one list the
+/// reader's tests and the "did you mean" of an unknown command use. A new command adds its
+/// words here.
 pub const COMMANDS: &[&str] = &[
     "SIGNON",
     "HELP",
@@ -107,8 +116,6 @@ pub const COMMANDS: &[&str] = &[
     "PREVIEW",
     "ROLLBACK",
     "SET DEADLINE",
-    "SET GRACE",
-    "SET PICTURES",
     "CONTROL",
     "PAUSE",
     "RESUME",
@@ -127,23 +134,40 @@ pub const COMMANDS: &[&str] = &[
     "SET NOCONCEDE",
     "END",
     "MAP",
-    "SET PRESS",
-    "SET ANONYMOUS",
-    "SET GM-COPY",
 ];
 
 /// The command closest to the words `line` starts with, when it is close enough to be a typo
 /// (`HLEP`: HELP; `SET PASWORD`: SET PASSWORD).
 pub fn nearest_command(line: &str) -> Option<&'static str> {
+    nearest(line, COMMANDS.iter().copied())
+}
+
+/// The SET command closest to `SET WORD` (the line), when it is close enough to be a typo:
+/// among the players' SET commands, and for the GM (`gm`) also SET DEADLINE and every setting
+/// (`SET GRACE`).
+pub fn nearest_set(line: &str, gm: bool) -> Option<String> {
+    let keys: Vec<String> = crate::settings::KEYS
+        .iter()
+        .filter(|_| gm)
+        .map(|(k, _)| format!("SET {}", k.to_ascii_uppercase()))
+        .collect();
+    let set = COMMANDS
+        .iter()
+        .copied()
+        .filter(|c| c.starts_with("SET ") && (gm || *c != "SET DEADLINE"));
+    nearest(line, set.chain(keys.iter().map(String::as_str))).map(str::to_string)
+}
+
+/// Of `candidates`, the one closest to the words `line` starts with, within a typo or two.
+fn nearest<'a>(line: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let w = words(line);
     let one = w.first()?.to_ascii_uppercase();
     let two = w
         .get(1)
         .map(|s| format!("{one} {}", s.to_ascii_uppercase()))
         .unwrap_or_default();
-    COMMANDS
-        .iter()
-        .filter_map(|&c| {
+    candidates
+        .filter_map(|c| {
             // A two-word command is compared with the line's first two words.
             let written = if c.contains(' ') { &two } else { &one };
             let d = typos(written, c);
@@ -219,16 +243,6 @@ pub enum GmCommand {
     },
     /// `SET DEADLINE TIME` (the game's local time, or with an offset).
     SetDeadline(String),
-    /// `SET KEY VALUE`: a setting of the game (`SET GRACE 12h`, `SET PICTURES OFF`).
-    Set {
-        /// The key as written.
-        key: String,
-        /// The value as written.
-        value: String,
-    },
-    /// `SET PRESS WHITE|GREY|PUBLIC|NONE`, `SET ANONYMOUS ON|OFF`, `SET GM-COPY ON|OFF`: a press
-    /// option (the setting, its value).
-    SetPress(String, String),
     /// `CONTROL MINOR POWER`.
     Control(String, String),
     /// `PAUSE`.
@@ -401,7 +415,8 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("SET", "PASSWORD") => Command::SetPassword(rest(2)),
             ("SET", "ADDRESS") => Command::SetAddress(rest(2)),
             ("SET", "DEADLINE") => Command::Gm(GmCommand::SetDeadline(rest(2))),
-            ("SET", "WAIT") => Command::SetWait(true),
+            // With a word after it, `SET WAIT ON|OFF`: the GM's setting of the game.
+            ("SET", "WAIT") if w.len() == 2 => Command::SetWait(true),
             ("SET", "NOWAIT") => Command::SetWait(false),
             ("SET", "ABSENCE") => Command::SetAbsence(rest(2)),
             ("SET", "DRAW") => Command::SetDraw(true),
@@ -409,13 +424,10 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("SET", "CONCEDE") => Command::SetConcede(rest(2)),
             ("SET", "NOCONCEDE") => Command::SetConcede("NONE".into()),
             ("END", _) => Command::Gm(GmCommand::End(rest(1))),
-            ("SET", "PRESS" | "ANONYMOUS" | "GM-COPY" | "GMCOPY") => {
-                Command::Gm(GmCommand::SetPress(second.to_ascii_lowercase(), rest(2)))
-            }
-            ("SET", _) => Command::Gm(GmCommand::Set {
+            ("SET", _) => Command::Set {
                 key: w.get(1).map(|k| k.to_string()).unwrap_or_default(),
                 value: rest(2),
-            }),
+            },
             ("PRESS", "TO") => {
                 let to = w[2..].iter().map(|s| s.to_string()).collect();
                 press = Some(OpenPress::new(number, t, to, false));
@@ -648,6 +660,35 @@ mod tests {
         assert_eq!(nearest_command("Alice"), None);
     }
 
+    /// Issue 21: a SET word that is no command's is the nearest player's SET command's typo,
+    /// and only for the GM a setting's or SET DEADLINE's.
+    #[test]
+    fn a_set_typo_is_nearest_among_the_senders_set_words() {
+        assert_eq!(
+            nearest_set("SET PASWORD x", false).as_deref(),
+            Some("SET PASSWORD")
+        );
+        assert_eq!(nearest_set("SET GRCE 12h", false), None);
+        assert_eq!(
+            nearest_set("SET GRCE 12h", true).as_deref(),
+            Some("SET GRACE")
+        );
+        assert_eq!(nearest_set("set deadlin x", false), None);
+        assert_eq!(
+            nearest_set("set deadlin x", true).as_deref(),
+            Some("SET DEADLINE")
+        );
+        assert_eq!(nearest_set("SET COLOUR red", true), None);
+        // Every setting's key is read as SET KEY VALUE, for the GM's settings.
+        for (key, _) in crate::settings::KEYS {
+            let lines = read(&format!("SET {key} on\n")).expect("short");
+            assert!(
+                matches!(&lines[0].command, Command::Set { key: k, .. } if k == key),
+                "{key}: {lines:?}"
+            );
+        }
+    }
+
     /// Issue 21: a phone's signature ends the mail, and press with it.
     #[test]
     fn a_mobile_signature_ends_the_mail_and_its_press() {
@@ -690,7 +731,7 @@ mod tests {
     }
 
     /// Issue 21: PRESS GREY TO and BROADCAST GREY are grey press; HISTORY PRESS and MAP take
-    /// an optional phase; the GM's press settings are read as one command.
+    /// an optional phase; the GM's press settings are read as any setting.
     #[test]
     fn grey_press_history_press_map_and_press_settings_read() {
         let lines = read(
@@ -717,8 +758,14 @@ mod tests {
                 Command::History,
                 Command::Map(String::new()),
                 Command::Map("Winter 1800 Bids".into()),
-                Command::Gm(GmCommand::SetPress("press".into(), "public".into())),
-                Command::Gm(GmCommand::SetPress("gm-copy".into(), "on".into())),
+                Command::Set {
+                    key: "PRESS".into(),
+                    value: "public".into()
+                },
+                Command::Set {
+                    key: "GM-COPY".into(),
+                    value: "on".into()
+                },
             ]
         );
     }

@@ -1233,11 +1233,13 @@ impl Tx<'_> {
         Ok(n == 1)
     }
 
-    /// Stores a game's settings as `g` has them: zone, periods, wait and pictures.
+    /// Stores a game's settings as `g` has them: zone, periods, wait, pictures and the press
+    /// options.
     pub fn set_settings(&self, g: &Game) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE games SET timezone = ?2, movement = ?3, retreat = ?4, winter = ?5,
-                              grace = ?6, remind = ?7, wait = ?8, pictures = ?9
+                              grace = ?6, remind = ?7, wait = ?8, pictures = ?9,
+                              press = ?10, anonymous = ?11, gm_copy = ?12
              WHERE id = ?1",
             params![
                 g.id,
@@ -1248,7 +1250,10 @@ impl Tx<'_> {
                 g.periods.grace,
                 g.periods.remind,
                 g.wait,
-                g.pictures
+                g.pictures,
+                g.press.mode,
+                g.press.anonymous,
+                g.press.gm_copy
             ],
         )?;
         Ok(())
@@ -1376,15 +1381,6 @@ impl Tx<'_> {
             "INSERT INTO press (game, phase, sender, recipients, body, at, grey)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![game, phase, from, to, body, time(now), grey],
-        )?;
-        Ok(())
-    }
-
-    /// Sets a game's press options.
-    pub fn set_press(&self, game: i64, press: &PressRules) -> Result<(), StoreError> {
-        self.0.execute(
-            "UPDATE games SET press = ?2, anonymous = ?3, gm_copy = ?4 WHERE id = ?1",
-            params![game, press.mode, press.anonymous, press.gm_copy],
         )?;
         Ok(())
     }

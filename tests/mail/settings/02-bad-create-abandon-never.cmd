@@ -1,0 +1,1 @@
+game create h --gm gm@example.org --abandon-after never

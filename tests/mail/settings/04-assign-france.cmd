@@ -1,0 +1,1 @@
+game assign g France france@example.org --password pw-france

@@ -1,0 +1,1 @@
+game assign g England england@example.org --password pw-england

@@ -1,0 +1,1 @@
+game assign g Austria austria@example.org --password pw-austria

@@ -1,0 +1,1 @@
+game assign g Prussia prussia@example.org --password pw-prussia

@@ -1,0 +1,1 @@
+game assign g Russia russia@example.org --password pw-russia

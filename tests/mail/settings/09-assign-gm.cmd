@@ -1,0 +1,1 @@
+game assign g GM gm@example.org --password gm-pw

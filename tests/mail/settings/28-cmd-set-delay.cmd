@@ -1,0 +1,1 @@
+game set g delay 0s

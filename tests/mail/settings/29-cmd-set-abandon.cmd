@@ -1,0 +1,1 @@
+game set g abandon 0

@@ -1,0 +1,1 @@
+game set g observers maybe

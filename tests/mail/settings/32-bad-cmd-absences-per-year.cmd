@@ -1,0 +1,1 @@
+game set g absences-per-year 53

@@ -1,0 +1,1 @@
+game end g --reason "the test is over"
