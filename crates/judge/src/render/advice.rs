@@ -29,7 +29,7 @@ pub fn line(v: &Variant, w: &Warning, order_at: &dyn Fn(usize) -> Option<String>
     match w {
         Warning::NeedsConvoy { to } => format!(
             "the move to {} needs a convoy, and no fleet of yours is ordered to convoy it: it \
-             fails unless another power's fleet does",
+             is void unless another power's fleets convoy it",
             code(v, *to)
         ),
         Warning::IntoOwnHeld { to, merge } => {
