@@ -87,11 +87,7 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
     let mut outbox = Outbox::after(j.view());
     let mut last_results = String::new();
     for (i, step) in steps.iter().enumerate() {
-        let name = step
-            .file_stem()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
+        let name = golden::name(step);
         let now = at(i as i64 + 1);
         let raw = expand(&std::fs::read(step).expect("mail"), &last_results);
         let before = game_state(&db);

@@ -183,16 +183,8 @@ fn a_game_from_its_first_mail_to_its_last() {
     let mut last = first;
     let mut observed = Vec::new();
     for step in &steps {
-        let name = step
-            .file_stem()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
-        let ext = step
-            .extension()
-            .expect("ext")
-            .to_string_lossy()
-            .into_owned();
+        let name = golden::name(step);
+        let ext = golden::ext(step);
         let text = secrets.fill(&std::fs::read_to_string(step).expect("step"));
         let now = step_time(&ext, &text);
         assert!(now >= last, "{name}: the steps go forward in time");

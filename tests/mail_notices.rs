@@ -43,11 +43,7 @@ fn every_gm_change_is_noticed_to_everyone() {
     let mut now = parse_time("2026-11-30T09:00:00Z").expect("time");
     let mut outbox = Outbox::default();
     for step in &steps {
-        let name = step
-            .file_stem()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
+        let name = golden::name(step);
         let text = std::fs::read(step).expect("step");
         let before = db.exists().then(|| game_state(&db));
         let mut got = String::new();
@@ -71,7 +67,7 @@ fn every_gm_change_is_noticed_to_everyone() {
             assert_eq!(before, Some(game_state(&db)), "{name} changed the game");
         }
         let store = Store::open(&db).expect("db");
-        got.extend(outbox.new_mails(store.view()).iter().map(golden::show));
+        got.push_str(&outbox.shown(store.view()));
         folder.check(&name, &got);
     }
     folder.finish();

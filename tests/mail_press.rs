@@ -106,11 +106,7 @@ fn press_options_history_map_and_addresses_by_mail() {
     assert!(steps.len() >= 20, "the scenario's mails are there");
     let mut outbox = Outbox::after(j.view());
     for (i, step) in steps.iter().enumerate() {
-        let name = step
-            .file_stem()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
+        let name = golden::name(step);
         let now = at(i as i64 + 1);
         let raw = std::fs::read(step).expect("mail");
         let before = judge_state(&db);

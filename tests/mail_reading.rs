@@ -55,11 +55,7 @@ fn every_mail_is_read_as_the_player_meant_it() {
     assert!(steps.len() >= 12, "the scenario's mails are there");
     let mut outbox = Outbox::after(j.view());
     for (i, step) in steps.iter().enumerate() {
-        let name = step
-            .file_stem()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
+        let name = golden::name(step);
         let raw = std::fs::read(step).expect("mail");
         let before = stored(&db);
         let handled = golden::receive(&mut j, &raw, at(i as i64 + 1));
@@ -67,11 +63,7 @@ fn every_mail_is_read_as_the_player_meant_it() {
         if name.contains("-bad-") {
             assert_eq!(before, stored(&db), "{name} changed what is stored");
         }
-        let got: String = outbox
-            .new_mails(j.view())
-            .iter()
-            .map(golden::show)
-            .collect();
+        let got: String = outbox.shown(j.view());
         folder.check(&name, &got);
     }
     folder.finish();

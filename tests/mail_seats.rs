@@ -68,16 +68,8 @@ fn seats_change_hands_and_observers_watch() {
     let mut secrets = Secrets::default();
     let mut hours = 0;
     for step in &steps {
-        let name = step
-            .file_stem()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
-        let ext = step
-            .extension()
-            .expect("ext")
-            .to_string_lossy()
-            .into_owned();
+        let name = golden::name(step);
+        let ext = golden::ext(step);
         let text = secrets.fill(&std::fs::read_to_string(step).expect("step"));
         let before = game_state(&db);
         let mut printed = String::new();
@@ -104,12 +96,7 @@ fn seats_change_hands_and_observers_watch() {
         if name.contains("-bad-") {
             assert_eq!(before, game_state(&db), "{name} changed the game");
         }
-        let got: String = printed
-            + &outbox
-                .new_mails(j.view())
-                .iter()
-                .map(golden::show)
-                .collect::<String>();
+        let got = printed + &outbox.shown(j.view());
         secrets.learn(&got);
         folder.check(&name, &secrets.hide(&got));
     }

@@ -48,7 +48,7 @@ fn every_setting_by_shell_and_by_mail_with_its_notice() {
     let mut now = parse_time("2026-12-01T08:00:00Z").expect("time");
     let mut outbox = Outbox::default();
     for step in &steps {
-        let name = step.file_stem().expect("name").to_string_lossy();
+        let name = golden::name(step);
         let text = std::fs::read_to_string(step).expect("step");
         let before = game_state(&db);
         now += Duration::hours(1);
@@ -63,7 +63,7 @@ fn every_setting_by_shell_and_by_mail_with_its_notice() {
             assert_eq!(before, game_state(&db), "{name} changed the game");
         }
         let store = Store::open(&db).expect("db");
-        got.extend(outbox.new_mails(store.view()).iter().map(golden::show));
+        got.push_str(&outbox.shown(store.view()));
         folder.check(&name, &got);
     }
     folder.finish();

@@ -44,11 +44,7 @@ fn warnings_before_the_deadline_golden() {
     let steps = folder.steps(&["eml", "tick"]);
     let mut outbox = Outbox::after(j.view());
     for (i, step) in steps.iter().enumerate() {
-        let name = step
-            .file_stem()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
+        let name = golden::name(step);
         let raw = std::fs::read(step).expect("step");
         if step.extension().is_some_and(|e| e == "tick") {
             let now = parse_time(String::from_utf8_lossy(&raw).trim()).expect("a tick's time");
@@ -61,11 +57,7 @@ fn warnings_before_the_deadline_golden() {
                 "{name}: {handled:?}"
             );
         }
-        let got: String = outbox
-            .new_mails(j.view())
-            .iter()
-            .map(golden::show)
-            .collect();
+        let got: String = outbox.shown(j.view());
         folder.check(&name, &got);
     }
     folder.finish();

@@ -177,6 +177,27 @@ impl Outbox {
         self.seen = mails.len();
         new
     }
+
+    /// The mails queued since the last look, as the golden files show them.
+    pub fn shown(&mut self, view: View<'_>) -> String {
+        self.new_mails(view).iter().map(show).collect()
+    }
+}
+
+/// A step's name: its file name without the extension (`NN-name`).
+pub fn name(step: &Path) -> String {
+    step.file_stem()
+        .expect("a step's name")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A step's kind: its file's extension (`eml`, `cmd`, `tick`).
+pub fn ext(step: &Path) -> String {
+    step.extension()
+        .expect("a step's extension")
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// A queued mail as the golden files show it: its recipient, subject, kind and body.
