@@ -8,11 +8,10 @@
 
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
-#[path = "imap/dovecot.rs"]
-mod dovecot;
+use crate::dovecot;
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
-mod intake;
+use crate::intake;
 
 use dovecot::{mail, Dovecot, PASSWORD};
 use napjudge_judge::{Judge, MailKind, Store};

@@ -2,7 +2,7 @@
 //! time the reopened file holds the game either before the phase or after it, never between, and
 //! no result mail is queued twice or lost.
 
-mod common;
+use crate::common;
 
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::Store;

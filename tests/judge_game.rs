@@ -16,7 +16,9 @@ struct Shell {
 
 impl Shell {
     fn new(name: &str) -> Shell {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join("judge_game")
+            .join(name);
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch folder");
         Shell {

@@ -20,7 +20,7 @@
 //!   report, R1.9 and R3.5.
 //!
 //! `docs/rules.md` ("Properties") gives the long run's figure:
-//! `PROPTEST_CASES=100000 cargo test --release --test legality`.
+//! `PROPTEST_CASES=100000 cargo test --release --test suite legality::`.
 
 use napjudge_cases::{file, run};
 use napjudge_engine::order::{Order, OrderKind};
@@ -31,7 +31,7 @@ use napjudge_engine::variant::{PhaseKind, PowerId, ProvinceId, Region, SpaceKind
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
-mod generated;
+use crate::generated;
 use generated::*;
 
 fn kind(v: &Variant, p: ProvinceId) -> SpaceKind {

@@ -3,9 +3,11 @@
 //!
 //! The fuzz-style test pipes mutated mails through `napjudge mail receive` and `mail poll`
 //! under a memory limit (`prlimit --as`): 2,000 mails by default (about 30 s in debug);
-//! `NAPJUDGE_FUZZ_MAILS=5000 cargo test --test limits fuzz` runs more.
+//! `NAPJUDGE_FUZZ_MAILS=5000 cargo test --release --test suite limits::fuzz` runs more.
 
+use crate::intake;
 use chrono::{DateTime, Utc};
+use intake::{config, JUDGE};
 use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::game::{Judge, NewGame, PasswordCost};
 use napjudge_judge::mail::{self, Handled};
@@ -15,8 +17,6 @@ use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-mod intake;
-use intake::{config, JUDGE};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = intake::scratch(name);

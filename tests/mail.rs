@@ -6,10 +6,13 @@
 //!
 //! Two markers are expanded in a mail: `{{REPEAT N TEXT}}` (N lines of TEXT: the 10 MB mail and
 //! the 10,000 order lines) and `{{QUOTE_RESULTS}}` (the last results mail, quoted with `> `).
-//! `NAPJUDGE_BLESS=1 cargo test --test mail` rewrites the `.out` files: review their diff.
+//! `NAPJUDGE_BLESS=1 cargo test --release --test suite mail::` rewrites the `.out` files: review their diff.
 
+use crate::golden;
+use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox};
+use intake::{config, scratch, JUDGE};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
@@ -17,9 +20,6 @@ use napjudge_judge::store::{NewMessage, Store};
 use napjudge_judge::MailKind;
 use std::path::Path;
 use std::process::{Command, Stdio};
-mod golden;
-mod intake;
-use intake::{config, scratch, JUDGE};
 
 fn at(hours: i64) -> DateTime<Utc> {
     let start = parse_time("2026-07-01T10:00:00Z").expect("time");

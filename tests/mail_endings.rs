@@ -4,7 +4,7 @@
 //! every step (a mail, a tick, a shell command, a setup through the service or the store)
 //! writes `NN-name.out`: what it printed and the exact mails it queued (a results mail's body is
 //! left out: `tests/mail/game` shows those). Steps named `*-bad-*` must leave the games as they
-//! were. `NAPJUDGE_BLESS=1 cargo test --test mail_endings` rewrites the `.out` files: review
+//! were. `NAPJUDGE_BLESS=1 cargo test --release --test suite mail_endings::` rewrites the `.out` files: review
 //! their diff.
 //!
 //! The scenarios, each on a game of its own: `w` (SET WAIT honoured, then SET NOWAIT), `dl` (a
@@ -14,17 +14,17 @@
 //! end`), `fo` (`game delete` of a forming game; refused for a running one). A victory ending a
 //! game is in `tests/mail_life.rs` (game `vic`, steps 42-43).
 
+use crate::golden;
+use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox, Shell};
+use intake::{config, scratch};
 use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::{self, Store};
 use napjudge_judge::{Author, GameState, MailKind, Setting};
 use std::path::Path;
-mod golden;
-mod intake;
-use intake::{config, scratch};
 
 const POWERS: [&str; 5] = ["France", "England", "Austria", "Prussia", "Russia"];
 

@@ -12,8 +12,8 @@
 //! recipients, subject, attachments and text; a results mail summarised: `tests/mail/game` shows
 //! results in full). Takeover codes and passwords are random: the goldens show them as
 //! `{{CODE}}` and `{{PASSWORD}}`, and a step's mail uses the markers for the latest ones. Steps
-//! named `-bad-` must leave the games as they were. `NAPJUDGE_BLESS=1 cargo test --test
-//! mail_life` rewrites the `.out` files: review their diff.
+//! named `-bad-` must leave the games as they were. `NAPJUDGE_BLESS=1 cargo test --release --test
+//! suite mail_life::` rewrites the `.out` files: review their diff.
 //!
 //! The story, step by step (the item in brackets):
 //! - 01-03: the GM creates `life` (abandonment after 2 missed phases), seats the five players
@@ -43,8 +43,8 @@
 //!   reach their thresholds this Winter), is processed by its GM: the victory ends it [a victory
 //!   that ends another game]; France's orders after are refused.
 
-mod golden;
-mod intake;
+use crate::golden;
+use crate::intake;
 
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox, Secrets, Shell, Smtp};

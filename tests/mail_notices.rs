@@ -5,11 +5,11 @@
 //! exact mails each step queued. A step's time is its `at:` line (a `.cmd`), else an hour
 //! after the step before. Steps named `-bad-` must leave the game as it was. At the end the
 //! outbox goes through `outbox send` to the real SMTP server of `tests/smtp/server.rs`.
-//! `NAPJUDGE_BLESS=1 cargo test --test mail_notices` rewrites the `.out` files: review them.
+//! `NAPJUDGE_BLESS=1 cargo test --release --test suite mail_notices::` rewrites the `.out` files: review them.
 //! The GM's pause by mail and resume by shell are told in `tests/mail_life.rs` (steps 18-19).
 
-mod golden;
-mod intake;
+use crate::golden;
+use crate::intake;
 
 use chrono::Duration;
 use golden::{Folder, Outbox, Shell, Smtp};

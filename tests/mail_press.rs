@@ -3,14 +3,14 @@
 //! file holding four games, one per press option: `grey` (grey press allowed, the GM's copy
 //! on), `open` (public press only), `quiet` (no press) and `gun` (anonymous players); the
 //! `NN-name.out` files are the exact mails each one queued. Steps named `bad-*` must leave every
-//! game as it was (press included). `NAPJUDGE_BLESS=1 cargo test --test mail_press` rewrites
+//! game as it was (press included). `NAPJUDGE_BLESS=1 cargo test --release --test suite mail_press::` rewrites
 //! the `.out` files: review their diff.
 //!
 //! A second test sends a MAP's reply through the real SMTP server on loopback
 //! (`smtp/server.rs`) with the real binary, and finds the PNG in the delivered mail.
 
-mod golden;
-mod intake;
+use crate::golden;
+use crate::intake;
 
 use chrono::{DateTime, Utc};
 use golden::{server, FivePowers, Folder, Outbox};

@@ -4,10 +4,10 @@
 //! Gmail's and Outlook's HTML, attachments, closing lines, unknown commands and the messages
 //! that name the real problem each have their mail. Steps named `bad-*` must leave everything
 //! stored as it was (phases, orders, press, players, GM actions), apart from the mail itself.
-//! `NAPJUDGE_BLESS=1 cargo test --test mail_reading` rewrites the `.out` files: review the diff.
+//! `NAPJUDGE_BLESS=1 cargo test --release --test suite mail_reading::` rewrites the `.out` files: review the diff.
 
-mod golden;
-mod intake;
+use crate::golden;
+use crate::intake;
 
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox};

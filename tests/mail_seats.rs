@@ -8,19 +8,19 @@
 //! The game abandons a power after 2 phases in a row without orders. Codes and passwords are
 //! random: each one a step mails or prints is shown as `{{CODE}}` or `{{PASSWORD}}`, and the
 //! same markers in a later mail stand for the latest one. Steps named `bad-*` must leave the
-//! game untouched. `NAPJUDGE_BLESS=1 cargo test --test mail_seats` rewrites the `.out` files.
+//! game untouched. `NAPJUDGE_BLESS=1 cargo test --release --test suite mail_seats::` rewrites the `.out` files.
 
+use crate::golden;
+use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox, Secrets, Shell};
+use intake::{config, scratch};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::Judge;
 use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::{ChangeKind, Store};
 use napjudge_judge::{Author, Role, Setting};
 use std::path::Path;
-mod golden;
-mod intake;
-use intake::{config, scratch};
 
 fn at(hours: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::hours(hours)

@@ -4,10 +4,10 @@
 //! mail to `mail::receive`. `NN-name.out` holds what a command printed and every mail the step
 //! queued. Steps named `-bad-` must leave the game as it was (its settings in every row they
 //! live in, players, choices, GM actions, ending).
-//! `NAPJUDGE_BLESS=1 cargo test --test mail_settings` rewrites the `.out` files: review them.
+//! `NAPJUDGE_BLESS=1 cargo test --release --test suite mail_settings::` rewrites the `.out` files: review them.
 
-mod golden;
-mod intake;
+use crate::golden;
+use crate::intake;
 
 use chrono::Duration;
 use golden::{Folder, Outbox, Shell};

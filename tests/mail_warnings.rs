@@ -13,17 +13,17 @@
 //! A step `NN-name.tick` holds a time instead of a mail: the judge's `tick` runs then (reminders,
 //! a phase due processed), and `NN-name.out` is what it queued.
 //! A warning never changes what is stored: the orders stand as written.
-//! `NAPJUDGE_BLESS=1 cargo test --test mail_warnings` rewrites the `.out` files: review the diff.
+//! `NAPJUDGE_BLESS=1 cargo test --release --test suite mail_warnings::` rewrites the `.out` files: review the diff.
 
+use crate::golden;
+use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox};
+use intake::scratch;
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::mail::Handled;
 use napjudge_judge::store::Store;
 use napjudge_judge::Judge;
-mod golden;
-mod intake;
-use intake::scratch;
 
 fn at(hours: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::hours(hours)

@@ -3,9 +3,8 @@
 //! SMTP server on loopback (`smtp/server.rs`), which the tests start late (an outage), make
 //! refuse a recipient for now (4xx) or for good (5xx), or stall on a message's DATA.
 
-mod common;
-#[path = "smtp/server.rs"]
-mod server;
+use crate::common;
+use crate::server;
 
 use chrono::{DateTime, Duration, Utc};
 use napjudge_judge::clock::parse_time;
@@ -126,7 +125,9 @@ struct Judged {
 
 impl Judged {
     fn new(name: &str, config: &str) -> Judged {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join("outage")
+            .join(name);
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch folder");
         let db = dir.join("judge.db");

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 use std::path::PathBuf;
 
-mod generated;
+use crate::generated;
 use generated::*;
 
 // ---------------------------------------------------------------------------------------------

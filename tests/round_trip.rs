@@ -6,9 +6,7 @@
 //! participant, chains or `2:` orders), several to a mail so that R1.4's counting across orders
 //! plays its part.
 
-#[path = "generated/cases.rs"]
-mod cases;
-use cases::cases;
+use crate::generated::cases;
 use napjudge_cases::{self as case, file, run};
 use napjudge_engine::order::spec_text;
 use napjudge_engine::position::Position;

@@ -2,9 +2,11 @@
 //! password at rest. Real mails through `mail::receive` on a real SQLite file, read back with a
 //! connection of the test's own.
 
-mod common;
+use crate::common;
 
+use crate::intake;
 use chrono::{DateTime, Utc};
+use intake::{config, scratch, JUDGE};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::{OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT};
 use napjudge_judge::mail::{self, text, Handled};
@@ -12,8 +14,6 @@ use napjudge_judge::outbox::{Retry, Target};
 use napjudge_judge::store::NewMessage;
 use napjudge_judge::{Judge, MailKind, PasswordCost, Store};
 use std::path::Path;
-mod intake;
-use intake::{config, scratch, JUDGE};
 
 fn at(minutes: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::minutes(minutes)

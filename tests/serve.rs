@@ -9,18 +9,16 @@
 
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
-mod common;
+use crate::common;
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
-#[path = "imap/dovecot.rs"]
-mod dovecot;
+use crate::dovecot;
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
-mod intake;
+use crate::intake;
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
-#[path = "smtp/server.rs"]
-mod server;
+use crate::server;
 
 use dovecot::{mail, Dovecot, PASSWORD};
 use napjudge_judge::clock::Period;

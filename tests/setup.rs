@@ -7,10 +7,9 @@
 
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
-#[path = "imap/dovecot.rs"]
-mod dovecot;
+use crate::dovecot;
 #[allow(dead_code)]
-mod intake;
+use crate::intake;
 
 use dovecot::{Dovecot, PASSWORD};
 use napjudge_judge::{MailState, Store};

@@ -1,8 +1,9 @@
 //! Issue 23, the web archive: `napjudge site` over a store holding the replayed Napoleonic game
 //! and a real webDiplomacy game, served from a loopback HTTP server this test starts, opened in
-//! real headless Chromium (`--dump-dom`, `--screenshot`), the Atom feeds parsed by Python's
-//! `xml.etree.ElementTree`. Chromium and python3 are required: CI installs Chromium (`.ci/run`).
+//! real headless Chromium (`--dump-dom`, `--screenshot`), the Atom feeds parsed as XML
+//! (roxmltree). Chromium is required: `tests/run` installs it.
 
+use crate::common;
 use napjudge_judge::Store;
 use napjudge_replay::{self as replay, folder};
 use std::collections::BTreeSet;
@@ -10,7 +11,6 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-mod common;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -95,8 +95,8 @@ fn chromium(args: &[&str], profile: &Path) -> std::process::Output {
         .find(|p| Path::new(p).exists())
         .unwrap_or_else(|| {
             panic!(
-                "Chromium is missing: install it (`apt-get install -y chromium`; .ci/run does) \
-                 to run the web archive's tests"
+                "Chromium is missing: run `apt-get install -y chromium` (tests/run does it \
+                 as root) to run the web archive's tests"
             )
         });
     let _ = std::fs::remove_dir_all(profile);
@@ -172,6 +172,53 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 /// Issue 23's tests with real parts, in one run (the replays are the slow part).
+/// The entries of an Atom feed, checked as XML: a `feed` with its id, title and updated, and
+/// entries with unique `tag:` ids, each with its updated time and a link.
+fn atom_entries(file: &Path) -> usize {
+    const ATOM: &str = "http://www.w3.org/2005/Atom";
+    let text = std::fs::read_to_string(file).expect("the feed");
+    let doc = roxmltree::Document::parse(&text)
+        .unwrap_or_else(|e| panic!("{}: not XML ({e})", file.display()));
+    let root = doc.root_element();
+    assert!(root.has_tag_name((ATOM, "feed")), "{}", file.display());
+    fn child<'a, 'i>(n: roxmltree::Node<'a, 'i>, name: &str) -> Option<roxmltree::Node<'a, 'i>> {
+        n.children().find(|c| c.has_tag_name((ATOM, name)))
+    }
+    for k in ["id", "title", "updated"] {
+        assert!(
+            child(root, k).is_some(),
+            "{}: the feed's {k}",
+            file.display()
+        );
+    }
+    let entries: Vec<_> = root
+        .children()
+        .filter(|c| c.has_tag_name((ATOM, "entry")))
+        .collect();
+    let mut ids = std::collections::BTreeSet::new();
+    for e in &entries {
+        let id = child(*e, "id").and_then(|i| i.text()).unwrap_or_default();
+        assert!(id.starts_with("tag:"), "{}: id {id}", file.display());
+        assert!(
+            ids.insert(id.to_string()),
+            "{}: id {id} twice",
+            file.display()
+        );
+        assert!(
+            child(*e, "updated").is_some(),
+            "{}: {id} updated",
+            file.display()
+        );
+        let href = child(*e, "link").and_then(|l| l.attribute("href"));
+        assert!(
+            href.is_some_and(|h| !h.is_empty()),
+            "{}: {id} link",
+            file.display()
+        );
+    }
+    entries.len()
+}
+
 #[test]
 fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("site");
@@ -367,32 +414,7 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
             Some(d) => files(&out.join(d), "html").len() - 1,
             None => pages.len() - 1 - names.len(),
         };
-        let script = "import sys, xml.etree.ElementTree as E\n\
-            A = '{http://www.w3.org/2005/Atom}'\n\
-            r = E.parse(sys.argv[1]).getroot()\n\
-            assert r.tag == A + 'feed', r.tag\n\
-            for k in ('id', 'title', 'updated'): assert r.find(A + k) is not None, k\n\
-            es = r.findall(A + 'entry')\n\
-            ids = [e.find(A + 'id').text for e in es]\n\
-            assert len(set(ids)) == len(ids), 'ids unique'\n\
-            assert all(i.startswith('tag:') for i in ids), ids\n\
-            assert all(e.find(A + 'updated') is not None and e.find(A + 'link').get('href') for e in es)\n\
-            print(len(es))\n";
-        let py = Command::new("python3")
-            .arg("-c")
-            .arg(script)
-            .arg(out.join(feed))
-            .output()
-            .unwrap_or_else(|e| panic!("python3 is needed to check the feeds ({e}): install it"));
-        assert!(
-            py.status.success(),
-            "{feed}: {}",
-            String::from_utf8_lossy(&py.stderr)
-        );
-        let n: usize = String::from_utf8_lossy(&py.stdout)
-            .trim()
-            .parse()
-            .expect("a count");
+        let n = atom_entries(&out.join(feed));
         assert_eq!(n, want, "{feed}: an entry per processed phase");
     }
 

@@ -4,9 +4,8 @@
 //! arrive once it is up; the retry limit gives a mail up and mails the GM; a send killed while
 //! the server takes a mail sends it again later with the same Message-ID.
 
-mod common;
-#[path = "smtp/server.rs"]
-mod server;
+use crate::common;
+use crate::server;
 
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::store::Mail;
@@ -62,8 +61,9 @@ impl server::Mailbox for Catcher {
     }
 
     fn accept(&self, m: server::Accepted) {
+        // Long enough for the test to kill the sender before it hears the 250.
         if m.to.iter().any(|t| t == "slow@example.org") {
-            std::thread::sleep(std::time::Duration::from_secs(2));
+            std::thread::sleep(std::time::Duration::from_secs(1));
         }
         self.log.lock().expect("log").push(Received {
             from: m.from,
@@ -125,7 +125,9 @@ impl Judged {
     /// A game `g` whose Winter 1800 is processed: its result mails are queued. `france` is the
     /// French player's address.
     fn new(name: &str, france: &str) -> Judged {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join("smtp")
+            .join(name);
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch folder");
         let db = dir.join("judge.db");
@@ -422,7 +424,20 @@ fn a_send_killed_mid_send_loses_nothing_and_resends_with_the_same_message_id() {
     }
     child.kill().expect("kill");
     child.wait().expect("reaped");
-    std::thread::sleep(std::time::Duration::from_millis(2500)); // the server's acceptance
+    // The server accepts it once its pause is over: wait for that, not a fixed time.
+    let waited = std::time::Instant::now();
+    while !log
+        .lock()
+        .expect("log")
+        .iter()
+        .any(|r| r.to.iter().any(|t| t == "slow@example.org"))
+    {
+        assert!(
+            waited.elapsed().as_secs() < 20,
+            "the slow mail was never accepted"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     let slow = s
         .mails()
         .into_iter()

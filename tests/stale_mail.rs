@@ -3,9 +3,11 @@
 //! `mail::receive` and `mail::tick` (what `napjudge mail receive` and `napjudge tick` run), and
 //! the real `napjudge` binary for every command that takes a time or a period.
 
-mod common;
+use crate::common;
 
+use crate::intake;
 use chrono::{DateTime, Duration, Utc};
+use intake::{config, JUDGE};
 use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::{Mail, NewMessage, PhaseRow, Store};
@@ -13,8 +15,6 @@ use napjudge_judge::{Judge, MailKind, Periods};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-mod intake;
-use intake::{config, JUDGE};
 
 const START: &str = "2026-07-01T10:00:00Z";
 

@@ -20,7 +20,7 @@
 //! - in a Winter, anything after another power lent the power SP or renewed its debt, and a build
 //!   on a space another power holds (it may be emptied by that power's removals).
 //!
-//! Long runs: `PROPTEST_CASES=20000 cargo test --release --test warnings`, and other seeds with
+//! Long runs: `PROPTEST_CASES=20000 cargo test --release --test suite warnings::`, and other seeds with
 //! `PROPTEST_RNG_SEED=N`.
 
 use napjudge_cases::{file, run};
@@ -35,7 +35,7 @@ use proptest::test_runner::{Config, RngSeed};
 use std::collections::BTreeMap;
 
 #[allow(dead_code)] // the generator serves other tests too
-mod generated;
+use crate::generated;
 use generated::*;
 
 /// A line acknowledged without a warning about it.

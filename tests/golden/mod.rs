@@ -13,10 +13,8 @@
 // Each driver uses the part it needs: what one leaves unused is not dead.
 #![allow(dead_code)]
 
-#[path = "../common/mod.rs"]
-pub mod common;
-#[path = "../smtp/server.rs"]
-pub mod server;
+pub(crate) use crate::common;
+pub(crate) use crate::server;
 
 use crate::intake;
 use chrono::{DateTime, Utc};

@@ -1,5 +1,5 @@
 //! A real IMAP server for the intake tests: Debian's Dovecot (`dovecot-imapd`, installed by
-//! `.ci/run`), started by the test in a folder of its own with its own config, on a free
+//! `tests/run`), started by the test in a folder of its own with its own config, on a free
 //! loopback port, with implicit TLS by the test certificate of `tests/smtp/` (for `localhost`,
 //! signed by `tests/smtp/ca.pem`), one user `judge` (password [`PASSWORD`]) whose mail is a
 //! Maildir the test writes messages into. Stopped (its master process killed) when dropped.
@@ -115,7 +115,12 @@ impl Dovecot {
             .args(["-F", "-c"])
             .arg(dir.join("dovecot.conf"))
             .spawn()
-            .expect("dovecot runs (apt-get install dovecot-imapd)");
+            .unwrap_or_else(|e| {
+                panic!(
+                    "Dovecot is missing ({e}): run `apt-get install -y dovecot-imapd` (tests/run \
+                     does it as root) to run the IMAP tests"
+                )
+            });
         let started = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(

@@ -2,7 +2,7 @@
 //! test.
 
 use napjudge_judge::mail::{self, MailConfig};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The judge's own address in every mail test.
 pub const JUDGE: &str = "judge@napjudge.invalid";
@@ -15,11 +15,17 @@ pub fn config() -> MailConfig {
     }
 }
 
-/// A fresh, empty folder for test `name`, under its test binary's own folder (so two test
-/// binaries running at once never share one).
+/// A fresh, empty folder for test `name`, under a folder named after the calling test file (so
+/// two files' tests of one name, running at once in the one test binary, never share one).
+#[track_caller]
 pub fn scratch(name: &str) -> PathBuf {
+    let file = std::panic::Location::caller().file();
+    let stem = Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("tests");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(env!("CARGO_CRATE_NAME"))
+        .join(stem)
         .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
