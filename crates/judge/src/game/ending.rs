@@ -1,12 +1,12 @@
-//! How a game ends (issue 20, part 3): secret draw votes, concession, victory (R7.10), the GM's
-//! end; the final mail to everyone; an ended game refusing every change; `game delete` of a
-//! game that never started.
+//! How a game ends: secret draw votes, concession, victory (R7.10), the GM's end; the final
+//! mail to everyone; an ended game refusing every change; `game delete` of a game that never
+//! started.
 //!
 //! **Stored shape.** An ended game keeps the state `finished` (the word victory always wrote),
 //! and how it ended is a row of `endings` beside it (kind, powers, the GM's reason, the phase,
 //! when). A finished game of an older napjudge has no row: it ended in a victory.
 
-use super::{names, variant, GameError, Judge};
+use super::{board_png, names, variant, GameError, Judge};
 use crate::clock;
 use crate::notice;
 use crate::store::{EndKind, Ending, Game, GameState, MailKind, PhaseRow, Tx, View};
@@ -304,19 +304,9 @@ fn finish(
     )?;
     if let (true, Some(last)) = (game.pictures, live.last()) {
         // A phase played has its picture (stored when it was processed); a game that ends
-        // between phases gets one of its board as it stands, kept with its last phase. A board
-        // without shapes has none: the mail goes without it rather than not at all.
+        // between phases gets one of its board as it stands, kept with its last phase.
         if last.report.is_none() {
-            if let Ok(png) = picture::board_for(v).and_then(|board| {
-                picture::picture(
-                    v,
-                    &board,
-                    &last.position,
-                    None,
-                    picture::View::Before,
-                    picture::Format::Png,
-                )
-            }) {
+            if let Some(png) = board_png(v, game, &last.position, None, picture::View::Before) {
                 tx.attach_picture(last.id, &png)?;
             }
         }

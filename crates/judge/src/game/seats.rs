@@ -1,5 +1,5 @@
-//! Seats that change hands and those who watch (issue 20): RESIGN, a power abandoned after
-//! missed phases, the GM's one-time takeover codes and TAKEOVER, `game replace`, observers.
+//! Seats that change hands and those who watch: RESIGN, a power abandoned after missed phases,
+//! the GM's one-time takeover codes and TAKEOVER, `game replace`, observers.
 //! A seat left is open: its player row (and so its password) is gone, its units get no orders
 //! (civil disorder: the rules' defaults), and the tick doesn't wait for it.
 

@@ -1,6 +1,6 @@
-//! Waiting and absence (issue 20, part 3): a player's SET WAIT / SET NOWAIT, the processing
-//! delay after the last orders (njudge's DELAY), and SET ABSENCE: no deadline falls inside a
-//! registered absence, it moves to the absence's end and everyone is told.
+//! Waiting and absence: a player's SET WAIT / SET NOWAIT, the processing delay after the last
+//! orders (njudge's DELAY), and SET ABSENCE: no deadline falls inside a registered absence, it
+//! moves to the absence's end and everyone is told.
 
 use super::{GameError, Judge};
 use crate::clock::{self, Period};
@@ -422,7 +422,7 @@ mod tests {
         }
     }
 
-    /// Issue 20: no deadline falls inside an absence; one that ends inside another moves on.
+    /// No deadline falls inside an absence; one that ends inside another moves on.
     #[test]
     fn a_deadline_moves_to_the_end_of_the_absences_it_falls_in() {
         let a = [

@@ -1,0 +1,131 @@
+//! The received messages' own record: each stored once, then marked, answered (with its
+//! reply queued in the same transaction) or failed.
+
+use super::{GameError, Judge};
+use crate::store::{Earlier, HandledMail, InboxState, MailKind, MailPicture, NewMail, NewMessage};
+use chrono::{DateTime, Utc};
+
+/// A reply to a received message, for [`Judge::answer_message`].
+pub struct Reply<'a> {
+    /// The game it concerned, if any.
+    pub game: Option<i64>,
+    /// The recipient.
+    pub to: &'a str,
+    /// The subject.
+    pub subject: &'a str,
+    /// The body, rendered.
+    pub body: &'a str,
+    /// The Message-ID (without brackets) of the message answered.
+    pub in_reply_to: Option<&'a str>,
+    /// The mail's record for refusing older mail and replays, when it was handled after a
+    /// SIGNON.
+    pub handled: Option<&'a HandledMail>,
+    /// A picture of the board the reply carries (MAP).
+    pub picture: Option<&'a MailPicture>,
+    /// Mails queued with the reply (the copy of a SIGNON from an address other than the
+    /// role's own, for that address).
+    pub also: &'a [NewMail<'a>],
+}
+
+impl Judge {
+    /// Stores a received message (`stored`), in its own transaction: its row id and, if it was
+    /// seen before (the same Message-ID, else the same bytes), when.
+    pub fn store_message(
+        &mut self,
+        m: &NewMessage,
+        now: DateTime<Utc>,
+    ) -> Result<(i64, Option<Earlier>), GameError> {
+        let tx = self.store.begin()?;
+        let id = tx.store_message(m, now)?;
+        let earlier = tx.view().earlier(m.message_id, m.digest, id)?;
+        tx.commit()?;
+        Ok((id, earlier))
+    }
+
+    /// Marks a received message still `stored` as `state` (ignored on purpose, or a duplicate
+    /// answered through its original), with why.
+    pub fn mark_message(&mut self, id: i64, state: InboxState, why: &str) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        tx.set_message_state(id, state, None, Some(why))?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Queues the reply to the received message `id` and marks the message `state`, in one
+    /// transaction: a message is answered once or not at all (a message another napjudge
+    /// answered first gets no second reply).
+    pub fn answer_message(
+        &mut self,
+        id: i64,
+        state: InboxState,
+        reply: &Reply,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        if !tx.set_message_state(id, state, reply.game, None)? {
+            return Ok(());
+        }
+        let mail = tx.queue_mail(
+            &NewMail {
+                game: reply.game,
+                phase: None,
+                kind: MailKind::Reply,
+                to: reply.to,
+                subject: reply.subject,
+                body: reply.body,
+                in_reply_to: reply.in_reply_to,
+            },
+            now,
+        )?;
+        match reply.picture {
+            Some(MailPicture::Stored(phase)) => tx.mail_picture(mail, *phase)?,
+            Some(MailPicture::Drawn(png)) => tx.mail_png(mail, png)?,
+            None => {}
+        }
+        for m in reply.also {
+            tx.queue_mail(m, now)?;
+        }
+        if let Some(h) = reply.handled {
+            tx.add_handled(id, h)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Marks the received message `id` failed with why, and queues the notice to the GM (or
+    /// the judge's own address) and the word to its sender, in one transaction: later ticks
+    /// skip it, and the notices go once.
+    pub fn fail_message(
+        &mut self,
+        id: i64,
+        why: &str,
+        gm: &Reply,
+        sender: Option<&Reply>,
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        if !tx.set_message_state(id, InboxState::Failed, gm.game, Some(why))? {
+            return Ok(());
+        }
+        let notices = [
+            Some((MailKind::Unanswered, gm)),
+            sender.map(|r| (MailKind::Reply, r)),
+        ];
+        for (kind, n) in notices.into_iter().flatten() {
+            tx.queue_mail(
+                &NewMail {
+                    game: n.game,
+                    phase: None,
+                    kind,
+                    to: n.to,
+                    subject: n.subject,
+                    body: n.body,
+                    in_reply_to: n.in_reply_to,
+                },
+                now,
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
