@@ -1,4 +1,4 @@
-//! Which text of a message the judge reads (issue 21): the plain text body, else the HTML body
+//! Which text of a message the judge reads: the plain text body, else the HTML body
 //! read by its blocks ([`html`]); a text/plain attachment when the body gives no command (a
 //! player who attached `orders.txt`); every other attachment named as not read. And the
 //! inverse for a stored copy with its passwords masked: MIME parts that read back as the same

@@ -1,9 +1,10 @@
-//! The mail commands of waiting, absence and endings (issue 20, part 3): a player's `SET WAIT`,
+//! The mail commands of waiting, absence and endings: a player's `SET WAIT`,
 //! `SET NOWAIT`, `SET ABSENCE`, `SET DRAW`, `SET NODRAW`, `SET CONCEDE`, and the GM's `END`.
 //! Each is one call of the service; the reply says what came of it.
 
+use super::replies::{gm_only, service, Block};
 use super::text::{Command, GmCommand};
-use super::{gm_only, service, Block, MailError};
+use super::MailError;
 use crate::clock;
 use crate::game::{describe, read_absence, AbsenceSet, GameError, GmEnd, Judge, Signed, Vote};
 use crate::store::{Ending, Role};

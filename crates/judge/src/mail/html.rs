@@ -1,4 +1,4 @@
-//! An HTML body read as the lines its writer saw (issue 21): each block (`div`, `p`, `li`, a
+//! An HTML body read as the lines its writer saw: each block (`div`, `p`, `li`, a
 //! table row, a heading) and each `<br>` starts a line, tags are dropped and entities decoded,
 //! and what the mail program quotes or hides (`<blockquote>`, Gmail's `gmail_quote`, Yahoo's
 //! `yahoo_quoted`, `<style>`, `<head>`) is left out like `> ` lines; Outlook's reply header
@@ -299,7 +299,7 @@ fn entity(name: &str) -> Option<char> {
 mod tests {
     use super::*;
 
-    /// Issue 21: Gmail writes one `<div>` per line; each is a line, `<div><br></div>` a blank one.
+    /// Gmail writes one `<div>` per line; each is a line, `<div><br></div>` a blank one.
     #[test]
     fn gmail_divs_are_lines() {
         let html = "<div dir=\"ltr\"><div>SIGNON France g pw</div><div>A Par-Bur</div><div><br></div><div>F&nbsp;Bre - MAO</div></div>";
@@ -309,7 +309,7 @@ mod tests {
         );
     }
 
-    /// Issue 21: paragraphs and `<br>` keep the lines `mail-parser` kept (no blank line between
+    /// Paragraphs and `<br>` keep the lines `mail-parser` kept (no blank line between
     /// paragraphs), so line numbers of existing HTML mails don't move.
     #[test]
     fn paragraphs_and_breaks() {
@@ -321,7 +321,7 @@ mod tests {
         );
     }
 
-    /// Issue 21: quoted blocks (Gmail's gmail_quote, Apple Mail's blockquote) are dropped, and
+    /// Quoted blocks (Gmail's gmail_quote, Apple Mail's blockquote) are dropped, and
     /// Outlook's reply header ends the text.
     #[test]
     fn quotes_are_dropped() {
@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(to_text(outlook), "LIST\n");
     }
 
-    /// Issue 21: entities decoded, tags, comments, styles and list items handled.
+    /// Entities decoded, tags, comments, styles and list items handled.
     #[test]
     fn entities_lists_tables_and_styles() {
         let html = "<head><style>p { color: red }</style></head><!-- x --><ul><li>A(Par)&#45;Bur</li><li>F Bre &amp; co &lt;ok&gt;</li></ul><table><tr><td>A</td><td>Mar H</td></tr></table>&unknown; 5 &lt 6";

@@ -1,5 +1,5 @@
-//! The players' mail of issue 21 in the adapter: HISTORY PRESS, MAP, the copy of a SIGNON from
-//! an address other than the role's own, and the refusal of press the game doesn't allow.
+//! The players' mail in the adapter: HISTORY PRESS, and the copy of a SIGNON from an address
+//! other than the role's own.
 
 use super::Block;
 use crate::game::{GameError, Judge, Signed};
@@ -58,7 +58,7 @@ pub(super) fn copy_said(role: &Role) -> String {
     format!("This is not the address the judge mails {role} at: a copy of this reply goes there.")
 }
 
-/// HISTORY PRESS [PHASE]: the press the signed-on role sent or received, as the game's options
+/// HISTORY PRESS \[PHASE\]: the press the signed-on role sent or received, as the game's options
 /// let it see them.
 pub(super) fn history_press(
     j: &mut Judge,
@@ -96,9 +96,4 @@ pub(super) fn history_press(
         let lines = crate::press::history(v, game, &s.role, &phases, &press, wanted);
         Ok(Block { head, lines })
     })?
-}
-
-/// The reply's line for press the game's options refuse.
-pub(super) fn press_refused(e: &crate::press::PressRefusal) -> String {
-    format!("ERROR: {e}. Nothing was sent.")
 }

@@ -1,8 +1,10 @@
-//! Seats and observers by mail (issue 20): RESIGN, the GM's CODE and REPLACE, TAKEOVER,
+//! Seats and observers by mail: RESIGN, the GM's CODE and REPLACE, TAKEOVER,
 //! OBSERVE and UNOBSERVE, and the answer to an observer who orders or sends press. Each is one
 //! call of the service ([`crate::game::seats`]).
 
-use super::{Block, MailError, Session};
+use super::replies::Block;
+use super::session::Session;
+use super::MailError;
 use crate::game::{GameError, Judge, SeatError, Signed};
 use crate::mail::text::Command;
 use crate::store::{ChangeKind, Role};

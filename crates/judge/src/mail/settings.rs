@@ -1,12 +1,13 @@
-//! `SET KEY VALUE` by mail (issues 20 and 21): the GM's setting of the game, read by
+//! `SET KEY VALUE` by mail: the GM's setting of the game, read by
 //! `Setting::parse` and made by `Judge::set` (a notice to everyone in a game under way); from a
 //! player, a GM's setting is refused as the GM's, and any other word is an unknown command
 //! with the nearest SET command the sender may give (`text::nearest_set`).
 
 use super::endings;
+use super::replies::{gm_only, service, Block};
 use super::stray::Stray;
 use super::text::{self, Command};
-use super::{gm_only, service, Block, MailError};
+use super::MailError;
 use crate::game::{GameError, Judge, Signed};
 use crate::settings::{self, Setting, SettingError};
 use crate::store::Role;

@@ -1,4 +1,4 @@
-//! Lines that are neither a command the reader knows nor an order (issue 21): an unknown word
+//! Lines that are neither a command the reader knows nor an order: an unknown word
 //! in command position (`QUIT`, `HLEP`) is answered as an unknown command with the nearest
 //! one (a `SET WORD` is always a command: `mail::settings` answers an unknown WORD alike), and the closing lines of a mail ("Thanks!", "Alice") as not read, instead of
 //! the order parser's "expected a unit". Only lines the reader took for orders come here, so
@@ -110,7 +110,7 @@ mod tests {
         load_named("napoleonic").expect("built-in board")
     }
 
-    /// Issue 21: unknown words in command position, with the nearest command.
+    /// Unknown words in command position, with the nearest command.
     #[test]
     fn unknown_commands_name_the_nearest() {
         let v = board();
@@ -136,7 +136,7 @@ mod tests {
         assert_eq!(got("Par-Bur"), None);
     }
 
-    /// Issue 21: a mail's closing lines after its last command are not read; the same words
+    /// A mail's closing lines after its last command are not read; the same words
     /// before a command are not a closing.
     #[test]
     fn closings_are_not_read() {

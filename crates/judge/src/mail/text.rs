@@ -586,7 +586,7 @@ impl<'a> OpenPress<'a> {
 mod tests {
     use super::*;
 
-    /// Issue 10: quoted lines, the "wrote:" line and the signature are not read as commands.
+    /// Quoted lines, the "wrote:" line and the signature are not read as commands.
     #[test]
     fn quotes_and_signature_are_dropped() {
         let body = "signon France g1 pw\nA Par-Bur\n\nOn Monday the judge wrote:\n> A Mar-Spa\n> SIGNON GM g1 x\n-- \nJean\nA Bre-Pic\n";
@@ -608,7 +608,7 @@ mod tests {
         );
     }
 
-    /// Issue 10: a reply quoting the judge's mail without `>` (Outlook) is read up to the quote.
+    /// A reply quoting the judge's mail without `>` (Outlook) is read up to the quote.
     #[test]
     fn original_message_ends_the_mail() {
         let lines = read("list\n-----Original Message-----\nA(Par)-Bur\n").expect("short");
@@ -616,7 +616,7 @@ mod tests {
         assert_eq!(lines[0].command, Command::List);
     }
 
-    /// Issue 19, finding 6: every SIGNON and SET PASSWORD line loses its password, quoted or
+    /// Every SIGNON and SET PASSWORD line loses its password, quoted or
     /// not, and the commands read from the masked text get them back from what was kept.
     #[test]
     fn passwords_are_masked_and_restored() {
@@ -644,7 +644,7 @@ mod tests {
         assert_eq!(commands(lines), commands(read(body).expect("a short mail")));
     }
 
-    /// Issue 21: the list of command words is the reader's: each starts a command, so an
+    /// The list of command words is the reader's: each starts a command, so an
     /// unknown command's "did you mean" only ever names a real one.
     #[test]
     fn every_command_word_is_read_as_a_command() {
@@ -660,7 +660,7 @@ mod tests {
         assert_eq!(nearest_command("Alice"), None);
     }
 
-    /// Issue 21: a SET word that is no command's is the nearest player's SET command's typo,
+    /// A SET word that is no command's is the nearest player's SET command's typo,
     /// and only for the GM a setting's or SET DEADLINE's.
     #[test]
     fn a_set_typo_is_nearest_among_the_senders_set_words() {
@@ -689,7 +689,7 @@ mod tests {
         }
     }
 
-    /// Issue 21: a phone's signature ends the mail, and press with it.
+    /// A phone's signature ends the mail, and press with it.
     #[test]
     fn a_mobile_signature_ends_the_mail_and_its_press() {
         let lines =
@@ -708,7 +708,7 @@ mod tests {
         );
     }
 
-    /// Issue 20: a TAKEOVER's one-time code is masked in the stored mail like a password, and
+    /// A TAKEOVER's one-time code is masked in the stored mail like a password, and
     /// put back for the tick that answers it.
     #[test]
     fn a_takeover_code_is_masked_and_restored() {
@@ -730,7 +730,7 @@ mod tests {
         );
     }
 
-    /// Issue 21: PRESS GREY TO and BROADCAST GREY are grey press; HISTORY PRESS and MAP take
+    /// PRESS GREY TO and BROADCAST GREY are grey press; HISTORY PRESS and MAP take
     /// an optional phase; the GM's press settings are read as any setting.
     #[test]
     fn grey_press_history_press_map_and_press_settings_read() {
@@ -770,7 +770,7 @@ mod tests {
         );
     }
 
-    /// Issue 10: press runs to ENDPRESS and keeps its lines; what follows is read again.
+    /// Press runs to ENDPRESS and keeps its lines; what follows is read again.
     #[test]
     fn press_runs_to_endpress() {
         let lines =

@@ -1,4 +1,4 @@
-//! The store's part of waiting, absence and endings (issue 20, part 3): the GM's limits, each
+//! The store's part of waiting, absence and endings: the GM's limits, each
 //! player's choices (WAIT, the draw vote, a concession), absences, how a game ended, and the
 //! removal of a game that never started.
 

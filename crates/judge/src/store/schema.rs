@@ -145,7 +145,7 @@ ALTER TABLE outbox ADD COLUMN next_try TEXT;
     r#"
 ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '[]';
 "#,
-    // Version 5 (pictures of the board, issue 12).
+    // Version 5 (pictures of the board).
     r#"
 -- The GM can turn the picture in result mails off (game set NAME pictures off).
 ALTER TABLE games ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1;
@@ -166,7 +166,7 @@ ALTER TABLE outbox ADD COLUMN in_reply_to TEXT;
 -- cleared, and from it on the power has no orders in the phase.
 ALTER TABLE orders ADD COLUMN cleared INTEGER NOT NULL DEFAULT 0;
 "#,
-    // Version 8 (issue 19, delivery through outages): a mail is retried for days from its first
+    // Version 8 (delivery through outages): a mail is retried for days from its first
     // failure, not for a number of tries; why its last try failed decides whether it is retried
     // and whether it is sent again by itself once the server is back (given up at `given_up`).
     r#"
@@ -174,7 +174,7 @@ ALTER TABLE outbox ADD COLUMN fault TEXT;
 ALTER TABLE outbox ADD COLUMN failing_since TEXT;
 ALTER TABLE outbox ADD COLUMN given_up TEXT;
 "#,
-    // Version 9 (issue 19): the throttle counts per game and power, and no password is kept.
+    // Version 9: the throttle counts per game and power, and no password is kept.
     r#"
 -- The old throttle counted wrong passwords per address across every game, so a forged From
 -- locked a player out everywhere: it counts per game and role now, and its old rows name
@@ -195,7 +195,7 @@ ALTER TABLE inbox ADD COLUMN secrets TEXT;
 -- A generated password mailed: masked in the mail's body once the mail is sent.
 ALTER TABLE outbox ADD COLUMN secret TEXT;
 "#,
-    // Version 10 (issue 19, stale mail and replays).
+    // Version 10 (stale mail and replays).
     r#"
 -- When a phase became current: a mail received before it (answered late, by tick)
 -- belongs to an earlier phase and its orders are not used. NULL for phases stored before.
@@ -213,7 +213,7 @@ CREATE TABLE handled (
 );
 CREATE INDEX handled_power ON handled (game, power, phase);
 "#,
-    // Version 11 (issue 20, seats and observers).
+    // Version 11 (seats and observers).
     r#"
 -- Per game: after how many phases in a row without orders a power is abandoned (0: never),
 -- and whether anyone may OBSERVE it by mail. A game without a row: never, and yes.
@@ -254,7 +254,7 @@ CREATE TABLE observers (
     PRIMARY KEY (game, address)
 );
 "#,
-    // Version 12 (issue 20 part 3: waiting, absence, endings).
+    // Version 12 (waiting, absence, endings).
     r#"
 -- The GM's limits on waiting and absence; a game without a row has the defaults.
 CREATE TABLE game_timing (
@@ -293,7 +293,7 @@ CREATE TABLE endings (
     at     TEXT NOT NULL
 );
 "#,
-    // Version 13 (issue 21, players' mail): press as the game allows, and the board on request.
+    // Version 13 (players' mail): press as the game allows, and the board on request.
     r#"
 -- Which press the players may send (white, grey, public, none), whether the players are known
 -- by their powers only (a gunboat game), and whether the GM gets a copy of private press.
@@ -330,9 +330,6 @@ pub fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
 mod tests {
     use super::*;
 
-    /// Issue 10: a file written by issue 9's napjudge (version 1) opens and migrates forward
-    /// through every version: its outbox is kept, replies without a game can then be queued, and
-    /// its mails have no Message-ID yet (fixed at their first try, version 3).
     /// A file at `version` (1 to 3: the games table is the first version's) holding a game and
     /// one result mail sent.
     fn old_file(version: usize) -> Connection {
@@ -352,8 +349,11 @@ mod tests {
         conn
     }
 
+    /// A file of the first version opens and migrates forward through every version: its
+    /// outbox is kept, replies without a game can then be queued, and its mails have no
+    /// Message-ID yet (fixed at their first try, version 3).
     #[test]
-    fn an_issue_9_file_migrates_to_the_current_version() {
+    fn a_version_1_file_migrates_to_the_current_version() {
         let mut conn = old_file(1);
         migrate(&mut conn, ":memory:").expect("migrates");
         let version: i64 = conn
@@ -380,7 +380,7 @@ mod tests {
         assert_eq!(inbox, 0);
     }
 
-    /// Issues 11 and 12: a version 3 file (issue 10) migrates to the current version: its games
+    /// A version 3 file migrates to the current version: its games
     /// gain an empty list of options (rule switches), so they keep the variant's own rules, and
     /// send pictures (on by default); its mails carry none, and answer no mail.
     #[test]

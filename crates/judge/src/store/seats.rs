@@ -1,4 +1,4 @@
-//! Seats and observers (issue 20): the abandonment rule and observers' switch of a game, the
+//! Seats and observers: the abandonment rule and observers' switch of a game, the
 //! phases each player has missed in a row, every seat left or given, the GM's takeover codes,
 //! and who observes a game.
 

@@ -158,7 +158,7 @@ stored_word!(
 );
 
 stored_word!(
-    /// How a seat changed hands (issue 20).
+    /// How a seat changed hands.
     ChangeKind, "seat change", {
         /// Its player left it (RESIGN).
         Resigned => "resigned",
@@ -172,7 +172,7 @@ stored_word!(
 );
 
 stored_word!(
-    /// Which press a game's players may send (issue 21): the GM's press always goes.
+    /// Which press a game's players may send: the GM's press always goes.
     PressMode, "press option", {
         /// Private and public press, the sender named.
         White => "white",
@@ -393,7 +393,7 @@ impl FromSql for Period {
 mod tests {
     use super::*;
 
-    /// Issue 17: a state the program doesn't know is an error, not `Forming`.
+    /// A state the program doesn't know is an error, not `Forming`.
     #[test]
     fn an_unknown_game_state_is_an_error() {
         let got = GameState::column_result(ValueRef::Text(b"archived"));
@@ -411,7 +411,7 @@ mod tests {
         assert_eq!(MailKind::Press.auto_submitted(), "auto-replied");
     }
 
-    /// Issue 19, findings 7 and 1: the GM's notices of a lost mail, given up or never answered,
+    /// The GM's notices of a lost mail, given up or never answered,
     /// are the outbox's to keep trying; the players' mails are not.
     #[test]
     fn the_gms_notices_of_lost_mail_are_never_given_up() {
@@ -421,7 +421,7 @@ mod tests {
         assert!(!MailKind::Reply.is_gm_notice());
     }
 
-    /// Issue 17: one case-folding for addresses.
+    /// One case-folding for addresses.
     #[test]
     fn addresses_compare_case_blind_and_keep_their_text() {
         let a = Address::new(" France@Example.org ");

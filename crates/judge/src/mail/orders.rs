@@ -1,0 +1,244 @@
+//! Orders by mail: a mail's order lines taken as one set per power, CLEAR, the power's orders
+//! as they now stand for the reply's last block, and why a game takes no orders.
+
+use super::replies::Block;
+use super::session::{stamp, Session};
+use super::text::Line;
+use super::{MailError, MAX_ORDER_LINES};
+use crate::game::{GameError, Judge, OrderSet, PhasePassed, Signed};
+use crate::store::{Author, Game, GameState, Role};
+use chrono::{DateTime, Utc};
+
+/// Why a mail's orders or CLEAR are not used: it came in a phase that is over.
+fn passed(p: &PhasePassed, at: DateTime<Utc>) -> String {
+    let then = p
+        .then
+        .as_ref()
+        .map_or("the game started".to_string(), |t| format!("{t} was over"));
+    format!(
+        "Your mail of {} reached the judge but was not read before {then}; its orders were not \
+         used (the game is now in {}). Nothing was changed: send your orders for {} if you \
+         have not.",
+        stamp(at),
+        p.now,
+        p.now
+    )
+}
+
+impl Session<'_> {
+    /// CLEAR: the power's orders for the current phase are cleared (kept in their history).
+    pub(super) fn clear(&mut self, s: &Signed, head: String) -> Result<Block, MailError> {
+        let game = self.game_now(s)?;
+        if let Some(refusal) = refuse_orders(self.j, &game)? {
+            return Ok(Block::with(head, refusal));
+        }
+        if let Some(p) = self.j.phase_passed(&game, self.now)? {
+            return Ok(Block::with(head, passed(&p, self.now)));
+        }
+        let power = s.role.name();
+        match self.j.clear(&game.name, power, Author::Player, self.now) {
+            Err(GameError::Over(_)) => Ok(Block::with(
+                head,
+                "The game is over: there are no orders to clear.",
+            )),
+            Err(e @ GameError::ClearGm(_)) => {
+                Ok(Block::with(head, format!("ERROR: {e}. Nothing was done.")))
+            }
+            Err(e) => Err(e.into()),
+            Ok(_) => {
+                self.set = None;
+                Ok(Block::with(head, "Your orders for this phase are cleared."))
+            }
+        }
+    }
+
+    /// The order lines of the mail, through the service's `orders` (the shell's `game orders`):
+    /// per power, each line as understood or its error, replacing the orders' blocks so far. A
+    /// player's lines are the player's; the GM's lines name their power (`France: A(Par)-Bur`),
+    /// split off here once: the service is given the orders alone.
+    pub(super) fn take_orders(&mut self, s: &Signed, lines: &[&Line]) -> Result<(), MailError> {
+        self.blocks.retain(|(o, _)| !o);
+        let game = self.game_now(s)?;
+        if let Some(refusal) = refuse_orders(self.j, &game)? {
+            self.push_block(true, Block::with("Orders", refusal));
+            return Ok(());
+        }
+        if let Some(p) = self.j.phase_passed(&game, self.now)? {
+            self.blocks
+                .push((true, Block::with("Orders", passed(&p, self.now))));
+            return Ok(());
+        }
+        if lines.len() > MAX_ORDER_LINES {
+            self.push_block(
+                true,
+                Block::with(
+                    "Orders",
+                    format!(
+                        "Your mail has {} order lines; the judge takes at most {MAX_ORDER_LINES} \
+                         in one mail. None was read: send one line per order of your units. \
+                         Nothing was done.",
+                        lines.len()
+                    ),
+                ),
+            );
+            return Ok(());
+        }
+        // Per power, each line as given to the service with the mail's line.
+        let mut by_power: Vec<(String, Vec<(&Line, &str)>)> = Vec::new();
+        for &l in lines {
+            let (power, order) = match &s.role {
+                Role::Gm => l
+                    .text
+                    .split_once(':')
+                    .map_or(("", l.text.as_str()), |(p, o)| (p.trim(), o.trim())),
+                Role::Power(p) => (p.as_str(), l.text.as_str()),
+            };
+            match by_power
+                .iter_mut()
+                .find(|(p, _)| p.eq_ignore_ascii_case(power))
+            {
+                Some((_, ls)) => ls.push((l, order)),
+                None => by_power.push((power.to_string(), vec![(l, order)])),
+            }
+        }
+        let by = match s.role {
+            Role::Gm => Author::Gm,
+            Role::Power(_) => Author::Player,
+        };
+        let mut failed = false;
+        for (power, ls) in by_power {
+            if power.is_empty() {
+                failed = true;
+                let lines = ls
+                    .iter()
+                    .map(|(l, _)| {
+                        format!(
+                            "line {}: {}: ERROR: the GM's orders name their power first \
+                             (France: A(Par)-Bur).",
+                            l.number, l.text
+                        )
+                    })
+                    .collect();
+                self.push_block(
+                    true,
+                    Block {
+                        head: "Orders".into(),
+                        lines,
+                    },
+                );
+                continue;
+            }
+            let text: String = ls.iter().map(|(_, o)| format!("{o}\n")).collect();
+            let block = match self.j.orders(&game.name, &power, &text, by, self.now) {
+                Ok(taken) => {
+                    // The service numbers the lines it was given: back to the mail's.
+                    let mail_line = |n: usize| ls.get(n.wrapping_sub(1)).map(|(l, _)| *l);
+                    let mut lines: Vec<String> = taken
+                        .ack
+                        .lines
+                        .iter()
+                        .flat_map(|c| {
+                            let (number, written) = mail_line(c.line)
+                                .map_or((c.line, c.text.as_str()), |l| (l.number, l.text.as_str()));
+                            let head = match &c.error {
+                                None => format!("line {number}: {}", c.kept()),
+                                Some(e) => {
+                                    failed = true;
+                                    format!("line {number}: {written}: ERROR: {e}")
+                                }
+                            };
+                            std::iter::once(head).chain(
+                                c.warnings
+                                    .iter()
+                                    .map(move |w| format!("line {number}: WARNING: {w}")),
+                            )
+                        })
+                        .collect();
+                    let kept = taken.ack.kept();
+                    lines.push(if kept == 0 {
+                        "No line could be used: your earlier orders stand.".to_string()
+                    } else {
+                        format!(
+                            "{kept} of {} lines kept; they replace your earlier orders for the \
+                             phase.",
+                            taken.ack.lines.len()
+                        )
+                    });
+                    if kept > 0 {
+                        lines.extend(taken.ack.notes.iter().cloned());
+                    }
+                    if kept > 0 && by == Author::Player {
+                        self.set = Some(taken.ack);
+                    }
+                    Block {
+                        head: format!("Orders for {power}"),
+                        lines,
+                    }
+                }
+                Err(e) => {
+                    failed = true;
+                    Block::with(
+                        format!("Orders for {power}"),
+                        format!("ERROR: {e}. Nothing was done."),
+                    )
+                }
+            };
+            self.push_block(true, block);
+        }
+        self.failed |= failed;
+        Ok(())
+    }
+
+    /// The power's orders for the current phase as they now stand, canonical: those this mail
+    /// stored as they were checked, else the stored ones checked once.
+    pub(super) fn order_set(
+        &mut self,
+        game: &Game,
+        power: &str,
+    ) -> Result<Option<Block>, MailError> {
+        let Some(set) = self.j.order_set(game, power, self.set.take())? else {
+            return Ok(None);
+        };
+        let OrderSet {
+            phase,
+            owes,
+            orders,
+        } = set;
+        let head = format!("Your orders for {phase} now");
+        let mut lines = match (orders, owes) {
+            (_, false) => vec![format!("{power} owes no orders in {phase}.")],
+            (None, true) => vec!["None yet: without orders the rules' defaults apply.".into()],
+            (Some(o), true) => o,
+        };
+        if owes && Judge::waits(self.j.view(), game, power)? {
+            lines.push("You wait for the deadline: the phase is not processed before it.".into());
+        }
+        Ok(Some(Block { head, lines }))
+    }
+}
+
+/// Why a game takes no orders now, if it doesn't.
+fn refuse_orders(j: &Judge, g: &Game) -> Result<Option<String>, MailError> {
+    if let Some(e) = j.ending(g)? {
+        return Ok(Some(format!(
+            "Game '{}' ended {}: it takes no orders. Nothing was done.",
+            g.name,
+            crate::game::describe(&e, &g.timezone)
+        )));
+    }
+    Ok(match g.state {
+        GameState::Forming => Some(format!(
+            "Game '{}' has not started: no orders yet. Nothing was done.",
+            g.name
+        )),
+        GameState::Paused => Some(format!(
+            "Game '{}' is paused by the GM: no orders are taken until it resumes. Nothing was done.",
+            g.name
+        )),
+        GameState::Finished => Some(format!(
+            "Game '{}' is over: no orders are taken. Nothing was done.",
+            g.name
+        )),
+        GameState::Running => None,
+    })
+}

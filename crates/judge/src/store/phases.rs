@@ -1,0 +1,377 @@
+//! Phases and orders: each phase of a game with its position, report and deadline, the order
+//! texts and CLEARs received in it, and the GM's actions.
+
+use super::{
+    from_json, game_row, json, read_opt_time, read_time, time, Author, Game, Reminded, StoreError,
+    Tx, View, GAME_COLUMNS,
+};
+use chrono::{DateTime, Utc};
+use napjudge_engine::position::Position;
+use napjudge_engine::turn::PhaseReport;
+use rusqlite::{params, OptionalExtension, Row};
+
+/// A phase of a game: its position, and once played its report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseRow {
+    /// Row id.
+    pub id: i64,
+    /// Its place in the game's history (rolled-back phases keep theirs).
+    pub seq: i64,
+    /// The position to play.
+    pub position: Position,
+    /// The report, once processed.
+    pub report: Option<PhaseReport>,
+    /// When orders are due.
+    pub deadline: Option<DateTime<Utc>>,
+    /// When it was processed.
+    pub processed_at: Option<DateTime<Utc>>,
+    /// When it became current (none: stored before schema version 10).
+    pub started: Option<DateTime<Utc>>,
+    /// Reminders sent.
+    pub reminded: Reminded,
+    /// Whether a rollback set it aside (kept as history).
+    pub superseded: bool,
+    /// Powers that ordered after the deadline (names).
+    pub late: Vec<String>,
+    /// Powers that never ordered and got the defaults (names).
+    pub missing: Vec<String>,
+}
+
+/// One order text received, or a CLEAR.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderText {
+    /// The power's name.
+    pub power: String,
+    /// The text as received; for a CLEAR, the text it cleared.
+    pub text: String,
+    /// When.
+    pub received: DateTime<Utc>,
+    /// Who entered it.
+    pub by: Author,
+    /// A CLEAR: from it on the power has no orders in the phase.
+    pub cleared: bool,
+}
+
+const PHASE_COLUMNS: &str =
+    "id, seq, position, report, deadline, processed_at, reminded, superseded, late, missing, \
+     started";
+
+fn phase_row(r: &Row) -> rusqlite::Result<RawPhase> {
+    Ok(RawPhase {
+        id: r.get(0)?,
+        seq: r.get(1)?,
+        position: r.get(2)?,
+        report: r.get(3)?,
+        deadline: r.get(4)?,
+        processed_at: r.get(5)?,
+        reminded: r.get(6)?,
+        superseded: r.get(7)?,
+        late: r.get(8)?,
+        missing: r.get(9)?,
+        started: r.get(10)?,
+    })
+}
+
+struct RawPhase {
+    id: i64,
+    seq: i64,
+    position: String,
+    report: Option<String>,
+    deadline: Option<String>,
+    processed_at: Option<String>,
+    reminded: Reminded,
+    superseded: bool,
+    late: String,
+    missing: String,
+    started: Option<String>,
+}
+
+impl RawPhase {
+    fn read(self) -> Result<PhaseRow, StoreError> {
+        Ok(PhaseRow {
+            id: self.id,
+            seq: self.seq,
+            position: from_json("position", &self.position)?,
+            report: self
+                .report
+                .map(|r| from_json("phase report", &r))
+                .transpose()?,
+            deadline: read_opt_time(self.deadline)?,
+            processed_at: read_opt_time(self.processed_at)?,
+            started: read_opt_time(self.started)?,
+            reminded: self.reminded,
+            superseded: self.superseded,
+            late: from_json("list of late powers", &self.late)?,
+            missing: from_json("list of missing powers", &self.missing)?,
+        })
+    }
+}
+
+/// What `tick` needs to know of a running game's current phase, without reading its position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Due {
+    /// The game.
+    pub game: Game,
+    /// The phase's row id.
+    pub phase: i64,
+    /// Its deadline.
+    pub deadline: DateTime<Utc>,
+    /// Reminders sent.
+    pub reminded: Reminded,
+    /// Powers owing orders.
+    pub owe: Vec<String>,
+    /// Powers that have orders in.
+    pub ordered: Vec<String>,
+}
+
+/// The latest row of each power in a phase (a CLEAR included).
+const LATEST_ORDERS: &str = "SELECT power, text, received, by, cleared FROM orders o
+     WHERE phase = ?1 AND id = (SELECT MAX(id) FROM orders WHERE phase = ?1 AND power = o.power)
+     ORDER BY power";
+
+impl View<'_> {
+    /// The phase to play next: the game's unprocessed, current phase.
+    pub fn current_phase(&self, game: i64) -> Result<Option<PhaseRow>, StoreError> {
+        self.0
+            .query_row(
+                &format!(
+                    "SELECT {PHASE_COLUMNS} FROM phases
+                     WHERE game = ?1 AND report IS NULL AND superseded = 0
+                     ORDER BY seq DESC LIMIT 1"
+                ),
+                [game],
+                phase_row,
+            )
+            .optional()?
+            .map(RawPhase::read)
+            .transpose()
+    }
+
+    /// Every running game's current phase that has a deadline, by game name: one query.
+    pub fn due(&self) -> Result<Vec<Due>, StoreError> {
+        let columns = GAME_COLUMNS
+            .split(", ")
+            .map(|col| format!("g.{col}"))
+            .collect::<Vec<_>>();
+        // The phase's columns follow the game's.
+        let n = columns.len();
+        let columns = columns.join(", ");
+        // A power has orders in when its latest row is not a CLEAR.
+        let mut st = self.0.prepare_cached(&format!(
+            "SELECT {columns}, p.id, p.deadline, p.reminded, p.owe,
+                    (SELECT json_group_array(DISTINCT power) FROM orders o
+                     WHERE o.phase = p.id AND o.cleared = 0
+                       AND o.id = (SELECT MAX(id) FROM orders
+                                   WHERE phase = p.id AND power = o.power))
+             FROM games g JOIN phases p ON p.game = g.id AND p.report IS NULL AND p.superseded = 0
+             WHERE g.state = 'running' AND p.deadline IS NOT NULL ORDER BY g.name"
+        ))?;
+        type Raw = (Game, i64, String, Reminded, String, String);
+        let raw: Vec<Raw> = st
+            .query_map([], |r| {
+                Ok((
+                    game_row(r)?,
+                    r.get(n)?,
+                    r.get(n + 1)?,
+                    r.get(n + 2)?,
+                    r.get(n + 3)?,
+                    r.get(n + 4)?,
+                ))
+            })?
+            .collect::<Result<_, _>>()?;
+        raw.into_iter()
+            .map(|(game, phase, deadline, reminded, owe, ordered)| {
+                Ok(Due {
+                    game,
+                    phase,
+                    deadline: read_time(&deadline)?,
+                    reminded,
+                    owe: from_json("list of powers owing orders", &owe)?,
+                    ordered: from_json("list of powers that ordered", &ordered)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Every phase of the game, history included, oldest first.
+    pub fn phases(&self, game: i64) -> Result<Vec<PhaseRow>, StoreError> {
+        self.phases_from(game, 0)
+    }
+
+    /// Whether a rollback set aside a processed phase of the game (then a phase played again
+    /// may replace results mailed before).
+    pub fn rolled_back(&self, game: i64) -> Result<bool, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT EXISTS (SELECT 1 FROM phases
+                            WHERE game = ?1 AND superseded = 1 AND report IS NOT NULL)",
+            params![game],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The phases of the game from `seq` on, history included, oldest first (a replay reads
+    /// each processed phase once).
+    pub fn phases_from(&self, game: i64, seq: i64) -> Result<Vec<PhaseRow>, StoreError> {
+        let mut st = self.0.prepare_cached(&format!(
+            "SELECT {PHASE_COLUMNS} FROM phases WHERE game = ?1 AND seq >= ?2 ORDER BY seq"
+        ))?;
+        let raw: Vec<RawPhase> = st
+            .query_map(params![game, seq], phase_row)?
+            .collect::<Result<_, _>>()?;
+        raw.into_iter().map(RawPhase::read).collect()
+    }
+
+    /// The orders in force in a phase: each power's latest text, by power name (a power whose
+    /// latest row is a CLEAR has none).
+    pub fn latest_orders(&self, phase: i64) -> Result<Vec<OrderText>, StoreError> {
+        Ok(self
+            .order_texts(LATEST_ORDERS, phase)?
+            .into_iter()
+            .filter(|t| !t.cleared)
+            .collect())
+    }
+
+    /// Every order text and CLEAR of a phase, oldest first: its history.
+    pub fn all_orders(&self, phase: i64) -> Result<Vec<OrderText>, StoreError> {
+        self.order_texts(
+            "SELECT power, text, received, by, cleared FROM orders WHERE phase = ?1 ORDER BY id",
+            phase,
+        )
+    }
+
+    fn order_texts(&self, sql: &str, phase: i64) -> Result<Vec<OrderText>, StoreError> {
+        let mut st = self.0.prepare_cached(sql)?;
+        let raw: Vec<(String, String, String, Author, bool)> = st
+            .query_map([phase], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        raw.into_iter()
+            .map(|(power, text, received, by, cleared)| {
+                Ok(OrderText {
+                    power,
+                    text,
+                    received: read_time(&received)?,
+                    by,
+                    cleared,
+                })
+            })
+            .collect()
+    }
+
+    /// The GM commands (`CONTROL Denmark France`) for a phase, in the order given.
+    pub fn gm_commands(&self, phase: i64) -> Result<Vec<String>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT command FROM gm_actions WHERE phase = ?1 AND command IS NOT NULL ORDER BY id",
+        )?;
+        let rows = st.query_map([phase], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+impl Tx<'_> {
+    /// Adds a phase to play, with the powers that owe orders in it; its id.
+    pub fn insert_phase(
+        &self,
+        game: i64,
+        position: &Position,
+        owe: &[String],
+        deadline: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<i64, StoreError> {
+        let seq: i64 = self.0.query_row(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM phases WHERE game = ?1",
+            [game],
+            |r| r.get(0),
+        )?;
+        self.0.execute(
+            "INSERT INTO phases (game, seq, position, owe, deadline, started)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                game,
+                seq,
+                json(position),
+                json(&owe),
+                deadline.map(time),
+                time(now)
+            ],
+        )?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    /// Stores a phase's outcome; false when it was already processed (another process got
+    /// there first), so that the caller rolls back.
+    pub fn finish_phase(
+        &self,
+        phase: i64,
+        report: &PhaseReport,
+        now: DateTime<Utc>,
+        late: &[String],
+        missing: &[String],
+    ) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE phases SET report = ?2, processed_at = ?3, late = ?4, missing = ?5
+             WHERE id = ?1 AND report IS NULL AND superseded = 0",
+            params![phase, json(report), time(now), json(&late), json(&missing)],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Sets a phase's deadline (and forgets its reminders).
+    pub fn set_deadline(
+        &self,
+        phase: i64,
+        deadline: Option<DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE phases SET deadline = ?2, reminded = ?3 WHERE id = ?1",
+            params![phase, deadline.map(time), Reminded::None],
+        )?;
+        Ok(())
+    }
+
+    /// Records the reminders sent for a phase.
+    pub fn set_reminded(&self, phase: i64, reminded: Reminded) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE phases SET reminded = ?2 WHERE id = ?1",
+            params![phase, reminded],
+        )?;
+        Ok(())
+    }
+
+    /// Sets aside every phase of the game from `seq` on (kept as history).
+    pub fn supersede_from(&self, game: i64, seq: i64) -> Result<(), StoreError> {
+        self.0.execute(
+            "UPDATE phases SET superseded = 1 WHERE game = ?1 AND seq >= ?2",
+            params![game, seq],
+        )?;
+        Ok(())
+    }
+
+    /// Stores an order text (or, with `cleared`, a CLEAR of the text given) for a power in a
+    /// phase; earlier rows are kept, the latest is in force.
+    pub fn add_orders(&self, phase: i64, t: &OrderText) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO orders (phase, power, text, received, by, cleared)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![phase, t.power, t.text, time(t.received), t.by, t.cleared],
+        )?;
+        Ok(())
+    }
+
+    /// Records a GM action; `command` is carried into the phase's GM commands.
+    pub fn add_gm_action(
+        &self,
+        game: i64,
+        phase: Option<i64>,
+        action: &str,
+        command: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO gm_actions (game, phase, action, command, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game, phase, action, command, time(now)],
+        )?;
+        Ok(())
+    }
+}
