@@ -53,18 +53,9 @@ impl Judge {
         Ok(command)
     }
 
-    /// `game pause`: the game's deadlines pass unheeded until it is resumed; everyone is told.
-    /// With `pause` false it resumes the game instead ([`Judge::resume`]), for the callers that
-    /// still say so.
-    pub fn pause(
-        &mut self,
-        name: &str,
-        pause: bool,
-        now: DateTime<Utc>,
-    ) -> Result<Option<DateTime<Utc>>, GameError> {
-        if !pause {
-            return self.resume(name, now);
-        }
+    /// `game pause`: the game's deadlines pass unheeded until it is resumed
+    /// ([`Judge::resume`]); everyone is told.
+    pub fn pause(&mut self, name: &str, now: DateTime<Utc>) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         let mut game = Judge::pausable(tx.view(), name)?;
         if game.state == GameState::Paused {
@@ -76,7 +67,7 @@ impl Judge {
         let v = variant(&mut self.variants, &game)?;
         notice::tell(&tx, v, &game, &notice::Change::Paused, now)?;
         tx.commit()?;
-        Ok(None)
+        Ok(())
     }
 
     /// `game resume`: a paused game runs again and everyone is told. A game whose deadline

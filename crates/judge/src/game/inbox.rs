@@ -2,7 +2,7 @@
 //! reply queued in the same transaction) or failed.
 
 use super::{GameError, Judge};
-use crate::store::{Earlier, HandledMail, InboxState, MailKind, MailPicture, NewMail, NewMessage};
+use crate::store::{Earlier, SignedMail, InboxState, MailKind, MailPicture, NewMail, NewMessage};
 use chrono::{DateTime, Utc};
 
 /// A reply to a received message, for [`Judge::answer_message`].
@@ -19,7 +19,7 @@ pub struct Reply<'a> {
     pub in_reply_to: Option<&'a str>,
     /// The mail's record for refusing older mail and replays, when it was handled after a
     /// SIGNON.
-    pub handled: Option<&'a HandledMail>,
+    pub handled: Option<&'a SignedMail>,
     /// A picture of the board the reply carries (MAP).
     pub picture: Option<&'a MailPicture>,
     /// Mails queued with the reply (the copy of a SIGNON from an address other than the

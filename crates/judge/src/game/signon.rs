@@ -6,7 +6,7 @@ use super::{hash_password, seats, variant, verify_password, GameError, Judge};
 use crate::clock;
 use crate::render;
 use crate::store::{
-    Address, ChangeKind, Game, HandledMail, MailKind, NewMail, Role, SignonFailure,
+    Address, ChangeKind, Game, SignedMail, MailKind, NewMail, Role, SignonFailure,
 };
 use chrono::{DateTime, Utc};
 use napjudge_engine::variant::PowerKind;
@@ -244,7 +244,7 @@ impl Judge {
         s: &Signed,
         dated: DateTime<Utc>,
         digest: &str,
-    ) -> Result<Result<HandledMail, Stale>, GameError> {
+    ) -> Result<Result<SignedMail, Stale>, GameError> {
         let view = self.store.view();
         if let Some(last) = view.last_dated(s.game.id, &s.role)? {
             if dated < last {
@@ -255,7 +255,7 @@ impl Judge {
         if let Some(first) = view.handled_digest(s.game.id, &s.role, phase, digest)? {
             return Ok(Err(Stale::Replayed { first }));
         }
-        Ok(Ok(HandledMail {
+        Ok(Ok(SignedMail {
             game: s.game.id,
             role: s.role.clone(),
             phase,

@@ -19,7 +19,7 @@ pub(super) fn command(
 ) -> Result<Block, MailError> {
     let name = s.game.name.clone();
     Ok(match c {
-        GmCommand::Process { phase, now: anyway } => {
+        GmCommand::Process { phase, anyway } => {
             service(head, j.process_due(&name, Some(phase), *anyway, now), |p| {
                 vec![format!(
                     "Processed {}; next {}; {} mails queued.",
@@ -55,12 +55,12 @@ pub(super) fn command(
         }
         GmCommand::Code(words) => seats::code(j, s, words, head, now)?,
         GmCommand::Replace(words) => seats::replace(j, s, words, head, now)?,
-        GmCommand::Pause => service(head, j.pause(&name, true, now), |_| {
+        GmCommand::Pause => service(head, j.pause(&name, now), |_| {
             vec!["The game is paused.".into()]
         }),
         GmCommand::Resume => {
             let zone = s.game.timezone.clone();
-            service(head, j.pause(&name, false, now), |d| {
+            service(head, j.resume(&name, now), |d| {
                 vec![format!(
                     "The game runs again{}.",
                     d.map(|d| format!("; deadline {}", clock::show_in(d, &zone)))

@@ -229,8 +229,8 @@ pub enum GmCommand {
     Process {
         /// The phase named.
         phase: String,
-        /// `NOW`: before the deadline too.
-        now: bool,
+        /// `NOW`: processed anyway, before the deadline too.
+        anyway: bool,
     },
     /// `PREVIEW`.
     Preview,
@@ -396,10 +396,10 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             ("SIGNOFF", _) => Command::Signoff,
             ("PROCESS", _) => {
                 // A phase is three words; a fourth, NOW, says to process before the deadline.
-                let now = w.len() == 5 && w[4].eq_ignore_ascii_case("NOW");
+                let anyway = w.len() == 5 && w[4].eq_ignore_ascii_case("NOW");
                 Command::Gm(GmCommand::Process {
-                    phase: if now { w[1..4].join(" ") } else { rest(1) },
-                    now,
+                    phase: if anyway { w[1..4].join(" ") } else { rest(1) },
+                    anyway,
                 })
             }
             ("PREVIEW", _) => Command::Gm(GmCommand::Preview),

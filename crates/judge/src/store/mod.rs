@@ -22,7 +22,6 @@ use std::path::Path;
 pub use endings::{Absence, Choices, Ending, Timing};
 pub use inbox::{Earlier, NewMessage, Pending, SignedMail};
 // The record's earlier name, which the service still uses.
-pub use inbox::SignedMail as HandledMail;
 pub use outbox::{Mail, MailPicture, NewMail};
 pub use phases::{Due, OrderText, PhaseRow};
 pub use players::{Player, SignonFailure};
