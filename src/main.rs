@@ -5,13 +5,13 @@ use napjudge_cases::{self as case, run};
 use napjudge_engine::outcome::Describe;
 use napjudge_engine::turn::{self, OrderError};
 use napjudge_engine::variant::{self, Variant};
-use napjudge_picture as picture;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-mod judge_cli;
+mod cli;
 mod service;
 mod site_cli;
+mod wiring;
 
 #[derive(Parser)]
 #[command(
@@ -66,7 +66,7 @@ enum Command {
     /// Games: the GM's commands.
     Game {
         #[command(subcommand)]
-        command: judge_cli::GameCommand,
+        command: cli::game::GameCommand,
     },
     /// For cron: reminders, phases that are due, then the outbox (to --to-dir, --smtp, or the
     /// config's [outbox] dir or [smtp] server; not sent when none is named).
@@ -81,7 +81,7 @@ enum Command {
     /// Mail in: `mail receive` (one message on standard input), `mail poll --maildir DIR`.
     Mail {
         #[command(subcommand)]
-        command: judge_cli::MailCommand,
+        command: cli::mail::MailCommand,
     },
     /// Draws a board: `map --case FILE [--after] -o FILE.png` (a case's position before its
     /// orders, or after them with the orders drawn) or `map GAME [PHASE] -o FILE.png` (a game's
@@ -112,7 +112,7 @@ enum Command {
     /// The mails the judge queued.
     Outbox {
         #[command(subcommand)]
-        command: judge_cli::OutboxCommand,
+        command: cli::outbox::OutboxCommand,
     },
     /// Writes the web archive: a static site of the games (every processed phase with its board,
     /// orders, outcomes and public press; standings, centres chart, Atom feeds), no script
@@ -226,16 +226,16 @@ fn main() -> ExitCode {
         }
         Command::Init { dir } => service::init(&dir),
         Command::Check => service::check(&cli.db, config_file),
-        Command::Replay { path, outbox } => judge_cli::replay(
+        Command::Replay { path, outbox } => cli::replay::replay(
             &path,
             db_given.then_some(cli.db.as_path()),
             outbox.as_deref(),
         ),
         Command::Game { command } => {
-            judge_cli::game(&cli.db, cli.now.as_deref(), config_file, command)
+            cli::game::game(&cli.db, cli.now.as_deref(), config_file, command)
         }
         Command::Site { out, games } => site_cli::site(&cli.db, config_file, &out, &games),
-        Command::Tick { to_dir, smtp } => judge_cli::tick(
+        Command::Tick { to_dir, smtp } => cli::tick(
             &cli.db,
             cli.now.as_deref(),
             config_file,
@@ -243,10 +243,10 @@ fn main() -> ExitCode {
             smtp.as_deref(),
         ),
         Command::Outbox { command } => {
-            judge_cli::outbox(&cli.db, cli.now.as_deref(), config_file, command)
+            cli::outbox::outbox(&cli.db, cli.now.as_deref(), config_file, command)
         }
         Command::Mail { command } => {
-            judge_cli::mail(&cli.db, cli.now.as_deref(), config_file, command)
+            cli::mail::mail(&cli.db, cli.now.as_deref(), config_file, command)
         }
         Command::Map {
             game: Some(game),
@@ -254,7 +254,14 @@ fn main() -> ExitCode {
             shapes,
             output,
             ..
-        } => judge_cli::map(&cli.db, &game, phase.as_deref(), shapes.as_deref(), &output),
+        } => cli::map::map(
+            &cli.db,
+            config_file,
+            &game,
+            phase.as_deref(),
+            shapes.as_deref(),
+            &output,
+        ),
         command => run_command(command),
     };
     match result {
@@ -302,7 +309,9 @@ fn run_command(command: Command) -> Result<ExitCode, String> {
             output,
             ..
         } => match case {
-            Some(file) => map_case(&file, case_id.as_deref(), after, shapes.as_deref(), &output),
+            Some(file) => {
+                cli::map::map_case(&file, case_id.as_deref(), after, shapes.as_deref(), &output)
+            }
             None => Err("give a GAME or --case FILE".into()),
         },
         Command::Game { .. }
@@ -402,72 +411,6 @@ fn orders_check(
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn map_case(
-    file: &Path,
-    id: Option<&str>,
-    after: bool,
-    shapes: Option<&Path>,
-    output: &Path,
-) -> Result<ExitCode, String> {
-    let cases = case::file::read_file(file).map_err(|e| e.to_string())?;
-    let case = match id {
-        Some(id) => cases.iter().find(|c| c.id == id).ok_or_else(|| {
-            let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
-            format!(
-                "{}: no case '{id}'; its cases are {}",
-                file.display(),
-                ids.join(", ")
-            )
-        })?,
-        None => cases
-            .first()
-            .ok_or_else(|| format!("{}: no case in it to draw", file.display()))?,
-    };
-    if case.variant.is_empty() {
-        return Err(format!(
-            "{}:{}: the case has no VARIANT line (VARIANT standard, or napoleonic)",
-            case.file, case.line
-        ));
-    }
-    let mut variants = run::Variants::default();
-    let v = &variants
-        .get(&case.variant)?
-        .with_options(&case.options)
-        .map_err(|e| e.to_string())?;
-    let (format, board) = judge_cli::picture_target(shapes, output)?;
-    let board = match board {
-        Some(b) => b,
-        None => picture::board_for(v).map_err(|e| e.to_string())?,
-    };
-    let steps = run::play(case, v)?;
-    // Before: the first phase's position with its orders; after: the last phase's result.
-    let step = if after { steps.last() } else { steps.first() };
-    let bytes = match step {
-        Some(s) if after => picture::picture(
-            v,
-            &board,
-            &s.report.next,
-            Some(&s.report),
-            picture::View::After,
-            format,
-        ),
-        Some(s) => picture::picture(
-            v,
-            &board,
-            &s.before,
-            Some(&s.report),
-            picture::View::Before,
-            format,
-        ),
-        None => {
-            let pos = run::initial_position(case, v)?;
-            picture::picture(v, &board, &pos, None, picture::View::Before, format)
-        }
-    }
-    .map_err(|e| e.to_string())?;
-    judge_cli::write_picture(output, &bytes)
 }
 
 fn adjudicate(file: &Path) -> Result<ExitCode, String> {

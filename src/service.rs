@@ -1,14 +1,14 @@
-//! The judge as a service (issue 22): `napjudge serve` (intake, the tick and the outbox in one
-//! process), `napjudge init` (a commented napjudge.toml and the database), `napjudge check` (the
-//! database and the mail servers tried, each failure named) and `mail poll --imap`. Every step
-//! calls what the one-shot commands call, so each keeps their guarantees.
+//! The judge as a service: `napjudge serve` (intake, the tick and the outbox in one process),
+//! `napjudge init` (a commented napjudge.toml and the database) and `napjudge check` (the
+//! database and the mail servers tried, each failure named). Every step calls what the one-shot
+//! commands call, through the same wiring, so each keeps their guarantees.
 
-use crate::judge_cli;
+use crate::wiring::{self, fate, Wired};
 use napjudge_judge::config::{self, Config, Imap};
 use napjudge_judge::intake::imap::{ImapError, Mailbox, Polled};
 use napjudge_judge::mail::{self, MailConfig};
 use napjudge_judge::outbox::Target;
-use napjudge_judge::{Clock, Handled, Judge, MailState, Store};
+use napjudge_judge::{Clock, Handled, Judge, Store};
 use std::net::ToSocketAddrs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -41,43 +41,6 @@ pub struct Serve {
     pub to_dir: Option<PathBuf>,
     /// Deliver to this mail server instead of the config's.
     pub smtp: Option<String>,
-}
-
-/// What a message's fate is called in the logs and on standard output.
-fn fate(h: &Handled) -> String {
-    match h {
-        Handled::Answered => "answered".into(),
-        Handled::Duplicate => "duplicate, answered as such".into(),
-        Handled::Ignored(why) => format!("stored, not answered ({why})"),
-        Handled::Failed(why) => format!("stored, not answered (marked failed, the GM told): {why}"),
-    }
-}
-
-/// `mail poll --imap`: every message of the `[imap]` folder taken once. Exit 75 when the
-/// mailbox can't be read or a message can't be stored (what is left stays in the folder).
-pub fn poll_imap(j: &mut Judge, cfg: &MailConfig, imap: &Imap, clock: Clock) -> ExitCode {
-    let mut code = ExitCode::SUCCESS;
-    let mut taken = |p: &Polled| {
-        let what = format!("imap uid {}", p.uid);
-        match (&p.handled, &p.failed) {
-            (_, Some(why)) => {
-                eprintln!("napjudge: {what}: {why}; moved to {}", imap.failed);
-                code = ExitCode::FAILURE;
-            }
-            (Some(h), None) => println!("{what}: {}", fate(h)),
-            (None, None) => println!("{what}: stored by an earlier poll; moved now"),
-        }
-    };
-    let done = Mailbox::open(imap).and_then(|mut m| {
-        let r = m.poll(j, cfg, &clock, usize::MAX, &mut taken);
-        m.close();
-        r
-    });
-    if let Err(e) = done {
-        eprintln!("napjudge: {e}");
-        return ExitCode::from(75);
-    }
-    code
 }
 
 /// The logger of `serve`: levels to standard error, `NAPJUDGE_LOG` (or `RUST_LOG`) choosing
@@ -113,32 +76,9 @@ enum Intake {
     Pipe,
 }
 
-/// The number of mails queued and not yet sent: with nowhere to send them, they are said.
-fn queued(j: &Judge) -> usize {
-    j.view()
-        .mails(None)
-        .map(|ms| {
-            ms.iter()
-                .filter(|m| matches!(m.state, MailState::Queued | MailState::Failed))
-                .count()
-        })
-        .unwrap_or(0)
-}
-
-/// The warning when mail waits and nothing is named to deliver it.
-pub fn undeliverable(j: &Judge) -> Option<String> {
-    let n = queued(j);
-    (n > 0).then(|| {
-        format!(
-            "{n} mail(s) queued and no way to deliver them: write [smtp] (or [outbox] dir) in \
-             napjudge.toml, or give --smtp URL or --to-dir DIR"
-        )
-    })
-}
-
 impl Intake {
-    /// Takes what has come in; the number of messages taken.
-    fn take(&mut self, j: &mut Judge, cfg: &MailConfig) -> usize {
+    /// Stores and answers what has come in; the number of messages taken.
+    fn receive(&mut self, j: &mut Judge, cfg: &MailConfig) -> usize {
         match self {
             Intake::Pipe => 0,
             Intake::Maildir(dir) => {
@@ -148,7 +88,7 @@ impl Intake {
                 }
                 info!("maildir {}: {waiting} new message(s)", dir.display());
                 // A batch at a time, as from IMAP: a stop waits for one batch, not the burst.
-                if let Err(e) = judge_cli::poll(j, cfg, dir, Clock::system(), BATCH) {
+                if let Err(e) = wiring::poll_maildir(j, cfg, dir, &Clock::system(), BATCH) {
                     error!("maildir {}: {e}", dir.display());
                 }
                 waiting.min(BATCH)
@@ -252,10 +192,12 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
         signal_hook::flag::register(signal, Arc::clone(&stop))
             .map_err(|e| format!("can't catch signal {signal}: {e}"))?;
     }
-    let config = config::load(config_file).map_err(|e| e.to_string())?;
-    let (j, clock) = judge_cli::judge(db, None, false)?;
-    let mut j = j.with_site(config.site.url.clone());
-    let target = judge_cli::target(&config, s.to_dir.as_deref(), s.smtp.as_deref())?;
+    let Wired {
+        config,
+        judge: mut j,
+        clock,
+    } = wiring::judge(db, None, config_file, false)?;
+    let target = wiring::target(&config, s.to_dir.as_deref(), s.smtp.as_deref())?;
     if let Some(Target::Smtp(_)) = &target {
         config::Judge::sender(&config.judge.address).map_err(|e| e.to_string())?;
     }
@@ -278,10 +220,7 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
             Intake::Pipe
         }
     };
-    let cfg = MailConfig {
-        judge: config.judge.address.clone(),
-        max_size: mail::MAX_SIZE,
-    };
+    let cfg = wiring::mail_config(&config, None, mail::MAX_SIZE);
     let every = Duration::from_secs(s.tick_every.max(1));
     info!(
         "serving {} (tick every {} s)",
@@ -290,13 +229,13 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
     );
     let mut next_tick = Instant::now();
     while !stop.load(Ordering::SeqCst) {
-        let came = intake.take(&mut j, &cfg);
+        let came = intake.receive(&mut j, &cfg);
         if stop.load(Ordering::SeqCst) {
             break;
         }
         let ticked = Instant::now() >= next_tick;
         if ticked {
-            tick(&mut j, &cfg, &config, clock);
+            tick(&mut j, &config, clock);
             next_tick = Instant::now() + every;
         }
         if ticked || came > 0 {
@@ -318,8 +257,9 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
 }
 
 /// One tick, as `napjudge tick`'s (the games, then the web archive), logged.
-fn tick(j: &mut Judge, cfg: &MailConfig, config: &Config, clock: Clock) {
-    match mail::tick(j, cfg, clock.now()) {
+fn tick(j: &mut Judge, config: &Config, clock: Clock) {
+    let ticked = wiring::run_tick(j, config, clock);
+    match ticked.games {
         Ok((answered, report)) => {
             if answered > 0 {
                 info!("tick: answered {answered} stored message(s) left unanswered");
@@ -333,7 +273,7 @@ fn tick(j: &mut Judge, cfg: &MailConfig, config: &Config, clock: Clock) {
         }
         Err(e) => error!("tick: {e}"),
     }
-    match crate::site_cli::refresh(j.view(), config) {
+    match ticked.archive {
         Ok(Some(line)) => info!("tick: {line}"),
         Ok(None) => {}
         Err(e) => error!("tick: the web archive: {e}"),
@@ -344,12 +284,12 @@ fn tick(j: &mut Judge, cfg: &MailConfig, config: &Config, clock: Clock) {
 /// when mail waits.
 fn deliver(j: &mut Judge, config: &Config, target: Option<&Target>, clock: Clock) {
     let Some(target) = target else {
-        if let Some(w) = undeliverable(j) {
+        if let Some(w) = wiring::undeliverable(j) {
             warn!("{w}");
         }
         return;
     };
-    match judge_cli::deliver(j, config, target, None, clock) {
+    match wiring::deliver(j, config, target, None, clock) {
         Ok(sent) => {
             for w in &sent.waiting {
                 warn!("{w}");
@@ -445,38 +385,6 @@ pub fn init(dir: &Path) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether this user can write the database and its folder (SQLite writes its journal and the
-/// outbox its lock file beside it); else what to fix. A mail server runs a pipe as its own
-/// user: a database it can only read gives exit 75 for every mail.
-pub fn writable(db: &Path) -> Result<(), String> {
-    let folder = match db.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let user = std::env::var("USER").unwrap_or_else(|_| "this user".into());
-    std::fs::OpenOptions::new()
-        .append(true)
-        .open(db)
-        .map_err(|e| {
-            format!(
-                "{}: {e}: {user} can't write the database (the user the mail server runs the \
-                 pipe as must own it, or share its group with mode 660: see README, \
-                 \"Permissions\")",
-                db.display()
-            )
-        })?;
-    let probe = folder.join(format!(".napjudge-check-{}", std::process::id()));
-    std::fs::write(&probe, b"")
-        .and_then(|()| std::fs::remove_file(&probe))
-        .map_err(|e| {
-            format!(
-                "{}: {e}: {user} can't write in the database's folder (SQLite's journal and the \
-                 outbox's lock file go there: see README, \"Permissions\")",
-                folder.display()
-            )
-        })
-}
-
 /// Whether `host` resolves, else the line that says it doesn't.
 fn resolves(section: &str, host: &str, port: u16) -> Result<(), String> {
     match (host, port).to_socket_addrs().map(|mut a| a.next()) {
@@ -519,9 +427,9 @@ pub fn check(db: &Path, config_file: Option<&Path>) -> Result<ExitCode, String> 
     };
     say(
         "database",
-        judge_cli::judge(db, None, false).and_then(|(j, _)| {
-            let games = j.view().games().map_err(|e| e.to_string())?.len();
-            writable(db)?;
+        wiring::open(db, false).and_then(|store| {
+            let games = store.view().games().map_err(|e| e.to_string())?.len();
+            wiring::writable(db)?;
             Ok(format!("{}: {games} game(s), writable", db.display()))
         }),
     );

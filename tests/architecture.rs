@@ -1,13 +1,13 @@
-//! Issue 17, the workspace's walls, checked on the sources: the engine does no I/O and reads no
-//! clock; the crates around it have no import cycle between their top-level modules (the engine's
-//! own modules keep a stricter order, checked by `crates/engine/tests/module_graph.rs`); no SQL
-//! outside the judge's store. (That the engine's dependency tree holds none of the judge's crates
-//! is checked by `.ci/run` with `cargo tree`.)
+//! The workspace's walls, checked on the sources: the engine does no I/O and reads no clock; the
+//! crates around it and the binary have no import cycle between their top-level modules (the
+//! engine's own modules keep a stricter order, checked by `crates/engine/tests/module_graph.rs`);
+//! no SQL outside the judge's store. (That the engine's dependency tree holds none of the judge's
+//! crates is checked by `.ci/run` with `cargo tree`.)
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const CRATES: &[&str] = &["engine", "cases", "picture", "judge", "replay"];
+const CRATES: &[&str] = &["engine", "cases", "picture", "judge", "replay", "site"];
 
 /// Every `.rs` file under `dir`, sorted.
 fn sources(dir: &Path) -> Vec<PathBuf> {
@@ -34,6 +34,22 @@ fn src(krate: &str) -> PathBuf {
         .join("src")
 }
 
+/// The `napjudge` binary's sources.
+fn binary() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every source folder whose modules must not import each other in a cycle: each crate but the
+/// engine (its stricter order is checked apart), then the binary.
+fn layered() -> Vec<PathBuf> {
+    CRATES
+        .iter()
+        .filter(|k| **k != "engine")
+        .map(|k| src(k))
+        .chain([binary()])
+        .collect()
+}
+
 /// The code of a file without its comments (doc examples may name anything).
 fn code(path: &Path) -> String {
     let text = std::fs::read_to_string(path).expect("a source file");
@@ -51,12 +67,11 @@ fn module_of(root: &Path, file: &Path) -> String {
     name.trim_end_matches(".rs").to_string()
 }
 
-/// The top-level modules each top-level module names through `crate::`.
-fn module_graph(krate: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let root = src(krate);
+/// The top-level modules each top-level module under `root` names through `crate::`.
+fn module_graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in sources(&root) {
-        let from = module_of(&root, &file);
+    for file in sources(root) {
+        let from = module_of(root, &file);
         let text = code(&file);
         let uses = graph.entry(from.clone()).or_default();
         for (i, _) in text.match_indices("crate::") {
@@ -131,15 +146,17 @@ fn the_cycle_check_finds_a_cycle() {
 
 #[test]
 fn no_crate_has_an_import_cycle_between_its_modules() {
-    for krate in CRATES.iter().filter(|k| **k != "engine") {
-        let graph = module_graph(krate);
+    for root in layered() {
+        let graph = module_graph(&root);
         assert!(
             graph.len() > 1,
-            "crates/{krate}: its modules were not found"
+            "{}: its modules were not found",
+            root.display()
         );
         if let Some(c) = cycle(&graph) {
             panic!(
-                "crates/{krate}: the modules import each other in a cycle: {}",
+                "{}: the modules import each other in a cycle: {}",
+                root.display(),
                 c.join(" -> ")
             );
         }
@@ -195,8 +212,8 @@ fn no_sql_outside_the_store() {
         "DELETE FROM",
     ];
     let mut found = Vec::new();
-    for krate in CRATES {
-        for file in sources(&src(krate)) {
+    for root in CRATES.iter().map(|k| src(k)).chain([binary()]) {
+        for file in sources(&root) {
             if file.starts_with(&store) {
                 continue;
             }

@@ -576,8 +576,8 @@ mod tests {
         assert!(e.contains("securty"), "{e}");
     }
 
-    /// Issue 19, findings 7 and 10: the retry days and the SMTP timeout have bounds, each error
-    /// naming its field and what is taken.
+    /// The retry days and the SMTP timeout have bounds, each error naming its field and what is
+    /// taken.
     #[test]
     fn out_of_bounds_numbers_are_refused_with_their_field() {
         for (text, field) in [

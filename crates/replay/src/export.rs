@@ -189,8 +189,8 @@ mod tests {
     use super::*;
     use napjudge_judge::store::{Address, Role};
 
-    /// Issue 21: grey press keeps its sender in the judge's full export (the GM's copy), and is
-    /// left out of the public one, whose format would name the sender its readers weren't told.
+    /// Grey press keeps its sender in the judge's full export (the GM's copy), and is left out of
+    /// the public one, whose format would name the sender its readers weren't told.
     #[test]
     fn grey_press_is_not_made_public() {
         let v = napjudge_engine::variant::load_named("standard").expect("the standard board");

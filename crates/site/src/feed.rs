@@ -106,7 +106,7 @@ pub fn link(url: Option<&str>, dir: &str, file: &str) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 23: a feed's links are relative without `[site] url`, absolute under it.
+    /// A feed's links are relative without `[site] url`, absolute under it.
     #[test]
     fn links_are_relative_unless_a_url_is_set() {
         assert_eq!(link(None, "g1", "feed.atom"), "feed.atom");

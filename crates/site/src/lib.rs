@@ -488,8 +488,8 @@ fn standings(v: &Variant, position: &Position) -> Vec<Standing> {
 mod tests {
     use super::*;
 
-    /// Issue 23: what users write (a game's name) is HTML-escaped on the pages and in the feeds,
-    /// and never names a folder outside the site.
+    /// What users write (a game's name) is HTML-escaped on the pages and in the feeds, and never
+    /// names a folder outside the site.
     #[test]
     fn names_from_users_are_escaped_and_kept_inside_the_site() {
         let name = "<b>Ann & \"Bob\"</b>";

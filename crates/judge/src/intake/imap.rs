@@ -356,7 +356,7 @@ impl Mailbox {
                 // Gone since the search (another client moved it): nothing to take.
                 continue;
             };
-            let polled = self.take(j, cfg, clock, uid, body)?;
+            let polled = self.receive_and_move(j, cfg, clock, uid, body)?;
             if !self.can_move {
                 flagged.push(uid.to_string());
             }
@@ -370,7 +370,8 @@ impl Mailbox {
         Ok(count)
     }
 
-    fn take(
+    /// Stores and answers one message, then moves it to the done or the failed folder.
+    fn receive_and_move(
         &mut self,
         j: &mut Judge,
         cfg: &MailConfig,
@@ -382,7 +383,7 @@ impl Mailbox {
             host: self.config.host.clone(),
             message: e.to_string(),
         })?;
-        let taken = super::take(j, cfg, &m, clock.now()).map_err(ImapError::Store)?;
+        let taken = super::receive_once(j, cfg, &m, clock.now()).map_err(ImapError::Store)?;
         let polled = Polled {
             uid,
             handled: taken.handled,

@@ -1,0 +1,609 @@
+//! `napjudge game`: the GM's commands at the shell, each one call of the service.
+
+use super::replay;
+use crate::wiring::{self, Wired};
+use clap::Subcommand;
+use napjudge_judge::clock::{Clock, Period};
+use napjudge_judge::game::{describe, GmEnd};
+use napjudge_judge::{Author, Judge, NewGame, Periods, Setting};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `napjudge game ...`
+// One command is parsed per process: `Create`'s many settings cost nothing worth boxing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Subcommand)]
+pub enum GameCommand {
+    /// Creates a game.
+    Create(Create),
+    /// Issues a one-time code for an open seat: whoever mails TAKEOVER POWER GAME CODE takes it.
+    Code {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// Mail the code to this address (it is printed either way).
+        #[arg(long, value_name = "ADDRESS")]
+        mail: Option<String>,
+    },
+    /// Gives a power's seat to a new player: a new password is mailed to them, the old player
+    /// (if any) and everyone in the game are told.
+    Replace {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// The new player's address.
+        address: String,
+    },
+    /// Adds an observer: the game's results, notices and broadcast press go to the address.
+    Observe {
+        /// The game.
+        name: String,
+        /// The observer's address.
+        address: String,
+        /// Stop: the address no longer observes the game.
+        #[arg(long)]
+        stop: bool,
+    },
+    /// Ends a started game: a draw, a winner, or only the GM's reason; everyone gets the final
+    /// mail, and the game takes no more orders.
+    End {
+        /// The game.
+        name: String,
+        /// A draw between these powers (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        draw: Vec<String>,
+        /// The winner.
+        #[arg(long)]
+        winner: Option<String>,
+        /// Why (alone, or with --draw or --winner).
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// Deletes a game that never started (a started game is ended instead).
+    Delete {
+        /// The game.
+        name: String,
+    },
+    /// Gives a power to a player (a generated password is mailed when --password is absent).
+    Assign {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// The player's address.
+        address: String,
+        /// The player's password.
+        #[arg(long)]
+        password: Option<String>,
+    },
+    /// Starts the game: the variant's first phase (Winter 1800 bids).
+    Start {
+        /// The game.
+        name: String,
+    },
+    /// The phase, deadline, who has ordered, centres, ledgers and history.
+    Show {
+        /// The game.
+        name: String,
+    },
+    /// Enters a power's orders (the GM's override): each line as understood or its error.
+    Orders {
+        /// The game.
+        name: String,
+        /// The power.
+        power: String,
+        /// The orders file, or - (the default) for standard input.
+        #[arg(default_value = "-")]
+        file: String,
+        /// Record them as the player's own (for replaying mail), not the GM's.
+        #[arg(long)]
+        as_player: bool,
+    },
+    /// Processes the current phase now (before its deadline only with --now-anyway).
+    Process {
+        /// The game.
+        name: String,
+        /// Print the outcome; store nothing.
+        #[arg(long)]
+        preview: bool,
+        /// Process before the deadline, though powers may not have ordered.
+        #[arg(long, conflicts_with = "preview")]
+        now_anyway: bool,
+    },
+    /// Goes back to an earlier phase ("Spring 1801 Movement"); later ones stay in the history.
+    Rollback {
+        /// The game.
+        name: String,
+        /// The phase.
+        phase: String,
+        /// Why, for the notice every player gets.
+        #[arg(long)]
+        reason: Option<String>,
+    },
+    /// Names a minor's controller, or none (R7.8), for the current phase.
+    Control {
+        /// The game.
+        name: String,
+        /// The minor.
+        minor: String,
+        /// The major, or none.
+        power: String,
+    },
+    /// Moves the current phase's deadline.
+    Deadline {
+        /// The game.
+        name: String,
+        /// The new deadline in the game's zone ("2026-11-22 18:00"), or with an offset
+        /// (2026-11-22T18:00:00Z).
+        time: String,
+    },
+    /// Pauses a game: no deadline runs.
+    Pause {
+        /// The game.
+        name: String,
+    },
+    /// Resumes a paused game.
+    Resume {
+        /// The game.
+        name: String,
+    },
+    /// Changes a setting of the game (everyone in a game under way is told): movement,
+    /// retreat, winter, grace, remind (periods: 48h), zone (Europe/Paris), wait and pictures
+    /// (on or off), press (white|grey|public|none), anonymous and gm-copy (on or off),
+    /// abandon (N missed phases; 0: never), observers (on or off), delay (a period),
+    /// absence-max-days (1 to 90), absences-per-year (0 to 52).
+    Set {
+        /// The game.
+        name: String,
+        /// The setting.
+        setting: String,
+        /// Its value.
+        value: String,
+    },
+    /// Lists the games.
+    List,
+    /// Turns a recorded game (MILA JSON, as webDiplomacy's published games) into a game folder
+    /// for `napjudge replay` (docs/games.md); no database is opened.
+    Import {
+        /// The record.
+        file: PathBuf,
+        /// A rule switch to play it with, NAME or NAME=on|off (repeatable): webdiplomacy rules
+        /// as the judge that recorded webDiplomacy's games.
+        #[arg(long = "edition", value_name = "NAME[=on|off]")]
+        editions: Vec<String>,
+        /// The folder to write (default fixtures/games/NAME).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// The game's name (default: wd and the number of a game_NNN file, else the record's id).
+        #[arg(long)]
+        name: Option<String>,
+        /// Replace a folder that has files.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Writes a game as a MILA JSON record, the format `game import` reads (standard games
+    /// only): every phase, its orders and press (docs/games.md).
+    Export {
+        /// The game.
+        name: String,
+        /// The file to write (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Only what anyone may read: press to every power, and no press of the current phase
+        /// (what `napjudge site` publishes).
+        #[arg(long)]
+        public: bool,
+    },
+}
+
+/// `napjudge game create`'s flags.
+#[derive(clap::Args)]
+pub struct Create {
+    /// The game's name.
+    name: String,
+    /// The variant (napoleonic, standard).
+    #[arg(long, default_value = "napoleonic")]
+    variant: String,
+    /// The GM's mail address.
+    #[arg(long)]
+    gm: String,
+    /// The time zone deadlines are shown in (IANA name).
+    #[arg(long, default_value = "UTC")]
+    timezone: String,
+    /// The period of a movement phase.
+    #[arg(long, default_value = "48h")]
+    movement: String,
+    /// The period of a retreat phase.
+    #[arg(long, default_value = "24h")]
+    retreat: String,
+    /// The period of a Winter.
+    #[arg(long, default_value = "48h")]
+    winter: String,
+    /// The grace after each deadline.
+    #[arg(long, default_value = "24h")]
+    grace: String,
+    /// How long before the deadline the reminder goes.
+    #[arg(long, default_value = "12h")]
+    remind: String,
+    /// Wait for the deadline even when every power has ordered.
+    #[arg(long)]
+    wait: bool,
+    /// Result mails without a picture of the board (`game set NAME pictures on` undoes it).
+    #[arg(long)]
+    no_pictures: bool,
+    /// A rule switch for the game, NAME or NAME=on|off (repeatable): `--option webdiplomacy`
+    /// rules as webDiplomacy's judge does (see docs/rules.md).
+    #[arg(long = "option", value_name = "NAME[=on|off]")]
+    options: Vec<String>,
+    /// The players' press: white (the default: the sender named), grey (also PRESS GREY
+    /// TO and BROADCAST GREY, the sender not named), public (broadcasts only) or none.
+    #[arg(long, value_name = "MODE")]
+    press: Option<String>,
+    /// The players are known by their powers only (gunboat): no player's address is
+    /// shown to another.
+    #[arg(long)]
+    anonymous: bool,
+    /// The GM gets a copy, naming the sender, of every press a player sends.
+    #[arg(long)]
+    gm_copy: bool,
+    /// A power whose player sends no orders for N phases in a row is abandoned: its seat
+    /// opens (0, the default: never).
+    #[arg(long, value_name = "N")]
+    abandon_after: Option<String>,
+    /// Nobody may OBSERVE the game by mail (`game observe` still adds an observer).
+    #[arg(long)]
+    no_observers: bool,
+    /// Once everyone has ordered, how long after the last orders the phase is processed
+    /// (njudge's delay: a player may still change their mind; 0s, the default: at once).
+    #[arg(long, value_name = "PERIOD")]
+    delay: Option<String>,
+    /// The longest absence a player may register (SET ABSENCE), in days (1 to 90; 14 by
+    /// default).
+    #[arg(long, value_name = "N")]
+    absence_max_days: Option<String>,
+    /// How many absences a player may register per year (0 to 52; 3 by default).
+    #[arg(long, value_name = "N")]
+    absences_per_year: Option<String>,
+}
+
+fn period(flag: &str, text: &str) -> Result<Period, String> {
+    Period::parse(text).map_err(|e| format!("--{flag}: {e}"))
+}
+
+/// Runs a `game` command.
+pub fn game(
+    db: &Path,
+    now: Option<&str>,
+    config_file: Option<&Path>,
+    command: GameCommand,
+) -> Result<ExitCode, String> {
+    if let GameCommand::Import {
+        file,
+        editions,
+        out,
+        name,
+        force,
+    } = command
+    {
+        return replay::import(&file, &editions, out, name.as_deref(), force);
+    }
+    if let GameCommand::Export { name, out, public } = command {
+        return replay::export(db, &name, out.as_deref(), public);
+    }
+    let makes_database = matches!(command, GameCommand::Create(_));
+    // The start and password mails tell players the judge's address, and `game process`'s
+    // results link to their page as the tick's do.
+    let Wired {
+        judge: mut j,
+        clock,
+        ..
+    } = wiring::judge(db, now, config_file, makes_database)?;
+    // A time as the GM reads it: in the game's zone.
+    let local = |j: &Judge, name: &str, t| j.local_time(name, t);
+    let e = |e: napjudge_judge::game::GameError| e.to_string();
+    match command {
+        GameCommand::Create(c) => create(&mut j, clock, c)?,
+        GameCommand::Assign {
+            name,
+            power,
+            address,
+            password,
+        } => {
+            let mailed = j
+                .assign(&name, &power, &address, password.as_deref(), clock.now())
+                .map_err(e)?;
+            println!(
+                "{power} in {name}: {address}{}",
+                if mailed { " (password mailed)" } else { "" }
+            );
+        }
+        GameCommand::Code { name, power, mail } => {
+            let c = j
+                .issue_code(&name, &power, mail.as_deref(), clock.now())
+                .map_err(|err| err.to_string())?;
+            println!(
+                "{name}: takeover code for {}: {}{}",
+                c.power,
+                c.code,
+                c.mailed_to
+                    .map(|a| format!(" (mailed to {a})"))
+                    .unwrap_or_default()
+            );
+        }
+        GameCommand::Replace {
+            name,
+            power,
+            address,
+        } => {
+            let old = j
+                .replace(&name, &power, &address, clock.now())
+                .map_err(|err| err.to_string())?;
+            println!(
+                "{power} in {name}: {address} (password mailed){}",
+                old.map(|a| format!("; {a} told")).unwrap_or_default()
+            );
+        }
+        GameCommand::Observe {
+            name,
+            address,
+            stop,
+        } => {
+            let a = napjudge_judge::Address::new(&address);
+            if stop {
+                let g = j
+                    .unobserve(&name, &a, clock.now())
+                    .map_err(|err| err.to_string())?;
+                println!("{g}: {address} no longer observes");
+            } else {
+                let g = j
+                    .observe(&name, &a, false, clock.now())
+                    .map_err(|err| err.to_string())?;
+                println!("{g}: {address} observes");
+            }
+        }
+        GameCommand::Start { name } => {
+            let (phase, deadline) = j.start(&name, clock.now()).map_err(e)?;
+            println!(
+                "{name} started: {phase}, deadline {}; every player and the GM are mailed",
+                local(&j, &name, deadline)
+            );
+        }
+        GameCommand::Show { name } => print!("{}", j.show(&name, None).map_err(e)?),
+        GameCommand::Orders {
+            name,
+            power,
+            file,
+            as_player,
+        } => return orders(&mut j, clock, &name, &power, &file, as_player),
+        GameCommand::Process {
+            name,
+            preview,
+            now_anyway,
+        } => {
+            let p = match preview {
+                true => j.process(&name, true, clock.now()),
+                false => j.process_due(&name, None, now_anyway, clock.now()),
+            }
+            .map_err(e)?;
+            if preview {
+                print!("{}", p.results);
+            } else {
+                println!(
+                    "{name}: processed {}; next {}{}; {} mails queued",
+                    p.phase,
+                    p.next.as_deref().unwrap_or("none (the game is over)"),
+                    p.deadline
+                        .map(|d| format!(", deadline {}", local(&j, &name, d)))
+                        .unwrap_or_default(),
+                    p.mails
+                );
+            }
+        }
+        GameCommand::Rollback {
+            name,
+            phase,
+            reason,
+        } => {
+            let p = j
+                .rollback(&name, &phase, reason.as_deref(), clock.now())
+                .map_err(e)?;
+            println!("{name}: back to {p}; everyone is told");
+        }
+        GameCommand::Control { name, minor, power } => {
+            let c = j.control(&name, &minor, &power, clock.now()).map_err(e)?;
+            println!("{name}: {c} (carried out when the phase is processed)");
+        }
+        GameCommand::Deadline { name, time } => {
+            let at = j.set_deadline(&name, &time, clock.now()).map_err(e)?;
+            println!(
+                "{name}: deadline {}; everyone is told",
+                local(&j, &name, at)
+            );
+        }
+        GameCommand::Pause { name } => {
+            j.pause(&name, true, clock.now()).map_err(e)?;
+            println!("{name}: paused");
+        }
+        GameCommand::Resume { name } => {
+            let d = j.pause(&name, false, clock.now()).map_err(e)?;
+            println!(
+                "{name}: resumed{}",
+                d.map(|d| format!(", deadline {}", local(&j, &name, d)))
+                    .unwrap_or_default()
+            );
+        }
+        GameCommand::Set {
+            name,
+            setting,
+            value,
+        } => {
+            let setting = Setting::parse(&setting, &value).map_err(|err| err.to_string())?;
+            let game = j.set(&name, &setting, clock.now()).map_err(e)?;
+            println!("{}: {setting}", game.name);
+        }
+        GameCommand::End {
+            name,
+            draw,
+            winner,
+            reason,
+        } => {
+            let how = GmEnd {
+                draw,
+                winner,
+                reason,
+            };
+            let ended = j.end(&name, &how, clock.now()).map_err(e)?;
+            let game = j
+                .view()
+                .game(&name)
+                .map_err(|err| err.to_string())?
+                .ok_or_else(|| format!("no game called '{name}'"))?;
+            println!(
+                "{name}: ended {}; the final mail is queued for everyone",
+                describe(&ended, &game.timezone)
+            );
+        }
+        GameCommand::Delete { name } => {
+            j.delete(&name).map_err(e)?;
+            println!("{name}: deleted");
+        }
+        GameCommand::List => {
+            for line in j.list().map_err(e)? {
+                println!("{line}");
+            }
+        }
+        GameCommand::Import { .. } => return Err("game import needs no database".into()),
+        GameCommand::Export { .. } => return Err("game export is run before the judge".into()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `game create`: the game with the flags given, read as `game set` reads them.
+fn create(j: &mut Judge, clock: Clock, c: Create) -> Result<(), String> {
+    let Create {
+        name,
+        variant,
+        gm,
+        timezone,
+        movement,
+        retreat,
+        winter,
+        grace,
+        remind,
+        wait,
+        no_pictures,
+        options,
+        press,
+        anonymous,
+        gm_copy,
+        abandon_after,
+        no_observers,
+        delay,
+        absence_max_days,
+        absences_per_year,
+    } = c;
+    // The flags given, read as `game set` reads them: the rest keep their defaults.
+    let mut settings = Vec::new();
+    for (key, value) in [
+        ("press", press),
+        ("abandon", abandon_after),
+        ("delay", delay),
+        ("absence-max-days", absence_max_days),
+        ("absences-per-year", absences_per_year),
+    ] {
+        if let Some(value) = value {
+            settings.push(Setting::parse(key, &value).map_err(|e| e.to_string())?);
+        }
+    }
+    for (on, setting) in [
+        (anonymous, Setting::Anonymous(true)),
+        (gm_copy, Setting::GmCopy(true)),
+        (no_observers, Setting::Observers(false)),
+    ] {
+        if on {
+            settings.push(setting);
+        }
+    }
+    let g = NewGame {
+        name,
+        variant,
+        gm,
+        timezone,
+        periods: Periods {
+            movement: period("movement", &movement)?,
+            retreat: period("retreat", &retreat)?,
+            winter: period("winter", &winter)?,
+            grace: period("grace", &grace)?,
+            remind: period("remind", &remind)?,
+        },
+        wait,
+        options,
+        pictures: !no_pictures,
+        press: Default::default(),
+    };
+    let game = j
+        .create_with(&g, &settings, clock.now())
+        .map_err(|e| e.to_string())?;
+    println!(
+        "created {} ({}); assign the powers, then `napjudge game start {}`",
+        game.name, game.variant, game.name
+    );
+    Ok(())
+}
+
+/// `game orders`: a power's orders entered, each line printed as understood or with its error;
+/// exit 1 when a line was refused.
+fn orders(
+    j: &mut Judge,
+    clock: Clock,
+    name: &str,
+    power: &str,
+    file: &str,
+    as_player: bool,
+) -> Result<ExitCode, String> {
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|err| format!("standard input: {err}"))?;
+        s
+    } else {
+        std::fs::read_to_string(file).map_err(|err| format!("{file}: {err}"))?
+    };
+    let by = if as_player {
+        Author::Player
+    } else {
+        Author::Gm
+    };
+    let ack = j
+        .orders(name, power, &text, by, clock.now())
+        .map_err(|e| e.to_string())?
+        .ack;
+    let lines = &ack.lines;
+    let mut failed = false;
+    for l in lines {
+        match &l.error {
+            None => println!("line {}: {}", l.line, l.kept()),
+            Some(err) => {
+                failed = true;
+                println!("line {}: {}: {err}", l.line, l.order);
+            }
+        }
+        for w in &l.warnings {
+            println!("line {}: WARNING: {w}", l.line);
+        }
+    }
+    let kept = lines.iter().filter(|l| l.error.is_none()).count();
+    println!("{kept} of {} orders kept for {power}", lines.len());
+    for n in &ack.notes {
+        println!("{n}");
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,159 @@
+//! Game folders and records at the shell: `game import`, `game export` and `replay`
+//! (`napjudge-replay`).
+
+use crate::wiring;
+use napjudge_replay::{self as replay, folder};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `game import`: the folder is written whole, or nothing is.
+pub fn import(
+    file: &Path,
+    editions: &[String],
+    out: Option<PathBuf>,
+    name: Option<&str>,
+    force: bool,
+) -> Result<ExitCode, String> {
+    let imported = replay::import::import_file(file, editions, name).map_err(|e| e.to_string())?;
+    let out = out.unwrap_or_else(|| Path::new("fixtures/games").join(&imported.name));
+    replay::import::write(&imported, &out, force).map_err(|e| e.to_string())?;
+    let mails = imported
+        .files
+        .keys()
+        .filter(|p| p.starts_with("mail"))
+        .count();
+    println!(
+        "{}: wrote {} ({mails} mails); replay it with `napjudge replay {}`",
+        imported.name,
+        out.display(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `game export`: the record to `out`, else to standard output. The store is only read.
+pub fn export(db: &Path, name: &str, out: Option<&Path>, public: bool) -> Result<ExitCode, String> {
+    let store = wiring::open_existing(db)?;
+    let scope = if public {
+        replay::export::Scope::Public
+    } else {
+        replay::export::Scope::Full
+    };
+    let json = replay::export::export(store.view(), name, scope).map_err(|e| e.to_string())?;
+    match out {
+        Some(path) => {
+            std::fs::write(path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => println!("{json}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A folder for this run's databases, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir, String> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir =
+            std::env::temp_dir().join(format!("napjudge-replay-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Where a replay's mails go without `--outbox`: under the system's temporary folder, never
+/// into the folder the replay was started from.
+fn replay_root() -> PathBuf {
+    std::env::temp_dir().join("napjudge-replay")
+}
+
+/// `napjudge replay PATH`: every game folder at PATH replayed through the judge (docs/games.md);
+/// exit 1 when any differs from its record. `db`: one store for every game instead of a fresh
+/// one each; `outbox`: where each game's mails go (`DIR/NAME`, else [`replay_root`]`/NAME`).
+pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<ExitCode, String> {
+    use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let started = std::time::Instant::now();
+    let dirs = folder::find(path).map_err(|e| e.to_string())?;
+    if dirs.is_empty() {
+        return Err(format!(
+            "{}: no game folder here (a folder with a game.toml, or folders of them)",
+            path.display()
+        ));
+    }
+    let temp = TempDir::new()?;
+    // Drawn on stderr, and only when it is a terminal.
+    let bars = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+    let style = |template: &str| {
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
+    };
+    let overall = bars.add(ProgressBar::new(dirs.len() as u64));
+    overall.set_style(style("games  [{bar:30}] {pos}/{len} {elapsed}"));
+    let mut total = replay::Replayed::default();
+    let mut games = 0;
+    let mut outboxes = Vec::new();
+    for dir in &dirs {
+        let f = folder::read(dir).map_err(|e| e.to_string())?;
+        let name = f.settings.game.name.clone();
+        let bar = bars.add(ProgressBar::new(f.record.len() as u64));
+        bar.set_style(style("{msg:>10} [{bar:30}] {pos}/{len} phases"));
+        bar.set_message(name.clone());
+        let store = match db {
+            Some(file) => file.to_path_buf(),
+            None => temp.0.join(format!("{name}.db")),
+        };
+        let out = match outbox {
+            Some(d) => d.join(&name),
+            None => replay_root().join(&name),
+        };
+        let r = replay::replay_game(&f, &store, &out, &|n| bar.set_position(n as u64))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        bar.finish_and_clear();
+        overall.inc(1);
+        for d in &r.differences {
+            bars.suspend(|| println!("{d}"));
+        }
+        games += 1;
+        total.phases += r.phases;
+        total.mails_in += r.mails_in;
+        total.mails_out += r.mails_out;
+        total.press += r.press;
+        total.differences.extend(r.differences);
+        outboxes.push(r.outbox);
+    }
+    overall.finish_and_clear();
+    let where_ = match (outbox, outboxes.as_slice()) {
+        (_, [one]) => one.display().to_string(),
+        (Some(d), _) => format!("{}/GAME/", d.display()),
+        (None, _) => format!("{}/GAME/", replay_root().display()),
+    };
+    println!(
+        "replayed {games} game{}: {} phases, {} mails in, {} mails out ({} press delivered), {} \
+         difference{}, in {:.1} s; the judge's mails are in {where_}",
+        if games == 1 { "" } else { "s" },
+        total.phases,
+        total.mails_in,
+        total.mails_out,
+        total.press,
+        total.differences.len(),
+        if total.differences.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        started.elapsed().as_secs_f64()
+    );
+    Ok(if total.differences.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
