@@ -424,11 +424,11 @@ pub fn game(
             );
         }
         GameCommand::Pause { name } => {
-            j.pause(&name, true, clock.now()).map_err(e)?;
+            j.pause(&name, clock.now()).map_err(e)?;
             println!("{name}: paused");
         }
         GameCommand::Resume { name } => {
-            let d = j.pause(&name, false, clock.now()).map_err(e)?;
+            let d = j.resume(&name, clock.now()).map_err(e)?;
             println!(
                 "{name}: resumed{}",
                 d.map(|d| format!(", deadline {}", local(&j, &name, d)))

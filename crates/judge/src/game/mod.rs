@@ -57,8 +57,6 @@ pub struct Judge {
     site: Option<String>,
 }
 
-/// The judge's address when none is given (`napjudge.toml`'s default).
-pub const DEFAULT_ADDRESS: &str = "judge@napjudge.invalid";
 
 fn period_for(p: &Periods, kind: PhaseKind) -> Period {
     match kind {
@@ -153,7 +151,7 @@ impl Judge {
             store,
             password_cost: PasswordCost::Full,
             variants: HashMap::new(),
-            address: DEFAULT_ADDRESS.to_string(),
+            address: crate::config::UNSET_ADDRESS.to_string(),
             site: None,
         }
     }
