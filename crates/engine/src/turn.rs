@@ -191,8 +191,8 @@ pub struct PhaseReport {
     pub next: Position,
     /// The powers that owe orders in the next phase.
     pub owe: Vec<PowerId>,
-    /// The forces of the powers that sent orders which no order named (issue 21), after the
-    /// GM's commands: they held, or in a retreat disbanded. Reports stored before it have none.
+    /// The forces of the powers that sent orders which no order named, after the GM's commands:
+    /// they held, or in a retreat disbanded. Reports stored before this field have none.
     #[serde(default)]
     pub unordered: Vec<Unordered>,
 }

@@ -11,9 +11,9 @@ pub trait PlaceName {
 
 impl PlaceName for Region {
     fn name(&self, variant: &Variant) -> String {
-        // Codes throughout (issue 21): a code that is also a shared name (`BAL`, the Baltic
-        // Sea; `Bal` may be the Balkans) reads back as that space, since validation takes the
-        // meaning written as its exact code when several fit.
+        // Codes throughout: a code that is also a shared name (`BAL`, the Baltic Sea; `Bal` may
+        // be the Balkans) reads back as that space, since validation takes the meaning written
+        // as its exact code when several fit.
         variant.region_name(*self)
     }
 }

@@ -1,0 +1,299 @@
+//! A power's whole set of orders: the components every force is given across the orders (R1.4),
+//! orders that void each other, landings from seas reached this phase, and how messages name an
+//! earlier order.
+
+use super::error::describe_counts;
+use super::merge::{check_merge_result, merge_sums, without_void_participants};
+use super::{units_of, Checked, Checker, ValidationError};
+use crate::order::{Order, OrderKind, Place, Stage, UnitSpec};
+use crate::position::Position;
+use crate::variant::{PhaseKind, ProvinceId, Region};
+
+pub(super) fn check_numbered<'o>(
+    checker: &Checker,
+    orders: impl Iterator<Item = &'o Order<Place>>,
+    numbers: &Numbering,
+) -> Vec<Checked> {
+    let checked: Vec<Checked> = orders.map(|o| checker.check(o)).collect();
+    // R1.4: every force's components named by all the orders together, before any is judged, so
+    // that which order was written first decides nothing (RULINGS section 0).
+    let mut used: Vec<Used> = Vec::new();
+    if let Some(pos) = checker.position {
+        for (this, order) in checked.iter().enumerate() {
+            let Ok(order) = order else { continue };
+            // Winter orders are taken in the order written (DATC 6.I.1, 6.J.1, 6.J.2: a unit
+            // removed twice is removed once), landings and second-phase orders are counted where
+            // adjudication knows what is aboard and what moved.
+            let skip = order.kind.is_winter()
+                || matches!(order.kind, OrderKind::Disembark { .. })
+                || order.stage == Stage::Second;
+            if !skip {
+                for unit in units_of(order) {
+                    tally(pos, &mut used, unit, this);
+                }
+            }
+        }
+    }
+    // Seas this order set may bring an army of the power into (R3.2): a landing from a sea the
+    // army only reaches this phase must be the same power's. Fleets sailing from a force with
+    // armies aboard may carry them (R3.4), by a move or a merge, whether or not the order names
+    // the armies; adjudication matches each landing to the armies actually carried (R3.3).
+    let carries = |u: &UnitSpec<Region>| {
+        u.fleets > 0
+            && (u.armies > 0
+                || checker
+                    .position
+                    .and_then(|pos| pos.force(u.at.province))
+                    .is_some_and(|f| f.armies > 0))
+    };
+    let carried: Vec<ProvinceId> = checked
+        .iter()
+        .flatten()
+        .filter_map(|o| match &o.kind {
+            OrderKind::EmbarkWith { to, .. } => Some(to.province),
+            OrderKind::Move { unit, to, .. } if carries(unit) => Some(to.province),
+            OrderKind::Merge { units, target, .. } if units.iter().any(carries) => {
+                Some(target.province)
+            }
+            _ => None,
+        })
+        .collect();
+    let merges = merge_sums(&checked);
+    let conflicts: Vec<Option<ValidationError>> = (0..checked.len())
+        .map(|i| conflict(checker, &checked, i, numbers))
+        .collect();
+    checked
+        .into_iter()
+        .zip(conflicts)
+        .enumerate()
+        .map(|(this, (checked, conflict))| {
+            let checked = checked?;
+            if let Some(e) = conflict {
+                return Err(e);
+            }
+            check_merge_result(checker, &merges, &checked)?;
+            if let (OrderKind::Disembark { unit, .. }, Some(pos)) =
+                (&checked.kind, checker.position)
+            {
+                let sea = unit.at.province;
+                let aboard = pos.force(sea).is_some_and(|f| f.armies > 0);
+                if !aboard && !carried.contains(&sea) {
+                    return Err(ValidationError::NotAboard {
+                        sea: checker.variant.province(sea).name.clone(),
+                    });
+                }
+            }
+            // `used` holds only the counted orders' forces (none without a position).
+            if !used.iter().any(|u| u.by.contains(&this)) {
+                return Ok(checked);
+            }
+            // A one-line merge participant whose force is over-ordered is void by itself, as its
+            // own `MERGE` line would be, and the rest merges (R1.4, R2.6).
+            let valid = |unit: &UnitSpec<Region>| {
+                over_named(checker, &used, unit.at.province, this, numbers)
+            };
+            if let Some(merge) = without_void_participants(checked.clone(), valid) {
+                return merge;
+            }
+            for unit in units_of(&checked) {
+                valid(unit)?;
+            }
+            Ok(checked)
+        })
+        .collect()
+}
+
+/// Two of the power's own orders that adjudication would void together (R3.2, R5.1): a fleet
+/// given one move by an embarkation (`A(Wal) E F(ENG)-NTH`) and another by its own order, or a
+/// blockade by fleets an army embarks on this season.
+fn conflict(
+    checker: &Checker,
+    checked: &[Checked],
+    this: usize,
+    numbers: &Numbering,
+) -> Option<ValidationError> {
+    use OrderKind::*;
+    let v = checker.variant;
+    let order = checked.get(this)?.as_ref().ok()?;
+    let others = || {
+        checked
+            .iter()
+            .enumerate()
+            .filter(move |&(k, _)| k != this)
+            .filter_map(|(k, o)| Some((k, o.as_ref().ok()?)))
+    };
+    let name = |p: ProvinceId| v.province(p).name.clone();
+    // A fleet's own move that is not the embarkation's (`via convoy` is never the same move).
+    let differs = |fleet_at: ProvinceId, to: ProvinceId, own: &Order<Region>| match &own.kind {
+        Move {
+            unit,
+            to: own_to,
+            via_convoy,
+            ..
+        } if unit.fleets > 0 && unit.at.province == fleet_at => {
+            own_to.province != to || *via_convoy
+        }
+        _ => false,
+    };
+    // Whether the embarkation finds a fleet in `fleet_at` to ride on (R3.2): one given the same
+    // move, or one no first-phase order names. Without a position the fleets are not known.
+    let carried = |fleet_at: ProvinceId, to: ProvinceId| {
+        let first = || {
+            checked
+                .iter()
+                .filter_map(|o| o.as_ref().ok())
+                .filter(|o| o.stage == Stage::First)
+        };
+        let same = first().any(|o| match &o.kind {
+            Move {
+                unit,
+                to: own_to,
+                via_convoy: false,
+                ..
+            } => unit.fleets > 0 && unit.at.province == fleet_at && own_to.province == to,
+            _ => false,
+        });
+        let named: u32 = first()
+            .filter_map(|o| match &o.kind {
+                EmbarkWith { .. } => None,
+                kind => kind.unit().filter(|u| u.at.province == fleet_at),
+            })
+            .map(|u| u32::from(u.fleets))
+            .sum();
+        let free = checker.position.is_none_or(|pos| {
+            pos.force(fleet_at)
+                .is_some_and(|f| u32::from(f.fleets) > named)
+        });
+        same || free
+    };
+    match &order.kind {
+        EmbarkWith { fleet, to, .. } if !carried(fleet.at.province, to.province) => others()
+            .find(|(_, o)| o.stage == Stage::First && differs(fleet.at.province, to.province, o))
+            .map(|(k, _)| ValidationError::FleetMovedTwice {
+                place: name(fleet.at.province),
+                other: numbers.name(k),
+            }),
+        Move { unit, .. } if unit.fleets > 0 && order.stage == Stage::First => others()
+            .find(|(_, o)| match &o.kind {
+                EmbarkWith { fleet, to, .. } => {
+                    differs(fleet.at.province, to.province, order)
+                        && !carried(fleet.at.province, to.province)
+                }
+                _ => false,
+            })
+            .map(|(k, _)| ValidationError::FleetMovedTwice {
+                place: name(unit.at.province),
+                other: numbers.name(k),
+            }),
+        Blockade { unit, .. } => others()
+            .find(
+                |(_, o)| matches!(&o.kind, Embark { sea, .. } if sea.province == unit.at.province),
+            )
+            .map(|(k, _)| ValidationError::BlockadeCarrying {
+                place: name(unit.at.province),
+                other: numbers.name(k),
+            }),
+        _ => None,
+    }
+}
+
+/// Adds one order's components to what its force is given in all (R1.4).
+fn tally(pos: &Position, used: &mut Vec<Used>, unit: &UnitSpec<Region>, this: usize) {
+    let p = unit.at.province;
+    let (has_a, has_f) = match pos.phase.kind {
+        PhaseKind::Retreat | PhaseKind::SecondRetreat => pos
+            .dislodged
+            .iter()
+            .find(|d| d.province == p)
+            .map_or((0, 0), |d| (d.force.armies, d.force.fleets)),
+        _ => pos.force(p).map_or((0, 0), |f| (f.armies, f.fleets)),
+    };
+    let i = match used.iter().position(|e| e.at == p) {
+        Some(i) => i,
+        None => {
+            used.push(Used {
+                at: p,
+                has: (has_a, has_f),
+                armies: 0,
+                fleets: 0,
+                by: Vec::new(),
+            });
+            used.len() - 1
+        }
+    };
+    let u = &mut used[i];
+    u.armies = u.armies.saturating_add(unit.armies);
+    u.fleets = u.fleets.saturating_add(unit.fleets);
+    if !u.by.contains(&this) {
+        u.by.push(this);
+    }
+}
+
+/// Why an order is void when the orders for the force in `p` together name more components
+/// than it has (R1.4): every one of them is, whichever was written first.
+fn over_named(
+    checker: &Checker,
+    used: &[Used],
+    p: ProvinceId,
+    this: usize,
+    numbers: &Numbering,
+) -> Result<(), ValidationError> {
+    let Some(u) = used.iter().find(|e| e.at == p) else {
+        return Ok(());
+    };
+    let (has_a, has_f) = u.has;
+    if u.armies <= has_a && u.fleets <= has_f {
+        return Ok(());
+    }
+    let others: Vec<String> =
+        u.by.iter()
+            .filter(|&&k| k != this)
+            .map(|&k| numbers.name(k))
+            .collect();
+    let place = checker.variant.province(p).name.clone();
+    Err(if has_a + has_f == 1 && !others.is_empty() {
+        ValidationError::SecondOrder {
+            place,
+            others: others.join(", "),
+        }
+    } else {
+        ValidationError::TooMany {
+            place,
+            has: describe_counts(has_a, has_f),
+            named: describe_counts(u.armies, u.fleets),
+            orders: if others.is_empty() {
+                "this one".to_string()
+            } else {
+                format!("this one and {}", others.join(", "))
+            },
+        }
+    })
+}
+
+/// The components of one force ordered so far, and by which orders (R1.4).
+struct Used {
+    at: ProvinceId,
+    /// What the force has: (armies, fleets).
+    has: (u8, u8),
+    armies: u8,
+    fleets: u8,
+    by: Vec<usize>,
+}
+
+/// How messages name an earlier order of the set: `order 2`, or its line in a mail.
+pub(super) enum Numbering<'a> {
+    Order,
+    Lines(&'a [usize]),
+}
+
+impl Numbering<'_> {
+    fn name(&self, index: usize) -> String {
+        match self {
+            Numbering::Order => format!("order {}", index + 1),
+            Numbering::Lines(lines) => match lines.get(index) {
+                Some(n) => format!("line {n}"),
+                None => format!("order {}", index + 1),
+            },
+        }
+    }
+}
