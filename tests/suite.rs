@@ -54,3 +54,4 @@ mod validate;
 mod variant_load;
 mod warnings;
 mod webdiplomacy_games;
+mod wiring;

@@ -2,7 +2,7 @@
 //! reply queued in the same transaction) or failed.
 
 use super::{GameError, Judge};
-use crate::store::{Earlier, SignedMail, InboxState, MailKind, MailPicture, NewMail, NewMessage};
+use crate::store::{Earlier, InboxState, MailKind, MailPicture, NewMail, NewMessage, SignedMail};
 use chrono::{DateTime, Utc};
 
 /// A reply to a received message, for [`Judge::answer_message`].

@@ -57,7 +57,6 @@ pub struct Judge {
     site: Option<String>,
 }
 
-
 fn period_for(p: &Periods, kind: PhaseKind) -> Period {
     match kind {
         PhaseKind::Movement | PhaseKind::SecondMovement => p.movement,

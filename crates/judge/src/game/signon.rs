@@ -5,9 +5,7 @@
 use super::{hash_password, seats, variant, verify_password, GameError, Judge};
 use crate::clock;
 use crate::render;
-use crate::store::{
-    Address, ChangeKind, Game, SignedMail, MailKind, NewMail, Role, SignonFailure,
-};
+use crate::store::{Address, ChangeKind, Game, MailKind, NewMail, Role, SignedMail, SignonFailure};
 use chrono::{DateTime, Utc};
 use napjudge_engine::variant::PowerKind;
 
