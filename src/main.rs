@@ -116,7 +116,7 @@ enum Command {
     },
     /// Writes the web archive: a static site of the games (every processed phase with its board,
     /// orders, outcomes and public press; standings, centres chart, Atom feeds), no script
-    /// (docs/judge.md, "Web archive").
+    /// (docs/gm-guide.md, "The web archive").
     Site {
         /// The folder to write (made when missing; the site's files in it are replaced).
         #[arg(long)]

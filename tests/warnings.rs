@@ -5,7 +5,7 @@
 //!
 //! The exceptions follow one rule: an order may be void unwarned only when its void depends on
 //! other powers' orders, or on a failure the warning of another of the power's orders names.
-//! Each is listed with its reason in `docs/judge.md` ("What a warning can't know"):
+//! Each is listed with its reason in `docs/internals.md` ("What a warning can't know"):
 //! - a support or convoy of another power's unit that unit doesn't give (SupportedNotHolding,
 //!   SupportedNotOrdered, ConvoyedArmyNotOrdered), a support of a merge (NoMergeOrdered); in the
 //!   second phase, a support of a space the power's own first moves empty (`holds_after_first`);
@@ -404,7 +404,7 @@ fn winter(xs: &[u16]) -> Result<(), String> {
 
 /// The cases' seed: fixed, so that CI plays the same cases each run and a red CI can be
 /// reproduced; `PROPTEST_RNG_SEED=N` (any other number) explores further. Longer runs still find
-/// unwarned void orders: docs/judge.md, "Warnings before the deadline", names them.
+/// unwarned void orders: docs/internals.md, "What a warning can't know", names them.
 fn seed() -> RngSeed {
     match std::env::var("PROPTEST_RNG_SEED") {
         Ok(_) => Config::default().rng_seed,
