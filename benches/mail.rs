@@ -7,22 +7,13 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+mod scratch;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::verify_password;
 use napjudge_judge::mail::{self, Handled, MailConfig};
 use napjudge_judge::{Judge, MailKind, PasswordCost, Role, Store};
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join("napjudge-bench");
-    std::fs::create_dir_all(&dir).expect("scratch");
-    let path = dir.join(name);
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-    }
-    path
-}
 
 /// France's Spring 1801 orders, the `n`th mail: its own Message-ID, and its own text (the case
 /// of the orders' 26 letters spells `n`), because the same text again in a phase is refused as
@@ -61,7 +52,7 @@ fn kept_all(j: &Judge) {
 }
 
 fn bench(c: &mut Criterion) {
-    let db = scratch("mail.db");
+    let db = scratch::db("mail.db");
     let now = parse_time("2026-07-01T12:00:00Z").expect("time");
     let mut j = Judge::new(Store::open(&db).expect("db"));
     common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), |p| {
@@ -83,7 +74,7 @@ fn bench(c: &mut Criterion) {
     });
     kept_all(&j);
     // The same game with its passwords hashed at the least cost: the mail without argon2's.
-    let mut light = Judge::new(Store::open(&scratch("mail-light.db")).expect("db"))
+    let mut light = Judge::new(Store::open(&scratch::db("mail-light.db")).expect("db"))
         .with_password_cost(PasswordCost::Light);
     common::start_five_players(&mut light, now, "g", "UTC", common::day_periods(), |p| {
         format!("{}@example.org", p.to_lowercase())

@@ -50,9 +50,7 @@ fn poll(db: &Path, password: &str) -> Output {
 /// The replies queued, by recipient.
 fn replies(db: &Path) -> Vec<String> {
     let st = Store::open(db).expect("db");
-    st.view()
-        .mails(None)
-        .expect("outbox")
+    crate::golden::queued(st.view())
         .into_iter()
         .filter(|m| m.kind == MailKind::Reply)
         .map(|m| m.to)

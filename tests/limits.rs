@@ -8,10 +8,10 @@
 use crate::intake;
 use chrono::{DateTime, Utc};
 use intake::{config, JUDGE};
-use napjudge_judge::clock::{parse_time, Period};
+use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::{Judge, NewGame, PasswordCost};
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{Periods, Store};
+use napjudge_judge::store::Store;
 use napjudge_judge::MailKind;
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -42,21 +42,9 @@ fn new_game(db: &Path, name: &str) {
     let mut j = Judge::new(Store::open(db).expect("db")).with_password_cost(PasswordCost::Light);
     j.create(
         &NewGame {
-            name: name.into(),
-            variant: "napoleonic".into(),
             gm: format!("gm-{name}@example.org"),
-            timezone: "UTC".into(),
-            periods: Periods {
-                movement: Period::hours(48),
-                retreat: Period::hours(24),
-                winter: Period::hours(48),
-                grace: Period::hours(24),
-                remind: Period::hours(12),
-            },
-            wait: false,
-            options: Vec::new(),
             pictures: false,
-            press: Default::default(),
+            ..crate::common::new_game(name, "napoleonic", crate::golden::two_day_periods())
         },
         at(0),
     )
@@ -115,11 +103,7 @@ fn napjudge(db: &Path, now: DateTime<Utc>, args: &[&str], stdin: &[u8]) -> Outpu
 
 /// The replies queued to `to`, bodies.
 fn replies_to(db: &Path, to: &str) -> Vec<String> {
-    Store::open(db)
-        .expect("db")
-        .view()
-        .mails(None)
-        .expect("outbox")
+    crate::golden::queued_in(db)
         .into_iter()
         .filter(|m| m.to == to && m.kind == MailKind::Reply)
         .map(|m| m.body)

@@ -137,7 +137,7 @@ fn grey_press_and_anonymous_players_leak_nothing() {
     let press = j.view().press(id("grey")).expect("press");
     let grey: Vec<_> = press.iter().filter(|p| p.grey).collect();
     assert!(grey.len() >= 2, "{press:?}");
-    let mails = j.view().mails(None).expect("outbox");
+    let mails = golden::queued(j.view());
     for m in mails
         .iter()
         .filter(|m| m.kind == napjudge_judge::MailKind::Press)
@@ -251,15 +251,12 @@ fn press_options_at_the_shell_refuse_unknown_words() {
             .output()
             .expect("napjudge runs")
     };
-    let o = run(&[
-        "game",
-        "create",
-        "g",
-        "--gm",
-        "gm@example.org",
-        "--press",
-        "shades",
-    ]);
+    // `game create g` with the press options `press`.
+    let create = |press: &[&str]| {
+        let head = ["game", "create", "g", "--gm", "gm@example.org", "--press"];
+        run(&[&head[..], press].concat())
+    };
+    let o = create(&["shades"]);
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -273,16 +270,7 @@ fn press_options_at_the_shell_refuse_unknown_words() {
             .unwrap_or_default()
     };
     assert!(games(&db).is_empty(), "no game was made");
-    let o = run(&[
-        "game",
-        "create",
-        "g",
-        "--gm",
-        "gm@example.org",
-        "--press",
-        "GREY",
-        "--anonymous",
-    ]);
+    let o = create(&["GREY", "--anonymous"]);
     assert!(o.status.success(), "{o:?}");
     let made = games(&db);
     assert_eq!(

@@ -3,7 +3,7 @@
 //! connection of the test's own.
 
 use crate::common;
-
+use crate::golden;
 use crate::intake;
 use chrono::{DateTime, Utc};
 use intake::{config, scratch, JUDGE};
@@ -35,17 +35,6 @@ fn mail_from(from: &str, id: &str, body: &str) -> Vec<u8> {
         "From: {from}\r\nTo: {JUDGE}\r\nSubject: orders\r\nMessage-ID: <{id}@example.org>\r\n\r\n{body}"
     )
     .into_bytes()
-}
-
-/// The last reply queued to `to`.
-fn last_reply(j: &Judge, to: &str) -> String {
-    j.view()
-        .mails(None)
-        .expect("outbox")
-        .into_iter()
-        .rfind(|m| m.kind == MailKind::Reply && m.to == to)
-        .map(|m| m.body)
-        .unwrap_or_default()
 }
 
 /// The wrong passwords checked for `role` in game `g`, as stored for the throttle (one row per
@@ -86,7 +75,7 @@ fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
         mail::receive(&mut j, &cfg, &m, at(6)).expect("stored"),
         Handled::Answered
     );
-    let reply = last_reply(&j, "france@example.org");
+    let reply = golden::last_reply(j.view(), "france@example.org");
     assert!(
         reply.contains("Signed on as France in game 'g'."),
         "{reply}"
@@ -113,7 +102,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
         mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
     }
     assert_eq!(checks(&db, "France"), SENDER_LIMIT as i64);
-    let reply = last_reply(&j, "mallory@evil.example");
+    let reply = golden::last_reply(j.view(), "mallory@evil.example");
     assert!(
         reply.contains("came from mallory@evil.example in the last 6h")
             && reply.contains("until Wednesday 1 July 2026, 16:01 UTC"),
@@ -137,7 +126,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
         mail::receive(&mut j, &cfg, &m, at(2)).expect("stored");
     }
     assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
-    let reply = last_reply(&j, "y99@evil.example");
+    let reply = golden::last_reply(j.view(), "y99@evil.example");
     assert!(
         reply.contains("from addresses other than France's own")
             && reply.contains("checks only mail from the address it mails France at")
@@ -148,7 +137,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
     // Even the right password is not checked from another address now...
     let m = mail_from("friend@example.net", "friend", "SIGNON France g pw\r\n");
     mail::receive(&mut j, &cfg, &m, at(3)).expect("stored");
-    assert!(last_reply(&j, "friend@example.net").contains("Too many wrong passwords"));
+    assert!(golden::last_reply(j.view(), "friend@example.net").contains("Too many wrong passwords"));
     // ... but the owner's is, and other powers are not touched.
     for (from, body) in [
         ("france@example.org", "SIGNON France g pw\r\n"),
@@ -159,7 +148,10 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
             mail::receive(&mut j, &cfg, &m, at(4)).expect("stored"),
             Handled::Answered
         );
-        assert!(last_reply(&j, from).contains("Signed on as"), "{from}");
+        assert!(
+            golden::last_reply(j.view(), from).contains("Signed on as"),
+            "{from}"
+        );
     }
     assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
     // Six hours after the guesses, they no longer count.
@@ -170,7 +162,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
         "SIGNON France g pw\r\nLIST\r\n",
     );
     mail::receive(&mut j, &cfg, &m, at(6 * 60 + 3)).expect("stored");
-    assert!(last_reply(&j, "friend@example.net").contains("Signed on as France"));
+    assert!(golden::last_reply(j.view(), "friend@example.net").contains("Signed on as France"));
 }
 
 /// Finding 4, the one case left: a sender forging the owner's own address, blind (the replies
@@ -190,7 +182,7 @@ fn guesses_from_the_owners_own_address_are_bounded_too() {
         mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
     }
     assert_eq!(checks(&db, "France"), OWNER_LIMIT as i64);
-    let reply = last_reply(&j, "France@Example.org");
+    let reply = golden::last_reply(j.view(), "France@Example.org");
     assert!(
         reply.contains("from France's own address") && reply.contains("tell your GM"),
         "{reply}"
@@ -256,7 +248,7 @@ fn stored_mail_has_no_password_in_any_encoding() {
     ];
     for (i, m) in mails.iter().enumerate() {
         mail::receive(&mut j, &cfg, m, at(i as i64)).expect("stored");
-        let reply = last_reply(&j, "france@example.org");
+        let reply = golden::last_reply(j.view(), "france@example.org");
         assert!(reply.contains("Signed on as France"), "mail {i}: {reply}");
     }
     let raw = stored_raw(&db);
@@ -315,7 +307,7 @@ fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
     .expect("stored");
     let (answered, _) = mail::tick(&mut j, &config(), at(30)).expect("tick");
     assert_eq!(answered, 1);
-    let reply = last_reply(&j, "france@example.org");
+    let reply = golden::last_reply(j.view(), "france@example.org");
     assert!(reply.contains("Signed on as France"), "{reply}");
     assert!(reply.contains("BID 6 Denmark"), "{reply}");
     let raw = stored_raw(&db);
@@ -330,17 +322,7 @@ fn a_sent_password_mail_keeps_no_password() {
     let db = dir.join("judge.db");
     let mut j = Judge::new(Store::open(&db).expect("db")).with_password_cost(PasswordCost::Light);
     j.create(
-        &napjudge_judge::NewGame {
-            name: "g".into(),
-            variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
-            timezone: "UTC".into(),
-            periods: common::day_periods(),
-            wait: false,
-            options: Vec::new(),
-            pictures: true,
-            press: Default::default(),
-        },
+        &common::new_game("g", "napoleonic", common::day_periods()),
         at(0),
     )
     .expect("create");
@@ -348,9 +330,7 @@ fn a_sent_password_mail_keeps_no_password() {
         .assign("g", "France", "france@example.org", None, at(0))
         .expect("assign"));
     let body = |j: &Judge| {
-        j.view()
-            .mails(None)
-            .expect("outbox")
+        golden::queued(j.view())
             .into_iter()
             .find(|m| m.kind == MailKind::Password)
             .map(|m| m.body)
