@@ -81,24 +81,17 @@ fn mail_from_france(id: &str, body: &str) -> String {
 }
 
 fn napjudge(db: &Path, now: DateTime<Utc>, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .arg("--db")
-        .arg(db)
-        .arg("--now")
-        .arg(rfc3339(now))
-        .args(args)
-        .env("NAPJUDGE_FROM", JUDGE)
-        .env("NAPJUDGE_CONFIG", db.with_file_name("napjudge.toml"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("napjudge runs");
-    if let Some(mut input) = child.stdin.take() {
-        // A judge that stops reading early closes the pipe: that is not the test's failure.
-        let _ = input.write_all(stdin);
-    }
-    child.wait_with_output().expect("napjudge ends")
+    crate::golden::piped(
+        Command::new(env!("CARGO_BIN_EXE_napjudge"))
+            .arg("--db")
+            .arg(db)
+            .arg("--now")
+            .arg(rfc3339(now))
+            .args(args)
+            .env("NAPJUDGE_FROM", JUDGE)
+            .env("NAPJUDGE_CONFIG", db.with_file_name("napjudge.toml")),
+        stdin,
+    )
 }
 
 /// The replies queued to `to`, bodies.

@@ -138,18 +138,7 @@ fn a_crowded_napoleonic_autumn() {
 /// first phase is drawn before and after, each force and dislodged force as one box.
 #[test]
 fn every_fixture_case_draws_before_and_after() {
-    let mut files = Vec::new();
-    let mut dirs = vec![std::path::PathBuf::from("fixtures")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a fixtures folder") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "case") {
-                files.push(path);
-            }
-        }
-    }
+    let files = crate::tree::files(Path::new("fixtures"), Some("case"));
     let mut variants = run::Variants::default();
     let mut boards = std::collections::HashMap::new();
     let mut drawn = 0;
