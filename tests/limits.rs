@@ -14,7 +14,6 @@ use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::Store;
 use napjudge_judge::MailKind;
 use sha2::{Digest, Sha256};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -643,16 +642,7 @@ fn fuzz_mutated_mails_exit_0_or_75_under_a_memory_limit() {
     };
     let singles = total / 10;
     for (i, m) in mails.iter().take(singles).enumerate() {
-        let mut child = limited(&["mail", "receive"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("napjudge runs");
-        if let Some(mut input) = child.stdin.take() {
-            let _ = input.write_all(m);
-        }
-        let o = child.wait_with_output().expect("napjudge ends");
+        let o = crate::golden::piped(&mut limited(&["mail", "receive"]), m);
         assert!(
             matches!(o.status.code(), Some(0 | 75)),
             "mail {i}: {:?} {}",

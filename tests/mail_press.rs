@@ -53,13 +53,9 @@ fn new_judge(db: &Path) -> Judge {
 
 /// Every table a mail may change, as text: a bad mail leaves it as it was.
 fn judge_state(db: &Path) -> String {
-    golden::dump(
+    golden::game_state(
         db,
         &[
-            "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
-            "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-            "SELECT game, power, address, password_hash FROM players ORDER BY game, power",
-            "SELECT id, action FROM gm_actions ORDER BY id",
             "SELECT name, state, grace, pictures, options, press, anonymous, gm_copy FROM games",
             "SELECT id, sender, recipients, body, grey FROM press ORDER BY id",
         ],

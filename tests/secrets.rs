@@ -13,20 +13,22 @@ use napjudge_judge::mail::{self, text, Handled};
 use napjudge_judge::outbox::{Retry, Target};
 use napjudge_judge::store::NewMessage;
 use napjudge_judge::{Judge, MailKind, PasswordCost, Store};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn at(minutes: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::minutes(minutes)
 }
 
-/// Game `g`, each power played from `power@example.org` with the password `pw` (hashed light:
-/// the throttle is about how many checks are made, not what each costs).
-fn new_game(db: &Path) -> Judge {
-    let mut j = Judge::new(Store::open(db).expect("db")).with_password_cost(PasswordCost::Light);
+/// Game `g` in a new judge in the folder of test `name`, each power played from
+/// `power@example.org` with the password `pw` (hashed light: the throttle is about how many
+/// checks are made, not what each costs): the judge and its database.
+fn new_game(name: &str) -> (Judge, PathBuf) {
+    let db = scratch(name).join("judge.db");
+    let mut j = Judge::new(Store::open(&db).expect("db")).with_password_cost(PasswordCost::Light);
     common::start_five_players(&mut j, at(0), "g", "UTC", common::day_periods(), |p| {
         format!("{}@example.org", p.to_lowercase())
     });
-    j
+    (j, db)
 }
 
 /// A plain mail from `from` with `body`.
@@ -35,6 +37,13 @@ fn mail_from(from: &str, id: &str, body: &str) -> Vec<u8> {
         "From: {from}\r\nTo: {JUDGE}\r\nSubject: orders\r\nMessage-ID: <{id}@example.org>\r\n\r\n{body}"
     )
     .into_bytes()
+}
+
+/// A SIGNON for France with a wrong password from `from`, of Message-ID `<ID@example.org>`,
+/// received at `when`.
+fn guess(j: &mut Judge, from: &str, id: &str, when: DateTime<Utc>) {
+    let m = mail_from(from, id, "SIGNON France g guess\r\n");
+    mail::receive(j, &config(), &m, when).expect("stored");
 }
 
 /// The wrong passwords checked for `role` in game `g`, as stored for the throttle (one row per
@@ -54,17 +63,10 @@ fn checks(db: &Path, role: &str) -> i64 {
 /// real player out of SIGNON for six hours. Now the owner's correct password still works.
 #[test]
 fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
-    let dir = scratch("forged");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, _) = new_game("forged");
     let cfg = config();
     for i in 0..5 {
-        let m = mail_from(
-            "france@example.org",
-            &format!("forged{i}"),
-            "SIGNON France g guess\r\n",
-        );
-        mail::receive(&mut j, &cfg, &m, at(i)).expect("stored");
+        guess(&mut j, "france@example.org", &format!("forged{i}"), at(i));
     }
     let m = mail_from(
         "france@example.org",
@@ -88,18 +90,11 @@ fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
 /// again, and the owner, writing from the power's address, still signs on.
 #[test]
 fn rotating_senders_get_a_bounded_number_of_checks() {
-    let dir = scratch("rotating");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, db) = new_game("rotating");
     let cfg = config();
     // One sender, over its own limit.
     for i in 0..SENDER_LIMIT + 3 {
-        let m = mail_from(
-            "mallory@evil.example",
-            &format!("one{i}"),
-            "SIGNON France g guess\r\n",
-        );
-        mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
+        guess(&mut j, "mallory@evil.example", &format!("one{i}"), at(1));
     }
     assert_eq!(checks(&db, "France"), SENDER_LIMIT as i64);
     let reply = golden::last_reply(j.view(), "mallory@evil.example");
@@ -169,17 +164,9 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
 /// go to the owner), gets OWNER_LIMIT checks per six hours, and the owner's reply says so.
 #[test]
 fn guesses_from_the_owners_own_address_are_bounded_too() {
-    let dir = scratch("owner");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
-    let cfg = config();
+    let (mut j, db) = new_game("owner");
     for i in 0..OWNER_LIMIT + 5 {
-        let m = mail_from(
-            "France@Example.org",
-            &format!("f{i}"),
-            "SIGNON France g guess\r\n",
-        );
-        mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
+        guess(&mut j, "France@Example.org", &format!("f{i}"), at(1));
     }
     assert_eq!(checks(&db, "France"), OWNER_LIMIT as i64);
     let reply = golden::last_reply(j.view(), "France@Example.org");
@@ -213,9 +200,7 @@ fn stored_raw(db: &Path) -> Vec<String> {
 /// read with its password all the same.
 #[test]
 fn stored_mail_has_no_password_in_any_encoding() {
-    let dir = scratch("raw");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, db) = new_game("raw");
     let cfg = config();
     // "SIGNON France g pw\r\nSET PASSWORD n3wsecret\r\n" in base64.
     let b64 = "U0lHTk9OIEZyYW5jZSBnIHB3DQpTRVQgUEFTU1dPUkQgbjN3c2VjcmV0DQo=";
@@ -268,9 +253,7 @@ fn stored_mail_has_no_password_in_any_encoding() {
 /// of a mail without a Message-ID is still a duplicate though the stored copy is masked.
 #[test]
 fn a_redelivered_copy_of_a_masked_mail_is_a_duplicate() {
-    let dir = scratch("redelivered");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, _) = new_game("redelivered");
     let cfg = config();
     let m = format!(
         "From: france@example.org\r\nTo: {JUDGE}\r\nSubject: bids\r\n\r\nSIGNON France g pw\r\nBID 6 Denmark\r\n"
@@ -285,9 +268,7 @@ fn a_redelivered_copy_of_a_masked_mail_is_a_duplicate() {
 /// and they are dropped once it is answered.
 #[test]
 fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
-    let dir = scratch("pending");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, db) = new_game("pending");
     let (masked, secrets) = text::mask("SIGNON France g pw\r\nBID 6 Denmark\r\n");
     let raw = format!(
         "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <k@example.org>\r\n\r\n{masked}"

@@ -3,12 +3,14 @@
 //! - [`Folder`]: the steps' files, and the compare-or-bless of each `.out` (a line diff on
 //!   failure; `NAPJUDGE_BLESS=1` rewrites the files instead: review their diff);
 //! - the steps: [`receive`] a raw mail, [`tick`] the clock, [`Shell::run`] the real `napjudge`
-//!   binary; [`Outbox`] gives the mails a step queued, [`show`] writes one as the goldens do;
+//!   binary ([`piped`] runs any command of it with its input); [`Outbox`] gives the mails a step
+//!   queued, [`show`] writes one as the goldens do, [`queued`] and [`last_reply`] read the outbox;
 //! - [`Smtp`]: the outbox delivered by `napjudge outbox send` to the real SMTP server on
 //!   loopback (`tests/smtp/server.rs`), and what it received, as text ([`Smtp::shown`]);
 //! - [`FivePowers`]: the standard five-power Napoleonic game most scenarios play;
-//! - [`dump`]: the database as text, compared before and after each `bad-*` step, which must
-//!   change nothing; [`Secrets`]: random codes and passwords shown as markers.
+//!   [`results_queued`]: that game's Winter 1800 processed, for the tests of sending;
+//! - [`dump`] and [`game_state`]: the database as text, compared before and after each `bad-*`
+//!   step, which must change nothing; [`Secrets`]: random codes and passwords shown as markers.
 
 // Each driver uses the part it needs: what one leaves unused is not dead.
 #![allow(dead_code)]
@@ -513,13 +515,13 @@ pub fn dump(db: &Path, queries: &[&str]) -> String {
     out
 }
 
-/// A one-game database's phases, orders, players and GM's log, and the rows of `more`, as text
-/// ([`dump`]): what a refused step must leave as it was.
+/// The phases, orders, players and GM's log of the database at `db`, and the rows of `more`, as
+/// text ([`dump`]): what a refused step must leave as it was.
 pub fn game_state(db: &Path, more: &[&str]) -> String {
     let mut queries = vec![
         "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
         "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-        "SELECT power, address, password_hash FROM players ORDER BY power",
+        "SELECT game, power, address, password_hash FROM players ORDER BY game, power",
         "SELECT id, action FROM gm_actions ORDER BY id",
     ];
     queries.extend(more);
