@@ -8,7 +8,7 @@
 //! - [`Smtp`]: the outbox delivered by `napjudge outbox send` to the real SMTP server on
 //!   loopback (`tests/smtp/server.rs`), and what it received, as text ([`Smtp::shown`]);
 //! - [`FivePowers`]: the standard five-power Napoleonic game most scenarios play;
-//!   [`results_queued`]: that game's Winter 1800 processed, for the tests of sending;
+//!   [`results_queued`]: a five-power game with its Winter 1800 processed, for sending tests;
 //! - [`dump`] and [`game_state`]: the database as text, compared before and after each `bad-*`
 //!   step, which must change nothing; [`Secrets`]: random codes and passwords shown as markers.
 
