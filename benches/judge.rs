@@ -4,6 +4,7 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+mod scratch;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use napjudge_engine::position::Position;
@@ -11,19 +12,9 @@ use napjudge_engine::variant::load_named;
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::store::Game;
 use napjudge_judge::{Address, Author, GameState, Judge, MailConfig, Role, Store};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const NOW: &str = "2026-07-01T12:00:00Z";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join("napjudge-bench");
-    std::fs::create_dir_all(&dir).expect("scratch");
-    let path = dir.join(name);
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-    }
-    path
-}
 
 /// A game at Spring 1801 with every power's orders in.
 fn spring_1801(db: &Path) {
@@ -89,16 +80,16 @@ fn idle_games(db: &Path) {
 }
 
 fn bench(c: &mut Criterion) {
-    let with_picture = scratch("phase-template.db");
+    let with_picture = scratch::db("phase-template.db");
     spring_1801(&with_picture);
     // The store round trip alone (issue 9's aim), and with the result mails' picture (issue 12).
-    let plain = scratch("phase-template-plain.db");
+    let plain = scratch::db("phase-template-plain.db");
     std::fs::copy(&with_picture, &plain).expect("copy");
     let now = parse_time(NOW).expect("time");
     Judge::new(Store::open(&plain).expect("db"))
         .set("g", &napjudge_judge::Setting::Pictures(false), now)
         .expect("pictures off");
-    let db = scratch("phase.db");
+    let db = scratch::db("phase.db");
     for (name, template) in [
         ("judge/phase_from_store_and_back", &plain),
         ("judge/phase_with_picture", &with_picture),
@@ -125,7 +116,7 @@ fn bench(c: &mut Criterion) {
         });
     }
 
-    let idle = scratch("idle.db");
+    let idle = scratch::db("idle.db");
     idle_games(&idle);
     let mut j = Judge::new(Store::open(&idle).expect("db"));
     // The tick `napjudge tick` runs: stored mail first (none here), then the games.

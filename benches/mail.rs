@@ -7,22 +7,13 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+mod scratch;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::verify_password;
 use napjudge_judge::mail::{self, Handled, MailConfig};
 use napjudge_judge::{Judge, MailKind, PasswordCost, Role, Store};
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join("napjudge-bench");
-    std::fs::create_dir_all(&dir).expect("scratch");
-    let path = dir.join(name);
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
-    }
-    path
-}
 
 /// France's Spring 1801 orders, the `n`th mail: its own Message-ID, and its own text (the case
 /// of the orders' 26 letters spells `n`), because the same text again in a phase is refused as
@@ -52,8 +43,24 @@ fn order_mail(n: u64) -> String {
     )
 }
 
-/// The last reply `j` queued, when its bench ran: an order mail's must keep its four orders.
-fn kept_all(j: &Judge) {
+/// The figure `name`: France's orders, each mail its own (`n` counts them across figures), from
+/// `mail::receive` to the reply queued. The last reply, when the bench ran, must keep the four.
+fn order_figure(
+    c: &mut Criterion,
+    name: &str,
+    j: &mut Judge,
+    cfg: &MailConfig,
+    now: chrono::DateTime<chrono::Utc>,
+    n: &mut u64,
+) {
+    c.bench_function(name, |b| {
+        b.iter(|| {
+            *n += 1;
+            let raw = order_mail(*n);
+            let h = mail::receive(j, cfg, raw.as_bytes(), now).expect("stored");
+            assert_eq!(h, Handled::Answered);
+        })
+    });
     let mails = j.view().mails(None).expect("outbox");
     if let Some(last) = mails.iter().rev().find(|m| m.kind == MailKind::Reply) {
         assert!(last.body.contains("4 of 4 lines kept"), "{}", last.body);
@@ -61,7 +68,7 @@ fn kept_all(j: &Judge) {
 }
 
 fn bench(c: &mut Criterion) {
-    let db = scratch("mail.db");
+    let db = scratch::db("mail.db");
     let now = parse_time("2026-07-01T12:00:00Z").expect("time");
     let mut j = Judge::new(Store::open(&db).expect("db"));
     common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), |p| {
@@ -73,31 +80,29 @@ fn bench(c: &mut Criterion) {
         max_size: mail::MAX_SIZE,
     };
     let mut n = 0u64;
-    c.bench_function("mail/order_mail_to_queued_reply", |b| {
-        b.iter(|| {
-            n += 1;
-            let raw = order_mail(n);
-            let h = mail::receive(&mut j, &cfg, raw.as_bytes(), now).expect("stored");
-            assert_eq!(h, Handled::Answered);
-        })
-    });
-    kept_all(&j);
+    order_figure(
+        c,
+        "mail/order_mail_to_queued_reply",
+        &mut j,
+        &cfg,
+        now,
+        &mut n,
+    );
     // The same game with its passwords hashed at the least cost: the mail without argon2's.
-    let mut light = Judge::new(Store::open(&scratch("mail-light.db")).expect("db"))
+    let mut light = Judge::new(Store::open(&scratch::db("mail-light.db")).expect("db"))
         .with_password_cost(PasswordCost::Light);
     common::start_five_players(&mut light, now, "g", "UTC", common::day_periods(), |p| {
         format!("{}@example.org", p.to_lowercase())
     });
     light.process("g", false, now).expect("Winter 1800");
-    c.bench_function("mail/order_mail_light_password", |b| {
-        b.iter(|| {
-            n += 1;
-            let raw = order_mail(n);
-            let h = mail::receive(&mut light, &cfg, raw.as_bytes(), now).expect("stored");
-            assert_eq!(h, Handled::Answered);
-        })
-    });
-    kept_all(&light);
+    order_figure(
+        c,
+        "mail/order_mail_light_password",
+        &mut light,
+        &cfg,
+        now,
+        &mut n,
+    );
     let hash = j
         .view()
         .password_hash(1, &Role::Power("France".into()))

@@ -17,12 +17,9 @@ use std::path::Path;
 fn crowded() -> (Variant, PhaseReport) {
     let cases = file::read_file(Path::new("tests/picture/crowded.case")).expect("the case reads");
     let case = cases.first().expect("one case");
-    let mut variants = run::Variants::default();
-    let v = variants
-        .get(&case.variant)
-        .expect("variant")
-        .with_options(&case.options)
-        .expect("options");
+    let v = run::Variants::default()
+        .for_case(case)
+        .expect("the case's board");
     let steps = run::play(case, &v).expect("plays");
     let report = steps.into_iter().next().expect("a phase").report;
     (v, report)

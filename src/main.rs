@@ -429,10 +429,7 @@ fn adjudicate(file: &Path) -> Result<ExitCode, String> {
                 case.file, case.line
             ));
         }
-        let v = &variants
-            .get(&case.variant)?
-            .with_options(&case.options)
-            .map_err(|e| e.to_string())?;
+        let v = &variants.for_case(case)?;
         println!("{}", format!("CASE {} {}", case.id, case.title).trim_end());
         for step in run::play(case, v)? {
             let report = &step.report;

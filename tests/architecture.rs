@@ -11,20 +11,7 @@ const CRATES: &[&str] = &["engine", "cases", "picture", "judge", "replay", "site
 
 /// Every `.rs` file under `dir`, sorted.
 fn sources(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("a source folder").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    crate::tree::files(dir, Some("rs"))
 }
 
 fn src(krate: &str) -> PathBuf {

@@ -113,22 +113,24 @@ fn parse_event(ics: &str) -> Event {
     }
 }
 
-#[test]
-fn a_moved_deadline_updates_the_same_event_in_the_games_zone() {
-    let dir = intake::scratch("calendar");
+/// Game `name` of the five majors started at [`t0`] in `dir`, deadlines shown in `zone`, and
+/// the set-up's mails (the seats' start mails, which announce the first deadline) sent to the
+/// outbox folder first, so that a test follows what comes after: the judge, the database and
+/// that folder.
+fn started(dir: PathBuf, name: &str, zone: &str) -> (Judge, PathBuf, PathBuf) {
     let db = dir.join("napjudge.db");
     let out = dir.join("outbox");
     let mut j = Judge::new(Store::open(&db).expect("db"));
-    common::start_five_players(
-        &mut j,
-        t0(),
-        "cal",
-        "Europe/Paris",
-        common::day_periods(),
-        |p| format!("{}@example.org", p.to_lowercase()),
-    );
-    // The seats' mails of the set-up go first: the test follows the results.
+    common::start_five_players(&mut j, t0(), name, zone, common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
     send(&db, &out, t0());
+    (j, db, out)
+}
+
+#[test]
+fn a_moved_deadline_updates_the_same_event_in_the_games_zone() {
+    let (mut j, db, out) = started(intake::scratch("calendar"), "cal", "Europe/Paris");
     // Winter 1800 processed by the GM: its results announce Spring 1801's deadline.
     let processed = j
         .process("cal", false, t0() + Duration::hours(1))
@@ -163,15 +165,7 @@ fn a_moved_deadline_updates_the_same_event_in_the_games_zone() {
 
 #[test]
 fn a_reply_carries_no_event() {
-    let dir = intake::scratch("calendar-none");
-    let db = dir.join("napjudge.db");
-    let out = dir.join("outbox");
-    let mut j = Judge::new(Store::open(&db).expect("db"));
-    common::start_five_players(&mut j, t0(), "calp", "UTC", common::day_periods(), |p| {
-        format!("{}@example.org", p.to_lowercase())
-    });
-    // The seats' start mails announce the first deadline: sent before the reply is looked at.
-    send(&db, &out, t0());
+    let (mut j, db, out) = started(intake::scratch("calendar-none"), "calp", "UTC");
     // A reply (HELP) has no deadline to announce.
     let help = format!(
         "From: austria@example.org\r\nTo: {}\r\nSubject: help\r\nMessage-ID: <h1@example.org>\r\n\

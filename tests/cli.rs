@@ -124,21 +124,11 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A folder of its own under the scratch area, emptied first.
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
-}
-
 const PASSING: &str = "CASE ok\nVARIANT standard\nPHASE Spring 1901 Movement\nSTATE\n  France: A(Par)\nORDERS\n  France: A(Par)-Bur\nPOSTSTATE\n  France: A(Bur)\nEND\n";
 
 #[test]
 fn nothing_checked_is_a_failure() {
-    let empty = scratch_dir("empty");
+    let empty = crate::intake::scratch("empty");
     let o = napjudge(&["cases", arg(&empty)]);
     assert_eq!(o.status.code(), Some(1), "an empty folder");
     assert!(stdout(&o).contains("nothing was checked"), "{}", stdout(&o));
@@ -165,7 +155,7 @@ fn nothing_checked_is_a_failure() {
 #[cfg(unix)]
 #[test]
 fn one_dangling_link_is_one_failure_and_the_rest_still_run() {
-    let dir = scratch_dir("dangling");
+    let dir = crate::intake::scratch("dangling");
     std::fs::write(dir.join("a.case"), PASSING).expect("a case file");
     std::os::unix::fs::symlink(dir.join("gone.case"), dir.join("b.case")).expect("a link");
     let o = napjudge(&["cases", arg(&dir)]);
@@ -300,7 +290,7 @@ fn the_position_adjudicate_prints_feeds_back_as_a_case() {
 /// Now both refuse the name and write nothing.
 #[test]
 fn replay_and_import_refuse_a_name_that_leaves_their_folder() {
-    let dir = scratch_dir("escape");
+    let dir = crate::intake::scratch("escape");
     let game = dir.join("game");
     std::fs::create_dir_all(&game).expect("folder");
     let toml = std::fs::read_to_string("fixtures/games/napoleonic-1800/game.toml")
@@ -346,7 +336,7 @@ fn replay_and_import_refuse_a_name_that_leaves_their_folder() {
 /// mail, and no file is left behind.
 #[test]
 fn only_game_create_makes_a_database() {
-    let dir = scratch_dir("no-database");
+    let dir = crate::intake::scratch("no-database");
     let db = dir.join("typo.db");
     for args in [vec!["tick"], vec!["game", "list"], vec!["outbox", "list"]] {
         let mut all = vec!["--db", arg(&db)];
@@ -392,7 +382,7 @@ fn only_game_create_makes_a_database() {
 /// A Napoleonic game `g` in a fresh database, its five powers assigned and started at `now`,
 /// deadlines in Europe/Paris; the database's path.
 fn started_game(name: &str, now: &str) -> PathBuf {
-    let db = scratch_dir(name).join("judge.db");
+    let db = crate::intake::scratch(name).join("judge.db");
     let run = |args: &[&str]| {
         let mut all = vec!["--now", now, "--db", arg(&db)];
         all.extend_from_slice(args);

@@ -12,23 +12,16 @@ fn run(folder: &str) -> napjudge_cases::Summary {
 
 /// The id of every case (`CASE` line) in the `.case` files under `fixtures/FOLDER`.
 fn case_ids(folder: &str) -> Vec<String> {
-    let mut ids = Vec::new();
-    let mut dirs = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
-        .join(folder)];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("fixture folder") {
-            let p = entry.expect("fixture entry").path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "case") {
-                let text = std::fs::read_to_string(&p).expect("case file");
-                ids.extend(text.lines().filter_map(|l| {
-                    let rest = l.strip_prefix("CASE ")?;
-                    Some(rest.split_whitespace().next().unwrap_or("").to_string())
-                }));
-            }
-        }
+        .join(folder);
+    let mut ids = Vec::new();
+    for p in crate::tree::files(&dir, Some("case")) {
+        let text = std::fs::read_to_string(&p).expect("case file");
+        ids.extend(text.lines().filter_map(|l| {
+            let rest = l.strip_prefix("CASE ")?;
+            Some(rest.split_whitespace().next().unwrap_or("").to_string())
+        }));
     }
     ids
 }

@@ -50,9 +50,7 @@ fn poll(db: &Path, password: &str) -> Output {
 /// The replies queued, by recipient.
 fn replies(db: &Path) -> Vec<String> {
     let st = Store::open(db).expect("db");
-    st.view()
-        .mails(None)
-        .expect("outbox")
+    crate::golden::queued(st.view())
         .into_iter()
         .filter(|m| m.kind == MailKind::Reply)
         .map(|m| m.to)
@@ -245,19 +243,28 @@ fn without_move(uidplus: bool) -> String {
     )
 }
 
+/// A server without MOVE (with UIDPLUS when `uidplus`) holding a message another client
+/// flagged `\Deleted` and two HELPs, polled once, which must succeed: the server, the judge's
+/// database and the poll's output.
+fn polled_without_move(name: &str, uidplus: bool) -> (Dovecot, PathBuf, Output) {
+    let server = intake::scratch(&format!("{name}-server"));
+    let d = Dovecot::start_with(&server, &without_move(uidplus));
+    let (_dir, db) = judge_dir(name, &d.config());
+    d.deliver_deleted(&mail("carol@example.org", "c1", "HELP"));
+    d.deliver(&mail("alice@example.org", "a1", "HELP"));
+    d.deliver(&mail("bob@example.org", "b1", "HELP"));
+    let o = poll(&db, PASSWORD);
+    assert!(o.status.success(), "{}", text(&o));
+    (d, db, o)
+}
+
 /// Issue 22: a server without MOVE or UIDPLUS. Dovecot still runs MOVE when it is sent, so what
 /// proves the client chose the fallback is what it leaves: each answered message copied to the
 /// done folder and left in INBOX flagged `\Deleted` (a MOVE would have emptied INBOX), skipped
 /// by the next poll (nothing answered twice); a message another client flagged is not taken.
 #[test]
 fn without_move_answered_mail_is_copied_and_flagged_deleted() {
-    let d = Dovecot::start_with(&intake::scratch("imap-nomove-server"), &without_move(false));
-    let (_dir, db) = judge_dir("imap-nomove", &d.config());
-    d.deliver_deleted(&mail("carol@example.org", "c1", "HELP"));
-    d.deliver(&mail("alice@example.org", "a1", "HELP"));
-    d.deliver(&mail("bob@example.org", "b1", "HELP"));
-    let o = poll(&db, PASSWORD);
-    assert!(o.status.success(), "{}", text(&o));
+    let (d, db, o) = polled_without_move("imap-nomove", false);
     assert_eq!(text(&o).matches(": answered").count(), 2, "{}", text(&o));
     assert_eq!(d.count("napjudge-answered"), 2);
     assert_eq!((d.count("INBOX"), d.flagged_deleted("INBOX")), (3, 3));
@@ -280,13 +287,7 @@ fn without_move_answered_mail_is_copied_and_flagged_deleted() {
 /// another client flagged.
 #[test]
 fn without_move_with_uidplus_only_the_judges_copies_are_expunged() {
-    let d = Dovecot::start_with(&intake::scratch("imap-uidplus-server"), &without_move(true));
-    let (_dir, db) = judge_dir("imap-uidplus", &d.config());
-    d.deliver_deleted(&mail("carol@example.org", "c1", "HELP"));
-    d.deliver(&mail("alice@example.org", "a1", "HELP"));
-    d.deliver(&mail("bob@example.org", "b1", "HELP"));
-    let o = poll(&db, PASSWORD);
-    assert!(o.status.success(), "{}", text(&o));
+    let (d, db, _) = polled_without_move("imap-uidplus", true);
     assert_eq!(replies(&db).len(), 2);
     assert_eq!(d.count("napjudge-answered"), 2);
     assert_eq!((d.count("INBOX"), d.flagged_deleted("INBOX")), (1, 1));

@@ -41,10 +41,7 @@ fn state(db: &Path) -> (bool, usize, i64) {
     let g = st.view().game("g").expect("read").expect("game");
     let phases = st.view().phases(g.id).expect("phases");
     let spring = &phases[1];
-    let mails = st
-        .view()
-        .mails(None)
-        .expect("outbox")
+    let mails = crate::golden::queued(st.view())
         .iter()
         .filter(|m| m.subject == "g: results of Spring 1801 Movement")
         .count();

@@ -7,7 +7,7 @@ use napjudge_engine::variant::load_named;
 use napjudge_judge::store::{self, PhaseRow, Store};
 use napjudge_judge::MailKind;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 struct Shell {
     dir: PathBuf,
@@ -16,11 +16,7 @@ struct Shell {
 
 impl Shell {
     fn new(name: &str) -> Shell {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join("judge_game")
-            .join(name);
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let dir = crate::intake::scratch(name);
         Shell {
             db: dir.join("judge.db"),
             dir,
@@ -29,21 +25,14 @@ impl Shell {
 
     /// Runs `napjudge --now NOW ARGS` with `input` on standard input.
     fn run(&self, now: &str, args: &[&str], input: &str) -> Output {
-        use std::io::Write;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-            .args(["--now", now])
-            .args(args)
-            .env("NAPJUDGE_DB", &self.db)
-            .current_dir(&self.dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("napjudge runs");
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin.write_all(input.as_bytes()).expect("stdin");
-        }
-        child.wait_with_output().expect("napjudge ends")
+        crate::golden::piped(
+            Command::new(env!("CARGO_BIN_EXE_napjudge"))
+                .args(["--now", now])
+                .args(args)
+                .env("NAPJUDGE_DB", &self.db)
+                .current_dir(&self.dir),
+            input.as_bytes(),
+        )
     }
 
     /// Runs and expects success; the standard output.
@@ -278,7 +267,7 @@ fn napoleonic_game_from_create_through_winter_1801() {
     // The outbox: 1 password mail, 4 reminders, and 6 result mails (5 players and the GM) for
     // each of the 5 phases.
     let st = s.store();
-    let mails = st.view().mails(None).expect("outbox");
+    let mails = crate::golden::queued(st.view());
     let count = |kind: MailKind| mails.iter().filter(|m| m.kind == kind).count();
     assert_eq!(count(MailKind::Password), 1);
     assert_eq!(count(MailKind::Reminder), 4);
@@ -288,44 +277,27 @@ fn napoleonic_game_from_create_through_winter_1801() {
         .find(|m| m.kind == MailKind::Password)
         .expect("mail");
     assert_eq!(password.to, "russia@example.org");
-    let spring = mails
-        .iter()
-        .find(|m| m.subject == "g: results of Spring 1801 Movement")
-        .expect("Spring results");
-    assert!(spring.body.contains("England (late):"), "{}", spring.body);
-    assert!(
-        spring.body.contains("A(Par)-Bur: succeeds"),
-        "{}",
-        spring.body
-    );
-    let autumn_mail = mails
-        .iter()
-        .find(|m| m.subject == "g: results of Autumn 1801 Movement")
-        .expect("Autumn results");
-    assert!(
-        autumn_mail
-            .body
-            .contains("No orders (civil disorder: the rules' defaults were applied): Russia"),
-        "{}",
-        autumn_mail.body
-    );
-    // Deadlines are shown in the game's zone: 07-03 12:00 UTC is 14:00 in Paris.
-    let winter_1800 = mails
-        .iter()
-        .find(|m| m.subject == "g: results of Winter 1800 Bids")
-        .expect("Winter 1800 results");
-    assert!(
-        winter_1800
-            .body
-            .contains("Deadline: Friday 3 July 2026, 14:00 CEST (UTC+02:00)"),
-        "{}",
-        winter_1800.body
-    );
-    let winter = mails
-        .iter()
-        .find(|m| m.subject == "g: results of Winter 1801 Adjustment")
-        .expect("Winter results");
-    assert!(winter.body.contains("TRACKING SHEET"), "{}", winter.body);
+    for (phase, says) in [
+        ("Spring 1801 Movement", "England (late):"),
+        ("Spring 1801 Movement", "A(Par)-Bur: succeeds"),
+        (
+            "Autumn 1801 Movement",
+            "No orders (civil disorder: the rules' defaults were applied): Russia",
+        ),
+        // Deadlines are shown in the game's zone: 07-03 12:00 UTC is 14:00 in Paris.
+        (
+            "Winter 1800 Bids",
+            "Deadline: Friday 3 July 2026, 14:00 CEST (UTC+02:00)",
+        ),
+        ("Winter 1801 Adjustment", "TRACKING SHEET"),
+    ] {
+        let subject = format!("g: results of {phase}");
+        let results = mails
+            .iter()
+            .find(|m| m.subject == subject)
+            .unwrap_or_else(|| panic!("no results of {phase}"));
+        assert!(results.body.contains(says), "{phase}: {}", results.body);
+    }
     drop(st);
 
     // Sending: one .eml per mail, each marked sent; a second send sends nothing.

@@ -5,12 +5,10 @@
 
 use chrono::{DateTime, Utc};
 use napjudge_judge::clock::parse_time;
-use napjudge_judge::clock::Period;
 use napjudge_judge::notice::SeatMail;
 use napjudge_judge::render;
 use napjudge_judge::MailKind;
-use napjudge_judge::{Author, Judge, MailConfig, NewGame, Periods, Store};
-use std::path::PathBuf;
+use napjudge_judge::{Author, Judge, MailConfig, Store};
 
 /// The judge over `db`, and the time its calls are made at.
 fn judge(db: &std::path::Path, now: &str) -> (Judge, DateTime<Utc>) {
@@ -22,9 +20,7 @@ fn judge(db: &std::path::Path, now: &str) -> (Judge, DateTime<Utc>) {
 
 fn results(db: &std::path::Path, subject: &str) -> String {
     let st = Store::open(db).expect("db");
-    st.view()
-        .mails(None)
-        .expect("outbox")
+    crate::golden::queued(st.view())
         .into_iter()
         .find(|m| m.subject == subject)
         .map(|m| m.body)
@@ -33,37 +29,16 @@ fn results(db: &std::path::Path, subject: &str) -> String {
 
 #[test]
 fn every_template_renders_a_real_game() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("judge-templates");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    let db = dir.join("t.db");
+    let db = crate::intake::scratch("every-template").join("t.db");
     let (mut j, now) = judge(&db, "2026-01-10T09:00:00Z");
-    j.create(
-        &NewGame {
-            name: "demo".into(),
-            variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
-            timezone: "Europe/Paris".into(),
-            periods: Periods {
-                movement: Period::hours(48),
-                retreat: Period::hours(24),
-                winter: Period::hours(48),
-                grace: Period::hours(24),
-                remind: Period::hours(12),
-            },
-            wait: false,
-            options: Vec::new(),
-            pictures: true,
-            press: Default::default(),
-        },
+    crate::common::start_five_players(
+        &mut j,
         now,
-    )
-    .expect("create");
-    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
-        let addr = format!("{}@example.org", p.to_lowercase());
-        j.assign("demo", p, &addr, Some("pw"), now).expect("assign");
-    }
-    j.start("demo", now).expect("start");
+        "demo",
+        "Europe/Paris",
+        crate::golden::two_day_periods(),
+        |p| format!("{}@example.org", p.to_lowercase()),
+    );
     for (p, o) in [
         ("France", "BID 6 Denmark\nBID 9 Spain\n"),
         ("England", "BID 4 Portugal"),
@@ -98,10 +73,7 @@ fn every_template_renders_a_real_game() {
     };
     napjudge_judge::mail::tick(&mut j, &cfg, now).expect("tick");
     let st = Store::open(&db).expect("db");
-    let reminder = st
-        .view()
-        .mails(None)
-        .expect("outbox")
+    let reminder = crate::golden::queued(st.view())
         .into_iter()
         .find(|m| m.kind == MailKind::Reminder)
         .expect("a reminder");

@@ -8,13 +8,12 @@
 use crate::intake;
 use chrono::{DateTime, Utc};
 use intake::{config, JUDGE};
-use napjudge_judge::clock::{parse_time, Period};
+use napjudge_judge::clock::parse_time;
 use napjudge_judge::game::{Judge, NewGame, PasswordCost};
 use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{Periods, Store};
+use napjudge_judge::store::Store;
 use napjudge_judge::MailKind;
 use sha2::{Digest, Sha256};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -42,21 +41,9 @@ fn new_game(db: &Path, name: &str) {
     let mut j = Judge::new(Store::open(db).expect("db")).with_password_cost(PasswordCost::Light);
     j.create(
         &NewGame {
-            name: name.into(),
-            variant: "napoleonic".into(),
             gm: format!("gm-{name}@example.org"),
-            timezone: "UTC".into(),
-            periods: Periods {
-                movement: Period::hours(48),
-                retreat: Period::hours(24),
-                winter: Period::hours(48),
-                grace: Period::hours(24),
-                remind: Period::hours(12),
-            },
-            wait: false,
-            options: Vec::new(),
             pictures: false,
-            press: Default::default(),
+            ..crate::common::new_game(name, "napoleonic", crate::golden::two_day_periods())
         },
         at(0),
     )
@@ -93,33 +80,22 @@ fn mail_from_france(id: &str, body: &str) -> String {
 }
 
 fn napjudge(db: &Path, now: DateTime<Utc>, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .arg("--db")
-        .arg(db)
-        .arg("--now")
-        .arg(rfc3339(now))
-        .args(args)
-        .env("NAPJUDGE_FROM", JUDGE)
-        .env("NAPJUDGE_CONFIG", db.with_file_name("napjudge.toml"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("napjudge runs");
-    if let Some(mut input) = child.stdin.take() {
-        // A judge that stops reading early closes the pipe: that is not the test's failure.
-        let _ = input.write_all(stdin);
-    }
-    child.wait_with_output().expect("napjudge ends")
+    crate::golden::piped(
+        Command::new(env!("CARGO_BIN_EXE_napjudge"))
+            .arg("--db")
+            .arg(db)
+            .arg("--now")
+            .arg(rfc3339(now))
+            .args(args)
+            .env("NAPJUDGE_FROM", JUDGE)
+            .env("NAPJUDGE_CONFIG", db.with_file_name("napjudge.toml")),
+        stdin,
+    )
 }
 
 /// The replies queued to `to`, bodies.
 fn replies_to(db: &Path, to: &str) -> Vec<String> {
-    Store::open(db)
-        .expect("db")
-        .view()
-        .mails(None)
-        .expect("outbox")
+    crate::golden::queued_in(db)
         .into_iter()
         .filter(|m| m.to == to && m.kind == MailKind::Reply)
         .map(|m| m.body)
@@ -666,16 +642,7 @@ fn fuzz_mutated_mails_exit_0_or_75_under_a_memory_limit() {
     };
     let singles = total / 10;
     for (i, m) in mails.iter().take(singles).enumerate() {
-        let mut child = limited(&["mail", "receive"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("napjudge runs");
-        if let Some(mut input) = child.stdin.take() {
-            let _ = input.write_all(m);
-        }
-        let o = child.wait_with_output().expect("napjudge ends");
+        let o = crate::golden::piped(&mut limited(&["mail", "receive"]), m);
         assert!(
             matches!(o.status.code(), Some(0 | 75)),
             "mail {i}: {:?} {}",

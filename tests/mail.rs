@@ -19,7 +19,7 @@ use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::{NewMessage, Store};
 use napjudge_judge::MailKind;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn at(hours: i64) -> DateTime<Utc> {
     let start = parse_time("2026-07-01T10:00:00Z").expect("time");
@@ -35,16 +35,7 @@ fn new_game(db: &Path) -> Judge {
 
 /// Every table a mail may change in a game, as text: a bad mail leaves it as it was.
 fn game_state(db: &Path) -> String {
-    golden::dump(
-        db,
-        &[
-            "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
-            "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-            "SELECT power, address, password_hash FROM players ORDER BY power",
-            "SELECT id, action FROM gm_actions ORDER BY id",
-            "SELECT state, grace, pictures, options FROM games",
-        ],
-    )
+    golden::game_state(db, &["SELECT state, grace, pictures, options FROM games"])
 }
 
 fn expand(raw: &[u8], last_results: &str) -> Vec<u8> {
@@ -129,20 +120,13 @@ fn receive_and_poll_with_the_binary() {
     drop(new_game(&db));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail/game");
     let run = |args: &[&str], input: &[u8]| {
-        use std::io::Write;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-            .args(["--now", "2026-07-01T11:00:00Z", "--db"])
-            .arg(&db)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("napjudge runs");
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin.write_all(input).expect("stdin");
-        }
-        child.wait_with_output().expect("napjudge ends")
+        golden::piped(
+            Command::new(env!("CARGO_BIN_EXE_napjudge"))
+                .args(["--now", "2026-07-01T11:00:00Z", "--db"])
+                .arg(&db)
+                .args(args),
+            input,
+        )
     };
     let garbage = std::fs::read(golden.join("23-bad-garbage.eml")).expect("mail");
     let o = run(&["mail", "receive"], &garbage);
@@ -188,10 +172,7 @@ fn receive_and_poll_with_the_binary() {
         0
     );
     let st = Store::open(&db).expect("db");
-    let replies: Vec<(String, bool)> = st
-        .view()
-        .mails(None)
-        .expect("outbox")
+    let replies: Vec<(String, bool)> = golden::queued(st.view())
         .into_iter()
         .filter(|m| m.kind == MailKind::Reply)
         .map(|m| (m.to, m.body.contains("reached the judge before")))
@@ -205,7 +186,7 @@ fn receive_and_poll_with_the_binary() {
     ];
     assert_eq!(replies, want.map(|(a, d)| (a.to_string(), d)));
     // The players' and the GM's seat mails of the game's set-up, and the replies.
-    let queued = st.view().mails(None).expect("outbox").len();
+    let queued = golden::queued(st.view()).len();
     drop(st);
     // The replies go out like any other mail, those without a game too.
     let out = dir.join("out").display().to_string();
@@ -285,7 +266,7 @@ fn a_stored_but_unanswered_mail_is_answered_by_the_next_tick_in_time() {
         parse_time("2026-07-01T11:00:00Z").expect("time"),
         "the bid counts as of when it came, not when the tick ran"
     );
-    let replies = st.view().mails(None).expect("outbox");
+    let replies = golden::queued(st.view());
     assert!(
         replies
             .iter()
@@ -352,10 +333,7 @@ fn a_stored_gm_mail_is_not_run_again_and_the_gm_is_told() {
     let game = st.view().game("g").expect("read").expect("game");
     let winter = &st.view().phases(game.id).expect("phases")[0];
     assert!(winter.report.is_none(), "the PROCESS was not run");
-    let replies: Vec<_> = st
-        .view()
-        .mails(None)
-        .expect("outbox")
+    let replies: Vec<_> = golden::queued(st.view())
         .into_iter()
         .filter(|m| m.kind == MailKind::Reply && m.to == "gm@example.org")
         .collect();
@@ -390,10 +368,7 @@ fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
         before,
         "a bad SET PICTURES changes nothing"
     );
-    let reply = j
-        .view()
-        .mails(None)
-        .expect("outbox")
+    let reply = golden::queued(j.view())
         .into_iter()
         .rfind(|m| m.kind == MailKind::Reply)
         .expect("a reply");
@@ -451,17 +426,6 @@ fn clear_is_kept_in_the_orders_history() {
     );
 }
 
-/// The last reply queued to `to`.
-fn last_reply(j: &Judge, to: &str) -> String {
-    j.view()
-        .mails(None)
-        .expect("outbox")
-        .into_iter()
-        .rfind(|m| m.kind == MailKind::Reply && m.to == to)
-        .map(|m| m.body)
-        .unwrap_or_default()
-}
-
 /// Issue 19, finding 12: a player's CLEAR deleted the orders the GM entered for the power. Now
 /// it is refused with a reply that says why, and the GM's orders stand.
 #[test]
@@ -482,7 +446,7 @@ fn a_players_clear_leaves_the_gms_orders() {
     let before = game_state(&db);
     mail::receive(&mut j, &cfg, clear.as_bytes(), at(2)).expect("stored");
     assert_eq!(game_state(&db), before, "the GM's orders are untouched");
-    let reply = last_reply(&j, "france@example.org");
+    let reply = golden::last_reply(j.view(), "france@example.org");
     assert!(
         reply.contains("ERROR: France's orders for this phase were entered by the GM"),
         "{reply}"
@@ -507,7 +471,7 @@ fn signon_ignores_the_games_capitals_and_set_address_refuses_what_lettre_cant_pa
              SIGNON France G pw-france\r\nSET ADDRESS {address}\r\n"
         );
         mail::receive(&mut j, &cfg, m.as_bytes(), at(1)).expect("stored");
-        let reply = last_reply(&j, "france@example.org");
+        let reply = golden::last_reply(j.view(), "france@example.org");
         assert!(
             reply.contains("Signed on as France in game 'g'."),
             "{reply}"

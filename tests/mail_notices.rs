@@ -20,13 +20,9 @@ use std::path::Path;
 
 /// What a step may change in a game, as text: a bad step leaves it as it was.
 fn game_state(db: &Path) -> String {
-    golden::dump(
+    golden::game_state(
         db,
         &[
-            "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
-            "SELECT id, phase, power, text, by FROM orders ORDER BY id",
-            "SELECT power, address, password_hash FROM players ORDER BY power",
-            "SELECT id, action FROM gm_actions ORDER BY id",
             "SELECT state, timezone, movement, retreat, winter, grace, remind, wait, pictures FROM games",
         ],
     )
@@ -75,11 +71,7 @@ fn every_gm_change_is_noticed_to_everyone() {
     // End to end: the outbox, notices and all, through a real SMTP server on loopback.
     let mut smtp = Smtp::start();
     let got = smtp.deliver(&shell, now);
-    let queued = Store::open(&db)
-        .expect("db")
-        .view()
-        .mails(None)
-        .expect("outbox");
+    let queued = golden::queued_in(&db);
     assert_eq!(got.len(), queued.len(), "every mail was delivered");
     let notices: Vec<&golden::server::Accepted> = got
         .iter()

@@ -3,13 +3,12 @@
 //! SMTP server on loopback (`smtp/server.rs`), which the tests start late (an outage), make
 //! refuse a recipient for now (4xx) or for good (5xx), or stall on a message's DATA.
 
-use crate::common;
 use crate::server;
 
 use chrono::{DateTime, Duration, Utc};
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::store::{Mail, NewMail};
-use napjudge_judge::{Judge, MailKind, MailState, Store};
+use napjudge_judge::{MailKind, MailState, Store};
 use std::collections::HashMap;
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -125,27 +124,11 @@ struct Judged {
 
 impl Judged {
     fn new(name: &str, config: &str) -> Judged {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join("outage")
-            .join(name);
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let dir = crate::intake::scratch(name);
         let db = dir.join("judge.db");
-        let now = time(T0);
-        let mut j = Judge::new(Store::open(&db).expect("db"));
-        common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), |p| {
+        let setup = crate::golden::results_queued(&db, time(T0), |p| {
             format!("{}@example.org", p.to_lowercase())
         });
-        j.set("g", &napjudge_judge::Setting::Pictures(false), now)
-            .expect("pictures off");
-        // The set-up's mails (seats, the notice of the setting) are delivered first: the tests
-        // follow the results alone.
-        let setup = napjudge_judge::outbox::Target::Dir(dir.join("set-up"));
-        let retry = napjudge_judge::outbox::Retry::from_config(&Default::default());
-        j.send_outbox(&setup, "judge@example.org", retry, now)
-            .expect("the set-up's mails");
-        let setup = j.view().mails(None).expect("outbox").len();
-        j.process("g", false, now).expect("Winter 1800");
         let config_file = dir.join("napjudge.toml");
         let text = format!("[judge]\naddress = \"judge@example.org\"\n{config}");
         std::fs::write(&config_file, text).expect("config");
@@ -194,7 +177,7 @@ impl Judged {
     /// The mails queued after the set-up's (which went at once), oldest first.
     fn mails(&self) -> Vec<Mail> {
         let st = Store::open(&self.db).expect("db");
-        let mut all = st.view().mails(None).expect("outbox");
+        let mut all = crate::golden::queued(st.view());
         all.drain(..self.setup.min(all.len()));
         all
     }

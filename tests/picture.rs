@@ -6,11 +6,10 @@ use chrono::{DateTime, Duration, Utc};
 use mail_parser::MimeHeaders;
 use napjudge_cases::{file, run};
 use napjudge_engine::variant::Variant;
-use napjudge_judge::clock::Period;
 use napjudge_judge::outbox::{Retry, Target};
 use napjudge_judge::store;
 use napjudge_judge::MailKind;
-use napjudge_judge::{Judge, NewGame, Periods, Store};
+use napjudge_judge::{Judge, Store};
 use napjudge_picture::{self as picture, png, Format, View};
 use std::path::Path;
 use std::process::Command;
@@ -23,12 +22,9 @@ fn case(path: &str, id: &str) -> (Variant, Vec<run::PlayedStep>) {
         .iter()
         .find(|c| c.id == id)
         .expect("the case is in the file");
-    let mut variants = run::Variants::default();
-    let v = variants
-        .get(&case.variant)
-        .expect("variant")
-        .with_options(&case.options)
-        .expect("options");
+    let v = run::Variants::default()
+        .for_case(case)
+        .expect("the case's board");
     let steps = run::play(case, &v).expect("the case plays");
     (v, steps)
 }
@@ -142,28 +138,13 @@ fn a_crowded_napoleonic_autumn() {
 /// first phase is drawn before and after, each force and dislodged force as one box.
 #[test]
 fn every_fixture_case_draws_before_and_after() {
-    let mut files = Vec::new();
-    let mut dirs = vec![std::path::PathBuf::from("fixtures")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("a fixtures folder") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "case") {
-                files.push(path);
-            }
-        }
-    }
+    let files = crate::tree::files(Path::new("fixtures"), Some("case"));
     let mut variants = run::Variants::default();
     let mut boards = std::collections::HashMap::new();
     let mut drawn = 0;
     for path in files {
         for case in file::read_file(&path).expect("the case file reads") {
-            let v = variants
-                .get(&case.variant)
-                .expect("variant")
-                .with_options(&case.options)
-                .expect("options");
+            let v = variants.for_case(&case).expect("the case's board");
             let board = boards
                 .entry(v.name.clone())
                 .or_insert_with(|| picture::board_for(&v).expect("shapes"));
@@ -294,23 +275,7 @@ fn played(dir: &Path, pictures: bool) -> Judge {
     let now = at("2026-11-01T10:00:00Z");
     let mut j = Judge::new(store);
     j.create(
-        &NewGame {
-            name: "g".into(),
-            variant: "standard".into(),
-            gm: "gm@example.org".into(),
-            timezone: "UTC".into(),
-            periods: Periods {
-                movement: Period::hours(24),
-                retreat: Period::hours(24),
-                winter: Period::hours(24),
-                grace: Period::hours(1),
-                remind: Period::hours(1),
-            },
-            wait: false,
-            options: Vec::new(),
-            pictures: true,
-            press: Default::default(),
-        },
+        &crate::common::new_game("g", "standard", crate::common::day_periods()),
         now,
     )
     .expect("create");
@@ -331,9 +296,7 @@ fn played(dir: &Path, pictures: bool) -> Judge {
 
 /// The result mails of the game's first phase.
 fn results(j: &Judge) -> Vec<store::Mail> {
-    j.view()
-        .mails(None)
-        .expect("outbox")
+    crate::golden::queued(j.view())
         .into_iter()
         .filter(|m| m.kind == MailKind::Results)
         .collect()

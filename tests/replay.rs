@@ -43,21 +43,14 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Every file under `dir`, by path inside it, with its bytes.
 fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("a folder") {
-            let path = e.expect("an entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path.strip_prefix(dir).expect("inside").to_path_buf();
-                out.push((rel, std::fs::read(&path).expect("a file")));
-            }
-        }
-    }
-    out.sort();
-    out
+    crate::tree::files(dir, None)
+        .into_iter()
+        .map(|path| {
+            let rel = path.strip_prefix(dir).expect("inside").to_path_buf();
+            let bytes = std::fs::read(&path).expect("a file");
+            (rel, bytes)
+        })
+        .collect()
 }
 
 /// Issue 11 "done when": every game folder under fixtures/games/ replays through the real

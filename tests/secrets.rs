@@ -3,7 +3,7 @@
 //! connection of the test's own.
 
 use crate::common;
-
+use crate::golden;
 use crate::intake;
 use chrono::{DateTime, Utc};
 use intake::{config, scratch, JUDGE};
@@ -13,20 +13,22 @@ use napjudge_judge::mail::{self, text, Handled};
 use napjudge_judge::outbox::{Retry, Target};
 use napjudge_judge::store::NewMessage;
 use napjudge_judge::{Judge, MailKind, PasswordCost, Store};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn at(minutes: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::minutes(minutes)
 }
 
-/// Game `g`, each power played from `power@example.org` with the password `pw` (hashed light:
-/// the throttle is about how many checks are made, not what each costs).
-fn new_game(db: &Path) -> Judge {
-    let mut j = Judge::new(Store::open(db).expect("db")).with_password_cost(PasswordCost::Light);
+/// Game `g` in a new judge in the folder of test `name`, each power played from
+/// `power@example.org` with the password `pw` (hashed light: the throttle is about how many
+/// checks are made, not what each costs): the judge and its database.
+fn new_game(name: &str) -> (Judge, PathBuf) {
+    let db = scratch(name).join("judge.db");
+    let mut j = Judge::new(Store::open(&db).expect("db")).with_password_cost(PasswordCost::Light);
     common::start_five_players(&mut j, at(0), "g", "UTC", common::day_periods(), |p| {
         format!("{}@example.org", p.to_lowercase())
     });
-    j
+    (j, db)
 }
 
 /// A plain mail from `from` with `body`.
@@ -37,15 +39,11 @@ fn mail_from(from: &str, id: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-/// The last reply queued to `to`.
-fn last_reply(j: &Judge, to: &str) -> String {
-    j.view()
-        .mails(None)
-        .expect("outbox")
-        .into_iter()
-        .rfind(|m| m.kind == MailKind::Reply && m.to == to)
-        .map(|m| m.body)
-        .unwrap_or_default()
+/// A SIGNON for France with a wrong password from `from`, of Message-ID `<ID@example.org>`,
+/// received at `when`.
+fn guess(j: &mut Judge, from: &str, id: &str, when: DateTime<Utc>) {
+    let m = mail_from(from, id, "SIGNON France g guess\r\n");
+    mail::receive(j, &config(), &m, when).expect("stored");
 }
 
 /// The wrong passwords checked for `role` in game `g`, as stored for the throttle (one row per
@@ -65,17 +63,10 @@ fn checks(db: &Path, role: &str) -> i64 {
 /// real player out of SIGNON for six hours. Now the owner's correct password still works.
 #[test]
 fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
-    let dir = scratch("forged");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, _) = new_game("forged");
     let cfg = config();
     for i in 0..5 {
-        let m = mail_from(
-            "france@example.org",
-            &format!("forged{i}"),
-            "SIGNON France g guess\r\n",
-        );
-        mail::receive(&mut j, &cfg, &m, at(i)).expect("stored");
+        guess(&mut j, "france@example.org", &format!("forged{i}"), at(i));
     }
     let m = mail_from(
         "france@example.org",
@@ -86,7 +77,7 @@ fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
         mail::receive(&mut j, &cfg, &m, at(6)).expect("stored"),
         Handled::Answered
     );
-    let reply = last_reply(&j, "france@example.org");
+    let reply = golden::last_reply(j.view(), "france@example.org");
     assert!(
         reply.contains("Signed on as France in game 'g'."),
         "{reply}"
@@ -99,21 +90,14 @@ fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
 /// again, and the owner, writing from the power's address, still signs on.
 #[test]
 fn rotating_senders_get_a_bounded_number_of_checks() {
-    let dir = scratch("rotating");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, db) = new_game("rotating");
     let cfg = config();
     // One sender, over its own limit.
     for i in 0..SENDER_LIMIT + 3 {
-        let m = mail_from(
-            "mallory@evil.example",
-            &format!("one{i}"),
-            "SIGNON France g guess\r\n",
-        );
-        mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
+        guess(&mut j, "mallory@evil.example", &format!("one{i}"), at(1));
     }
     assert_eq!(checks(&db, "France"), SENDER_LIMIT as i64);
-    let reply = last_reply(&j, "mallory@evil.example");
+    let reply = golden::last_reply(j.view(), "mallory@evil.example");
     assert!(
         reply.contains("came from mallory@evil.example in the last 6h")
             && reply.contains("until Wednesday 1 July 2026, 16:01 UTC"),
@@ -137,7 +121,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
         mail::receive(&mut j, &cfg, &m, at(2)).expect("stored");
     }
     assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
-    let reply = last_reply(&j, "y99@evil.example");
+    let reply = golden::last_reply(j.view(), "y99@evil.example");
     assert!(
         reply.contains("from addresses other than France's own")
             && reply.contains("checks only mail from the address it mails France at")
@@ -148,7 +132,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
     // Even the right password is not checked from another address now...
     let m = mail_from("friend@example.net", "friend", "SIGNON France g pw\r\n");
     mail::receive(&mut j, &cfg, &m, at(3)).expect("stored");
-    assert!(last_reply(&j, "friend@example.net").contains("Too many wrong passwords"));
+    assert!(golden::last_reply(j.view(), "friend@example.net").contains("Too many wrong passwords"));
     // ... but the owner's is, and other powers are not touched.
     for (from, body) in [
         ("france@example.org", "SIGNON France g pw\r\n"),
@@ -159,7 +143,10 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
             mail::receive(&mut j, &cfg, &m, at(4)).expect("stored"),
             Handled::Answered
         );
-        assert!(last_reply(&j, from).contains("Signed on as"), "{from}");
+        assert!(
+            golden::last_reply(j.view(), from).contains("Signed on as"),
+            "{from}"
+        );
     }
     assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
     // Six hours after the guesses, they no longer count.
@@ -170,27 +157,19 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
         "SIGNON France g pw\r\nLIST\r\n",
     );
     mail::receive(&mut j, &cfg, &m, at(6 * 60 + 3)).expect("stored");
-    assert!(last_reply(&j, "friend@example.net").contains("Signed on as France"));
+    assert!(golden::last_reply(j.view(), "friend@example.net").contains("Signed on as France"));
 }
 
 /// Finding 4, the one case left: a sender forging the owner's own address, blind (the replies
 /// go to the owner), gets OWNER_LIMIT checks per six hours, and the owner's reply says so.
 #[test]
 fn guesses_from_the_owners_own_address_are_bounded_too() {
-    let dir = scratch("owner");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
-    let cfg = config();
+    let (mut j, db) = new_game("owner");
     for i in 0..OWNER_LIMIT + 5 {
-        let m = mail_from(
-            "France@Example.org",
-            &format!("f{i}"),
-            "SIGNON France g guess\r\n",
-        );
-        mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
+        guess(&mut j, "France@Example.org", &format!("f{i}"), at(1));
     }
     assert_eq!(checks(&db, "France"), OWNER_LIMIT as i64);
-    let reply = last_reply(&j, "France@Example.org");
+    let reply = golden::last_reply(j.view(), "France@Example.org");
     assert!(
         reply.contains("from France's own address") && reply.contains("tell your GM"),
         "{reply}"
@@ -221,9 +200,7 @@ fn stored_raw(db: &Path) -> Vec<String> {
 /// read with its password all the same.
 #[test]
 fn stored_mail_has_no_password_in_any_encoding() {
-    let dir = scratch("raw");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, db) = new_game("raw");
     let cfg = config();
     // "SIGNON France g pw\r\nSET PASSWORD n3wsecret\r\n" in base64.
     let b64 = "U0lHTk9OIEZyYW5jZSBnIHB3DQpTRVQgUEFTU1dPUkQgbjN3c2VjcmV0DQo=";
@@ -256,7 +233,7 @@ fn stored_mail_has_no_password_in_any_encoding() {
     ];
     for (i, m) in mails.iter().enumerate() {
         mail::receive(&mut j, &cfg, m, at(i as i64)).expect("stored");
-        let reply = last_reply(&j, "france@example.org");
+        let reply = golden::last_reply(j.view(), "france@example.org");
         assert!(reply.contains("Signed on as France"), "mail {i}: {reply}");
     }
     let raw = stored_raw(&db);
@@ -276,9 +253,7 @@ fn stored_mail_has_no_password_in_any_encoding() {
 /// of a mail without a Message-ID is still a duplicate though the stored copy is masked.
 #[test]
 fn a_redelivered_copy_of_a_masked_mail_is_a_duplicate() {
-    let dir = scratch("redelivered");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, _) = new_game("redelivered");
     let cfg = config();
     let m = format!(
         "From: france@example.org\r\nTo: {JUDGE}\r\nSubject: bids\r\n\r\nSIGNON France g pw\r\nBID 6 Denmark\r\n"
@@ -293,9 +268,7 @@ fn a_redelivered_copy_of_a_masked_mail_is_a_duplicate() {
 /// and they are dropped once it is answered.
 #[test]
 fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
-    let dir = scratch("pending");
-    let db = dir.join("judge.db");
-    let mut j = new_game(&db);
+    let (mut j, db) = new_game("pending");
     let (masked, secrets) = text::mask("SIGNON France g pw\r\nBID 6 Denmark\r\n");
     let raw = format!(
         "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <k@example.org>\r\n\r\n{masked}"
@@ -315,7 +288,7 @@ fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
     .expect("stored");
     let (answered, _) = mail::tick(&mut j, &config(), at(30)).expect("tick");
     assert_eq!(answered, 1);
-    let reply = last_reply(&j, "france@example.org");
+    let reply = golden::last_reply(j.view(), "france@example.org");
     assert!(reply.contains("Signed on as France"), "{reply}");
     assert!(reply.contains("BID 6 Denmark"), "{reply}");
     let raw = stored_raw(&db);
@@ -330,17 +303,7 @@ fn a_sent_password_mail_keeps_no_password() {
     let db = dir.join("judge.db");
     let mut j = Judge::new(Store::open(&db).expect("db")).with_password_cost(PasswordCost::Light);
     j.create(
-        &napjudge_judge::NewGame {
-            name: "g".into(),
-            variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
-            timezone: "UTC".into(),
-            periods: common::day_periods(),
-            wait: false,
-            options: Vec::new(),
-            pictures: true,
-            press: Default::default(),
-        },
+        &common::new_game("g", "napoleonic", common::day_periods()),
         at(0),
     )
     .expect("create");
@@ -348,9 +311,7 @@ fn a_sent_password_mail_keeps_no_password() {
         .assign("g", "France", "france@example.org", None, at(0))
         .expect("assign"));
     let body = |j: &Judge| {
-        j.view()
-            .mails(None)
-            .expect("outbox")
+        golden::queued(j.view())
             .into_iter()
             .find(|m| m.kind == MailKind::Password)
             .map(|m| m.body)

@@ -156,11 +156,7 @@ impl Served {
     }
 
     fn mails(&self) -> Vec<napjudge_judge::store::Mail> {
-        Store::open(&self.db)
-            .expect("db")
-            .view()
-            .mails(None)
-            .expect("outbox")
+        crate::golden::queued_in(&self.db)
     }
 }
 
@@ -187,6 +183,19 @@ fn ended(child: &mut Child) -> std::process::ExitStatus {
     }
 }
 
+/// Stops `serve` with SIGTERM, which must end it cleanly; `n` mails must have been answered,
+/// each once.
+fn stopped_with_each_answered_once(s: &Served, serve: &mut Child, n: usize) {
+    signal(serve, "-TERM");
+    assert!(ended(serve).success(), "{}", s.logs());
+    let answered = counts(s.answered());
+    assert_eq!(answered.len(), n, "every mail answered");
+    assert!(
+        answered.values().all(|&n| n == 1),
+        "none twice: {answered:?}"
+    );
+}
+
 fn counts(items: impl IntoIterator<Item = String>) -> HashMap<String, usize> {
     let mut m = HashMap::new();
     for i in items {
@@ -195,16 +204,21 @@ fn counts(items: impl IntoIterator<Item = String>) -> HashMap<String, usize> {
     m
 }
 
-#[test]
-fn serve_answers_processes_and_delivers_each_mail_once_across_a_sigterm() {
-    let d = Dovecot::start(&intake::scratch("serve-term-imap"));
-    for i in 0..30 {
+/// `n` HELP mails waiting in INBOX, the `i`th from `FROMi@example.org` with the Message-ID `IDi`.
+fn helps(d: &Dovecot, n: usize, from: &str, id: &str) {
+    for i in 0..n {
         d.deliver(&mail(
-            &format!("q{i}@example.org"),
-            &format!("t{i}"),
+            &format!("{from}{i}@example.org"),
+            &format!("{id}{i}"),
             "HELP",
         ));
     }
+}
+
+#[test]
+fn serve_answers_processes_and_delivers_each_mail_once_across_a_sigterm() {
+    let d = Dovecot::start(&intake::scratch("serve-term-imap"));
+    helps(&d, 30, "q", "t");
     let s = Served::new("serve-term", Some(d), 20);
     let mut first = s.start(0);
     s.wait_for("the first replies", |s| s.answered().len() >= 3);
@@ -225,15 +239,7 @@ fn serve_answers_processes_and_delivers_each_mail_once_across_a_sigterm() {
             && mails.iter().any(|m| m.kind == MailKind::Results)
             && mails.iter().all(|m| m.state == MailState::Sent)
     });
-    signal(&second, "-TERM");
-    assert!(ended(&mut second).success(), "{}", s.logs());
-
-    let answered = counts(s.answered());
-    assert_eq!(answered.len(), 40, "every mail answered");
-    assert!(
-        answered.values().all(|&n| n == 1),
-        "none twice: {answered:?}"
-    );
+    stopped_with_each_answered_once(&s, &mut second, 40);
     let log = s.log.lock().expect("log").clone();
     let ids = counts(log.iter().filter_map(|d| header(d, "Message-ID")));
     assert!(
@@ -267,13 +273,7 @@ fn replies(s: &Served) -> HashMap<String, usize> {
 #[test]
 fn serve_killed_mid_burst_answers_every_mail_once_after_a_restart() {
     let d = Dovecot::start(&intake::scratch("serve-kill-imap"));
-    for i in 0..60 {
-        d.deliver(&mail(
-            &format!("k{i}@example.org"),
-            &format!("k{i}"),
-            "HELP",
-        ));
-    }
+    helps(&d, 60, "k", "k");
     let s = Served::new("serve-kill", Some(d), 3600);
     let mut first = s.start(0);
     s.wait_for("the first replies queued", |s| replies(s).len() >= 3);
@@ -362,15 +362,7 @@ fn serve_on_a_maildir_answers_each_mail_once_across_a_sigterm() {
     s.wait_for("every mail answered and delivered", |s| {
         s.answered().len() >= 270 && files(s, "new").is_empty()
     });
-    signal(&second, "-TERM");
-    assert!(ended(&mut second).success(), "{}", s.logs());
-
-    let answered = counts(s.answered());
-    assert_eq!(answered.len(), 270, "every mail answered");
-    assert!(
-        answered.values().all(|&n| n == 1),
-        "none twice: {answered:?}"
-    );
+    stopped_with_each_answered_once(&s, &mut second, 270);
     let cur = files(&s, "cur");
     assert_eq!(cur.len(), 270, "{cur:?}");
     assert!(cur.iter().all(|f| f.ends_with(":2,S")), "{cur:?}");

@@ -154,23 +154,6 @@ fn resolve(page: &str, link: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("a folder") {
-            let p = e.expect("an entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == ext) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// Issue 23's tests with real parts, in one run (the replays are the slow part).
 /// The entries of an Atom feed, checked as XML: a `feed` with its id, title and updated, and
 /// entries with unique `tag:` ids, each with its updated time and a link.
@@ -278,7 +261,7 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
     let profile = work.join("profile");
 
     // Every page written, and every href/src in it, is served.
-    let pages = files(&out, "html");
+    let pages = crate::tree::files(&out, Some("html"));
     assert!(pages.len() > 20, "the index, 2 game pages and the phases");
     let mut checked = BTreeSet::new();
     for page in &pages {
@@ -411,7 +394,7 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         ("feed.atom", None),
     ] {
         let want = match dir {
-            Some(d) => files(&out.join(d), "html").len() - 1,
+            Some(d) => crate::tree::files(&out.join(d), Some("html")).len() - 1,
             None => pages.len() - 1 - names.len(),
         };
         let n = atom_entries(&out.join(feed));
@@ -424,10 +407,10 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
     let game = view.game("wd439643").expect("reads").expect("the game");
     let players = view.players(game.id).expect("the players");
     let mut published = String::new();
-    for f in files(&out, "html")
+    for f in crate::tree::files(&out, Some("html"))
         .iter()
-        .chain(&files(&out, "json"))
-        .chain(&files(&out, "atom"))
+        .chain(&crate::tree::files(&out, Some("json")))
+        .chain(&crate::tree::files(&out, Some("atom")))
     {
         published.push_str(&std::fs::read_to_string(f).expect("a file"));
     }
@@ -537,10 +520,7 @@ fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     assert_eq!(pages(), ["1800-winter-bids.html", "index.html"]);
     // With `[site] url`, each results mail links to its phase's page (and the page is there).
     let store = Store::open(&db).expect("db");
-    let results: Vec<String> = store
-        .view()
-        .mails(None)
-        .expect("outbox")
+    let results: Vec<String> = crate::golden::queued(store.view())
         .into_iter()
         .filter(|m| m.kind == napjudge_judge::MailKind::Results)
         .map(|m| m.body)

@@ -4,14 +4,13 @@
 //! arrive once it is up; the retry limit gives a mail up and mails the GM; a send killed while
 //! the server takes a mail sends it again later with the same Message-ID.
 
-use crate::common;
 use crate::server;
 
 use napjudge_judge::clock::parse_time;
 use napjudge_judge::store::Mail;
 use napjudge_judge::MailKind;
 use napjudge_judge::MailState;
-use napjudge_judge::{Judge, Store};
+use napjudge_judge::Store;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -125,34 +124,15 @@ impl Judged {
     /// A game `g` whose Winter 1800 is processed: its result mails are queued. `france` is the
     /// French player's address.
     fn new(name: &str, france: &str) -> Judged {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join("smtp")
-            .join(name);
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let dir = crate::intake::scratch(name);
         let db = dir.join("judge.db");
-        let now = parse_time(T0).expect("time");
-        let mut j = Judge::new(Store::open(&db).expect("db"));
-        common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), |p| {
+        let setup = crate::golden::results_queued(&db, parse_time(T0).expect("time"), |p| {
             if p == "France" {
                 france.to_string()
             } else {
                 format!("{}@example.org", p.to_lowercase())
             }
         });
-        // Plain-text result mails: the killed send must be killed after the sender has written a
-        // whole message (a picture makes one half a megabyte); the pictures' mails are tested in
-        // tests/picture.rs.
-        j.set("g", &napjudge_judge::Setting::Pictures(false), now)
-            .expect("pictures off");
-        // The set-up's mails (seats, the notice of the setting) are delivered first: the tests
-        // follow the results alone.
-        let setup = napjudge_judge::outbox::Target::Dir(dir.join("set-up"));
-        let retry = napjudge_judge::outbox::Retry::from_config(&Default::default());
-        j.send_outbox(&setup, "judge@example.org", retry, now)
-            .expect("the set-up's mails");
-        let setup = j.view().mails(None).expect("outbox").len();
-        j.process("g", false, now).expect("Winter 1800");
         Judged { dir, db, setup }
     }
 
@@ -187,7 +167,7 @@ impl Judged {
     /// The mails queued after the set-up's (which went at once), oldest first.
     fn mails(&self) -> Vec<Mail> {
         let st = Store::open(&self.db).expect("db");
-        let mut all = st.view().mails(None).expect("outbox");
+        let mut all = crate::golden::queued(st.view());
         all.drain(..self.setup.min(all.len()));
         all
     }

@@ -12,9 +12,8 @@ use napjudge_judge::clock::{parse_time, Period};
 use napjudge_judge::mail::{self, Handled};
 use napjudge_judge::store::{Mail, NewMessage, PhaseRow, Store};
 use napjudge_judge::{Judge, MailKind, Periods};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 const START: &str = "2026-07-01T10:00:00Z";
 
@@ -113,7 +112,7 @@ fn france_orders(j: &Judge, i: usize) -> Option<String> {
 
 /// The reply to the mail of Message-ID `id`.
 fn reply_to(j: &Judge, id: &str) -> Mail {
-    let mails = j.view().mails(None).expect("outbox");
+    let mails = crate::golden::queued(j.view());
     let found = mails
         .into_iter()
         .filter(|m| m.kind == MailKind::Reply && m.in_reply_to.as_deref() == Some(id))
@@ -346,10 +345,7 @@ fn a_replayed_press_mail_is_delivered_once() {
     };
     receive(&mut j, &press("m1@example.org"), at(10));
     receive(&mut j, &press("m2@example.org"), at(20));
-    let delivered = j
-        .view()
-        .mails(None)
-        .expect("outbox")
+    let delivered = crate::golden::queued(j.view())
         .into_iter()
         .filter(|m| m.kind == MailKind::Press)
         .count();
@@ -361,25 +357,13 @@ fn a_replayed_press_mail_is_delivered_once() {
 // ---- Finding 2: every command that takes a time or a period, fed the extremes.
 
 fn napjudge(db: &Path, now: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .args(["--now", now, "--db"])
-        .arg(db)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("napjudge runs");
-    if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input)
-            .expect("write");
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().expect("napjudge ends")
+    crate::golden::piped(
+        Command::new(env!("CARGO_BIN_EXE_napjudge"))
+            .args(["--now", now, "--db"])
+            .arg(db)
+            .args(args),
+        stdin.unwrap_or_default(),
+    )
 }
 
 fn text(o: &Output) -> String {

@@ -14,6 +14,7 @@ mod golden;
 mod intake;
 #[path = "smtp/server.rs"]
 mod server;
+mod tree;
 
 mod architecture;
 mod board_shapes;

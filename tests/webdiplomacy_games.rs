@@ -87,12 +87,7 @@ fn replay_all(edition: Edition) -> (usize, Vec<String>) {
     let mut variant = load_named("standard").expect("the standard board loads");
     variant.rules.edition = edition;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/records/webdiplomacy");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("the records folder")
-        .map(|e| e.expect("a record").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = crate::tree::files(&dir, Some("json"));
     assert_eq!(files.len(), 20, "the 20 recorded games");
     let mut report = Vec::new();
     let mut phases = 0;

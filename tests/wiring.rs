@@ -5,7 +5,6 @@
 
 use napjudge_judge::store::NewMessage;
 use napjudge_judge::{Judge, MailKind, Store};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -24,11 +23,7 @@ struct Judged {
 
 impl Judged {
     fn new(name: &str) -> Judged {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join("wiring")
-            .join(name);
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let dir = crate::intake::scratch(name);
         std::fs::write(
             dir.join("napjudge.toml"),
             format!("[judge]\naddress = \"{JUDGE}\"\n"),
@@ -54,20 +49,7 @@ impl Judged {
 
     /// Runs `args` with `stdin`, which must succeed.
     fn ok(&self, args: &[&str], stdin: &str) -> Output {
-        let mut child = self
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("napjudge runs");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(stdin.as_bytes())
-            .expect("stdin written");
-        let o = child.wait_with_output().expect("napjudge ends");
+        let o = crate::golden::piped(&mut self.command(args), stdin.as_bytes());
         assert!(
             o.status.success(),
             "{args:?}: {}",
@@ -109,11 +91,7 @@ impl Judged {
 
     /// Every mail the judge queued.
     fn mails(&self) -> Vec<napjudge_judge::store::Mail> {
-        Store::open(&self.db)
-            .expect("db")
-            .view()
-            .mails(None)
-            .expect("outbox")
+        crate::golden::queued_in(&self.db)
     }
 
     /// The password mail to `to`, which must name the configured address.

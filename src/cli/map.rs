@@ -84,10 +84,7 @@ pub fn map_case(
         ));
     }
     let mut variants = run::Variants::default();
-    let v = &variants
-        .get(&case.variant)?
-        .with_options(&case.options)
-        .map_err(|e| e.to_string())?;
+    let v = &variants.for_case(case)?;
     let (format, board) = picture_target(shapes, output)?;
     let board = match board {
         Some(b) => b,

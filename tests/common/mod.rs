@@ -16,6 +16,23 @@ pub fn day_periods() -> Periods {
     }
 }
 
+/// What `game create` is given for game `name` on `variant`: the GM `gm@example.org`, deadlines
+/// shown in UTC, `periods`, pictures on, no waiting, no rule switches, white press. A test changes
+/// what it needs with `NewGame { field, ..new_game(..) }`.
+pub fn new_game(name: &str, variant: &str, periods: Periods) -> NewGame {
+    NewGame {
+        name: name.into(),
+        variant: variant.into(),
+        gm: "gm@example.org".into(),
+        timezone: "UTC".into(),
+        periods,
+        wait: false,
+        options: Vec::new(),
+        pictures: true,
+        press: Default::default(),
+    }
+}
+
 /// Creates game `name` on the napoleonic board (GM `gm@example.org`, deadlines shown in
 /// `timezone`), assigns each major power to `address(power)` with the password `pw`, and starts it
 /// (Winter 1800 bids), all at `now`.
@@ -29,15 +46,8 @@ pub fn start_five_players(
 ) {
     j.create(
         &NewGame {
-            name: name.into(),
-            variant: "napoleonic".into(),
-            gm: "gm@example.org".into(),
             timezone: timezone.into(),
-            periods,
-            wait: false,
-            options: Vec::new(),
-            pictures: true,
-            press: Default::default(),
+            ..new_game(name, "napoleonic", periods)
         },
         now,
     )

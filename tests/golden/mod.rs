@@ -3,12 +3,14 @@
 //! - [`Folder`]: the steps' files, and the compare-or-bless of each `.out` (a line diff on
 //!   failure; `NAPJUDGE_BLESS=1` rewrites the files instead: review their diff);
 //! - the steps: [`receive`] a raw mail, [`tick`] the clock, [`Shell::run`] the real `napjudge`
-//!   binary; [`Outbox`] gives the mails a step queued, [`show`] writes one as the goldens do;
+//!   binary ([`piped`] runs any command of it with its input); [`Outbox`] gives the mails a step
+//!   queued, [`show`] writes one as the goldens do, [`queued`] and [`last_reply`] read the outbox;
 //! - [`Smtp`]: the outbox delivered by `napjudge outbox send` to the real SMTP server on
 //!   loopback (`tests/smtp/server.rs`), and what it received, as text ([`Smtp::shown`]);
 //! - [`FivePowers`]: the standard five-power Napoleonic game most scenarios play;
-//! - [`dump`]: the database as text, compared before and after each `bad-*` step, which must
-//!   change nothing; [`Secrets`]: random codes and passwords shown as markers.
+//!   [`results_queued`]: a five-power game with its Winter 1800 processed, for sending tests;
+//! - [`dump`] and [`game_state`]: the database as text, compared before and after each `bad-*`
+//!   step, which must change nothing; [`Secrets`]: random codes and passwords shown as markers.
 
 // Each driver uses the part it needs: what one leaves unused is not dead.
 #![allow(dead_code)]
@@ -27,7 +29,7 @@ use napjudge_judge::store::{Mail, Periods, PressRules, View};
 use napjudge_judge::Setting;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 
 /// A scenario's folder, `tests/mail/NAME`: its steps' files and their `.out` goldens.
@@ -154,6 +156,25 @@ fn diff(want: &str, got: &str) -> String {
     out
 }
 
+/// Every mail of the outbox, in the order queued.
+pub fn queued(view: View<'_>) -> Vec<Mail> {
+    view.mails(None).expect("outbox")
+}
+
+/// Every mail of the outbox of the database at `db` (a store of its own), in the order queued.
+pub fn queued_in(db: &Path) -> Vec<Mail> {
+    queued(napjudge_judge::Store::open(db).expect("db").view())
+}
+
+/// The last reply queued to `to`; empty when there is none.
+pub fn last_reply(view: View<'_>, to: &str) -> String {
+    queued(view)
+        .into_iter()
+        .rfind(|m| m.kind == napjudge_judge::MailKind::Reply && m.to == to)
+        .map(|m| m.body)
+        .unwrap_or_default()
+}
+
 /// The outbox as the steps go: each step's look gives the mails queued since the last one.
 #[derive(Default)]
 pub struct Outbox {
@@ -164,13 +185,13 @@ impl Outbox {
     /// Starting after the mails already queued (a set-up's).
     pub fn after(view: View<'_>) -> Outbox {
         Outbox {
-            seen: view.mails(None).expect("outbox").len(),
+            seen: queued(view).len(),
         }
     }
 
     /// The mails queued since the last look.
     pub fn new_mails(&mut self, view: View<'_>) -> Vec<Mail> {
-        let mails = view.mails(None).expect("outbox");
+        let mails = queued(view);
         let new = mails.get(self.seen..).unwrap_or_default().to_vec();
         self.seen = mails.len();
         new
@@ -270,26 +291,18 @@ impl Shell {
         args: &[S],
         input: &[u8],
     ) -> Ran {
-        use std::io::Write;
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_napjudge"));
         cmd.arg("--now")
             .arg(now.to_rfc3339())
             .arg("--db")
             .arg(&self.db)
             .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
         match &self.config {
             Some(path) => cmd.env("NAPJUDGE_CONFIG", path),
             None => cmd.env_remove("NAPJUDGE_CONFIG"),
         };
-        let mut child = cmd.spawn().expect("napjudge runs");
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin.write_all(input).expect("stdin");
-        }
-        let o = child.wait_with_output().expect("napjudge ends");
+        let o = piped(&mut cmd, input);
         Ran {
             code: o.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -302,6 +315,23 @@ impl Shell {
     pub fn transcript(&self, now: DateTime<Utc>, line: &str) -> String {
         self.run(now, &words(line), b"").transcript(line)
     }
+}
+
+/// Runs `cmd` (the binary) with `input` on its standard input, closed after; what it printed.
+pub fn piped(cmd: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("napjudge runs");
+    if let Some(mut stdin) = child.stdin.take() {
+        // A judge that stops reading early closes the pipe: that is not the test's failure (its
+        // exit and output say what happened).
+        let _ = stdin.write_all(input);
+    }
+    child.wait_with_output().expect("napjudge ends")
 }
 
 /// The words of a command line, with "double quotes" around a word that has spaces.
@@ -348,6 +378,17 @@ pub fn line(args: &[&str]) -> String {
         .join(" ")
 }
 
+/// 48 hours a movement and a Winter, 24 a retreat and the grace, the reminder 12 hours before.
+pub fn two_day_periods() -> Periods {
+    Periods {
+        movement: Period::hours(48),
+        retreat: Period::hours(24),
+        winter: Period::hours(48),
+        grace: Period::hours(24),
+        remind: Period::hours(12),
+    }
+}
+
 /// The standard game of the scenarios: Napoleonic, the five majors at
 /// `POWER@example.org` (password `pw-power`), the GM at `gm@example.org` (password `gm-pw`).
 pub struct FivePowers<'a> {
@@ -378,13 +419,7 @@ impl<'a> FivePowers<'a> {
         FivePowers {
             name,
             zone: "UTC",
-            periods: Periods {
-                movement: Period::hours(48),
-                retreat: Period::hours(24),
-                winter: Period::hours(48),
-                grace: Period::hours(24),
-                remind: Period::hours(12),
-            },
+            periods: two_day_periods(),
             pictures: true,
             wait: false,
             press: PressRules::default(),
@@ -399,15 +434,11 @@ impl<'a> FivePowers<'a> {
     pub fn set_up(&self, j: &mut Judge, now: DateTime<Utc>) {
         j.create_with(
             &NewGame {
-                name: self.name.into(),
-                variant: "napoleonic".into(),
-                gm: "gm@example.org".into(),
                 timezone: self.zone.into(),
-                periods: self.periods,
                 wait: self.wait,
-                options: Vec::new(),
                 pictures: self.pictures,
                 press: self.press,
+                ..common::new_game(self.name, "napoleonic", self.periods)
             },
             &self.settings,
             now,
@@ -438,6 +469,25 @@ impl<'a> FivePowers<'a> {
     }
 }
 
+/// Game `g` of [`common::start_five_players`] in a new judge at `db`, each power at
+/// `address(power)`, with plain-text result mails (a picture makes one half a megabyte: a send
+/// killed or stalled mid-way must have written whole messages), the set-up's mails (seats, the
+/// notice of the setting) delivered to `set-up/` beside `db` so that a test follows the results
+/// alone, and its Winter 1800 processed: the results are queued. How many mails the set-up queued.
+pub fn results_queued(db: &Path, now: DateTime<Utc>, address: impl Fn(&str) -> String) -> usize {
+    let mut j = Judge::new(napjudge_judge::Store::open(db).expect("db"));
+    common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), address);
+    j.set("g", &Setting::Pictures(false), now)
+        .expect("pictures off");
+    let setup = napjudge_judge::outbox::Target::Dir(db.with_file_name("set-up"));
+    let retry = napjudge_judge::outbox::Retry::from_config(&Default::default());
+    j.send_outbox(&setup, "judge@example.org", retry, now)
+        .expect("the set-up's mails");
+    let setup = j.view().mails(None).expect("outbox").len();
+    j.process("g", false, now).expect("Winter 1800");
+    setup
+}
+
 /// The rows `queries` read from the database at `db`, as text (a connection of its own: the
 /// judge's store has none to lend): the golden tests compare it before and after a bad step,
 /// which must change nothing.
@@ -463,6 +513,19 @@ pub fn dump(db: &Path, queries: &[&str]) -> String {
         }
     }
     out
+}
+
+/// The phases, orders, players and GM's log of the database at `db`, and the rows of `more`, as
+/// text ([`dump`]): what a refused step must leave as it was.
+pub fn game_state(db: &Path, more: &[&str]) -> String {
+    let mut queries = vec![
+        "SELECT id, seq, report IS NOT NULL, deadline, superseded FROM phases ORDER BY id",
+        "SELECT id, phase, power, text, by FROM orders ORDER BY id",
+        "SELECT game, power, address, password_hash FROM players ORDER BY game, power",
+        "SELECT id, action FROM gm_actions ORDER BY id",
+    ];
+    queries.extend(more);
+    dump(db, &queries)
 }
 
 /// The random secrets a scenario's mails show (a takeover code, a password): the goldens

@@ -35,6 +35,15 @@ fn mail_owner() -> Option<u32> {
     (uid == 0).then_some(65534)
 }
 
+/// `id FLAG`: the user's id (`-u`) or its group's (`-g`).
+fn id(flag: &str) -> u32 {
+    let out = Command::new("id").arg(flag).output().expect("id");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .expect("an id")
+}
+
 fn chown(path: &Path) {
     if let Some(uid) = mail_owner() {
         std::os::unix::fs::chown(path, Some(uid), Some(uid)).expect("chown");
@@ -57,20 +66,8 @@ impl Dovecot {
         std::fs::create_dir_all(dir.join("run")).expect("run");
         let certs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp");
         let port = free_port();
-        let uid = mail_owner().unwrap_or_else(|| {
-            let out = Command::new("id").arg("-u").output().expect("id");
-            String::from_utf8_lossy(&out.stdout)
-                .trim()
-                .parse()
-                .expect("uid")
-        });
-        let gid = mail_owner().unwrap_or_else(|| {
-            let out = Command::new("id").arg("-g").output().expect("id");
-            String::from_utf8_lossy(&out.stdout)
-                .trim()
-                .parse()
-                .expect("gid")
-        });
+        let uid = mail_owner().unwrap_or_else(|| id("-u"));
+        let gid = mail_owner().unwrap_or_else(|| id("-g"));
         let d = dir.display();
         std::fs::write(
             dir.join("passwd"),

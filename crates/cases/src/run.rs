@@ -25,6 +25,13 @@ impl Variants {
             .get(name)
             .ok_or_else(|| format!("variant {name} could not be kept"))
     }
+
+    /// The board `case` is played on: its variant, with the rule switches it gives.
+    pub fn for_case(&mut self, case: &Case) -> Result<Variant, String> {
+        self.get(&case.variant)?
+            .with_options(&case.options)
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// One order of a played step: who gave it, its canonical form and what became of it.
@@ -251,17 +258,7 @@ pub fn check(case: &Case, variants: &mut Variants) -> CaseReport {
             .push(format!("{}:{}: {message}", case.file, case.line));
         return report;
     }
-    let variant = match variants.get(&case.variant) {
-        Ok(v) => v,
-        Err(e) => {
-            report.failures.push(e);
-            return report;
-        }
-    };
-    let variant = match variant
-        .with_options(&case.options)
-        .map_err(|e| e.to_string())
-    {
+    let variant = match variants.for_case(case) {
         Ok(v) => v,
         Err(e) => {
             report.failures.push(e);

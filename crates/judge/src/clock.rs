@@ -159,14 +159,18 @@ impl Clock {
     }
 }
 
-/// Reads `2026-11-22T18:00:00Z` (any RFC 3339 offset) or `2026-11-22 18:00[:ss]` (UTC).
-pub fn parse_time(text: &str) -> Result<DateTime<Utc>, ClockError> {
-    let t = text.trim();
-    if let Some(d) = DateTime::parse_from_rfc3339(t)
+/// `t` as an RFC 3339 time with its offset or `Z`, when it is one the store can keep.
+fn instant(t: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(t)
         .ok()
         .map(|d| d.with_timezone(&Utc))
         .filter(storable)
-    {
+}
+
+/// Reads `2026-11-22T18:00:00Z` (any RFC 3339 offset) or `2026-11-22 18:00[:ss]` (UTC).
+pub fn parse_time(text: &str) -> Result<DateTime<Utc>, ClockError> {
+    let t = text.trim();
+    if let Some(d) = instant(t) {
         return Ok(d);
     }
     ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"]
@@ -183,11 +187,7 @@ pub fn parse_time(text: &str) -> Result<DateTime<Utc>, ClockError> {
 /// is refused with what to write instead.
 pub fn parse_local(text: &str, zone: &str) -> Result<DateTime<Utc>, ClockError> {
     let t = text.trim();
-    if let Some(d) = DateTime::parse_from_rfc3339(t)
-        .ok()
-        .map(|d| d.with_timezone(&Utc))
-        .filter(storable)
-    {
+    if let Some(d) = instant(t) {
         return Ok(d);
     }
     let tz = parse_zone(zone)?;

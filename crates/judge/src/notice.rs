@@ -40,6 +40,18 @@ pub struct Broadcast<'a> {
     pub body: &'a str,
 }
 
+impl<'a> Broadcast<'a> {
+    /// A notice of no phase: what happened to the game as a whole.
+    pub fn notice(subject: &'a str, body: &'a str) -> Broadcast<'a> {
+        Broadcast {
+            kind: MailKind::Notice,
+            phase: None,
+            subject,
+            body,
+        }
+    }
+}
+
 /// Queues `mail` to each of the game's [`audience`] in the transaction `tx`; returns how many
 /// mails were queued.
 pub fn broadcast(

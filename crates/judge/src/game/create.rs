@@ -158,12 +158,7 @@ impl Judge {
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password_at(&password, self.password_cost)?;
         let tx = self.store.begin()?;
-        let old = tx
-            .view()
-            .players(game.id)?
-            .into_iter()
-            .find(|p| p.role == role)
-            .map(|p| p.address);
+        let old = tx.view().player_address(game.id, &role)?;
         tx.set_player(game.id, &role, &address, &hash)?;
         tx.add_gm_action(
             game.id,

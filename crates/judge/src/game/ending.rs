@@ -9,7 +9,7 @@
 use super::{board_png, names, variant, GameError, Judge};
 use crate::clock;
 use crate::notice;
-use crate::store::{EndKind, Ending, Game, GameState, MailKind, PhaseRow, Tx, View};
+use crate::store::{EndKind, Ending, Game, GameState, PhaseRow, Tx, View};
 use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::{PhaseKind, PowerId, PowerKind, Variant};
@@ -291,17 +291,7 @@ fn finish(
     let live: Vec<&PhaseRow> = phases.iter().filter(|p| !p.superseded).collect();
     let body = final_body(v, game, e, &live);
     let subject = format!("{}: the game has ended", game.name);
-    let n = notice::broadcast(
-        tx,
-        game,
-        &notice::Broadcast {
-            kind: MailKind::Notice,
-            phase: None,
-            subject: &subject,
-            body: &body,
-        },
-        now,
-    )?;
+    let n = notice::broadcast(tx, game, &notice::Broadcast::notice(&subject, &body), now)?;
     if let (true, Some(last)) = (game.pictures, live.last()) {
         // A phase played has its picture (stored when it was processed); a game that ends
         // between phases gets one of its board as it stands, kept with its last phase.

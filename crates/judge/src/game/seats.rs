@@ -358,16 +358,11 @@ impl Judge {
         let role = seat(v, &game, power)?;
         let code = new_password()?;
         let tx = self.store.begin()?;
-        if let Some(p) = tx
-            .view()
-            .players(game.id)?
-            .into_iter()
-            .find(|p| p.role == role)
-        {
+        if let Some(address) = tx.view().player_address(game.id, &role)? {
             return Err(SeatError::Held {
                 power: role.to_string(),
                 game: game.name,
-                address: p.address,
+                address,
             });
         }
         tx.add_code(game.id, role.name(), &digest(&code), now)?;
@@ -518,12 +513,7 @@ impl Judge {
         let password = new_password()?;
         let hash = hash_password_at(&password, self.password_cost)?;
         let tx = self.store.begin()?;
-        let old = tx
-            .view()
-            .players(game.id)?
-            .into_iter()
-            .find(|p| p.role == role)
-            .map(|p| p.address);
+        let old = tx.view().player_address(game.id, &role)?;
         if old.as_ref() == Some(&address) {
             return Err(SeatError::Same {
                 power: role.to_string(),

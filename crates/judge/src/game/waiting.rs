@@ -5,7 +5,7 @@
 use super::{GameError, Judge};
 use crate::clock::{self, Period};
 use crate::notice;
-use crate::store::{Absence, Due, Game, GameState, MailKind, Role, Tx, View};
+use crate::store::{Absence, Due, Game, GameState, Role, Tx, View};
 use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
 
 /// How far ahead an absence may start, in days.
@@ -137,12 +137,7 @@ fn tell_moved(
     Ok(notice::broadcast(
         tx,
         game,
-        &notice::Broadcast {
-            kind: MailKind::Notice,
-            phase: None,
-            subject: &subject,
-            body: &body,
-        },
+        &notice::Broadcast::notice(&subject, &body),
         now,
     )?)
 }

@@ -40,6 +40,15 @@ impl View<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The address `role` plays at in the game, if anyone does.
+    pub fn player_address(&self, game: i64, role: &Role) -> Result<Option<Address>, StoreError> {
+        Ok(self
+            .players(game)?
+            .into_iter()
+            .find(|p| &p.role == role)
+            .map(|p| p.address))
+    }
+
     /// A role's password hash (PHC string), if it has a player.
     pub fn password_hash(&self, game: i64, role: &Role) -> Result<Option<String>, StoreError> {
         Ok(self

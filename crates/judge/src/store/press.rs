@@ -53,16 +53,7 @@ impl View<'_> {
         )?;
         type Raw = (Option<i64>, String, String, String, String, bool);
         let raw: Vec<Raw> = st
-            .query_map([game], |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
-            })?
+            .query_map([game], |r| Raw::try_from(r))?
             .collect::<Result<_, _>>()?;
         raw.into_iter()
             .map(|(phase, sender, recipients, body, at, grey)| {

@@ -88,16 +88,7 @@ impl View<'_> {
              WHERE game = ?1 ORDER BY id",
         )?;
         let raw: Vec<RawChange> = st
-            .query_map([game], |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
-            })?
+            .query_map([game], |r| RawChange::try_from(r))?
             .collect::<Result<_, _>>()?;
         raw.into_iter()
             .map(|(power, kind, old, new, missed, at)| {

@@ -94,17 +94,22 @@ pub(super) fn legend(
         *x += w + 3.0 + text_width(text, 8.0) + 10.0;
     };
     let c = |x: f32, w: f32| Point { x: x + w / 2.0, y };
+    // A unit's dashed outline: a dislodged unit (red) and a refused build (grey) are drawn so.
+    let dashed_box = |out: &mut String, x: f32, stroke: &str, width: &str| {
+        let r = Rect::centred(c(x, 14.0), 14.0, 10.0);
+        let _ = writeln!(
+            out,
+            "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" rx=\"2\" fill=\"#ffffff\" stroke=\"{stroke}\" stroke-width=\"{width}\" stroke-dasharray=\"2.5 1.5\"/>",
+            n(r.left),
+            n(r.top)
+        );
+        r
+    };
     cross_svg(out, c(x, 8.0), OrderResult::Failed);
     entry(out, &mut x, 8.0, "failed");
     cross_svg(out, c(x, 8.0), OrderResult::Void);
     entry(out, &mut x, 8.0, "void");
-    let r = Rect::centred(c(x, 14.0), 14.0, 10.0);
-    let _ = writeln!(
-        out,
-        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" rx=\"2\" fill=\"#ffffff\" stroke=\"#d00000\" stroke-width=\"1.6\" stroke-dasharray=\"2.5 1.5\"/>",
-        n(r.left),
-        n(r.top)
-    );
+    dashed_box(out, x, "#d00000", "1.6");
     entry(out, &mut x, 14.0, "dislodged");
     for (plus, auto, text) in [
         (true, false, "built"),
@@ -115,13 +120,7 @@ pub(super) fn legend(
         round_mark_svg(out, c(x, MARK), plus, auto);
         entry(out, &mut x, MARK, text);
     }
-    let r = Rect::centred(c(x, 14.0), 14.0, 10.0);
-    let _ = writeln!(
-        out,
-        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" rx=\"2\" fill=\"#ffffff\" stroke=\"#8a8a8a\" stroke-width=\"1.4\" stroke-dasharray=\"2.5 1.5\"/>",
-        n(r.left),
-        n(r.top)
-    );
+    let r = dashed_box(out, x, "#8a8a8a", "1.4");
     cross_svg(out, r.centre(), OrderResult::Failed);
     entry(out, &mut x, 14.0, "build refused");
     blockade_svg(out, Rect::centred(c(x, 10.0), 10.0, 10.0), "#ffffff");

@@ -212,12 +212,7 @@ fn cannot_stand(v: &Variant, unit: UnitType, region: Region) -> String {
             format!("a fleet cannot stand in {c}: it is inland")
         }
         (UnitType::Fleet, _, None) => {
-            let options = prov
-                .coasts
-                .iter()
-                .map(|k| format!("{c}/{}", k.code()))
-                .collect::<Vec<_>>()
-                .join(" or ");
+            let options = super::coast_options(prov);
             format!("a fleet in {c} must name its coast ({options})")
         }
         (UnitType::Fleet, _, Some(k)) if prov.coasts.is_empty() => {

@@ -113,6 +113,15 @@ fn switches() -> String {
     names.join(" ")
 }
 
+/// A coasted space's regions as a message offers them: `Spa/nc or Spa/sc`.
+fn coast_options(prov: &Province) -> String {
+    prov.coasts
+        .iter()
+        .map(|k| format!("{}/{}", prov.code, k.code()))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
 type Res<T> = Result<T, LoadError>;
 
 /// A name a space answers to, and where the file gave it.
@@ -336,12 +345,7 @@ impl<'f> Builder<'f> {
         }
         match coast {
             None if !prov.coasts.is_empty() => {
-                let options = prov
-                    .coasts
-                    .iter()
-                    .map(|k| format!("{c}/{}", k.code()))
-                    .collect::<Vec<_>>()
-                    .join(" or ");
+                let options = coast_options(prov);
                 Err(self.err(
                     line,
                     format!("{c} has several coasts; name the coast ({options})"),
