@@ -467,10 +467,10 @@ pub fn check(db: &Path, config_file: Option<&Path>) -> Result<ExitCode, String> 
             "smtp",
             resolves("[smtp]", &smtp.host, smtp.port()).and_then(|()| {
                 let t = Target::smtp(smtp).map_err(|e| e.to_string())?;
-                let Target::Smtp(transport) = t else {
+                let Target::Smtp(server) = t else {
                     return Err("not a mail server".into());
                 };
-                match transport.test_connection() {
+                match server.test() {
                     Ok(true) => Ok(format!(
                         "{}:{} accepted the login{}",
                         smtp.host,
