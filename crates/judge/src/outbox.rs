@@ -573,6 +573,20 @@ fn transact(
     result.map(|_| ())
 }
 
+/// Writes `bytes` to a new file at `path` readable by its owner only: a mail may hold a
+/// generated password. A file left there by a crashed send is replaced.
+fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    std::io::Write::write_all(&mut options.open(path)?, bytes)
+}
+
 fn deliver(
     target: &Target,
     session: &mut Option<SmtpConnection>,
@@ -585,7 +599,7 @@ fn deliver(
             // and a resend rewrites the same file.
             let path = dir.join(format!("{:06}.eml", mail.id));
             let tmp = dir.join(format!(".{:06}.eml.tmp", mail.id));
-            std::fs::write(&tmp, m.formatted())
+            write_private(&tmp, &m.formatted())
                 .and_then(|()| std::fs::rename(&tmp, &path))
                 .map_err(|e| Failure(Fault::Unreachable, format!("{}: {e}", path.display())))
         }
