@@ -20,6 +20,7 @@ mod board_shapes;
 mod calendar;
 mod cli;
 mod datc_order;
+mod early_times;
 mod editions;
 mod fixtures;
 mod imap;

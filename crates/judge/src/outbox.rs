@@ -362,6 +362,14 @@ fn crlf(text: &str) -> String {
     out
 }
 
+/// A stored time as a Date header. A time before 1970 or past the year 9999 (only a damaged or
+/// hand-edited database holds one: every door refuses them) is written as the nearest the header
+/// can hold: lettre's date formatting panics on it.
+fn header_date(t: DateTime<Utc>) -> std::time::SystemTime {
+    let last = DateTime::from_timestamp(253_402_300_799, 0).unwrap_or(t);
+    t.clamp(DateTime::UNIX_EPOCH, last).into()
+}
+
 /// The message of a mail from `from`, with its Message-ID: plain text, or the same text followed
 /// by the picture of the board (a PNG attachment) and the next deadline as a calendar event
 /// (`text/calendar`), as multipart/mixed.
@@ -381,7 +389,7 @@ pub fn message(
         .from(from)
         .to(to)
         .subject(mail.subject.clone())
-        .date(mail.created.into())
+        .date(header_date(mail.created))
         .message_id(Some(message_id.to_string()))
         .header(AutoSubmitted(mail.kind.auto_submitted()));
     if let Some(id) = &mail.in_reply_to {
