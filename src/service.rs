@@ -120,15 +120,16 @@ impl Intake {
                 let Some(m) = session.as_mut() else {
                     return 0;
                 };
-                let taken = |p: &Polled| match (&p.handled, &p.failed) {
-                    (_, Some(why)) => {
+                let taken = |p: &Polled| match (&p.left, &p.handled, &p.failed) {
+                    (Some(why), _, _) => warn!("imap uid {}: {why}", p.uid),
+                    (None, _, Some(why)) => {
                         warn!("imap uid {}: {why}; moved to {}", p.uid, config.failed)
                     }
-                    (Some(h @ Handled::Failed(_)), None) => {
+                    (None, Some(h @ Handled::Failed(_)), None) => {
                         error!("imap uid {}: {}", p.uid, fate(h))
                     }
-                    (Some(h), None) => info!("imap uid {}: {}", p.uid, fate(h)),
-                    (None, None) => {
+                    (None, Some(h), None) => info!("imap uid {}: {}", p.uid, fate(h)),
+                    (None, None, None) => {
                         info!("imap uid {}: stored before the last stop; moved now", p.uid)
                     }
                 };

@@ -24,6 +24,7 @@ mod early_times;
 mod editions;
 mod fixtures;
 mod imap;
+mod imap_hostile;
 mod judge_crash;
 mod judge_game;
 mod judge_templates;
