@@ -120,15 +120,16 @@ impl Intake {
                 let Some(m) = session.as_mut() else {
                     return 0;
                 };
-                let taken = |p: &Polled| match (&p.handled, &p.failed) {
-                    (_, Some(why)) => {
+                let taken = |p: &Polled| match (&p.left, &p.handled, &p.failed) {
+                    (Some(why), _, _) => warn!("imap uid {}: {why}", p.uid),
+                    (None, _, Some(why)) => {
                         warn!("imap uid {}: {why}; moved to {}", p.uid, config.failed)
                     }
-                    (Some(h @ Handled::Failed(_)), None) => {
+                    (None, Some(h @ Handled::Failed(_)), None) => {
                         error!("imap uid {}: {}", p.uid, fate(h))
                     }
-                    (Some(h), None) => info!("imap uid {}: {}", p.uid, fate(h)),
-                    (None, None) => {
+                    (None, Some(h), None) => info!("imap uid {}: {}", p.uid, fate(h)),
+                    (None, None, None) => {
                         info!("imap uid {}: stored before the last stop; moved now", p.uid)
                     }
                 };
@@ -467,10 +468,10 @@ pub fn check(db: &Path, config_file: Option<&Path>) -> Result<ExitCode, String> 
             "smtp",
             resolves("[smtp]", &smtp.host, smtp.port()).and_then(|()| {
                 let t = Target::smtp(smtp).map_err(|e| e.to_string())?;
-                let Target::Smtp(transport) = t else {
+                let Target::Smtp(server) = t else {
                     return Err("not a mail server".into());
                 };
-                match transport.test_connection() {
+                match server.test() {
                     Ok(true) => Ok(format!(
                         "{}:{} accepted the login{}",
                         smtp.host,

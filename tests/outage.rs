@@ -553,3 +553,51 @@ fn a_large_body_arrives_whole_with_its_bytes() {
         body.get(same.saturating_sub(40)..(same + 40).min(body.len())),
     );
 }
+
+/// A server on `port` that refuses the judge at its greeting with `554`, for every connection,
+/// until the test process ends.
+fn refuse_at_greeting(port: u16) {
+    let listener = TcpListener::bind(("127.0.0.1", port)).expect("the port is free");
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let _ = std::io::Write::write_all(
+                &mut stream,
+                b"554 5.7.1 no SMTP service here for you\r\n",
+            );
+        }
+    });
+}
+
+/// Issue 31, finding 7: a `554` at the greeting (ten hours of it gave 112 mails up for good)
+/// refuses the judge, not a recipient: every mail stays queued for a retry, and a server that
+/// takes them later gets them all.
+#[test]
+fn a_refusal_at_the_greeting_is_an_outage_not_a_refused_recipient() {
+    let port = free_port();
+    let s = Judged::new("greeting-554", "");
+    let n = s.results().len();
+    let total = s.mails().len();
+    refuse_at_greeting(port);
+    let now = time(T0);
+    let (out, err) = s.send(now, port);
+    assert!(
+        out.contains(&format!("0 sent, {total} failed, 0 given up")),
+        "{out}{err}"
+    );
+    for m in s.mails() {
+        assert_eq!(m.state, MailState::Failed, "kept for a retry: {m:?}");
+        assert!(m.next_try.is_some(), "{m:?}");
+    }
+    let good = free_port();
+    let server = Server::default();
+    server.start(good);
+    let later = s.results()[0].next_try.expect("a next try");
+    let (out, err) = s.send(later, good);
+    assert!(
+        out.contains(&format!("{total} sent, 0 failed, 0 given up")),
+        "{out}{err}"
+    );
+    assert_eq!(server.count(), total);
+    assert!(n > 0 && s.mails().iter().all(|m| m.state == MailState::Sent));
+}

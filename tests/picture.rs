@@ -321,11 +321,10 @@ fn result_mails_carry_the_picture() {
     assert_eq!(png_size(&png).0, (1000.0 * png::SCALE) as u32);
 
     // A first try fails (no server listens on port 1): the mails wait for a retry.
-    let down = Target::Smtp(Box::new(
-        lettre::SmtpTransport::builder_dangerous("127.0.0.1")
-            .port(1)
-            .build(),
-    ));
+    let down = Target::smtp(
+        &napjudge_judge::config::Smtp::from_url("smtp://127.0.0.1:1", None).expect("a server"),
+    )
+    .expect("a target");
     let retry = Retry {
         days: 7,
         minutes: 5,

@@ -372,3 +372,23 @@ fn the_database_is_private_and_a_readable_one_is_warned_of() {
         "{err}"
     );
 }
+
+/// Issue 31, finding 4b: `outbox send --to-dir` wrote its `.eml` files 0644, and some hold a
+/// generated password. They are written 0600.
+#[cfg(unix)]
+#[test]
+fn mails_written_to_a_folder_are_readable_by_their_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let (mut j, db) = new_game("eml-mode");
+    let out = db.with_file_name("out");
+    let retry = Retry::from_config(&Default::default());
+    let sent = j
+        .send_outbox(&Target::Dir(out.clone()), JUDGE, retry, at(1))
+        .expect("sent");
+    assert!(sent.sent > 0, "{sent:?}");
+    for entry in std::fs::read_dir(&out).expect("the mails") {
+        let path = entry.expect("entry").path();
+        let mode = std::fs::metadata(&path).expect("eml").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", path.display());
+    }
+}

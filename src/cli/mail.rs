@@ -111,13 +111,17 @@ fn poll_imap(j: &mut Judge, cfg: &MailConfig, imap: &Imap, clock: Clock) -> Exit
     let mut code = ExitCode::SUCCESS;
     let mut taken = |p: &Polled| {
         let what = format!("imap uid {}", p.uid);
-        match (&p.handled, &p.failed) {
-            (_, Some(why)) => {
+        match (&p.left, &p.handled, &p.failed) {
+            (Some(why), _, _) => {
+                eprintln!("napjudge: {what}: {why}");
+                code = ExitCode::FAILURE;
+            }
+            (None, _, Some(why)) => {
                 eprintln!("napjudge: {what}: {why}; moved to {}", imap.failed);
                 code = ExitCode::FAILURE;
             }
-            (Some(h), None) => println!("{what}: {}", wiring::fate(h)),
-            (None, None) => println!("{what}: stored by an earlier poll; moved now"),
+            (None, Some(h), None) => println!("{what}: {}", wiring::fate(h)),
+            (None, None, None) => println!("{what}: stored by an earlier poll; moved now"),
         }
     };
     let done = Mailbox::open(imap).and_then(|mut m| {

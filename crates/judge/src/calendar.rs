@@ -73,7 +73,11 @@ pub fn event(d: &Deadline, now: DateTime<Utc>) -> String {
     };
     lines.extend([
         "BEGIN:VEVENT".into(),
-        format!("UID:phase-{}.{}@{domain}", d.phase_id, d.game),
+        // A TEXT value: a name from an old database may hold a line break.
+        format!(
+            "UID:{}",
+            text(&format!("phase-{}.{}@{domain}", d.phase_id, d.game))
+        ),
         format!("DTSTAMP:{}", stamp(now)),
         format!("SEQUENCE:{sequence}"),
         start,
@@ -107,7 +111,8 @@ pub fn event(d: &Deadline, now: DateTime<Utc>) -> String {
     out
 }
 
-/// A TEXT value escaped (RFC 5545 §3.3.11).
+/// A TEXT value escaped (RFC 5545 §3.3.11): a line break as `\n`, the other control
+/// characters, which TEXT can't hold, left out.
 fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -117,7 +122,7 @@ fn text(s: &str) -> String {
                 out.push(c);
             }
             '\n' => out.push_str("\\n"),
-            '\r' => {}
+            c if c.is_control() && c != '\t' => {}
             c => out.push(c),
         }
     }
@@ -194,5 +199,26 @@ mod tests {
         }
         assert_eq!(out.replace("\r\n ", "").trim_end(), line);
         assert_eq!(text("a,b;c\\d\ne"), "a\\,b\\;c\\\\d\\ne");
+    }
+
+    /// Issue 31, finding 4e: the UID took the game's name as it is, and a name with CR/LF (from
+    /// an old database) wrote lines of its own into the event.
+    #[test]
+    fn a_name_with_line_breaks_writes_no_line_of_its_own() {
+        let now = parse_time("2026-12-02T17:00:00Z").expect("time");
+        let d = Deadline {
+            game: "g\r\nATTENDEE:mailto:x@evil.example\r\nX,Y;Z\u{7}",
+            ..deadline("UTC")
+        };
+        // Unfolded, as a reader sees it.
+        let e = event(&d, now).replace("\r\n ", "");
+        assert!(
+            e.contains(
+                "UID:phase-7.g\\nATTENDEE:mailto:x@evil.example\\nX\\,Y\\;Z@example.org\r\n"
+            ),
+            "{e}"
+        );
+        assert!(!e.lines().any(|l| l.starts_with("ATTENDEE")), "{e}");
+        assert!(!e.contains('\u{7}'), "{e}");
     }
 }

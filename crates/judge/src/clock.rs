@@ -13,6 +13,9 @@ pub enum ClockError {
     /// Not a time.
     #[error("'{0}' is not a time: write '2026-11-22 18:00' (a deadline: the game's own time; --now: UTC), or with an offset, 2026-11-22T18:00:00Z")]
     Time(String),
+    /// A time outside the years the judge keeps.
+    #[error("'{0}' is outside the years 1970 to 9999 that napjudge keeps: check the year")]
+    OutsideCalendar(String),
     /// Not a zone.
     #[error("'{0}' is not a time zone: use an IANA name such as Europe/Paris or UTC")]
     Zone(String),
@@ -159,26 +162,34 @@ impl Clock {
     }
 }
 
-/// `t` as an RFC 3339 time with its offset or `Z`, when it is one the store can keep.
+/// `t` as an RFC 3339 time with its offset or `Z`.
 fn instant(t: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(t)
         .ok()
         .map(|d| d.with_timezone(&Utc))
-        .filter(storable)
 }
 
 /// Reads `2026-11-22T18:00:00Z` (any RFC 3339 offset) or `2026-11-22 18:00[:ss]` (UTC).
 pub fn parse_time(text: &str) -> Result<DateTime<Utc>, ClockError> {
     let t = text.trim();
-    if let Some(d) = instant(t) {
-        return Ok(d);
+    let parsed = instant(t)
+        .or_else(|| {
+            ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"]
+                .iter()
+                .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())
+                .map(|n| Utc.from_utc_datetime(&n))
+        })
+        .ok_or_else(|| ClockError::Time(text.to_string()))?;
+    in_calendar(text, parsed)
+}
+
+/// `t`, read from `text`, when the store and the mails can hold it.
+fn in_calendar(text: &str, t: DateTime<Utc>) -> Result<DateTime<Utc>, ClockError> {
+    if storable(&t) {
+        Ok(t)
+    } else {
+        Err(ClockError::OutsideCalendar(text.to_string()))
     }
-    ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"]
-        .iter()
-        .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())
-        .map(|n| Utc.from_utc_datetime(&n))
-        .filter(storable)
-        .ok_or_else(|| ClockError::Time(text.to_string()))
 }
 
 /// Reads a time the GM types for a game kept in `zone`: one with an offset or `Z`
@@ -188,7 +199,7 @@ pub fn parse_time(text: &str) -> Result<DateTime<Utc>, ClockError> {
 pub fn parse_local(text: &str, zone: &str) -> Result<DateTime<Utc>, ClockError> {
     let t = text.trim();
     if let Some(d) = instant(t) {
-        return Ok(d);
+        return in_calendar(text, d);
     }
     let tz = parse_zone(zone)?;
     let naive = [
@@ -202,9 +213,7 @@ pub fn parse_local(text: &str, zone: &str) -> Result<DateTime<Utc>, ClockError> 
     .ok_or_else(|| ClockError::Time(text.to_string()))?;
     let shown = format!("{} in {zone}", naive.format("%Y-%m-%d %H:%M"));
     match tz.from_local_datetime(&naive) {
-        chrono::LocalResult::Single(d) => Some(d.with_timezone(&Utc))
-            .filter(storable)
-            .ok_or_else(|| ClockError::Time(text.to_string())),
+        chrono::LocalResult::Single(d) => in_calendar(text, d.with_timezone(&Utc)),
         chrono::LocalResult::None => {
             // An hour later is past the gap (no zone skips more than an hour at once).
             let after = naive
@@ -245,13 +254,14 @@ pub fn parse_zone(name: &str) -> Result<Tz, ClockError> {
         .map_err(|_| ClockError::Zone(name.to_string()))
 }
 
-/// Whether `t` is a time the store can keep: years 0 to 9999, what RFC 3339 writes.
-fn storable(t: &DateTime<Utc>) -> bool {
-    (0..=9999).contains(&t.year())
+/// Whether `t` is a time the judge can keep and mail: from 1970 (a mail's Date header can't be
+/// written before it) to the year 9999 (RFC 3339's last).
+pub fn storable(t: &DateTime<Utc>) -> bool {
+    t.timestamp() >= 0 && t.year() <= 9999
 }
 
 /// `t` plus `secs` seconds (minus, when negative), or an error past the calendar's ends
-/// (years 0 and 9999, the store's).
+/// (1970 and the year 9999, [`storable`]).
 pub fn after(t: DateTime<Utc>, secs: i64) -> Result<DateTime<Utc>, ClockError> {
     TimeDelta::try_seconds(secs)
         .and_then(|d| t.checked_add_signed(d))

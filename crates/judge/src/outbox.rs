@@ -20,11 +20,15 @@ use crate::render;
 use crate::store::{Fault, GameState, Mail, MailKind, MailState, NewMail, Store, StoreError};
 use askama::Template;
 use chrono::{DateTime, Duration, Utc};
+use lettre::address::Envelope;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
-use lettre::{Message, SmtpTransport, Transport};
+use lettre::transport::smtp::authentication::{Credentials, DEFAULT_MECHANISMS};
+use lettre::transport::smtp::client::{Certificate, SmtpConnection, Tls, TlsParameters};
+use lettre::transport::smtp::commands::{Data, Mail as MailFrom, Rcpt};
+use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
+use lettre::transport::smtp::Error as SmtpError;
+use lettre::Message;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::PathBuf;
@@ -201,46 +205,94 @@ pub enum Target {
     /// A folder of `.eml` files.
     Dir(PathBuf),
     /// A mail server.
-    Smtp(Box<SmtpTransport>),
+    Smtp(Box<Server>),
+}
+
+/// A mail server and how to reach it. The SMTP dialogue is driven step by step (lettre's
+/// connection, not its transport) so that a refusal is told apart by where it came: at the
+/// greeting, EHLO, STARTTLS, the login or MAIL FROM it refuses the judge, at RCPT TO or DATA the
+/// recipient.
+pub struct Server {
+    host: String,
+    port: u16,
+    timeout: std::time::Duration,
+    tls: Tls,
+    credentials: Option<Credentials>,
+    hello: ClientId,
+}
+
+impl Server {
+    /// A connection that has greeted, said EHLO, started TLS and logged in as configured.
+    fn connect(&self) -> Result<SmtpConnection, SmtpError> {
+        let wrapper = match &self.tls {
+            Tls::Wrapper(params) => Some(params),
+            _ => None,
+        };
+        let mut conn = SmtpConnection::connect(
+            (self.host.as_str(), self.port),
+            Some(self.timeout),
+            &self.hello,
+            wrapper,
+            None,
+        )?;
+        if let Tls::Required(params) = &self.tls {
+            conn.starttls(params, &self.hello)?;
+        }
+        if let Some(credentials) = &self.credentials {
+            conn.auth(DEFAULT_MECHANISMS, credentials)?;
+        }
+        Ok(conn)
+    }
+
+    /// Whether the server greets, takes the login and answers NOOP (`napjudge check`).
+    pub fn test(&self) -> Result<bool, SmtpError> {
+        let mut conn = self.connect()?;
+        let answered = conn.test_connected();
+        conn.quit()?;
+        Ok(answered)
+    }
 }
 
 impl Target {
     /// The mail server `smtp` describes (its password file is read here).
     pub fn smtp(smtp: &Smtp) -> Result<Target, OutboxError> {
-        let server = |e: lettre::transport::smtp::Error| OutboxError::Server {
+        let server = |e: SmtpError| OutboxError::Server {
             host: smtp.host.clone(),
             message: e.to_string(),
         };
-        let mut builder = match smtp.security {
-            Security::Plain => SmtpTransport::builder_dangerous(&smtp.host),
-            Security::Starttls => SmtpTransport::starttls_relay(&smtp.host).map_err(server)?,
-            Security::Tls => SmtpTransport::relay(&smtp.host).map_err(server)?,
+        let tls = match smtp.security {
+            Security::Plain => Tls::None,
+            Security::Starttls | Security::Tls => {
+                let mut params = TlsParameters::builder(smtp.host.clone());
+                if let Some(file) = &smtp.ca_file {
+                    let pem = std::fs::read(file).map_err(|source| ConfigError::CaFile {
+                        path: file.display().to_string(),
+                        source,
+                    })?;
+                    params =
+                        params.add_root_certificate(Certificate::from_pem(&pem).map_err(server)?);
+                }
+                let params = params.build_rustls().map_err(server)?;
+                match smtp.security {
+                    Security::Tls => Tls::Wrapper(params),
+                    _ => Tls::Required(params),
+                }
+            }
         };
-        if let (Some(file), Security::Starttls | Security::Tls) = (&smtp.ca_file, smtp.security) {
-            let pem = std::fs::read(file).map_err(|source| ConfigError::CaFile {
-                path: file.display().to_string(),
-                source,
-            })?;
-            let params = TlsParameters::builder(smtp.host.clone())
-                .add_root_certificate(Certificate::from_pem(&pem).map_err(server)?)
-                .build_rustls()
-                .map_err(server)?;
-            builder = builder.tls(match smtp.security {
-                Security::Tls => Tls::Wrapper(params),
-                _ => Tls::Required(params),
-            });
-        }
-        let mut builder = builder
-            .port(smtp.port())
+        Ok(Target::Smtp(Box::new(Server {
+            host: smtp.host.clone(),
+            port: smtp.port(),
             // Every step of a try bounded (checked at load; held here for any caller), so a
             // try ends well inside a claim.
-            .timeout(Some(std::time::Duration::from_secs(
+            timeout: std::time::Duration::from_secs(
                 smtp.timeout.clamp(1, crate::config::MAX_TIMEOUT),
-            )));
-        if let Some((user, password)) = smtp.credentials()? {
-            builder = builder.credentials(Credentials::new(user, password));
-        }
-        Ok(Target::Smtp(Box::new(builder.build())))
+            ),
+            tls,
+            credentials: smtp
+                .credentials()?
+                .map(|(user, password)| Credentials::new(user, password)),
+            hello: ClientId::default(),
+        })))
     }
 }
 
@@ -310,6 +362,14 @@ fn crlf(text: &str) -> String {
     out
 }
 
+/// A stored time as a Date header. A time before 1970 or past the year 9999 (only a damaged or
+/// hand-edited database holds one: every door refuses them) is written as the nearest the header
+/// can hold: lettre's date formatting panics on it.
+fn header_date(t: DateTime<Utc>) -> std::time::SystemTime {
+    let last = DateTime::from_timestamp(253_402_300_799, 0).unwrap_or(t);
+    t.clamp(DateTime::UNIX_EPOCH, last).into()
+}
+
 /// The message of a mail from `from`, with its Message-ID: plain text, or the same text followed
 /// by the picture of the board (a PNG attachment) and the next deadline as a calendar event
 /// (`text/calendar`), as multipart/mixed.
@@ -329,7 +389,7 @@ pub fn message(
         .from(from)
         .to(to)
         .subject(mail.subject.clone())
-        .date(mail.created.into())
+        .date(header_date(mail.created))
         .message_id(Some(message_id.to_string()))
         .header(AutoSubmitted(mail.kind.auto_submitted()));
     if let Some(id) = &mail.in_reply_to {
@@ -436,33 +496,122 @@ struct Owned {
     zone: String,
 }
 
-fn deliver(target: &Target, mail: &Mail, m: &Message) -> Result<(), Failure> {
+/// How a refusal or error of the server counts: `judge` when it came before the recipient was
+/// named (the greeting, EHLO, STARTTLS, the login, MAIL FROM), which is about the judge and never
+/// gives a mail up.
+fn fault(e: &SmtpError, judge: bool) -> Failure {
+    let code = e.status().map(u16::from);
+    // A closing server (421) or a refused login (530-538) refuses the judge, not the mail.
+    let login_or_closing = code.is_some_and(|c| c == 421 || (530..=538).contains(&c));
+    let fault = if judge || login_or_closing {
+        Fault::Unreachable
+    } else if e.is_permanent() {
+        Fault::Permanent
+    } else if e.is_transient() {
+        Fault::Deferred
+    } else {
+        Fault::Unreachable
+    };
+    Failure(fault, e.to_string())
+}
+
+/// MAIL FROM's parameters for `envelope` and `email` on `conn`: SMTPUTF8 and 8BITMIME when they
+/// are needed (RFC 6531, RFC 6152), as lettre's own transaction does.
+fn mail_from(conn: &SmtpConnection, envelope: &Envelope, email: &[u8]) -> Result<MailFrom, String> {
+    let mut parameters = Vec::new();
+    let info = conn.server_info();
+    if envelope
+        .from()
+        .into_iter()
+        .chain(envelope.to())
+        .any(|a| !AsRef::<str>::as_ref(a).is_ascii())
+    {
+        if !info.supports_feature(Extension::SmtpUtfEight) {
+            return Err("an address is not ASCII and the server does not offer SMTPUTF8".into());
+        }
+        parameters.push(MailParameter::SmtpUtfEight);
+    }
+    if !email.is_ascii() {
+        if !info.supports_feature(Extension::EightBitMime) {
+            return Err("the mail is not ASCII and the server does not offer 8BITMIME".into());
+        }
+        parameters.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+    }
+    Ok(MailFrom::new(envelope.from().cloned(), parameters))
+}
+
+/// One mail's SMTP transaction on the run's connection, opened (or opened again, when the server
+/// dropped it) here; a connection that failed is closed so the next mail starts afresh.
+fn transact(
+    server: &Server,
+    session: &mut Option<SmtpConnection>,
+    m: &Message,
+) -> Result<(), Failure> {
+    if let Some(conn) = session.as_mut().filter(|c| !c.has_broken()) {
+        if !conn.test_connected() {
+            conn.abort();
+            *session = None;
+        }
+    }
+    let conn = match session {
+        Some(conn) if !conn.has_broken() => conn,
+        _ => session.insert(server.connect().map_err(|e| fault(&e, true))?),
+    };
+    let envelope = m.envelope();
+    let email = m.formatted();
+    let result = match mail_from(conn, envelope, &email) {
+        Err(e) => Err(Failure(Fault::Unreachable, e)),
+        Ok(from) => conn
+            .command(from)
+            .map_err(|e| fault(&e, true))
+            .and_then(|_| {
+                envelope
+                    .to()
+                    .iter()
+                    .try_for_each(|to| conn.command(Rcpt::new(to.clone(), vec![])).map(|_| ()))
+                    .and_then(|()| conn.command(Data))
+                    .and_then(|_| conn.message(&email))
+                    .map_err(|e| fault(&e, false))
+            }),
+    };
+    if result.is_err() {
+        conn.abort();
+        *session = None;
+    }
+    result.map(|_| ())
+}
+
+/// Writes `bytes` to a new file at `path` readable by its owner only: a mail may hold a
+/// generated password. A file left there by a crashed send is replaced.
+fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    std::io::Write::write_all(&mut options.open(path)?, bytes)
+}
+
+fn deliver(
+    target: &Target,
+    session: &mut Option<SmtpConnection>,
+    mail: &Mail,
+    m: &Message,
+) -> Result<(), Failure> {
     match target {
         Target::Dir(dir) => {
             // Written aside then renamed: a crash never leaves half a file under the real name,
             // and a resend rewrites the same file.
             let path = dir.join(format!("{:06}.eml", mail.id));
             let tmp = dir.join(format!(".{:06}.eml.tmp", mail.id));
-            std::fs::write(&tmp, m.formatted())
+            write_private(&tmp, &m.formatted())
                 .and_then(|()| std::fs::rename(&tmp, &path))
                 .map_err(|e| Failure(Fault::Unreachable, format!("{}: {e}", path.display())))
         }
-        Target::Smtp(transport) => transport.send(m).map(|_| ()).map_err(|e| {
-            let code = e.status().map(u16::from);
-            // A closing server (421) or a refused login (530-538) refuses the judge, not the
-            // mail: as if unreachable, so the mail isn't given up for it.
-            let login_or_closing = code.is_some_and(|c| c == 421 || (530..=538).contains(&c));
-            let fault = if login_or_closing {
-                Fault::Unreachable
-            } else if e.is_permanent() {
-                Fault::Permanent
-            } else if e.is_transient() {
-                Fault::Deferred
-            } else {
-                Fault::Unreachable
-            };
-            Failure(fault, e.to_string())
-        }),
+        Target::Smtp(server) => transact(server, session, m),
     }
 }
 
@@ -573,6 +722,7 @@ pub fn send(
     let mut reached = false;
     let until = later(now, Duration::seconds(CLAIM_SECONDS));
     let mut deadlines = HashMap::new();
+    let mut session = None;
     // Reports of mails given up in this run are queued after the list was read: next run.
     for mail in store.view().mails_due(now)? {
         let fresh = new_message_id(&mail, from, now);
@@ -602,7 +752,7 @@ pub fn send(
             // A mail that can't be written (an address that isn't one) never will be.
             (_, Err(e)) => Err(Failure(Fault::Permanent, e)),
             (Some(e), Ok(_)) => Err(Failure(Fault::Unreachable, format!("not tried: {e}"))),
-            (None, Ok(m)) => deliver(target, &mail, &m),
+            (None, Ok(m)) => deliver(target, &mut session, &mail, &m),
         };
         match result {
             Ok(()) => {
@@ -625,6 +775,10 @@ pub fn send(
                 failed(store, &mail, &message_id, &f, retry, now, &mut out)?;
             }
         }
+    }
+    if let Some(mut conn) = session {
+        // The mails are taken; a QUIT the server doesn't answer changes nothing.
+        let _ = conn.quit();
     }
     out.waiting = store
         .view()

@@ -197,6 +197,7 @@ pub fn read_mail(name: &str, raw: Vec<u8>) -> Result<MailFile, FolderError> {
         .as_ref()
         .and_then(|m| m.date())
         .and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0))
+        .filter(napjudge_judge::clock::storable)
         .ok_or_else(|| FolderError::NoDate(name.to_string()))?;
     let refused = parsed
         .as_ref()

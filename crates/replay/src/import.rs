@@ -55,6 +55,17 @@ pub enum ImportError {
     /// The folder has files already.
     #[error("{0} is not empty: give another --out, or --force to replace it")]
     Exists(String),
+    /// The first press is dated too early for the game to start an hour before it.
+    #[error(
+        "{file}: the first press's time_sent {time_sent} is before 1970-01-01T01:00:00Z (it is \
+         in tenths of a millisecond since 1970): correct it in the record"
+    )]
+    Time {
+        /// The record's file.
+        file: String,
+        /// The first press's time, as recorded.
+        time_sent: i64,
+    },
     /// A phase the judge can't play.
     #[error("{file}: phase {phase}: {message}")]
     Phase {
@@ -202,6 +213,13 @@ pub fn import(
         .map_or(DateTime::UNIX_EPOCH, |t| {
             DateTime::from_timestamp(t.timestamp() / 60 * 60, 0).unwrap_or(t)
         });
+    // The game starts an hour before its first press: a mail can't be dated before 1970.
+    if !napjudge_judge::clock::storable(&start) {
+        return Err(ImportError::Time {
+            file: file.to_string(),
+            time_sent: first_press.unwrap_or_default(),
+        });
+    }
 
     let mut mails: Vec<(DateTime<Utc>, String, String)> = Vec::new();
     let mut record = format!(

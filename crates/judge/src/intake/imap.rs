@@ -18,6 +18,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -89,21 +90,44 @@ pub enum ImapError {
 
 type Tls = rustls::StreamOwned<rustls::ClientConnection, TcpStream>;
 
+/// What the server may send in answer to one command beside a message of the size limit: the
+/// FETCH's framing, a SEARCH's list of UIDs (some 130,000 of them).
+const SLACK: usize = 1 << 20;
+
 /// The connection under the IMAP session: TLS over TCP, with the configured timeout restored
-/// whenever IDLE lifts its own.
+/// whenever IDLE lifts its own, and the bytes read since the last command bounded. The IMAP
+/// client gathers an answer whole in memory, however long its lines or literals: past the bound
+/// a read fails, and the client returns that error.
 pub struct Stream {
     tls: Tls,
     timeout: Duration,
+    /// Bytes read since the client last wrote (its last command).
+    read: usize,
+    /// The most one answer may be: the size limit and [`SLACK`]; set by [`Mailbox::poll`].
+    bound: Arc<AtomicUsize>,
 }
 
 impl Read for Stream {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.tls.read(buf)
+        let bound = self.bound.load(Ordering::Relaxed);
+        if self.read > bound {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "the server sent over {bound} bytes in answer to one command (the mail size \
+                     limit and {SLACK} more): the poll is given up"
+                ),
+            ));
+        }
+        let n = self.tls.read(buf)?;
+        self.read = self.read.saturating_add(n);
+        Ok(n)
     }
 }
 
 impl Write for Stream {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.read = 0;
         self.tls.write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -130,6 +154,8 @@ pub struct Mailbox {
     can_expunge: bool,
     /// The server can IDLE (RFC 2177); without it, [`Mailbox::wait`] sleeps.
     can_idle: bool,
+    /// The stream's bound on one answer.
+    bound: Arc<AtomicUsize>,
 }
 
 /// One message of a poll.
@@ -142,6 +168,9 @@ pub struct Polled {
     pub handled: Option<Handled>,
     /// Moved to the failed folder (over the size limit, or it couldn't be stored), with why.
     pub failed: Option<String>,
+    /// Left in the folder, with why: the server answered its fetch with another message, or
+    /// refused to move it.
+    pub left: Option<String>,
 }
 
 fn tls_config(c: &Imap) -> Result<rustls::ClientConfig, ImapError> {
@@ -265,9 +294,14 @@ impl Mailbox {
         let name = ServerName::try_from(c.host.clone()).map_err(|e| tls_err(e.to_string()))?;
         let conn = rustls::ClientConnection::new(Arc::new(tls_config(c)?), name)
             .map_err(|e| tls_err(e.to_string()))?;
+        let bound = Arc::new(AtomicUsize::new(
+            crate::mail::MAX_SIZE.saturating_add(SLACK),
+        ));
         let stream = Stream {
             tls: rustls::StreamOwned::new(conn, tcp),
             timeout,
+            read: 0,
+            bound: Arc::clone(&bound),
         };
         let mut client = imap::Client::new(stream);
         let classify = |e: imap::Error| match imap_fault(&e) {
@@ -316,6 +350,7 @@ impl Mailbox {
             can_move,
             can_expunge,
             can_idle,
+            bound,
         })
     }
 
@@ -337,6 +372,8 @@ impl Mailbox {
         at_most: usize,
         taken: &mut dyn FnMut(&Polled),
     ) -> Result<usize, ImapError> {
+        self.bound
+            .store(cfg.max_size.saturating_add(SLACK), Ordering::Relaxed);
         let mut uids: Vec<u32> = self
             .session
             .uid_search("NOT DELETED")
@@ -348,17 +385,24 @@ impl Mailbox {
         let count = uids.len();
         let mut flagged = Vec::new();
         for uid in uids {
-            let fetched = self
-                .session
-                .uid_fetch(uid.to_string(), "BODY.PEEK[]")
-                .map_err(|e| self.server(&e))?;
-            let Some(body) = fetched.iter().find_map(|f| f.body()) else {
-                // Gone since the search (another client moved it): nothing to take.
+            let Some((mut polled, folder)) = self.take(j, cfg, clock, uid)? else {
                 continue;
             };
-            let polled = self.receive_and_move(j, cfg, clock, uid, body)?;
-            if !self.can_move {
-                flagged.push(uid.to_string());
+            if let Some(folder) = folder {
+                match self.move_to(uid, &folder) {
+                    Ok(()) if !self.can_move => flagged.push(uid.to_string()),
+                    Ok(()) => {}
+                    // Refused for this message alone: the next ones are taken, and the next
+                    // poll finds this one stored and tries the move again.
+                    Err(imap::Error::No(no)) => {
+                        polled.left = Some(format!(
+                            "the server refused to move it to {folder} ({}); left in the \
+                             folder for the next poll",
+                            no.information
+                        ));
+                    }
+                    Err(e) => return Err(self.server(&e)),
+                }
             }
             taken(&polled);
         }
@@ -370,46 +414,88 @@ impl Mailbox {
         Ok(count)
     }
 
-    /// Stores and answers one message, then moves it to the done or the failed folder.
-    fn receive_and_move(
+    /// Takes one message: what became of it and the folder it goes to (none: it stays). None
+    /// when it is gone since the search (another client moved it).
+    fn take(
         &mut self,
         j: &mut Judge,
         cfg: &MailConfig,
         clock: &Clock,
         uid: u32,
-        body: &[u8],
-    ) -> Result<Polled, ImapError> {
+    ) -> Result<Option<(Polled, Option<String>)>, ImapError> {
+        let mut polled = Polled {
+            uid,
+            handled: None,
+            failed: None,
+            left: None,
+        };
+        let size = self
+            .session
+            .uid_fetch(uid.to_string(), "RFC822.SIZE")
+            .map_err(|e| self.server(&e))?
+            .iter()
+            .find(|f| f.uid == Some(uid))
+            .and_then(|f| f.size);
+        let Some(size) = size else {
+            return Ok(None);
+        };
+        if usize::try_from(size).map_or(true, |n| n > cfg.max_size) {
+            // Not fetched: its bytes would be more than the judge holds for a message.
+            polled.failed = Some(format!(
+                "{size} bytes, over the limit of {}: not read, and its sender not answered",
+                cfg.max_size
+            ));
+            return Ok(Some((polled, Some(self.config.failed.clone()))));
+        }
+        let fetched = self
+            .session
+            .uid_fetch(uid.to_string(), "BODY.PEEK[]")
+            .map_err(|e| self.server(&e))?;
+        let body = fetched
+            .iter()
+            .filter(|f| f.uid == Some(uid))
+            .find_map(|f| f.body());
+        let Some(body) = body else {
+            let other = fetched.iter().find(|f| f.body().is_some());
+            let Some(other) = other else {
+                return Ok(None);
+            };
+            // Another message's bytes (a broken or hostile server): stored as this one, it
+            // would be moved unread.
+            polled.left = Some(format!(
+                "the server answered its fetch with another message ({}); left in the folder",
+                other
+                    .uid
+                    .map_or_else(|| "no UID".to_string(), |u| format!("UID {u}"))
+            ));
+            return Ok(Some((polled, None)));
+        };
         let m = Incoming::read(body, cfg.max_size).map_err(|e| ImapError::Server {
             host: self.config.host.clone(),
             message: e.to_string(),
         })?;
         let taken = super::receive_once(j, cfg, &m, clock.now()).map_err(ImapError::Store)?;
-        let polled = Polled {
-            uid,
-            handled: taken.handled,
-            failed: taken.failed.map(|why| why.to_string()),
-        };
-        let to = if polled.failed.is_some() {
-            self.config.failed.clone()
+        polled.handled = taken.handled;
+        polled.failed = taken.failed.map(|why| why.to_string());
+        let folder = if polled.failed.is_some() {
+            &self.config.failed
         } else {
-            self.config.done.clone()
+            &self.config.done
         };
-        self.move_to(uid, &to)?;
-        Ok(polled)
+        Ok(Some((polled, Some(folder.clone()))))
     }
 
     /// Moves one message; on a server without MOVE, copies it and flags it `\Deleted`.
-    fn move_to(&mut self, uid: u32, folder: &str) -> Result<(), ImapError> {
+    fn move_to(&mut self, uid: u32, folder: &str) -> imap::Result<()> {
         let uid = uid.to_string();
-        let done = if self.can_move {
+        if self.can_move {
             self.session.uid_mv(&uid, folder)
         } else {
             self.session
                 .uid_copy(&uid, folder)
                 .and_then(|()| self.session.uid_store(&uid, "+FLAGS.SILENT (\\Deleted)"))
                 .map(|_| ())
-        };
-        done.map_err(|e| self.server(&e))
+        }
     }
 
     /// Waits up to `at_most` for new mail: IMAP IDLE where the server has it, else a sleep.

@@ -118,7 +118,9 @@ fn head(m: &Message) -> Head {
         date: m
             .date()
             .filter(|d| d.is_valid())
-            .and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0)),
+            .and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0))
+            // A Date before 1970 is a forger's or a broken clock's: as if there were none.
+            .filter(crate::clock::storable),
     }
 }
 
