@@ -9,10 +9,10 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::game::verify_password;
-use napjudge_judge::mail::{self, Handled, MailConfig};
-use napjudge_judge::{Judge, MailKind, PasswordCost, Role, Store};
+use napjudge_judge::{
+    parse_time, receive, verify_password, Handled, Judge, MailConfig, MailKind, PasswordCost, Role,
+    Store, MAX_SIZE,
+};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join("napjudge-bench");
@@ -70,14 +70,14 @@ fn bench(c: &mut Criterion) {
     j.process("g", false, now).expect("Winter 1800");
     let cfg = MailConfig {
         judge: "judge@napjudge.invalid".into(),
-        max_size: mail::MAX_SIZE,
+        max_size: MAX_SIZE,
     };
     let mut n = 0u64;
     c.bench_function("mail/order_mail_to_queued_reply", |b| {
         b.iter(|| {
             n += 1;
             let raw = order_mail(n);
-            let h = mail::receive(&mut j, &cfg, raw.as_bytes(), now).expect("stored");
+            let h = receive(&mut j, &cfg, raw.as_bytes(), now).expect("stored");
             assert_eq!(h, Handled::Answered);
         })
     });
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             n += 1;
             let raw = order_mail(n);
-            let h = mail::receive(&mut light, &cfg, raw.as_bytes(), now).expect("stored");
+            let h = receive(&mut light, &cfg, raw.as_bytes(), now).expect("stored");
             assert_eq!(h, Handled::Answered);
         })
     });
@@ -126,7 +126,7 @@ fn bench(c: &mut Criterion) {
                      Subject: hi\r\nMessage-ID: <{n}@example.net>\r\n\
                      Content-Type: text/plain; charset=utf-8\r\n\r\n{body}"
                 );
-                let h = mail::receive(&mut j, &cfg, raw.as_bytes(), now).expect("stored");
+                let h = receive(&mut j, &cfg, raw.as_bytes(), now).expect("stored");
                 assert_eq!(h, Handled::Answered);
             })
         });

@@ -6,11 +6,7 @@ use chrono::{DateTime, Duration, Utc};
 use mail_parser::MimeHeaders;
 use napjudge_cases::{file, run};
 use napjudge_engine::variant::Variant;
-use napjudge_judge::clock::Period;
-use napjudge_judge::outbox::{Retry, Target};
-use napjudge_judge::store;
-use napjudge_judge::MailKind;
-use napjudge_judge::{Judge, NewGame, Periods, Store};
+use napjudge_judge::{Judge, Mail, MailKind, NewGame, Period, Periods, Retry, Store, Target};
 use napjudge_picture::{self as picture, png, Format, View};
 use std::path::Path;
 use std::process::Command;
@@ -330,7 +326,7 @@ fn played(dir: &Path, pictures: bool) -> Judge {
 }
 
 /// The result mails of the game's first phase.
-fn results(j: &Judge) -> Vec<store::Mail> {
+fn results(j: &Judge) -> Vec<Mail> {
     j.view()
         .mails(None)
         .expect("outbox")

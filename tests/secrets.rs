@@ -7,12 +7,10 @@ use crate::common;
 use crate::intake;
 use chrono::{DateTime, Utc};
 use intake::{config, scratch, JUDGE};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::game::{OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT};
-use napjudge_judge::mail::{self, text, Handled};
-use napjudge_judge::outbox::{Retry, Target};
-use napjudge_judge::store::NewMessage;
-use napjudge_judge::{Judge, MailKind, PasswordCost, Store};
+use napjudge_judge::{
+    mask_passwords, parse_time, receive, secrets_text, tick, Handled, Judge, MailKind, NewMessage,
+    PasswordCost, Retry, Store, Target, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT,
+};
 use std::path::Path;
 
 fn at(minutes: i64) -> DateTime<Utc> {
@@ -75,7 +73,7 @@ fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
             &format!("forged{i}"),
             "SIGNON France g guess\r\n",
         );
-        mail::receive(&mut j, &cfg, &m, at(i)).expect("stored");
+        receive(&mut j, &cfg, &m, at(i)).expect("stored");
     }
     let m = mail_from(
         "france@example.org",
@@ -83,7 +81,7 @@ fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
         "SIGNON France g pw\r\nLIST\r\n",
     );
     assert_eq!(
-        mail::receive(&mut j, &cfg, &m, at(6)).expect("stored"),
+        receive(&mut j, &cfg, &m, at(6)).expect("stored"),
         Handled::Answered
     );
     let reply = last_reply(&j, "france@example.org");
@@ -110,7 +108,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
             &format!("one{i}"),
             "SIGNON France g guess\r\n",
         );
-        mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
+        receive(&mut j, &cfg, &m, at(1)).expect("stored");
     }
     assert_eq!(checks(&db, "France"), SENDER_LIMIT as i64);
     let reply = last_reply(&j, "mallory@evil.example");
@@ -134,7 +132,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
             )
             .into_bytes()
         };
-        mail::receive(&mut j, &cfg, &m, at(2)).expect("stored");
+        receive(&mut j, &cfg, &m, at(2)).expect("stored");
     }
     assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
     let reply = last_reply(&j, "y99@evil.example");
@@ -147,7 +145,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
     );
     // Even the right password is not checked from another address now...
     let m = mail_from("friend@example.net", "friend", "SIGNON France g pw\r\n");
-    mail::receive(&mut j, &cfg, &m, at(3)).expect("stored");
+    receive(&mut j, &cfg, &m, at(3)).expect("stored");
     assert!(last_reply(&j, "friend@example.net").contains("Too many wrong passwords"));
     // ... but the owner's is, and other powers are not touched.
     for (from, body) in [
@@ -156,7 +154,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
     ] {
         let m = mail_from(from, from, body);
         assert_eq!(
-            mail::receive(&mut j, &cfg, &m, at(4)).expect("stored"),
+            receive(&mut j, &cfg, &m, at(4)).expect("stored"),
             Handled::Answered
         );
         assert!(last_reply(&j, from).contains("Signed on as"), "{from}");
@@ -169,7 +167,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
         "friend2",
         "SIGNON France g pw\r\nLIST\r\n",
     );
-    mail::receive(&mut j, &cfg, &m, at(6 * 60 + 3)).expect("stored");
+    receive(&mut j, &cfg, &m, at(6 * 60 + 3)).expect("stored");
     assert!(last_reply(&j, "friend@example.net").contains("Signed on as France"));
 }
 
@@ -187,7 +185,7 @@ fn guesses_from_the_owners_own_address_are_bounded_too() {
             &format!("f{i}"),
             "SIGNON France g guess\r\n",
         );
-        mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
+        receive(&mut j, &cfg, &m, at(1)).expect("stored");
     }
     assert_eq!(checks(&db, "France"), OWNER_LIMIT as i64);
     let reply = last_reply(&j, "France@Example.org");
@@ -255,7 +253,7 @@ fn stored_mail_has_no_password_in_any_encoding() {
         .into_bytes(),
     ];
     for (i, m) in mails.iter().enumerate() {
-        mail::receive(&mut j, &cfg, m, at(i as i64)).expect("stored");
+        receive(&mut j, &cfg, m, at(i as i64)).expect("stored");
         let reply = last_reply(&j, "france@example.org");
         assert!(reply.contains("Signed on as France"), "mail {i}: {reply}");
     }
@@ -283,8 +281,8 @@ fn a_redelivered_copy_of_a_masked_mail_is_a_duplicate() {
     let m = format!(
         "From: france@example.org\r\nTo: {JUDGE}\r\nSubject: bids\r\n\r\nSIGNON France g pw\r\nBID 6 Denmark\r\n"
     );
-    let first = mail::receive(&mut j, &cfg, m.as_bytes(), at(1)).expect("stored");
-    let again = mail::receive(&mut j, &cfg, m.as_bytes(), at(2)).expect("stored");
+    let first = receive(&mut j, &cfg, m.as_bytes(), at(1)).expect("stored");
+    let again = receive(&mut j, &cfg, m.as_bytes(), at(2)).expect("stored");
     assert_eq!((first, again), (Handled::Answered, Handled::Duplicate));
 }
 
@@ -296,7 +294,7 @@ fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
     let dir = scratch("pending");
     let db = dir.join("judge.db");
     let mut j = new_game(&db);
-    let (masked, secrets) = text::mask("SIGNON France g pw\r\nBID 6 Denmark\r\n");
+    let (masked, secrets) = mask_passwords("SIGNON France g pw\r\nBID 6 Denmark\r\n");
     let raw = format!(
         "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <k@example.org>\r\n\r\n{masked}"
     );
@@ -308,12 +306,12 @@ fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
             sender: "france@example.org",
             raw: raw.as_bytes(),
             size: raw.len() as u64,
-            secrets: Some(&text::secrets_text(&secrets)),
+            secrets: Some(&secrets_text(&secrets)),
         },
         at(1),
     )
     .expect("stored");
-    let (answered, _) = mail::tick(&mut j, &config(), at(30)).expect("tick");
+    let (answered, _) = tick(&mut j, &config(), at(30)).expect("tick");
     assert_eq!(answered, 1);
     let reply = last_reply(&j, "france@example.org");
     assert!(reply.contains("Signed on as France"), "{reply}");

@@ -7,11 +7,7 @@
 use crate::common;
 use crate::server;
 
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::store::Mail;
-use napjudge_judge::MailKind;
-use napjudge_judge::MailState;
-use napjudge_judge::{Judge, Store};
+use napjudge_judge::{parse_time, Judge, Mail, MailKind, MailState, Store};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -147,8 +143,8 @@ impl Judged {
             .expect("pictures off");
         // The set-up's mails (seats, the notice of the setting) are delivered first: the tests
         // follow the results alone.
-        let setup = napjudge_judge::outbox::Target::Dir(dir.join("set-up"));
-        let retry = napjudge_judge::outbox::Retry::from_config(&Default::default());
+        let setup = napjudge_judge::Target::Dir(dir.join("set-up"));
+        let retry = napjudge_judge::Retry::from_config(&Default::default());
         j.send_outbox(&setup, "judge@example.org", retry, now)
             .expect("the set-up's mails");
         let setup = j.view().mails(None).expect("outbox").len();

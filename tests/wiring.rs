@@ -3,8 +3,7 @@
 //! once told a player brought in by the GM's REPLACE by mail to write to the placeholder
 //! `judge@napjudge.invalid`, because it built its judge without the config's address.
 
-use napjudge_judge::store::NewMessage;
-use napjudge_judge::{Judge, MailKind, Store};
+use napjudge_judge::{Judge, MailKind, NewMessage, Store};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -108,7 +107,7 @@ impl Judged {
     }
 
     /// Every mail the judge queued.
-    fn mails(&self) -> Vec<napjudge_judge::store::Mail> {
+    fn mails(&self) -> Vec<napjudge_judge::Mail> {
         Store::open(&self.db)
             .expect("db")
             .view()

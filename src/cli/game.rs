@@ -3,9 +3,9 @@
 use super::replay;
 use crate::wiring::{self, Wired};
 use clap::Subcommand;
-use napjudge_judge::clock::{Clock, Period};
-use napjudge_judge::game::{describe, GmEnd};
-use napjudge_judge::{Author, Judge, NewGame, Periods, Setting};
+use napjudge_judge::{
+    describe_ending, Author, Clock, GmEnd, Judge, NewGame, Period, Periods, Setting,
+};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -303,7 +303,7 @@ pub fn game(
     } = wiring::judge(db, now, config_file, makes_database)?;
     // A time as the GM reads it: in the game's zone.
     let local = |j: &Judge, name: &str, t| j.local_time(name, t);
-    let e = |e: napjudge_judge::game::GameError| e.to_string();
+    let e = |e: napjudge_judge::GameError| e.to_string();
     match command {
         GameCommand::Create(c) => create(&mut j, clock, c)?,
         GameCommand::Assign {
@@ -463,7 +463,7 @@ pub fn game(
                 .ok_or_else(|| format!("no game called '{name}'"))?;
             println!(
                 "{name}: ended {}; the final mail is queued for everyone",
-                describe(&ended, &game.timezone)
+                describe_ending(&ended, &game.timezone)
             );
         }
         GameCommand::Delete { name } => {

@@ -19,12 +19,9 @@ pub(crate) use crate::server;
 use crate::intake;
 use chrono::{DateTime, Utc};
 use mail_parser::MimeHeaders;
-use napjudge_judge::clock::Period;
-use napjudge_judge::game::TickReport;
-use napjudge_judge::game::{Judge, NewGame};
-use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{Mail, Periods, PressRules, View};
-use napjudge_judge::Setting;
+use napjudge_judge::{
+    Handled, Judge, Mail, NewGame, Period, Periods, PressRules, Setting, TickReport, View,
+};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -208,13 +205,13 @@ pub fn show(m: &Mail) -> String {
 
 /// A mail step: the raw mail given to `mail::receive` at `now`; stored whatever it says.
 pub fn receive(j: &mut Judge, raw: &[u8], now: DateTime<Utc>) -> Handled {
-    mail::receive(j, &intake::config(), raw, now).expect("the mail is stored")
+    napjudge_judge::receive(j, &intake::config(), raw, now).expect("the mail is stored")
 }
 
 /// A tick step: the judge's clock at `now` (answers mails left unanswered, reminders, phases
 /// due). The mails answered and what was done.
 pub fn tick(j: &mut Judge, now: DateTime<Utc>) -> (usize, TickReport) {
-    mail::tick(j, &intake::config(), now).expect("tick")
+    napjudge_judge::tick(j, &intake::config(), now).expect("tick")
 }
 
 /// The real `napjudge` binary on a scenario's database.

@@ -3,8 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use napjudge_cases::file::{self, CaseFileError, Section};
-use napjudge_judge::clock::{self, ClockError};
-use napjudge_judge::store::Periods;
+use napjudge_judge::{parse_time, ClockError, Period, Periods};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -129,7 +128,7 @@ impl Settings {
     /// The periods, read.
     pub fn periods(&self, path: &str) -> Result<Periods, FolderError> {
         let read = |key: &'static str, text: &str| {
-            clock::Period::parse(text).map_err(|source| FolderError::Clock {
+            Period::parse(text).map_err(|source| FolderError::Clock {
                 path: path.to_string(),
                 key,
                 source,
@@ -146,7 +145,7 @@ impl Settings {
 
     /// When the game starts.
     pub fn start(&self, path: &str) -> Result<DateTime<Utc>, FolderError> {
-        clock::parse_time(&self.game.start).map_err(|source| FolderError::Clock {
+        parse_time(&self.game.start).map_err(|source| FolderError::Clock {
             path: path.to_string(),
             key: "start",
             source,
@@ -225,7 +224,7 @@ pub fn read(dir: &Path) -> Result<Folder, FolderError> {
             message: e.message().to_string(),
         })?;
     // The name names the replay's database and outbox folder: nothing that leaves them.
-    napjudge_judge::game::check_name(&settings.game.name).map_err(|e| FolderError::Settings {
+    napjudge_judge::check_name(&settings.game.name).map_err(|e| FolderError::Settings {
         path: shown.clone(),
         message: format!("[game] name: {e}"),
     })?;

@@ -201,7 +201,7 @@ pub enum GameError {
 impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
     /// not the command: anything else would fail alike now.
-    pub fn is_database_fault(&self) -> bool {
+    pub(crate) fn is_database_fault(&self) -> bool {
         match self {
             GameError::Store(e) => e.is_database_fault(),
             GameError::Notice(e) => e.is_database_fault(),

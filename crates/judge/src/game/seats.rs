@@ -408,7 +408,7 @@ impl Judge {
 
     /// TAKEOVER POWER GAME CODE from `sender`: the open seat is theirs, with a new password
     /// mailed to them; the code is used; everyone is told. The game's name and the power's.
-    pub fn takeover(
+    pub(crate) fn takeover(
         &mut self,
         sender: &Address,
         power: &str,

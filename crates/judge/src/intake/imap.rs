@@ -91,7 +91,7 @@ type Tls = rustls::StreamOwned<rustls::ClientConnection, TcpStream>;
 
 /// The connection under the IMAP session: TLS over TCP, with the configured timeout restored
 /// whenever IDLE lifts its own.
-pub struct Stream {
+pub(crate) struct Stream {
     tls: Tls,
     timeout: Duration,
 }
