@@ -21,6 +21,7 @@ use golden::{FivePowers, Folder, Outbox, Shell};
 use intake::{config, scratch};
 use napjudge_judge::{
     parse_time, tick, Author, GameState, Handled, Judge, Mail, MailKind, Period, Setting, Store,
+    TickEvent,
 };
 use std::path::Path;
 
@@ -306,7 +307,8 @@ fn waiting_absence_and_endings_by_mail() {
             Step::Tick => {
                 let (answered, report) = golden::tick(&mut j, now);
                 let mut out = format!("tick at {}: {answered} mails answered\n", stamp(now));
-                for l in report.done.iter().chain(&report.failed) {
+                let done = report.done.iter().map(ToString::to_string);
+                for l in done.chain(report.failed) {
                     out.push_str(&format!("{l}\n"));
                 }
                 out
@@ -369,7 +371,10 @@ fn a_waiting_game_goes_early_only_when_every_power_says_nowait() {
     bids(&mut j, "g", &BIDS, at(1));
     let processed = |j: &mut Judge, h: i64| {
         let (_, report) = tick(j, &cfg, at(h)).expect("tick");
-        report.done.iter().any(|l| l.contains("processed"))
+        report
+            .done
+            .iter()
+            .any(|e| matches!(e, TickEvent::Processed { .. }))
     };
     assert!(!processed(&mut j, 2), "the game waits");
     for p in &POWERS[..4] {
@@ -400,7 +405,10 @@ fn the_delay_starts_again_with_each_change_of_orders() {
     bids(&mut j, "g", &[("France", "BID 5 Denmark")], at(2));
     let processed = |j: &mut Judge, h: i64| {
         let (_, report) = tick(j, &cfg, at(h)).expect("tick");
-        report.done.iter().any(|l| l.contains("processed"))
+        report
+            .done
+            .iter()
+            .any(|e| matches!(e, TickEvent::Processed { .. }))
     };
     assert!(
         !processed(&mut j, 3),

@@ -10,6 +10,7 @@ use chrono::{DateTime, Duration, Utc};
 use intake::{config, JUDGE};
 use napjudge_judge::{
     parse_time, tick, Handled, Judge, Mail, MailKind, NewMessage, Period, Periods, PhaseRow, Store,
+    TickEvent,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -173,17 +174,19 @@ fn a_mail_stored_before_the_deadline_counts_for_its_phase() {
     let (_, report) = tick(&mut j, &config(), at(deadline + 1)).expect("tick");
     assert!(phases(&j)[0].report.is_none(), "{:?}", report.done);
     assert!(
-        report.done.iter().any(|l| l.contains("waits for a mail")),
+        report
+            .done
+            .iter()
+            .any(|e| matches!(e, TickEvent::WaitsForMail { .. })),
         "{:?}",
         report.done
     );
     let (answered, report) = tick(&mut j, &config(), at(deadline + 4)).expect("tick");
     assert_eq!(answered, 1);
     assert!(
-        report
-            .done
-            .iter()
-            .any(|l| l.contains("processed Winter 1800")),
+        report.done.iter().any(
+            |e| matches!(e, TickEvent::Processed { phase, .. } if phase.starts_with("Winter 1800"))
+        ),
         "{:?}",
         report.done
     );

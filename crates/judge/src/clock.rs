@@ -5,7 +5,7 @@ use chrono::{DateTime, Datelike, NaiveDateTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
 /// Why a time, period or zone can't be read.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ClockError {
     /// Not a period.
     #[error("'{0}' is not a period: write a number and a unit, such as 48h, 90m, 2d or 1d12h")]

@@ -30,7 +30,7 @@ mod store;
 pub use game::{
     board, check_name, describe as describe_ending, verify_password, Acknowledgement, GameError,
     GmEnd, IssuedCode, Judge, NewGame, OrderCheck, OrdersTaken, PasswordCost, Processed, SeatError,
-    TickReport, Vote, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT,
+    TickEvent, TickReport, Vote, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT,
 };
 pub use notice::NoticeError;
 pub use press::PressRefusal;

@@ -41,7 +41,7 @@ pub use process::Processed;
 pub use seats::{IssuedCode, SeatError};
 pub(crate) use signon::{Guesser, PhasePassed, Signed, SignonRefusal, Stale, THROTTLE_WINDOW};
 pub use signon::{OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT};
-pub use tick::TickReport;
+pub use tick::{TickEvent, TickReport};
 pub(crate) use waiting::{read_absence, AbsenceSet};
 
 /// The judge's service: every change to a game goes through one of its calls, each one
