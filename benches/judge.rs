@@ -7,11 +7,7 @@ mod common;
 mod scratch;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use napjudge_engine::position::Position;
-use napjudge_engine::variant::load_named;
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::store::Game;
-use napjudge_judge::{Address, Author, GameState, Judge, MailConfig, Role, Store};
+use napjudge_judge::{parse_time, Author, Judge, MailConfig, PasswordCost, Store};
 use std::path::Path;
 
 const NOW: &str = "2026-07-01T12:00:00Z";
@@ -43,40 +39,21 @@ fn spring_1801(db: &Path) {
     }
 }
 
-/// 1,000 running games in Spring 1801, deadlines a week away, nobody ordered yet.
+/// 1,000 running games in Winter 1800, deadlines a day away, nobody ordered yet: set up through
+/// the service, as a GM would (light passwords: 5,000 full-cost hashes would take minutes).
 fn idle_games(db: &Path) {
-    let v = load_named("napoleonic").expect("board");
     let now = parse_time(NOW).expect("time");
-    let mut st = Store::open(db).expect("db");
-    let tx = st.begin().expect("tx");
-    let mut position = Position::initial(&v);
-    position.phase = v.parse_phase("Spring 1801 Movement").expect("phase");
+    let mut j = Judge::new(Store::open(db).expect("db")).with_password_cost(PasswordCost::Light);
     for i in 0..1000 {
-        let g = Game {
-            id: 0,
-            name: format!("game{i:04}"),
-            variant: "napoleonic".into(),
-            gm: Address::new("gm@example.org"),
-            timezone: "UTC".into(),
-            periods: common::day_periods(),
-            wait: false,
-            state: GameState::Running,
-            pictures: true,
-            options: Vec::new(),
-            press: Default::default(),
-        };
-        let id = tx.insert_game(&g, now).expect("game");
-        for p in ["Austria", "England", "France", "Prussia", "Russia"] {
-            let (role, address) = (Role::Power(p.into()), Address::new("p@example.org"));
-            tx.set_player(id, &role, &address, "$argon2id$bench")
-                .expect("player");
-        }
-        let deadline = napjudge_judge::clock::after(now, 7 * 86_400).expect("a week on");
-        let owe = ["Austria", "England", "France", "Prussia", "Russia"].map(String::from);
-        tx.insert_phase(id, &position, &owe, Some(deadline), now)
-            .expect("phase");
+        common::start_five_players(
+            &mut j,
+            now,
+            &format!("game{i:04}"),
+            "UTC",
+            common::day_periods(),
+            |_| "p@example.org".to_string(),
+        );
     }
-    tx.commit().expect("commit");
 }
 
 fn bench(c: &mut Criterion) {
@@ -122,11 +99,11 @@ fn bench(c: &mut Criterion) {
     // The tick `napjudge tick` runs: stored mail first (none here), then the games.
     let cfg = MailConfig {
         judge: "judge@napjudge.invalid".into(),
-        max_size: napjudge_judge::mail::MAX_SIZE,
+        max_size: napjudge_judge::MAX_SIZE,
     };
     c.bench_function("judge/tick_1000_idle_games", |b| {
         b.iter(|| {
-            let (_, r) = napjudge_judge::mail::tick(&mut j, &cfg, now).expect("tick");
+            let (_, r) = napjudge_judge::tick(&mut j, &cfg, now).expect("tick");
             assert!(r.done.is_empty());
         })
     });

@@ -10,10 +10,10 @@ mod common;
 mod scratch;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::game::verify_password;
-use napjudge_judge::mail::{self, Handled, MailConfig};
-use napjudge_judge::{Judge, MailKind, PasswordCost, Role, Store};
+use napjudge_judge::{
+    parse_time, receive, verify_password, Handled, Judge, MailConfig, MailKind, PasswordCost, Role,
+    Store, MAX_SIZE,
+};
 
 /// France's Spring 1801 orders, the `n`th mail: its own Message-ID, and its own text (the case
 /// of the orders' 26 letters spells `n`), because the same text again in a phase is refused as
@@ -57,7 +57,7 @@ fn order_figure(
         b.iter(|| {
             *n += 1;
             let raw = order_mail(*n);
-            let h = mail::receive(j, cfg, raw.as_bytes(), now).expect("stored");
+            let h = receive(j, cfg, raw.as_bytes(), now).expect("stored");
             assert_eq!(h, Handled::Answered);
         })
     });
@@ -77,7 +77,7 @@ fn bench(c: &mut Criterion) {
     j.process("g", false, now).expect("Winter 1800");
     let cfg = MailConfig {
         judge: "judge@napjudge.invalid".into(),
-        max_size: mail::MAX_SIZE,
+        max_size: MAX_SIZE,
     };
     let mut n = 0u64;
     order_figure(
@@ -131,7 +131,7 @@ fn bench(c: &mut Criterion) {
                      Subject: hi\r\nMessage-ID: <{n}@example.net>\r\n\
                      Content-Type: text/plain; charset=utf-8\r\n\r\n{body}"
                 );
-                let h = mail::receive(&mut j, &cfg, raw.as_bytes(), now).expect("stored");
+                let h = receive(&mut j, &cfg, raw.as_bytes(), now).expect("stored");
                 assert_eq!(h, Handled::Answered);
             })
         });

@@ -1,12 +1,9 @@
 //! Issue 19, part 4: building an outgoing mail is linear in its body. Today's figures and the
 //! ones before the fix are in docs/performance.md. Each iteration builds the RFC 5322 message of
-//! a reply (`outbox::message`) and writes it out (`formatted`), as a send does before SMTP.
+//! a reply (`outgoing_message`) and writes it out (`formatted`), as a send does before SMTP.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::outbox;
-use napjudge_judge::store::Mail;
-use napjudge_judge::{MailKind, MailState};
+use napjudge_judge::{outgoing_message, parse_time, Mail, MailKind, MailState};
 
 /// A reply of about `size` bytes: lines of ordinary text, like the guide a HELP appends.
 fn body(size: usize) -> String {
@@ -41,7 +38,7 @@ fn bench(c: &mut Criterion) {
         let m = mail(body(size));
         group.bench_with_input(BenchmarkId::from_parameter(name), &m, |b, m| {
             b.iter(|| {
-                outbox::message(m, "judge@example.org", "<1@example.org>", None, None)
+                outgoing_message(m, "judge@example.org", "<1@example.org>", None, None)
                     .expect("a message")
                     .formatted()
                     .len()

@@ -200,7 +200,7 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     // The config is found the way the database is: --config, $NAPJUDGE_CONFIG, or beside it.
-    let config_file = napjudge_judge::config::locate(cli.config.as_deref(), &cli.db);
+    let config_file = napjudge_judge::locate_config(cli.config.as_deref(), &cli.db);
     let config_file = config_file.as_deref();
     let result = match cli.command {
         Command::Serve {

@@ -4,11 +4,10 @@
 //! commands call, through the same wiring, so each keeps their guarantees.
 
 use crate::wiring::{self, fate, Wired};
-use napjudge_judge::config::{self, Config, Imap};
-use napjudge_judge::intake::imap::{ImapError, Mailbox, Polled};
-use napjudge_judge::mail::{self, MailConfig};
-use napjudge_judge::outbox::Target;
-use napjudge_judge::{Clock, Handled, Judge, Store};
+use napjudge_judge::{
+    load_config, Clock, Config, Handled, Imap, ImapError, Judge, JudgeConfig, MailConfig, Mailbox,
+    PolledMessage, Store, Target, DEFAULT_FILE, MAX_SIZE,
+};
 use std::net::ToSocketAddrs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -120,7 +119,7 @@ impl Intake {
                 let Some(m) = session.as_mut() else {
                     return 0;
                 };
-                let taken = |p: &Polled| match (&p.left, &p.handled, &p.failed) {
+                let taken = |p: &PolledMessage| match (&p.left, &p.handled, &p.failed) {
                     (Some(why), _, _) => warn!("imap uid {}: {why}", p.uid),
                     (None, _, Some(why)) => {
                         warn!("imap uid {}: {why}; moved to {}", p.uid, config.failed)
@@ -200,7 +199,7 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
     } = wiring::judge(db, None, config_file, false)?;
     let target = wiring::target(&config, s.to_dir.as_deref(), s.smtp.as_deref())?;
     if let Some(Target::Smtp(_)) = &target {
-        config::Judge::sender(&config.judge.address).map_err(|e| e.to_string())?;
+        JudgeConfig::sender(&config.judge.address).map_err(|e| e.to_string())?;
     }
     let mut intake = match (s.maildir, &config.imap) {
         (Some(dir), _) => Intake::Maildir(dir),
@@ -221,7 +220,7 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
             Intake::Pipe
         }
     };
-    let cfg = wiring::mail_config(&config, None, mail::MAX_SIZE);
+    let cfg = wiring::mail_config(&config, None, MAX_SIZE);
     let every = Duration::from_secs(s.tick_every.max(1));
     info!(
         "serving {} (tick every {} s)",
@@ -357,7 +356,7 @@ pub fn init(dir: &Path) -> Result<ExitCode, String> {
     let dir = dir
         .canonicalize()
         .map_err(|e| format!("{}: {e}", dir.display()))?;
-    let toml = dir.join(config::DEFAULT_FILE);
+    let toml = dir.join(DEFAULT_FILE);
     let db = dir.join("napjudge.db");
     let password = dir.join("password");
     if toml.exists() {
@@ -434,11 +433,11 @@ pub fn check(db: &Path, config_file: Option<&Path>) -> Result<ExitCode, String> 
             Ok(format!("{}: {games} game(s), writable", db.display()))
         }),
     );
-    let config = match config::load(config_file) {
+    let config = match load_config(config_file) {
         Ok(c) => {
             let read = config_file
                 .map(Path::to_path_buf)
-                .or_else(|| Some(PathBuf::from(config::DEFAULT_FILE)).filter(|p| p.is_file()));
+                .or_else(|| Some(PathBuf::from(DEFAULT_FILE)).filter(|p| p.is_file()));
             say(
                 "config",
                 Ok(read.map_or_else(
@@ -455,7 +454,7 @@ pub fn check(db: &Path, config_file: Option<&Path>) -> Result<ExitCode, String> 
     };
     say(
         "judge address",
-        config::Judge::sender(&config.judge.address)
+        JudgeConfig::sender(&config.judge.address)
             .map(str::to_string)
             .map_err(|e| e.to_string()),
     );

@@ -2,14 +2,10 @@
 //! config's address and site, the mail settings, where the outbox goes, and the tick that `tick`
 //! and `serve` both run. The shell's commands and the service share this, and nothing else.
 
-use napjudge_judge::clock::Clock;
-use napjudge_judge::config::{self, Config, Smtp};
-use napjudge_judge::game::TickReport;
-use napjudge_judge::intake::maildir::{self, MaildirError, Polled};
-use napjudge_judge::mail::{self, Handled, MailConfig};
-use napjudge_judge::outbox::{Retry, Sent, Target};
-use napjudge_judge::store::View;
-use napjudge_judge::{Judge, MailState, Store};
+use napjudge_judge::{
+    load_config, tick, Clock, Config, Handled, Judge, JudgeConfig, MailConfig, MailState,
+    MaildirError, PolledFile, Retry, Sent, Smtp, Store, Target, TickReport, View, MAX_SIZE,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -27,9 +23,9 @@ pub struct Wired {
     pub clock: Clock,
 }
 
-/// napjudge.toml (`config_file`, else where [`config::load`] looks).
+/// napjudge.toml (`config_file`, else where [`load_config`] looks).
 pub fn config(config_file: Option<&Path>) -> Result<Config, String> {
-    config::load(config_file).map_err(|e| e.to_string())
+    load_config(config_file).map_err(|e| e.to_string())
 }
 
 /// The judge over `db`, telling players to mail the config's `[judge] address` and linking its
@@ -157,7 +153,7 @@ pub fn poll_maildir(
     at_most: usize,
 ) -> Result<ExitCode, String> {
     let mut code = ExitCode::SUCCESS;
-    let mut report = |p: &Polled| {
+    let mut report = |p: &PolledFile| {
         if let Some(taken) = &p.taken {
             match &taken.handled {
                 Some(h) => handled(&p.name, h),
@@ -184,7 +180,7 @@ pub fn poll_maildir(
             code = ExitCode::FAILURE;
         }
     };
-    match maildir::poll(j, cfg, dir, clock, at_most, &mut report) {
+    match napjudge_judge::poll_maildir(j, cfg, dir, clock, at_most, &mut report) {
         Ok(()) => Ok(code),
         Err(e @ MaildirError::Store { .. }) => {
             eprintln!("napjudge: {e}");
@@ -206,8 +202,8 @@ pub struct Ticked {
 /// One tick: `tick`'s and `serve`'s. The archive is kept up to date, but a failure to write it
 /// holds no mail back.
 pub fn run_tick(j: &mut Judge, config: &Config, clock: Clock) -> Ticked {
-    let cfg = mail_config(config, None, mail::MAX_SIZE);
-    let games = mail::tick(j, &cfg, clock.now()).map_err(|e| e.to_string());
+    let cfg = mail_config(config, None, MAX_SIZE);
+    let games = tick(j, &cfg, clock.now()).map_err(|e| e.to_string());
     let archive = refresh(j.view(), config);
     Ticked { games, archive }
 }
@@ -301,7 +297,7 @@ pub fn deliver(
 ) -> Result<Sent, String> {
     let from = from.unwrap_or_else(|| config.judge.address.clone());
     if let Target::Smtp(_) = target {
-        config::Judge::sender(&from).map_err(|e| e.to_string())?;
+        JudgeConfig::sender(&from).map_err(|e| e.to_string())?;
     }
     let retry = Retry::from_config(&config.outbox);
     j.send_outbox(target, &from, retry, clock.now())

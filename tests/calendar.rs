@@ -9,9 +9,7 @@ use crate::intake;
 use chrono::{DateTime, Duration, Utc};
 use icalendar::{Calendar, CalendarDateTime, Component, DatePerhapsTime};
 use mail_parser::{MessageParser, MimeHeaders};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::outbox::{self, Retry, Target};
-use napjudge_judge::{Judge, Store};
+use napjudge_judge::{parse_time, Judge, Retry, Store, Target};
 use std::path::{Path, PathBuf};
 
 fn t0() -> DateTime<Utc> {
@@ -27,7 +25,7 @@ fn send(db: &Path, dir: &Path, now: DateTime<Utc>) -> Vec<PathBuf> {
     // (forked with the lock's descriptor, before its exec closes it), so this tries again.
     let mut tries = 0;
     loop {
-        let sent = outbox::send(
+        let sent = napjudge_judge::send(
             &mut store,
             &Target::Dir(dir.to_path_buf()),
             "judge@example.org",
@@ -150,7 +148,7 @@ fn a_moved_deadline_updates_the_same_event_in_the_games_zone() {
     j.set_deadline("cal", &moved.to_rfc3339(), t0() + Duration::hours(2))
         .expect("deadline");
     let remind_at = moved - Duration::minutes(59);
-    napjudge_judge::mail::tick(&mut j, &intake::config(), remind_at).expect("tick");
+    napjudge_judge::tick(&mut j, &intake::config(), remind_at).expect("tick");
     let sent = send(&db, &out, remind_at);
     let reminders: Vec<(String, Option<String>)> = sent.iter().map(|f| read(f)).collect();
     assert!(!reminders.is_empty(), "reminders were sent");
@@ -172,7 +170,7 @@ fn a_reply_carries_no_event() {
          Date: Tue, 01 Dec 2026 10:00:00 +0000\r\n\r\nHELP\r\n",
         intake::JUDGE
     );
-    napjudge_judge::mail::receive(
+    napjudge_judge::receive(
         &mut j,
         &intake::config(),
         help.as_bytes(),

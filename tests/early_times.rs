@@ -5,8 +5,7 @@
 use crate::common;
 use crate::intake::{scratch, JUDGE};
 use chrono::{DateTime, Utc};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::outbox::{Retry, Target};
+use napjudge_judge::{parse_time, Retry, Target};
 use napjudge_judge::{Judge, Store};
 use napjudge_replay::import;
 

@@ -116,8 +116,7 @@ fn a_message_stored_before_a_kill_is_moved_and_answered_once() {
         let mut j = Judge::new(Store::open(&db).expect("db"));
         let mut cfg = intake::config();
         cfg.judge = "judge@example.org".into();
-        napjudge_judge::mail::receive(&mut j, &cfg, m.as_bytes(), chrono::Utc::now())
-            .expect("stored");
+        napjudge_judge::receive(&mut j, &cfg, m.as_bytes(), chrono::Utc::now()).expect("stored");
     }
     assert_eq!(replies(&db).len(), 1);
     let o = poll(&db, PASSWORD);

@@ -4,9 +4,7 @@
 
 use crate::common;
 
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::Store;
-use napjudge_judge::{Author, Judge};
+use napjudge_judge::{parse_time, Author, Judge, Store};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;

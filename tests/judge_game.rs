@@ -4,8 +4,7 @@
 //! deadlines are checked, and a rollback followed by processing again gives the same results.
 
 use napjudge_engine::variant::load_named;
-use napjudge_judge::store::{self, PhaseRow, Store};
-use napjudge_judge::MailKind;
+use napjudge_judge::{MailKind, PhaseRow, Store, SCHEMA_VERSION};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -72,7 +71,7 @@ fn name(p: &PhaseRow) -> String {
 }
 
 fn t(s: &str) -> chrono::DateTime<chrono::Utc> {
-    napjudge_judge::clock::parse_time(s).expect("a time")
+    napjudge_judge::parse_time(s).expect("a time")
 }
 
 const SPRING: [(&str, &str); 4] = [
@@ -453,7 +452,7 @@ fn a_newer_database_is_refused() {
         // Its own connection: the judge's store lends none.
         drop(s.store());
         let conn = rusqlite::Connection::open(&s.db).expect("db");
-        conn.pragma_update(None, "user_version", store::VERSION + 1)
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
             .expect("set version");
     }
     let o = s.run("2026-07-01T10:00:00Z", &["game", "list"], "");

@@ -4,11 +4,9 @@
 //! tracking sheet, the GM's preview, a reminder and the password mail.
 
 use chrono::{DateTime, Utc};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::notice::SeatMail;
-use napjudge_judge::render;
-use napjudge_judge::MailKind;
-use napjudge_judge::{Author, Judge, MailConfig, Store};
+use napjudge_judge::{
+    parse_time, Author, Judge, MailConfig, MailKind, NewGame, Period, Periods, Store,
+};
 
 /// The judge over `db`, and the time its calls are made at.
 fn judge(db: &std::path::Path, now: &str) -> (Judge, DateTime<Utc>) {
@@ -25,6 +23,27 @@ fn results(db: &std::path::Path, subject: &str) -> String {
         .find(|m| m.subject == subject)
         .map(|m| m.body)
         .unwrap_or_else(|| panic!("no mail '{subject}'"))
+}
+
+/// Game `demo`, not started: its GM, zone and periods.
+fn demo() -> NewGame {
+    NewGame {
+        name: "demo".into(),
+        variant: "napoleonic".into(),
+        gm: "gm@example.org".into(),
+        timezone: "Europe/Paris".into(),
+        periods: Periods {
+            movement: Period::hours(48),
+            retreat: Period::hours(24),
+            winter: Period::hours(48),
+            grace: Period::hours(24),
+            remind: Period::hours(12),
+        },
+        wait: false,
+        options: Vec::new(),
+        pictures: true,
+        press: Default::default(),
+    }
 }
 
 #[test]
@@ -69,9 +88,9 @@ fn every_template_renders_a_real_game() {
     let (mut j, now) = judge(&db, "2026-01-11T22:00:00Z");
     let cfg = MailConfig {
         judge: "judge@napjudge.invalid".into(),
-        max_size: napjudge_judge::mail::MAX_SIZE,
+        max_size: napjudge_judge::MAX_SIZE,
     };
-    napjudge_judge::mail::tick(&mut j, &cfg, now).expect("tick");
+    napjudge_judge::tick(&mut j, &cfg, now).expect("tick");
     let st = Store::open(&db).expect("db");
     let reminder = crate::golden::queued(st.view())
         .into_iter()
@@ -132,20 +151,26 @@ fn every_template_renders_a_real_game() {
         results(&db, "demo: results of Winter 1801 Adjustment")
     );
 
-    let password = render::render(
-        "password",
-        &SeatMail {
-            game: "demo",
-            power: "Russia",
-            gm: false,
-            password: Some("k7Qm2xTz9pLw"),
-            judge: "judge@example.org",
-            gm_address: "gm@example.org",
-            phase: None,
-            deadline: String::new(),
-            zone: "Europe/Paris",
-        },
-    )
-    .expect("renders");
+    // The password mail `game assign` sends with no password given, before the game starts;
+    // the generated password is replaced by a fixed one for the snapshot.
+    let db = db.with_file_name("password.db");
+    let (j, now) = judge(&db, "2026-01-10T09:00:00Z");
+    let mut j = j.with_address("judge@example.org");
+    j.create(&demo(), now).expect("create");
+    j.assign("demo", "Russia", "russia@example.org", None, now)
+        .expect("assign");
+    let mail = j
+        .view()
+        .mails(None)
+        .expect("outbox")
+        .into_iter()
+        .find(|m| m.to == "russia@example.org")
+        .expect("the password mail");
+    let generated = mail
+        .body
+        .lines()
+        .find_map(|l| l.strip_prefix("Your password: "))
+        .expect("a password");
+    let password = mail.body.replace(generated, "k7Qm2xTz9pLw");
     insta::assert_snapshot!("password", password);
 }

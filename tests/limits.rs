@@ -8,11 +8,7 @@
 use crate::intake;
 use chrono::{DateTime, Utc};
 use intake::{config, JUDGE};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::game::{Judge, NewGame, PasswordCost};
-use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::Store;
-use napjudge_judge::MailKind;
+use napjudge_judge::{parse_time, receive, Handled, Judge, MailKind, NewGame, PasswordCost, Store};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -116,7 +112,7 @@ fn a_help_flood_gets_one_guide_and_a_reply_under_50_kb() {
     let db = dir.join("judge.db");
     let mut j = Judge::new(Store::open(&db).expect("db"));
     let raw = mail_from_france("help-flood", &"HELP\r\n".repeat(1500));
-    let h = mail::receive(&mut j, &config(), raw.as_bytes(), at(1)).expect("stored");
+    let h = receive(&mut j, &config(), raw.as_bytes(), at(1)).expect("stored");
     assert_eq!(h, Handled::Answered);
     let replies = replies_to(&db, "france@example.org");
     assert_eq!(replies.len(), 1);
@@ -141,12 +137,12 @@ fn a_list_flood_runs_three_reports_and_the_10000_line_mail_is_refused_unread() {
         "list-10000",
         &format!("SIGNON France g pw-france\r\n{}", "LIST\r\n".repeat(10_000)),
     );
-    mail::receive(&mut j, &config(), long.as_bytes(), at(1)).expect("stored");
+    receive(&mut j, &config(), long.as_bytes(), at(1)).expect("stored");
     let some = mail_from_france(
         "list-1000",
         &format!("SIGNON France g pw-france\r\n{}", "LIST\r\n".repeat(1000)),
     );
-    mail::receive(&mut j, &config(), some.as_bytes(), at(1)).expect("stored");
+    receive(&mut j, &config(), some.as_bytes(), at(1)).expect("stored");
     let replies = replies_to(&db, "france@example.org");
     assert_eq!(replies.len(), 2);
     assert!(
@@ -175,12 +171,12 @@ fn a_press_flood_is_capped_per_mail_and_per_phase() {
         "press-flood",
         &format!("SIGNON France g pw-france\r\n{press}"),
     );
-    mail::receive(&mut j, &config(), raw.as_bytes(), at(1)).expect("stored");
+    receive(&mut j, &config(), raw.as_bytes(), at(1)).expect("stored");
     let again = mail_from_france(
         "press-again",
         "SIGNON France g pw-france\r\nPRESS TO England\r\nhi\r\nENDPRESS\r\n",
     );
-    mail::receive(&mut j, &config(), again.as_bytes(), at(2)).expect("stored");
+    receive(&mut j, &config(), again.as_bytes(), at(2)).expect("stored");
     assert_eq!(count(&db, "SELECT COUNT(*) FROM press"), 50);
     assert_eq!(
         count(&db, "SELECT COUNT(*) FROM outbox WHERE kind = 'press'"),
@@ -437,7 +433,7 @@ fn a_redelivered_copy_answers_the_unanswered_original() {
     let mut j = Judge::new(Store::open(&db).expect("db"));
     // The mail server's retry, an hour later (an original younger than five minutes may still
     // be at work in its own receive, and is left to it).
-    let h = mail::receive(&mut j, &config(), raw.as_bytes(), at(2)).expect("stored");
+    let h = receive(&mut j, &config(), raw.as_bytes(), at(2)).expect("stored");
     assert_eq!(h, Handled::Answered);
     let replies = replies_to(&db, "france@example.org");
     assert_eq!(replies.len(), 1, "{replies:?}");

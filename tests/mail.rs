@@ -13,11 +13,7 @@ use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox};
 use intake::{config, scratch, JUDGE};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::game::Judge;
-use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{NewMessage, Store};
-use napjudge_judge::MailKind;
+use napjudge_judge::{parse_time, receive, Handled, Judge, MailKind, NewMessage, Store};
 use std::path::Path;
 use std::process::Command;
 
@@ -209,10 +205,15 @@ fn receive_and_poll_with_the_binary() {
 /// Napoleonic board (a guide with an order the judge refuses would teach a mistake).
 #[test]
 fn every_example_order_in_help_reads() {
-    use askama::Template;
-    let guide = mail::HelpMail { judge: JUDGE }.render().expect("the guide");
-    let examples: String = guide
+    let dir = scratch("mail-help");
+    let mut j = Judge::new(Store::open(&dir.join("judge.db")).expect("db"));
+    let help = format!("From: new@example.net\r\nTo: {JUDGE}\r\nSubject: help\r\n\r\nHELP\r\n");
+    receive(&mut j, &config(), help.as_bytes(), at(0)).expect("stored");
+    let reply = j.view().mails(None).expect("outbox").remove(0).body;
+    // The reply holds the guide indented by two spaces.
+    let examples: String = reply
         .lines()
+        .filter_map(|l| l.strip_prefix("  "))
         .skip_while(|l| !l.starts_with("ORDERS"))
         .skip(1)
         .take_while(|l| !l.starts_with("OTHER COMMANDS"))
@@ -361,7 +362,7 @@ fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
         )
     };
     let before = game_state(&db);
-    let h = mail::receive(&mut j, &cfg, gm_mail("p1", "MAYBE").as_bytes(), at(1)).expect("stored");
+    let h = receive(&mut j, &cfg, gm_mail("p1", "MAYBE").as_bytes(), at(1)).expect("stored");
     assert_eq!(h, Handled::Answered);
     assert_eq!(
         game_state(&db),
@@ -379,7 +380,7 @@ fn set_pictures_by_mail_refuses_a_bad_word_and_changes_nothing() {
         "{}",
         reply.body
     );
-    mail::receive(&mut j, &cfg, gm_mail("p2", "OFF").as_bytes(), at(2)).expect("stored");
+    receive(&mut j, &cfg, gm_mail("p2", "OFF").as_bytes(), at(2)).expect("stored");
     let game = j.view().game("g").expect("read").expect("game");
     assert!(!game.pictures, "SET PICTURES OFF turns them off");
 }
@@ -398,8 +399,8 @@ fn clear_is_kept_in_the_orders_history() {
              \r\nSIGNON France g pw-france\r\n{body}\r\n"
         )
     };
-    mail::receive(&mut j, &cfg, mail("c1", "BID 6 Denmark").as_bytes(), at(1)).expect("stored");
-    mail::receive(&mut j, &cfg, mail("c2", "CLEAR").as_bytes(), at(2)).expect("stored");
+    receive(&mut j, &cfg, mail("c1", "BID 6 Denmark").as_bytes(), at(1)).expect("stored");
+    receive(&mut j, &cfg, mail("c2", "CLEAR").as_bytes(), at(2)).expect("stored");
     let game = j.view().game("g").expect("read").expect("game");
     let phase = j
         .view()
@@ -438,13 +439,13 @@ fn a_players_clear_leaves_the_gms_orders() {
         "From: gm@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <gm1@example.org>\r\n\r\n\
          SIGNON GM g gm-pw\r\nFrance: BID 6 Denmark\r\n"
     );
-    mail::receive(&mut j, &cfg, gm.as_bytes(), at(1)).expect("stored");
+    receive(&mut j, &cfg, gm.as_bytes(), at(1)).expect("stored");
     let clear = format!(
         "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <fr1@example.org>\r\n\r\n\
          SIGNON France g pw-france\r\nCLEAR\r\n"
     );
     let before = game_state(&db);
-    mail::receive(&mut j, &cfg, clear.as_bytes(), at(2)).expect("stored");
+    receive(&mut j, &cfg, clear.as_bytes(), at(2)).expect("stored");
     assert_eq!(game_state(&db), before, "the GM's orders are untouched");
     let reply = golden::last_reply(j.view(), "france@example.org");
     assert!(
@@ -470,7 +471,7 @@ fn signon_ignores_the_games_capitals_and_set_address_refuses_what_lettre_cant_pa
             "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <a{i}@example.org>\r\n\r\n\
              SIGNON France G pw-france\r\nSET ADDRESS {address}\r\n"
         );
-        mail::receive(&mut j, &cfg, m.as_bytes(), at(1)).expect("stored");
+        receive(&mut j, &cfg, m.as_bytes(), at(1)).expect("stored");
         let reply = golden::last_reply(j.view(), "france@example.org");
         assert!(
             reply.contains("Signed on as France in game 'g'."),

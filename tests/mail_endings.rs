@@ -19,11 +19,10 @@ use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox, Shell};
 use intake::{config, scratch};
-use napjudge_judge::clock::{parse_time, Period};
-use napjudge_judge::game::Judge;
-use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{self, Store};
-use napjudge_judge::{Author, GameState, MailKind, Setting};
+use napjudge_judge::{
+    parse_time, tick, Author, GameState, Handled, Judge, Mail, MailKind, Period, Setting, Store,
+    TickEvent,
+};
 use std::path::Path;
 
 const POWERS: [&str; 5] = ["France", "England", "Austria", "Prussia", "Russia"];
@@ -75,7 +74,7 @@ fn games_state(db: &Path) -> String {
 
 /// The mails a step queued: a broadcast (the same subject, kind and body to several
 /// addresses, one after another) once, with its addresses; a results mail without its body.
-fn show(mails: &[store::Mail]) -> String {
+fn show(mails: &[Mail]) -> String {
     let mut out = String::new();
     let mut i = 0;
     while let Some(m) = mails.get(i) {
@@ -308,7 +307,8 @@ fn waiting_absence_and_endings_by_mail() {
             Step::Tick => {
                 let (answered, report) = golden::tick(&mut j, now);
                 let mut out = format!("tick at {}: {answered} mails answered\n", stamp(now));
-                for l in report.done.iter().chain(&report.failed) {
+                let done = report.done.iter().map(ToString::to_string);
+                for l in done.chain(report.failed) {
                     out.push_str(&format!("{l}\n"));
                 }
                 out
@@ -370,8 +370,11 @@ fn a_waiting_game_goes_early_only_when_every_power_says_nowait() {
     .set_up(&mut j, at(0));
     bids(&mut j, "g", &BIDS, at(1));
     let processed = |j: &mut Judge, h: i64| {
-        let (_, report) = mail::tick(j, &cfg, at(h)).expect("tick");
-        report.done.iter().any(|l| l.contains("processed"))
+        let (_, report) = tick(j, &cfg, at(h)).expect("tick");
+        report
+            .done
+            .iter()
+            .any(|e| matches!(e, TickEvent::Processed { .. }))
     };
     assert!(!processed(&mut j, 2), "the game waits");
     for p in &POWERS[..4] {
@@ -401,8 +404,11 @@ fn the_delay_starts_again_with_each_change_of_orders() {
     bids(&mut j, "g", &BIDS, at(1));
     bids(&mut j, "g", &[("France", "BID 5 Denmark")], at(2));
     let processed = |j: &mut Judge, h: i64| {
-        let (_, report) = mail::tick(j, &cfg, at(h)).expect("tick");
-        report.done.iter().any(|l| l.contains("processed"))
+        let (_, report) = tick(j, &cfg, at(h)).expect("tick");
+        report
+            .done
+            .iter()
+            .any(|e| matches!(e, TickEvent::Processed { .. }))
     };
     assert!(
         !processed(&mut j, 3),
@@ -420,14 +426,9 @@ fn a_rollback_undoes_an_ending() {
     new_game(&mut j, "g", "UTC", true);
     bids(&mut j, "g", &BIDS, at(1));
     j.process("g", false, at(2)).expect("Winter 1800 processed");
-    j.vote(
-        "g",
-        "France",
-        &napjudge_judge::game::Vote::Draw(true),
-        at(3),
-    )
-    .expect("a vote");
-    let how = napjudge_judge::game::GmEnd {
+    j.vote("g", "France", &napjudge_judge::Vote::Draw(true), at(3))
+        .expect("a vote");
+    let how = napjudge_judge::GmEnd {
         reason: "test".into(),
         ..Default::default()
     };

@@ -50,11 +50,7 @@ use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox, Secrets, Shell, Smtp};
 use intake::scratch;
 use napjudge_engine::{turn, variant};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::game::Judge;
-use napjudge_judge::mail::Handled;
-use napjudge_judge::store::Store;
-use napjudge_judge::GameState;
+use napjudge_judge::{parse_time, GameState, Handled, Judge, Store};
 use std::path::Path;
 
 /// Carol, who observes `life`.
@@ -83,8 +79,8 @@ fn games_state(db: &Path) -> String {
 
 /// Game `vic`: the standard five powers, its first phase set aside for RULINGS R7.10's
 /// position (fixtures/winter/R7.10.case: England and France reach their thresholds this
-/// Winter), through the store: the judge has no command that sets a position, and playing five
-/// years by mail to reach one would show nothing more.
+/// Winter), written into the file as the store writes a phase: the judge has no command that
+/// sets a position, and playing five years by mail to reach one would show nothing more.
 fn set_up_victory(j: &mut Judge, db: &Path, now: DateTime<Utc>) {
     FivePowers::new("vic").set_up(j, now);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -100,20 +96,26 @@ fn set_up_victory(j: &mut Judge, db: &Path, now: DateTime<Utc>) {
         .iter()
         .map(|&p| v.power(p).name.clone())
         .collect();
-    let mut store = Store::open(db).expect("db");
-    let game = store.view().game("vic").expect("read").expect("vic");
-    let tx = store.begin().expect("tx");
-    tx.supersede_from(game.id, 1)
-        .expect("the first phase set aside");
-    tx.insert_phase(
-        game.id,
-        &position,
-        &owe,
-        Some(now + chrono::Duration::days(30)),
-        now,
+    let game = j.view().game("vic").expect("read").expect("vic");
+    let time = |t: DateTime<Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let conn = rusqlite::Connection::open(db).expect("db");
+    conn.execute(
+        "UPDATE phases SET superseded = 1 WHERE game = ?1",
+        [game.id],
+    )
+    .expect("the first phase set aside");
+    conn.execute(
+        "INSERT INTO phases (game, seq, position, owe, deadline, started)
+         VALUES (?1, 2, ?2, ?3, ?4, ?5)",
+        rusqlite::params![
+            game.id,
+            serde_json::to_string(&position).expect("the position as JSON"),
+            serde_json::to_string(&owe).expect("the powers as JSON"),
+            time(now + chrono::Duration::days(30)),
+            time(now)
+        ],
     )
     .expect("the phase");
-    tx.commit().expect("commit");
 }
 
 /// A results mail's text, summarised: its first line, the powers late or without orders, and

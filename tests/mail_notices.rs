@@ -14,8 +14,7 @@ use crate::intake;
 use chrono::Duration;
 use golden::{Folder, Outbox, Shell, Smtp};
 use intake::scratch;
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::store::Store;
+use napjudge_judge::{parse_time, Store};
 use std::path::Path;
 
 /// What a step may change in a game, as text: a bad step leaves it as it was.

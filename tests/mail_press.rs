@@ -15,10 +15,7 @@ use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{server, FivePowers, Folder, Outbox};
 use intake::{config, scratch};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::game::Judge;
-use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{self, PressMode, PressRules, Store};
+use napjudge_judge::{parse_time, receive, Handled, Judge, Mail, PressMode, PressRules, Store};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -63,7 +60,7 @@ fn judge_state(db: &Path) -> String {
 }
 
 /// A queued mail as the golden files show it: its headers, what it carries, its body.
-fn show(j: &Judge, m: &store::Mail) -> String {
+fn show(j: &Judge, m: &Mail) -> String {
     let carries = match (m.picture, j.view().mail_png(m.id).expect("png")) {
         (Some(_), _) => "Picture: the phase's stored picture\n".to_string(),
         (None, Some(png)) => format!(
@@ -187,7 +184,7 @@ fn a_map_reply_arrives_by_smtp_with_its_png() {
     let raw = b"From: France <france@example.org>\r\nTo: judge@napjudge.invalid\r\n\
                 Subject: the board\r\nMessage-ID: <map.smtp@example.org>\r\n\
                 Date: Wed, 1 Jul 2026 11:00:00 +0000\r\n\r\nSIGNON France grey pw-france\r\nMAP\r\n";
-    let handled = mail::receive(&mut j, &config(), raw, at(1)).expect("stored");
+    let handled = receive(&mut j, &config(), raw, at(1)).expect("stored");
     assert_eq!(handled, Handled::Answered);
     drop(j);
     let listener = TcpListener::bind("127.0.0.1:0").expect("a port");

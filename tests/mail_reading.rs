@@ -12,10 +12,7 @@ use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox};
 use intake::scratch;
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::mail::Handled;
-use napjudge_judge::store::Store;
-use napjudge_judge::Judge;
+use napjudge_judge::{parse_time, Handled, Judge, Store};
 use std::path::Path;
 
 fn at(hours: i64) -> DateTime<Utc> {
@@ -82,7 +79,7 @@ fn every_place_a_game_is_named_ignores_capitals() {
         "spring26",
         "France",
         "A Par H\n",
-        napjudge_judge::store::Author::Gm,
+        napjudge_judge::Author::Gm,
         at(1),
     )
     .expect("orders for the game named in lower case");

@@ -15,11 +15,9 @@ use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox, Secrets, Shell};
 use intake::{config, scratch};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::game::Judge;
-use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{ChangeKind, Store};
-use napjudge_judge::{Author, Role, Setting};
+use napjudge_judge::{
+    parse_time, tick, Author, ChangeKind, Handled, Judge, Role, Setting, Store, TickEvent,
+};
 use std::path::Path;
 
 fn at(hours: i64) -> DateTime<Utc> {
@@ -119,15 +117,22 @@ fn an_open_seat_is_not_waited_for_and_a_late_order_is_not_missed() {
     ] {
         j.orders("g", p, bid, Author::Player, at(1)).expect("bids");
     }
-    let (_, report) = mail::tick(&mut j, &cfg, at(2)).expect("tick");
-    assert_eq!(report.done, ["g: processed Winter 1800 Bids"], "{report:?}");
+    let (_, report) = tick(&mut j, &cfg, at(2)).expect("tick");
+    let bids = TickEvent::Processed {
+        game: "g".into(),
+        phase: "Winter 1800 Bids".into(),
+    };
+    assert_eq!(report.done, [bids], "{report:?}");
     // Spring 1801 (deadline at(50), grace to at(74)) and Autumn: France orders in the grace.
     for (late, end) in [(60, 80), (140, 160)] {
         j.orders("g", "France", "A Par H", Author::Player, at(late))
             .expect("France, late");
-        let (_, report) = mail::tick(&mut j, &cfg, at(end)).expect("tick");
+        let (_, report) = tick(&mut j, &cfg, at(end)).expect("tick");
         assert!(
-            report.done.iter().any(|d| d.contains("processed")),
+            report
+                .done
+                .iter()
+                .any(|e| matches!(e, TickEvent::Processed { .. })),
             "{report:?}"
         );
     }

@@ -20,10 +20,7 @@ use crate::intake;
 use chrono::{DateTime, Utc};
 use golden::{FivePowers, Folder, Outbox};
 use intake::scratch;
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::mail::Handled;
-use napjudge_judge::store::Store;
-use napjudge_judge::Judge;
+use napjudge_judge::{parse_time, Handled, Judge, Store};
 
 fn at(hours: i64) -> DateTime<Utc> {
     parse_time("2026-07-01T10:00:00Z").expect("time") + chrono::Duration::hours(hours)

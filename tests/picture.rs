@@ -6,10 +6,7 @@ use chrono::{DateTime, Duration, Utc};
 use mail_parser::MimeHeaders;
 use napjudge_cases::{file, run};
 use napjudge_engine::variant::Variant;
-use napjudge_judge::outbox::{Retry, Target};
-use napjudge_judge::store;
-use napjudge_judge::MailKind;
-use napjudge_judge::{Judge, Store};
+use napjudge_judge::{Judge, Mail, MailKind, Retry, Store, Target};
 use napjudge_picture::{self as picture, png, Format, View};
 use std::path::Path;
 use std::process::Command;
@@ -295,7 +292,7 @@ fn played(dir: &Path, pictures: bool) -> Judge {
 }
 
 /// The result mails of the game's first phase.
-fn results(j: &Judge) -> Vec<store::Mail> {
+fn results(j: &Judge) -> Vec<Mail> {
     crate::golden::queued(j.view())
         .into_iter()
         .filter(|m| m.kind == MailKind::Results)
@@ -322,7 +319,7 @@ fn result_mails_carry_the_picture() {
 
     // A first try fails (no server listens on port 1): the mails wait for a retry.
     let down = Target::smtp(
-        &napjudge_judge::config::Smtp::from_url("smtp://127.0.0.1:1", None).expect("a server"),
+        &napjudge_judge::Smtp::from_url("smtp://127.0.0.1:1", None).expect("a server"),
     )
     .expect("a target");
     let retry = Retry {

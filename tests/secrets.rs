@@ -7,12 +7,10 @@ use crate::golden;
 use crate::intake;
 use chrono::{DateTime, Utc};
 use intake::{config, scratch, JUDGE};
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::game::{OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT};
-use napjudge_judge::mail::{self, text, Handled};
-use napjudge_judge::outbox::{Retry, Target};
-use napjudge_judge::store::NewMessage;
-use napjudge_judge::{Judge, MailKind, PasswordCost, Store};
+use napjudge_judge::{
+    mask_passwords, parse_time, receive, secrets_text, tick, Handled, Judge, MailKind, NewMessage,
+    PasswordCost, Retry, Store, Target, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT,
+};
 use std::path::{Path, PathBuf};
 
 fn at(minutes: i64) -> DateTime<Utc> {
@@ -43,7 +41,7 @@ fn mail_from(from: &str, id: &str, body: &str) -> Vec<u8> {
 /// received at `when`.
 fn guess(j: &mut Judge, from: &str, id: &str, when: DateTime<Utc>) {
     let m = mail_from(from, id, "SIGNON France g guess\r\n");
-    mail::receive(j, &config(), &m, when).expect("stored");
+    receive(j, &config(), &m, when).expect("stored");
 }
 
 /// The wrong passwords checked for `role` in game `g`, as stored for the throttle (one row per
@@ -74,7 +72,7 @@ fn five_forged_wrong_passwords_do_not_lock_the_owner_out() {
         "SIGNON France g pw\r\nLIST\r\n",
     );
     assert_eq!(
-        mail::receive(&mut j, &cfg, &m, at(6)).expect("stored"),
+        receive(&mut j, &cfg, &m, at(6)).expect("stored"),
         Handled::Answered
     );
     let reply = golden::last_reply(j.view(), "france@example.org");
@@ -118,7 +116,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
             )
             .into_bytes()
         };
-        mail::receive(&mut j, &cfg, &m, at(2)).expect("stored");
+        receive(&mut j, &cfg, &m, at(2)).expect("stored");
     }
     assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
     let reply = golden::last_reply(j.view(), "y99@evil.example");
@@ -131,7 +129,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
     );
     // Even the right password is not checked from another address now...
     let m = mail_from("friend@example.net", "friend", "SIGNON France g pw\r\n");
-    mail::receive(&mut j, &cfg, &m, at(3)).expect("stored");
+    receive(&mut j, &cfg, &m, at(3)).expect("stored");
     assert!(golden::last_reply(j.view(), "friend@example.net").contains("Too many wrong passwords"));
     // ... but the owner's is, and other powers are not touched.
     for (from, body) in [
@@ -140,7 +138,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
     ] {
         let m = mail_from(from, from, body);
         assert_eq!(
-            mail::receive(&mut j, &cfg, &m, at(4)).expect("stored"),
+            receive(&mut j, &cfg, &m, at(4)).expect("stored"),
             Handled::Answered
         );
         assert!(
@@ -156,7 +154,7 @@ fn rotating_senders_get_a_bounded_number_of_checks() {
         "friend2",
         "SIGNON France g pw\r\nLIST\r\n",
     );
-    mail::receive(&mut j, &cfg, &m, at(6 * 60 + 3)).expect("stored");
+    receive(&mut j, &cfg, &m, at(6 * 60 + 3)).expect("stored");
     assert!(golden::last_reply(j.view(), "friend@example.net").contains("Signed on as France"));
 }
 
@@ -232,7 +230,7 @@ fn stored_mail_has_no_password_in_any_encoding() {
         .into_bytes(),
     ];
     for (i, m) in mails.iter().enumerate() {
-        mail::receive(&mut j, &cfg, m, at(i as i64)).expect("stored");
+        receive(&mut j, &cfg, m, at(i as i64)).expect("stored");
         let reply = golden::last_reply(j.view(), "france@example.org");
         assert!(reply.contains("Signed on as France"), "mail {i}: {reply}");
     }
@@ -258,8 +256,8 @@ fn a_redelivered_copy_of_a_masked_mail_is_a_duplicate() {
     let m = format!(
         "From: france@example.org\r\nTo: {JUDGE}\r\nSubject: bids\r\n\r\nSIGNON France g pw\r\nBID 6 Denmark\r\n"
     );
-    let first = mail::receive(&mut j, &cfg, m.as_bytes(), at(1)).expect("stored");
-    let again = mail::receive(&mut j, &cfg, m.as_bytes(), at(2)).expect("stored");
+    let first = receive(&mut j, &cfg, m.as_bytes(), at(1)).expect("stored");
+    let again = receive(&mut j, &cfg, m.as_bytes(), at(2)).expect("stored");
     assert_eq!((first, again), (Handled::Answered, Handled::Duplicate));
 }
 
@@ -269,7 +267,7 @@ fn a_redelivered_copy_of_a_masked_mail_is_a_duplicate() {
 #[test]
 fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
     let (mut j, db) = new_game("pending");
-    let (masked, secrets) = text::mask("SIGNON France g pw\r\nBID 6 Denmark\r\n");
+    let (masked, secrets) = mask_passwords("SIGNON France g pw\r\nBID 6 Denmark\r\n");
     let raw = format!(
         "From: france@example.org\r\nTo: {JUDGE}\r\nMessage-ID: <k@example.org>\r\n\r\n{masked}"
     );
@@ -281,12 +279,12 @@ fn a_mail_left_unanswered_is_answered_by_tick_and_then_keeps_no_password() {
             sender: "france@example.org",
             raw: raw.as_bytes(),
             size: raw.len() as u64,
-            secrets: Some(&text::secrets_text(&secrets)),
+            secrets: Some(&secrets_text(&secrets)),
         },
         at(1),
     )
     .expect("stored");
-    let (answered, _) = mail::tick(&mut j, &config(), at(30)).expect("tick");
+    let (answered, _) = tick(&mut j, &config(), at(30)).expect("tick");
     assert_eq!(answered, 1);
     let reply = golden::last_reply(j.view(), "france@example.org");
     assert!(reply.contains("Signed on as France"), "{reply}");

@@ -21,8 +21,7 @@ use crate::intake;
 use crate::server;
 
 use dovecot::{mail, Dovecot, PASSWORD};
-use napjudge_judge::clock::Period;
-use napjudge_judge::{Judge, MailKind, MailState, Periods, Store};
+use napjudge_judge::{Judge, MailKind, MailState, Period, Periods, Store};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -155,7 +154,7 @@ impl Served {
         }
     }
 
-    fn mails(&self) -> Vec<napjudge_judge::store::Mail> {
+    fn mails(&self) -> Vec<napjudge_judge::Mail> {
         crate::golden::queued_in(&self.db)
     }
 }

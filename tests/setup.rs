@@ -74,7 +74,7 @@ fn init_writes_a_commented_config_and_the_database_then_check_names_each_fault()
     let toml = judge.join("napjudge.toml");
     let text = std::fs::read_to_string(&toml).expect("config written");
     assert!(text.contains("EDIT 1") && text.contains("EDIT 2"), "{text}");
-    napjudge_judge::config::parse(&text).expect("the written config reads");
+    napjudge_judge::parse_config(&text).expect("the written config reads");
     assert!(judge.join("napjudge.db").is_file());
     // Run again: nothing replaced.
     std::fs::write(&toml, format!("{text}\n# mine\n")).expect("edit");

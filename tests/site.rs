@@ -434,7 +434,7 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
     };
     let press = view.press(game.id).expect("the press");
     let (public, private): (Vec<_>, Vec<_>) = press.iter().partition(|m| m.to_everyone(&players));
-    let text = |m: &&napjudge_judge::store::PressRow| m.body.trim().to_string();
+    let text = |m: &&napjudge_judge::PressRow| m.body.trim().to_string();
     let public: Vec<String> = public.iter().map(text).collect();
     let private: Vec<String> = private.iter().map(text).collect();
     assert!(
@@ -492,7 +492,7 @@ fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
         ),
     )
     .expect("config");
-    let t0 = napjudge_judge::clock::parse_time("2026-12-01T09:00:00Z").expect("time");
+    let t0 = napjudge_judge::parse_time("2026-12-01T09:00:00Z").expect("time");
     let mut j = napjudge_judge::Judge::new(Store::open(&db).expect("db"));
     common::start_five_players(&mut j, t0, "live", "UTC", common::day_periods(), |p| {
         format!("{}@example.org", p.to_lowercase())

@@ -6,11 +6,7 @@
 
 use crate::server;
 
-use napjudge_judge::clock::parse_time;
-use napjudge_judge::store::Mail;
-use napjudge_judge::MailKind;
-use napjudge_judge::MailState;
-use napjudge_judge::Store;
+use napjudge_judge::{parse_time, Mail, MailKind, MailState, Store};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

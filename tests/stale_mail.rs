@@ -8,10 +8,10 @@ use crate::common;
 use crate::intake;
 use chrono::{DateTime, Duration, Utc};
 use intake::{config, JUDGE};
-use napjudge_judge::clock::{parse_time, Period};
-use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{Mail, NewMessage, PhaseRow, Store};
-use napjudge_judge::{Judge, MailKind, Periods};
+use napjudge_judge::{
+    parse_time, tick, Handled, Judge, Mail, MailKind, NewMessage, Period, Periods, PhaseRow, Store,
+    TickEvent,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -90,7 +90,7 @@ fn killed_receive(j: &mut Judge, raw: &[u8], id: &str, now: DateTime<Utc>) {
 }
 
 fn receive(j: &mut Judge, raw: &[u8], now: DateTime<Utc>) {
-    let handled = mail::receive(j, &config(), raw, now).expect("stored");
+    let handled = napjudge_judge::receive(j, &config(), raw, now).expect("stored");
     assert_eq!(handled, Handled::Answered);
 }
 
@@ -147,7 +147,7 @@ fn a_killed_receive_recovered_after_a_later_mail_leaves_the_later_orders() {
         &france("f2@example.org", 20, "BID 2 Denmark"),
         at(20),
     );
-    let (answered, _) = mail::tick(&mut j, &config(), at(30)).expect("tick");
+    let (answered, _) = tick(&mut j, &config(), at(30)).expect("tick");
     assert_eq!(answered, 1, "the stored mail is answered");
     assert_eq!(
         france_orders(&j, 0).as_deref(),
@@ -170,20 +170,22 @@ fn a_mail_stored_before_the_deadline_counts_for_its_phase() {
     let deadline = 24 * 60;
     let raw = france("late@example.org", deadline - 2, "BID 6 Denmark");
     killed_receive(&mut j, &raw, "late@example.org", at(deadline - 2));
-    let (_, report) = mail::tick(&mut j, &config(), at(deadline + 1)).expect("tick");
+    let (_, report) = tick(&mut j, &config(), at(deadline + 1)).expect("tick");
     assert!(phases(&j)[0].report.is_none(), "{:?}", report.done);
-    assert!(
-        report.done.iter().any(|l| l.contains("waits for a mail")),
-        "{:?}",
-        report.done
-    );
-    let (answered, report) = mail::tick(&mut j, &config(), at(deadline + 4)).expect("tick");
-    assert_eq!(answered, 1);
     assert!(
         report
             .done
             .iter()
-            .any(|l| l.contains("processed Winter 1800")),
+            .any(|e| matches!(e, TickEvent::WaitsForMail { .. })),
+        "{:?}",
+        report.done
+    );
+    let (answered, report) = tick(&mut j, &config(), at(deadline + 4)).expect("tick");
+    assert_eq!(answered, 1);
+    assert!(
+        report.done.iter().any(
+            |e| matches!(e, TickEvent::Processed { phase, .. } if phase.starts_with("Winter 1800"))
+        ),
         "{:?}",
         report.done
     );
@@ -214,7 +216,7 @@ fn a_mail_recovered_after_its_phase_was_processed_is_reported_unused() {
         at(62),
     )
     .expect("France's Spring orders");
-    mail::tick(&mut j, &config(), at(70)).expect("tick");
+    tick(&mut j, &config(), at(70)).expect("tick");
     let r = reply_to(&j, "slow@example.org");
     assert!(
         r.body
@@ -601,7 +603,7 @@ fn a_mail_answered_after_a_crash_keeps_its_attachment_note() {
             "CREATE TRIGGER crash BEFORE INSERT ON outbox \
              BEGIN SELECT RAISE(ABORT, 'the judge stopped here'); END",
         );
-        let failed = mail::receive(&mut j, &config(), &raw, at(10));
+        let failed = napjudge_judge::receive(&mut j, &config(), &raw, at(10));
         assert!(failed.is_err(), "{id}: the answer must fail: {failed:?}");
         // The copy stored holds the attachments' names, not the password.
         let raw: Vec<u8> = rusqlite::Connection::open(&db)
@@ -614,7 +616,7 @@ fn a_mail_answered_after_a_crash_keeps_its_attachment_note() {
         stop("DROP TRIGGER crash");
         // The next run: a new process on the same file.
         let mut j = Judge::new(Store::open(&db).expect("db"));
-        let (answered, _) = mail::tick(&mut j, &config(), at(30)).expect("tick");
+        let (answered, _) = tick(&mut j, &config(), at(30)).expect("tick");
         assert_eq!(answered, 1, "{id}");
         let recovered = reply_to(&j, id).body;
         assert!(at_once.contains("Attachments\n"), "{id}: {at_once}");

@@ -3,8 +3,7 @@
 //! once told a player brought in by the GM's REPLACE by mail to write to the placeholder
 //! `judge@napjudge.invalid`, because it built its judge without the config's address.
 
-use napjudge_judge::store::NewMessage;
-use napjudge_judge::{Judge, MailKind, Store};
+use napjudge_judge::{Judge, MailKind, NewMessage, Store};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -90,7 +89,7 @@ impl Judged {
     }
 
     /// Every mail the judge queued.
-    fn mails(&self) -> Vec<napjudge_judge::store::Mail> {
+    fn mails(&self) -> Vec<napjudge_judge::Mail> {
         crate::golden::queued_in(&self.db)
     }
 

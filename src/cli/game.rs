@@ -3,9 +3,10 @@
 use super::replay;
 use crate::wiring::{self, Wired};
 use clap::Subcommand;
-use napjudge_judge::clock::{Clock, Period};
-use napjudge_judge::game::{describe, GmEnd};
-use napjudge_judge::{Author, Judge, NewGame, Periods, Setting};
+use napjudge_judge::{
+    describe_ending, Author, Clock, GameError, GmEnd, Judge, NewGame, Period, Periods, SeatError,
+    Setting,
+};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -269,6 +270,41 @@ pub struct Create {
     absences_per_year: Option<String>,
 }
 
+/// A service error as the shell prints it: what is wrong, then the command that fixes it (a
+/// mail's reply names the mail's own commands, so the service's words name none).
+pub fn shell_error(e: &GameError) -> String {
+    let command = match e {
+        GameError::UnknownGame(_) => "`napjudge game list` shows the games".to_string(),
+        GameError::NotStarted(game) => format!("`napjudge game start {game}`"),
+        GameError::Unassigned { game, .. } => {
+            format!("`napjudge game assign {game} POWER ADDRESS`")
+        }
+        GameError::Paused(game) => format!("`napjudge game resume {game}`"),
+        GameError::NoPlayer(role, game) => format!("`napjudge game assign {game} {role} ADDRESS`"),
+        GameError::EndForming(game) => format!("`napjudge game delete {game}`"),
+        GameError::DeleteStarted(game) => format!("`napjudge game end {game} --reason TEXT`"),
+        GameError::Early { game, .. } => {
+            return format!(
+                "{e} To process it now anyway, add --now-anyway (napjudge game process {game} \
+                 --now-anyway)"
+            )
+        }
+        _ => return e.to_string(),
+    };
+    format!("{e} ({command})")
+}
+
+/// A seat command's error as the shell prints it (see [`shell_error`]).
+fn seat_error(e: &SeatError) -> String {
+    match e {
+        SeatError::Game(e) => shell_error(e),
+        SeatError::Held { game, power, .. } => {
+            format!("{e} (`napjudge game replace {game} {power} ADDRESS`)")
+        }
+        _ => e.to_string(),
+    }
+}
+
 fn period(flag: &str, text: &str) -> Result<Period, String> {
     Period::parse(text).map_err(|e| format!("--{flag}: {e}"))
 }
@@ -303,7 +339,7 @@ pub fn game(
     } = wiring::judge(db, now, config_file, makes_database)?;
     // A time as the GM reads it: in the game's zone.
     let local = |j: &Judge, name: &str, t| j.local_time(name, t);
-    let e = |e: napjudge_judge::game::GameError| e.to_string();
+    let e = |e: GameError| shell_error(&e);
     match command {
         GameCommand::Create(c) => create(&mut j, clock, c)?,
         GameCommand::Assign {
@@ -323,7 +359,7 @@ pub fn game(
         GameCommand::Code { name, power, mail } => {
             let c = j
                 .issue_code(&name, &power, mail.as_deref(), clock.now())
-                .map_err(|err| err.to_string())?;
+                .map_err(|err| seat_error(&err))?;
             println!(
                 "{name}: takeover code for {}: {}{}",
                 c.power,
@@ -340,7 +376,7 @@ pub fn game(
         } => {
             let old = j
                 .replace(&name, &power, &address, clock.now())
-                .map_err(|err| err.to_string())?;
+                .map_err(|err| seat_error(&err))?;
             println!(
                 "{power} in {name}: {address} (password mailed){}",
                 old.map(|a| format!("; {a} told")).unwrap_or_default()
@@ -355,12 +391,12 @@ pub fn game(
             if stop {
                 let g = j
                     .unobserve(&name, &a, clock.now())
-                    .map_err(|err| err.to_string())?;
+                    .map_err(|err| seat_error(&err))?;
                 println!("{g}: {address} no longer observes");
             } else {
                 let g = j
                     .observe(&name, &a, false, clock.now())
-                    .map_err(|err| err.to_string())?;
+                    .map_err(|err| seat_error(&err))?;
                 println!("{g}: {address} observes");
             }
         }
@@ -463,7 +499,7 @@ pub fn game(
                 .ok_or_else(|| format!("no game called '{name}'"))?;
             println!(
                 "{name}: ended {}; the final mail is queued for everyone",
-                describe(&ended, &game.timezone)
+                describe_ending(&ended, &game.timezone)
             );
         }
         GameCommand::Delete { name } => {
@@ -546,7 +582,7 @@ fn create(j: &mut Judge, clock: Clock, c: Create) -> Result<(), String> {
     };
     let game = j
         .create_with(&g, &settings, clock.now())
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| shell_error(&e))?;
     println!(
         "created {} ({}); assign the powers, then `napjudge game start {}`",
         game.name, game.variant, game.name
@@ -580,7 +616,7 @@ fn orders(
     };
     let ack = j
         .orders(name, power, &text, by, clock.now())
-        .map_err(|e| e.to_string())?
+        .map_err(|e| shell_error(&e))?
         .ack;
     let lines = &ack.lines;
     let mut failed = false;

@@ -3,10 +3,9 @@
 
 use crate::wiring::{self, Wired};
 use clap::Subcommand;
-use napjudge_judge::config::Imap;
-use napjudge_judge::intake::imap::{Mailbox, Polled};
-use napjudge_judge::mail::{self, MailConfig};
-use napjudge_judge::{Clock, Judge};
+use napjudge_judge::{
+    receive_incoming, Clock, Imap, Incoming, Judge, MailConfig, Mailbox, PolledMessage,
+};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,7 +19,7 @@ pub enum MailCommand {
         #[arg(long, env = "NAPJUDGE_FROM")]
         from: Option<String>,
         /// Messages larger than this many bytes are refused unread.
-        #[arg(long, default_value_t = napjudge_judge::mail::MAX_SIZE)]
+        #[arg(long, default_value_t = napjudge_judge::MAX_SIZE)]
         max_size: usize,
     },
     /// Stores each message in DIR/new, queues its reply, then moves it to DIR/cur; with
@@ -38,7 +37,7 @@ pub enum MailCommand {
         #[arg(long, env = "NAPJUDGE_FROM")]
         from: Option<String>,
         /// Messages larger than this many bytes are refused unread.
-        #[arg(long, default_value_t = napjudge_judge::mail::MAX_SIZE)]
+        #[arg(long, default_value_t = napjudge_judge::MAX_SIZE)]
         max_size: usize,
     },
 }
@@ -67,14 +66,14 @@ pub fn mail(
             let cfg = wiring::mail_config(&config, from, max_size);
             // At most the size limit is held: the rest of a larger message only goes through
             // its digest.
-            let m = match mail::Incoming::read(std::io::stdin().lock(), max_size) {
+            let m = match Incoming::read(std::io::stdin().lock(), max_size) {
                 Ok(m) => m,
                 Err(err) => {
                     eprintln!("napjudge: standard input: {err}; the message was not stored");
                     return Ok(ExitCode::from(75));
                 }
             };
-            match mail::receive_incoming(&mut j, &cfg, &m, clock.now()) {
+            match receive_incoming(&mut j, &cfg, &m, clock.now()) {
                 Ok(h) => wiring::handled("message", &h),
                 Err(e) => {
                     eprintln!("napjudge: the message was not stored or answered: {e}");
@@ -109,7 +108,7 @@ pub fn mail(
 /// mailbox can't be read or a message can't be stored (what is left stays in the folder).
 fn poll_imap(j: &mut Judge, cfg: &MailConfig, imap: &Imap, clock: Clock) -> ExitCode {
     let mut code = ExitCode::SUCCESS;
-    let mut taken = |p: &Polled| {
+    let mut taken = |p: &PolledMessage| {
         let what = format!("imap uid {}", p.uid);
         match (&p.left, &p.handled, &p.failed) {
             (Some(why), _, _) => {

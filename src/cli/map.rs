@@ -19,7 +19,7 @@ pub fn map(
     let mut j = wiring::judge(db, None, config_file, false)?.judge;
     let bytes = j
         .picture(game, phase, board.as_ref(), format)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| super::game::shell_error(&e))?;
     write_picture(output, &bytes)
 }
 

@@ -2,8 +2,7 @@
 
 use crate::wiring::{self, Wired};
 use clap::Subcommand;
-use napjudge_judge::outbox::{Sent, Which};
-use napjudge_judge::MailState;
+use napjudge_judge::{MailState, Sent, Which};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

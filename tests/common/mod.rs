@@ -2,8 +2,7 @@
 //! assigned and started.
 
 use chrono::{DateTime, Utc};
-use napjudge_judge::clock::Period;
-use napjudge_judge::{Judge, NewGame, Periods};
+use napjudge_judge::{Judge, NewGame, Period, Periods};
 
 /// A day for every phase, an hour's grace, a reminder an hour before the deadline.
 pub fn day_periods() -> Periods {

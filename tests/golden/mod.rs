@@ -21,12 +21,9 @@ pub(crate) use crate::server;
 use crate::intake;
 use chrono::{DateTime, Utc};
 use mail_parser::MimeHeaders;
-use napjudge_judge::clock::Period;
-use napjudge_judge::game::TickReport;
-use napjudge_judge::game::{Judge, NewGame};
-use napjudge_judge::mail::{self, Handled};
-use napjudge_judge::store::{Mail, Periods, PressRules, View};
-use napjudge_judge::Setting;
+use napjudge_judge::{
+    Handled, Judge, Mail, NewGame, Period, Periods, PressRules, Setting, TickReport, View,
+};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -229,13 +226,13 @@ pub fn show(m: &Mail) -> String {
 
 /// A mail step: the raw mail given to `mail::receive` at `now`; stored whatever it says.
 pub fn receive(j: &mut Judge, raw: &[u8], now: DateTime<Utc>) -> Handled {
-    mail::receive(j, &intake::config(), raw, now).expect("the mail is stored")
+    napjudge_judge::receive(j, &intake::config(), raw, now).expect("the mail is stored")
 }
 
 /// A tick step: the judge's clock at `now` (answers mails left unanswered, reminders, phases
 /// due). The mails answered and what was done.
 pub fn tick(j: &mut Judge, now: DateTime<Utc>) -> (usize, TickReport) {
-    mail::tick(j, &intake::config(), now).expect("tick")
+    napjudge_judge::tick(j, &intake::config(), now).expect("tick")
 }
 
 /// The real `napjudge` binary on a scenario's database.
@@ -479,8 +476,8 @@ pub fn results_queued(db: &Path, now: DateTime<Utc>, address: impl Fn(&str) -> S
     common::start_five_players(&mut j, now, "g", "UTC", common::day_periods(), address);
     j.set("g", &Setting::Pictures(false), now)
         .expect("pictures off");
-    let setup = napjudge_judge::outbox::Target::Dir(db.with_file_name("set-up"));
-    let retry = napjudge_judge::outbox::Retry::from_config(&Default::default());
+    let setup = napjudge_judge::Target::Dir(db.with_file_name("set-up"));
+    let retry = napjudge_judge::Retry::from_config(&Default::default());
     j.send_outbox(&setup, "judge@example.org", retry, now)
         .expect("the set-up's mails");
     let setup = j.view().mails(None).expect("outbox").len();

@@ -1,7 +1,7 @@
 //! What the mail tests share: the judge's address, intake's settings, and a fresh folder per
 //! test.
 
-use napjudge_judge::mail::{self, MailConfig};
+use napjudge_judge::{MailConfig, MAX_SIZE};
 use std::path::{Path, PathBuf};
 
 /// The judge's own address in every mail test.
@@ -11,7 +11,7 @@ pub const JUDGE: &str = "judge@napjudge.invalid";
 pub fn config() -> MailConfig {
     MailConfig {
         judge: JUDGE.into(),
-        max_size: mail::MAX_SIZE,
+        max_size: MAX_SIZE,
     }
 }
 

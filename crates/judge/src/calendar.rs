@@ -8,7 +8,7 @@
 use chrono::{DateTime, Offset, TimeZone, Utc};
 
 /// A phase's deadline, as an event.
-pub struct Deadline<'a> {
+pub(crate) struct Deadline<'a> {
     /// The game's name.
     pub game: &'a str,
     /// The phase's row id: with the game and the judge's domain, the event's UID.
@@ -26,7 +26,7 @@ pub struct Deadline<'a> {
 }
 
 /// The event's text (CRLF lines, folded at 75 octets), as of `now`.
-pub fn event(d: &Deadline, now: DateTime<Utc>) -> String {
+pub(crate) fn event(d: &Deadline, now: DateTime<Utc>) -> String {
     let domain = d.judge.rsplit('@').next().unwrap_or("napjudge.invalid");
     let sequence = d
         .started

@@ -5,7 +5,7 @@ use chrono::{DateTime, Datelike, NaiveDateTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
 /// Why a time, period or zone can't be read.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ClockError {
     /// Not a period.
     #[error("'{0}' is not a period: write a number and a unit, such as 48h, 90m, 2d or 1d12h")]
@@ -45,12 +45,12 @@ pub enum ClockError {
 /// The longest period a game may have (movement, retreat, Winter, grace, reminder): a year
 /// is more than any game needs, and keeps every deadline computed from it far inside the
 /// calendar.
-pub const MAX_PERIOD_DAYS: i64 = 365;
+pub(crate) const MAX_PERIOD_DAYS: i64 = 365;
 
 /// How far ahead of now the GM may set a deadline.
-pub const MAX_AHEAD_DAYS: i64 = 2 * 365;
+pub(crate) const MAX_AHEAD_DAYS: i64 = 2 * 365;
 
-/// A period of a game, in whole seconds, from 0 to [`MAX_PERIOD_DAYS`]: the one type every
+/// A period of a game, in whole seconds, from 0 to `MAX_PERIOD_DAYS`: the one type every
 /// door (the command line, a GM's mail, a game folder, the store) reads a period into, so no
 /// setting can overflow the deadlines computed from it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,9 +58,9 @@ pub struct Period(i64);
 
 impl Period {
     /// The longest period, [`MAX_PERIOD_DAYS`].
-    pub const MAX: Period = Period(MAX_PERIOD_DAYS * 86_400);
+    pub(crate) const MAX: Period = Period(MAX_PERIOD_DAYS * 86_400);
 
-    /// `secs` seconds, when within 0 and [`Period::MAX`].
+    /// `secs` seconds, when within 0 and `Period::MAX`.
     pub fn new(secs: i64) -> Result<Period, ClockError> {
         if secs < 0 {
             return Err(ClockError::Period(format!("{secs}s")));
@@ -78,7 +78,7 @@ impl Period {
 
     /// A period as stored: a value out of bounds (written by a napjudge before the bound, or
     /// by hand) is read as the nearest bound, so that no stored game can stop a tick.
-    pub fn clamped(secs: i64) -> Period {
+    pub(crate) fn clamped(secs: i64) -> Period {
         Period(secs.clamp(0, Period::MAX.0))
     }
 
@@ -142,7 +142,7 @@ impl Clock {
     }
 
     /// A clock stopped at `now`.
-    pub fn fixed(now: DateTime<Utc>) -> Clock {
+    pub(crate) fn fixed(now: DateTime<Utc>) -> Clock {
         Clock { fixed: Some(now) }
     }
 
@@ -196,7 +196,7 @@ fn in_calendar(text: &str, t: DateTime<Utc>) -> Result<DateTime<Utc>, ClockError
 /// (`2026-12-03T18:00:00+01:00`) is that instant; one without (`2026-12-03 18:00`) is the
 /// game's local time, and a local time the zone skips or has twice (a change of summer time)
 /// is refused with what to write instead.
-pub fn parse_local(text: &str, zone: &str) -> Result<DateTime<Utc>, ClockError> {
+pub(crate) fn parse_local(text: &str, zone: &str) -> Result<DateTime<Utc>, ClockError> {
     let t = text.trim();
     if let Some(d) = instant(t) {
         return in_calendar(text, d);
@@ -249,7 +249,7 @@ fn show_secs(secs: i64) -> String {
 }
 
 /// Reads an IANA zone name.
-pub fn parse_zone(name: &str) -> Result<Tz, ClockError> {
+pub(crate) fn parse_zone(name: &str) -> Result<Tz, ClockError> {
     name.parse::<Tz>()
         .map_err(|_| ClockError::Zone(name.to_string()))
 }
@@ -270,7 +270,7 @@ pub fn after(t: DateTime<Utc>, secs: i64) -> Result<DateTime<Utc>, ClockError> {
 }
 
 /// A deadline the GM sets: after `now`, and at most [`MAX_AHEAD_DAYS`] ahead.
-pub fn check_deadline(at: DateTime<Utc>, now: DateTime<Utc>) -> Result<(), ClockError> {
+pub(crate) fn check_deadline(at: DateTime<Utc>, now: DateTime<Utc>) -> Result<(), ClockError> {
     if at <= now {
         return Err(ClockError::Past(at.to_rfc3339(), now.to_rfc3339()));
     }

@@ -160,7 +160,7 @@ impl Imap {
 
     /// The password: the environment variable `password_env` names, else the first line the
     /// command `password_command` prints (run by `sh -c`).
-    pub fn password(&self) -> Result<String, ConfigError> {
+    pub(crate) fn password(&self) -> Result<String, ConfigError> {
         if let Some(var) = &self.password_env {
             return match std::env::var(var) {
                 Ok(p) if !p.is_empty() => Ok(p),
@@ -219,10 +219,10 @@ pub struct Judge {
 
 /// The judge's address when none is configured: good for files written locally, never a
 /// sender on the Internet.
-pub const UNSET_ADDRESS: &str = "judge@napjudge.invalid";
+pub(crate) const UNSET_ADDRESS: &str = "judge@napjudge.invalid";
 
 impl Judge {
-    /// The judge's address, refused when it is still the placeholder [`UNSET_ADDRESS`]: mail
+    /// The judge's address, refused when it is still the placeholder `UNSET_ADDRESS`: mail
     /// sent to the world must come from an address players can answer.
     pub fn sender(address: &str) -> Result<&str, ConfigError> {
         if address.eq_ignore_ascii_case(UNSET_ADDRESS) || address.trim().is_empty() {
@@ -270,7 +270,7 @@ pub struct Smtp {
     /// A file holding only the password (kept out of the config and of the command line).
     pub password_file: Option<PathBuf>,
     /// Seconds to wait for the server at each step of a try (connecting, each command, each
-    /// write) before the try counts as failed; at most [`MAX_TIMEOUT`].
+    /// write) before the try counts as failed; at most `MAX_TIMEOUT`.
     #[serde(default = "default_timeout")]
     pub timeout: u64,
     /// A PEM certificate to trust besides the public roots: the CA of a private mail server.
@@ -283,10 +283,10 @@ fn default_timeout() -> u64 {
 
 /// The longest `[smtp] timeout`: a try of one mail must end well inside the ten minutes another
 /// sender leaves a claimed mail alone.
-pub const MAX_TIMEOUT: u64 = 120;
+pub(crate) const MAX_TIMEOUT: u64 = 120;
 
 /// The longest `[outbox] retry_days`: a mail older than a season is no use to anyone.
-pub const MAX_RETRY_DAYS: u32 = 90;
+pub(crate) const MAX_RETRY_DAYS: u32 = 90;
 
 /// `[outbox]`.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
@@ -396,7 +396,7 @@ fn bounded(
 impl Config {
     /// Every number within its bounds, so that no time computed from them can overflow and a
     /// try always ends inside its claim.
-    pub fn check(&self) -> Result<(), ConfigError> {
+    pub(crate) fn check(&self) -> Result<(), ConfigError> {
         let o = &self.outbox;
         bounded(
             "[outbox] retry_days",
@@ -465,7 +465,7 @@ impl Smtp {
 
     /// The user and password to log in with, if a user is given; the password file's content
     /// without its final line break.
-    pub fn credentials(&self) -> Result<Option<(String, String)>, ConfigError> {
+    pub(crate) fn credentials(&self) -> Result<Option<(String, String)>, ConfigError> {
         let Some(user) = &self.user else {
             return Ok(None);
         };

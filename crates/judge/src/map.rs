@@ -7,7 +7,7 @@ use napjudge_picture as picture;
 
 /// A MAP's picture, and what it shows in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardMap {
+pub(crate) struct BoardMap {
     /// `the board after Spring 1801 Movement, with its orders`, `the board now (...)`.
     pub shows: String,
     /// The picture.
@@ -19,7 +19,7 @@ impl Judge {
     /// picture, or drawn when the game had pictures off then), or with none the board now (the
     /// current phase's position, drawn; after the last phase when the game is over). A phase
     /// the game hasn't reached is refused, naming those it has.
-    pub fn map(&mut self, game: &Game, phase: Option<&str>) -> Result<BoardMap, GameError> {
+    pub(crate) fn map(&mut self, game: &Game, phase: Option<&str>) -> Result<BoardMap, GameError> {
         let row = self.phase_row(game, phase)?;
         let name = self.with_variant(game, |v, _| v.phase_name(row.position.phase))?;
         if row.report.is_none() {

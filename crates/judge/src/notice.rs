@@ -14,7 +14,7 @@ use std::collections::HashSet;
 
 /// Everyone a game's news goes to: each player's address in the order of the players, then the
 /// GM's, then the observers'; an address once, so a player of two powers (or a GM who plays) gets one copy.
-pub fn audience(view: View<'_>, game: &Game) -> Result<Vec<Address>, StoreError> {
+pub(crate) fn audience(view: View<'_>, game: &Game) -> Result<Vec<Address>, StoreError> {
     let mut to: Vec<Address> = view
         .players(game.id)?
         .into_iter()
@@ -29,7 +29,7 @@ pub fn audience(view: View<'_>, game: &Game) -> Result<Vec<Address>, StoreError>
 }
 
 /// One mail to everyone in the game.
-pub struct Broadcast<'a> {
+pub(crate) struct Broadcast<'a> {
     /// What kind of mail it is.
     pub kind: MailKind,
     /// The phase it belongs to, if any.
@@ -42,7 +42,7 @@ pub struct Broadcast<'a> {
 
 impl<'a> Broadcast<'a> {
     /// A notice of no phase: what happened to the game as a whole.
-    pub fn notice(subject: &'a str, body: &'a str) -> Broadcast<'a> {
+    pub(crate) fn notice(subject: &'a str, body: &'a str) -> Broadcast<'a> {
         Broadcast {
             kind: MailKind::Notice,
             phase: None,
@@ -54,7 +54,7 @@ impl<'a> Broadcast<'a> {
 
 /// Queues `mail` to each of the game's [`audience`] in the transaction `tx`; returns how many
 /// mails were queued.
-pub fn broadcast(
+pub(crate) fn broadcast(
     tx: &Tx<'_>,
     game: &Game,
     mail: &Broadcast<'_>,
@@ -91,14 +91,14 @@ pub enum NoticeError {
 
 impl NoticeError {
     /// Whether the database file or the machine failed.
-    pub fn is_database_fault(&self) -> bool {
+    pub(crate) fn is_database_fault(&self) -> bool {
         matches!(self, NoticeError::Store(e) if e.is_database_fault())
     }
 }
 
 /// A change the GM made to a game under way, as its notice tells it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
+pub(crate) enum Change {
     /// The current phase's deadline moved (the notice gives the new one).
     Deadline,
     /// A setting changed.
@@ -371,7 +371,7 @@ impl Change {
 /// A notice of a change: what changed, then the phase and its deadline now, in the game's zone.
 #[derive(askama::Template)]
 #[template(path = "notice.txt")]
-pub struct NoticeMail<'a> {
+pub(crate) struct NoticeMail<'a> {
     /// The game.
     pub game: &'a str,
     /// What changed, a line each.
@@ -383,7 +383,11 @@ pub struct NoticeMail<'a> {
 }
 
 /// The phase now and its deadline in the game's zone, as the notices and start mails show them.
-pub fn phase_now(view: View<'_>, v: &Variant, game: &Game) -> Result<(String, String), StoreError> {
+pub(crate) fn phase_now(
+    view: View<'_>,
+    v: &Variant,
+    game: &Game,
+) -> Result<(String, String), StoreError> {
     let Some(phase) = view.current_phase(game.id)? else {
         return Ok(("none: the game is over".into(), "none".into()));
     };
@@ -405,7 +409,7 @@ pub fn phase_now(view: View<'_>, v: &Variant, game: &Game) -> Result<(String, St
 /// Tells those a change concerns ([`Change`]: everyone, or the power and the GM) what changed,
 /// with the phase and deadline now, in the transaction `tx` of the change itself. The number
 /// of mails queued.
-pub fn tell(
+pub(crate) fn tell(
     tx: &Tx<'_>,
     v: &Variant,
     game: &Game,
@@ -446,7 +450,7 @@ pub fn tell(
 /// (with its generated password, or word that the GM gives it) and when the game starts.
 #[derive(askama::Template)]
 #[template(path = "password.txt")]
-pub struct SeatMail<'a> {
+pub(crate) struct SeatMail<'a> {
     /// The game.
     pub game: &'a str,
     /// The power, or `GM`.
@@ -471,7 +475,7 @@ pub struct SeatMail<'a> {
 /// phase now when the game has started; a generated password is kept apart so that sending
 /// masks it. The mail's id.
 #[allow(clippy::too_many_arguments)]
-pub fn seat(
+pub(crate) fn seat(
     tx: &Tx<'_>,
     v: &Variant,
     game: &Game,

@@ -618,7 +618,7 @@ fn deliver(
 /// The GM's mail about a mail given up.
 #[derive(Template)]
 #[template(path = "undeliverable.txt")]
-pub struct UndeliverableMail<'a> {
+pub(crate) struct UndeliverableMail<'a> {
     /// The mail's id in the outbox (for `outbox retry`).
     pub id: i64,
     /// The game.
@@ -809,7 +809,7 @@ pub enum Which {
 }
 
 /// Queues given-up mails again (`outbox retry`), each keeping its Message-ID; their ids.
-pub fn retry(store: &mut Store, which: Which) -> Result<Vec<i64>, OutboxError> {
+pub(crate) fn retry(store: &mut Store, which: Which) -> Result<Vec<i64>, OutboxError> {
     let ids = match which {
         Which::One(id) => {
             let mail = store.view().mail(id)?.ok_or(OutboxError::NoMail(id))?;

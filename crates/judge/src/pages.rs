@@ -37,7 +37,7 @@ pub fn phase_file(v: &Variant, phase: Phase) -> String {
 }
 
 /// A phase's page under the site's address `url` (`[site] url`).
-pub fn phase_url(url: &str, game: &str, v: &Variant, phase: Phase) -> String {
+pub(crate) fn phase_url(url: &str, game: &str, v: &Variant, phase: Phase) -> String {
     format!(
         "{}/{}/{}",
         url.trim_end_matches('/'),

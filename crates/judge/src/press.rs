@@ -25,7 +25,12 @@ pub enum PressRefusal {
 /// Whether `from` may send this press in `game`: `broadcast` (no powers named), `grey` (the
 /// sender not named). The GM's press is never refused by the option; GREY needs a grey game
 /// from anyone.
-pub fn check(game: &Game, from: &Role, broadcast: bool, grey: bool) -> Result<(), PressRefusal> {
+pub(crate) fn check(
+    game: &Game,
+    from: &Role,
+    broadcast: bool,
+    grey: bool,
+) -> Result<(), PressRefusal> {
     let mode = game.press.mode;
     if grey && mode != PressMode::Grey {
         return Err(PressRefusal::NotGrey(game.name.clone(), mode));
@@ -42,7 +47,7 @@ pub fn check(game: &Game, from: &Role, broadcast: bool, grey: bool) -> Result<()
 
 /// Whether the GM gets a copy of a player's press naming its sender: with the game's GM copy
 /// on, unless the press went to the GM already with its sender named.
-pub fn gm_copy(game: &Game, from: &Role, to_gm: bool, grey: bool) -> bool {
+pub(crate) fn gm_copy(game: &Game, from: &Role, to_gm: bool, grey: bool) -> bool {
     game.press.gm_copy && *from != Role::Gm && (grey || !to_gm)
 }
 
@@ -74,7 +79,7 @@ fn seen_by(game: &Game, viewer: &Role, p: &PressRow) -> Option<String> {
 /// HISTORY PRESS: the press `viewer` sent or received in `game`, oldest first, in the phase
 /// `wanted` (a phase of the game) or in all; each with its phase, time, sender and recipients
 /// as the game's options let `viewer` see them.
-pub fn history(
+pub(crate) fn history(
     v: &Variant,
     game: &Game,
     viewer: &Role,

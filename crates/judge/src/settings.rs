@@ -14,12 +14,12 @@ use crate::clock::{self, ClockError, Period};
 use crate::store::{Game, PressMode, SeatRules, StoreError, Timing, Tx, View};
 
 /// The longest absence a GM may allow, in days.
-pub const MAX_ABSENCE_DAYS: i64 = 90;
+pub(crate) const MAX_ABSENCE_DAYS: i64 = 90;
 /// The most absences per year a GM may allow.
-pub const MAX_ABSENCES_PER_YEAR: i64 = 52;
+pub(crate) const MAX_ABSENCES_PER_YEAR: i64 = 52;
 /// The most phases in a row without orders a GM may wait before a power is abandoned: more
 /// than a long game has.
-pub const MAX_ABANDON: i64 = 99;
+pub(crate) const MAX_ABANDON: i64 = 99;
 
 /// One setting of a game with its new value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +96,7 @@ pub enum SettingError {
 type Reader = fn(&'static str, &str) -> Result<Setting, SettingError>;
 
 /// Every key with its reader, in the order the list of keys, `game show` and LIST show them.
-pub const KEYS: &[(&str, Reader)] = &[
+pub(crate) const KEYS: &[(&str, Reader)] = &[
     ("movement", |k, v| {
         Ok(Setting::Movement(phase_period(k, v)?))
     }),
@@ -196,13 +196,13 @@ fn count(
 }
 
 /// Whether `key` (any case) is one of the settings' keys.
-pub fn is_key(key: &str) -> bool {
+pub(crate) fn is_key(key: &str) -> bool {
     KEYS.iter().any(|(k, _)| k.eq_ignore_ascii_case(key.trim()))
 }
 
 /// Every setting of `game` as it stands, in the order of [`KEYS`]: what `game show` and LIST
 /// show, in the words `game set` takes.
-pub fn current(view: View<'_>, game: &Game) -> Result<Vec<Setting>, StoreError> {
+pub(crate) fn current(view: View<'_>, game: &Game) -> Result<Vec<Setting>, StoreError> {
     let seats = view.seat_rules(game.id)?;
     let timing = view.timing(game.id)?;
     Ok(vec![
@@ -226,7 +226,7 @@ pub fn current(view: View<'_>, game: &Game) -> Result<Vec<Setting>, StoreError> 
 }
 
 /// The lines `game show` and LIST give the settings: `Settings: movement 48h, ...`, wrapped.
-pub fn shown(view: View<'_>, game: &Game) -> Result<String, StoreError> {
+pub(crate) fn shown(view: View<'_>, game: &Game) -> Result<String, StoreError> {
     let mut out = String::from("Settings:");
     let mut width = out.len();
     let all = current(view, game)?;
@@ -253,7 +253,7 @@ impl Setting {
         read(name, value)
     }
 
-    /// Its key, as [`KEYS`] names it.
+    /// Its key, as `KEYS` names it.
     pub fn key(&self) -> &'static str {
         match self {
             Setting::Movement(_) => "movement",
@@ -277,7 +277,7 @@ impl Setting {
 
     /// Stores the setting in `tx`, in the row it lives in (and in `game` when it is one of
     /// the game row's): the one writer of every setting.
-    pub fn apply(&self, tx: &Tx<'_>, game: &mut Game) -> Result<(), StoreError> {
+    pub(crate) fn apply(&self, tx: &Tx<'_>, game: &mut Game) -> Result<(), StoreError> {
         let id = game.id;
         let seats = |change: &dyn Fn(&mut SeatRules)| {
             let mut rules = tx.view().seat_rules(id)?;

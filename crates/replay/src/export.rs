@@ -13,8 +13,7 @@ use napjudge_cases::mila::{
 };
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::variant::{PowerId, ProvinceId, Region, UnitType, Variant};
-use napjudge_judge::game::{self, GameError};
-use napjudge_judge::store::{Player, PressRow, StoreError, View};
+use napjudge_judge::{board, GameError, Player, PressRow, StoreError, View};
 use std::collections::BTreeSet;
 
 /// Why a game can't be exported.
@@ -65,7 +64,7 @@ pub fn record(
     let g = view
         .game(name)?
         .ok_or_else(|| ExportError::UnknownGame(name.to_string()))?;
-    let v = game::board(&g)?;
+    let v = board(&g)?;
     if v.name != "standard" {
         return Err(ExportError::Board {
             game: g.name,
@@ -187,7 +186,7 @@ fn units(province: ProvinceId, f: &Force) -> Vec<RecordedUnit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use napjudge_judge::store::{Address, Role};
+    use napjudge_judge::{Address, Role};
 
     /// Grey press keeps its sender in the judge's full export (the GM's copy), and is left out of
     /// the public one, whose format would name the sender its readers weren't told.

@@ -3,8 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use napjudge_cases::file::{self, CaseFileError, Section};
-use napjudge_judge::clock::{self, ClockError};
-use napjudge_judge::store::Periods;
+use napjudge_judge::{parse_time, ClockError, Period, Periods};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -129,7 +128,7 @@ impl Settings {
     /// The periods, read.
     pub fn periods(&self, path: &str) -> Result<Periods, FolderError> {
         let read = |key: &'static str, text: &str| {
-            clock::Period::parse(text).map_err(|source| FolderError::Clock {
+            Period::parse(text).map_err(|source| FolderError::Clock {
                 path: path.to_string(),
                 key,
                 source,
@@ -146,7 +145,7 @@ impl Settings {
 
     /// When the game starts.
     pub fn start(&self, path: &str) -> Result<DateTime<Utc>, FolderError> {
-        clock::parse_time(&self.game.start).map_err(|source| FolderError::Clock {
+        parse_time(&self.game.start).map_err(|source| FolderError::Clock {
             path: path.to_string(),
             key: "start",
             source,
@@ -197,7 +196,7 @@ pub fn read_mail(name: &str, raw: Vec<u8>) -> Result<MailFile, FolderError> {
         .as_ref()
         .and_then(|m| m.date())
         .and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0))
-        .filter(napjudge_judge::clock::storable)
+        .filter(napjudge_judge::storable)
         .ok_or_else(|| FolderError::NoDate(name.to_string()))?;
     let refused = parsed
         .as_ref()
@@ -226,7 +225,7 @@ pub fn read(dir: &Path) -> Result<Folder, FolderError> {
             message: e.message().to_string(),
         })?;
     // The name names the replay's database and outbox folder: nothing that leaves them.
-    napjudge_judge::game::check_name(&settings.game.name).map_err(|e| FolderError::Settings {
+    napjudge_judge::check_name(&settings.game.name).map_err(|e| FolderError::Settings {
         path: shown.clone(),
         message: format!("[game] name: {e}"),
     })?;

@@ -19,7 +19,7 @@ use napjudge_cases::write::{force_lines, owner_lines};
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::turn::{self, Sheets, TurnError};
 use napjudge_engine::variant::{self, LoadError, Phase, PhaseKind, PowerId, ProvinceId, Variant};
-use napjudge_judge::clock::Period;
+use napjudge_judge::Period;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -51,7 +51,7 @@ pub enum ImportError {
     Option(String),
     /// The game's name can't be one (it names the folder written).
     #[error("--name: {0}")]
-    Name(napjudge_judge::game::GameError),
+    Name(napjudge_judge::GameError),
     /// The folder has files already.
     #[error("{0} is not empty: give another --out, or --force to replace it")]
     Exists(String),
@@ -190,7 +190,7 @@ pub fn import(
         source,
     })?;
     let name = name.map_or_else(|| game_name(stem, &game.id), str::to_string);
-    napjudge_judge::game::check_name(&name).map_err(ImportError::Name)?;
+    napjudge_judge::check_name(&name).map_err(ImportError::Name)?;
     let phase_error = |phase: &str, message: String| ImportError::Phase {
         file: file.to_string(),
         phase: phase.to_string(),
@@ -214,7 +214,7 @@ pub fn import(
             DateTime::from_timestamp(t.timestamp() / 60 * 60, 0).unwrap_or(t)
         });
     // The game starts an hour before its first press: a mail can't be dated before 1970.
-    if !napjudge_judge::clock::storable(&start) {
+    if !napjudge_judge::storable(&start) {
         return Err(ImportError::Time {
             file: file.to_string(),
             time_sent: first_press.unwrap_or_default(),

@@ -1,12 +1,12 @@
 //! `napjudge replay`: a game folder ([`folder`]) played through the judge as it runs for real. A
 //! fresh SQLite store; the game created from game.toml, its powers assigned and started at its
-//! `start`; every mail through [`mail::receive`] (what `napjudge mail receive` calls), in date
-//! order, the clock set to its date; before each mail, and after the last, the clock moved to
-//! each reminder time, deadline and grace end that comes first, and [`Judge::tick`] run (what
+//! `start`; every mail through [`napjudge_judge::receive`] (what `napjudge mail receive` calls),
+//! in date order, the clock set to its date; before each mail, and after the last, the clock
+//! moved to each reminder time, deadline and grace end that comes first, and [`tick`] run (what
 //! `napjudge tick` calls) until it has nothing more to do. After each phase the judge processes,
 //! its stored report and next position are checked against record.txt's section for it by
 //! [`check_step`], the case runner's own check. The result mails go to a folder of `.eml` files
-//! through [`outbox::send`] (what `napjudge outbox send --to-dir` calls).
+//! through [`napjudge_judge::send`] (what `napjudge outbox send --to-dir` calls).
 
 pub mod export;
 pub mod folder;
@@ -19,12 +19,10 @@ use napjudge_cases::run::{check_step, PlayedStep};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use napjudge_engine::variant::Variant;
-use napjudge_judge::clock;
-use napjudge_judge::config;
-use napjudge_judge::game::{GameError, Judge, NewGame, PasswordCost};
-use napjudge_judge::mail::{self, Handled, MailConfig, MailError};
-use napjudge_judge::outbox::{OutboxError, Retry, Target};
-use napjudge_judge::store::{Game, MailKind, Store, StoreError};
+use napjudge_judge::{
+    after, tick, Game, GameError, Handled, Judge, MailConfig, MailError, MailKind, NewGame,
+    OutboxError, PasswordCost, Retry, Store, StoreError, Target, MAX_SIZE,
+};
 use std::path::{Path, PathBuf};
 
 /// Why a game couldn't be replayed at all (a difference from the record is no error: it is
@@ -172,11 +170,7 @@ impl Run<'_> {
     fn settle(&mut self) -> Result<(), ReplayError> {
         for _ in 0..100 {
             // The same tick as `napjudge tick`'s.
-            if mail::tick(&mut self.j, &self.cfg, self.now)?
-                .1
-                .done
-                .is_empty()
-            {
+            if tick(&mut self.j, &self.cfg, self.now)?.1.done.is_empty() {
                 break;
             }
             self.check_new()?;
@@ -200,9 +194,9 @@ impl Run<'_> {
             };
             let now = self.now;
             let next = [
-                clock::after(d, -p.remind.secs()).map_err(GameError::from)?,
+                after(d, -p.remind.secs()).map_err(GameError::from)?,
                 d,
-                clock::after(d, p.grace.secs()).map_err(GameError::from)?,
+                after(d, p.grace.secs()).map_err(GameError::from)?,
             ]
             .into_iter()
             .filter(|t| *t > now && until.is_none_or(|u| *t < u))
@@ -228,7 +222,7 @@ impl Run<'_> {
     /// Receives one mail; why the judge refused it, if it did.
     fn receive(&mut self, raw: &[u8]) -> Result<Option<String>, ReplayError> {
         let last = self.j.view().last_mail_id()?;
-        let handled = mail::receive(&mut self.j, &self.cfg, raw, self.now)?;
+        let handled = napjudge_judge::receive(&mut self.j, &self.cfg, raw, self.now)?;
         let reply = self.j.view().reply_after(last)?;
         Ok(match (handled, reply) {
             (Handled::Answered, Some(body)) => refusal(&body),
@@ -298,7 +292,7 @@ pub fn replay_game(
         game,
         cfg: MailConfig {
             judge: s.game.judge.clone(),
-            max_size: mail::MAX_SIZE,
+            max_size: MAX_SIZE,
         },
         checker: Checker {
             game: name.clone(),
@@ -344,7 +338,7 @@ pub fn replay_game(
     let sent = run.j.send_outbox(
         &Target::Dir(outbox_dir.to_path_buf()),
         &s.game.judge,
-        Retry::from_config(&config::Outbox::default()),
+        Retry::from_config(&Default::default()),
         run.now,
     )?;
     let press = run.j.view().mail_count(run.game.id, MailKind::Press)?;

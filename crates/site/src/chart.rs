@@ -3,7 +3,7 @@
 
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::{PhaseKind, PowerId, Variant};
-use napjudge_judge::store::PhaseRow;
+use napjudge_judge::PhaseRow;
 use napjudge_picture as picture;
 use std::fmt::Write;
 

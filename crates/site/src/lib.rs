@@ -2,7 +2,7 @@
 //! through its read API only. An index of games (`index.html`); per game a page with the board
 //! now, the standings, the deadline, the phases and a chart of the centres (`GAME/index.html`),
 //! a page per processed phase (`GAME/1801-spring-movement.html`) with the board, the orders with
-//! their outcomes (the results mail's own view, [`render::PhaseView`]), the events, the retreats,
+//! their outcomes (the results mail's own view, [`PhaseView`]), the events, the retreats,
 //! the Winter's ledgers and the public press; the record as data (`GAME/game.json`, the public
 //! export), and Atom feeds (`feed.atom`, `GAME/feed.atom`, [`feed`]). Every link is relative.
 //!
@@ -16,11 +16,10 @@ use askama::Template;
 use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::{PowerId, Variant};
-use napjudge_judge::clock;
-use napjudge_judge::game::{self, GameError};
-use napjudge_judge::pages::{game_dir, phase_file};
-use napjudge_judge::render::{Context, PhaseView};
-use napjudge_judge::store::{Game, PhaseRow, Player, StoreError, View};
+use napjudge_judge::{
+    board, game_dir, phase_file, show_in, Context, Game, GameError, PhaseRow, PhaseView, Player,
+    StoreError, View,
+};
 use napjudge_picture as picture;
 use napjudge_replay::export::{self, ExportError, Scope};
 use std::path::{Path, PathBuf};
@@ -212,7 +211,7 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
             dir.push('_');
         }
         taken.push(dir.clone());
-        let v = game::board(&g)?;
+        let v = board(&g)?;
         let site = GameSite {
             view,
             game: &g,
@@ -323,7 +322,7 @@ impl GameSite<'_> {
                 .iter()
                 .find(|r| r.seq > row.seq)
                 .and_then(|r| r.deadline)
-                .map(|d| clock::show_in(d, &g.timezone));
+                .map(|d| show_in(d, &g.timezone));
             let pv = PhaseView::new(
                 v,
                 report,
@@ -347,7 +346,7 @@ impl GameSite<'_> {
                     } else {
                         m.sender.clone()
                     },
-                    at: clock::show_in(m.at, &g.timezone),
+                    at: show_in(m.at, &g.timezone),
                     body: m.body.clone(),
                 })
                 .collect();
@@ -384,7 +383,7 @@ impl GameSite<'_> {
         };
         let current = now.report.as_ref().map_or(&now.position, |r| &r.next);
         let deadline = match (now.report.is_some(), now.deadline) {
-            (false, Some(d)) => clock::show_in(d, &g.timezone),
+            (false, Some(d)) => show_in(d, &g.timezone),
             _ => "none".to_string(),
         };
         let no_export = match export::export(self.view, &g.name, Scope::Public) {

@@ -38,9 +38,9 @@ pub struct NewGame {
 }
 
 /// The longest name a game may have.
-pub const NAME_MAX: usize = 32;
+pub(crate) const NAME_MAX: usize = 32;
 
-/// Checks a game's name: 1 to [`NAME_MAX`] ASCII letters, digits, `-` or `_`, starting with a
+/// Checks a game's name: 1 to `NAME_MAX` ASCII letters, digits, `-` or `_`, starting with a
 /// letter or digit. The name stands in every SIGNON and subject line and names the files and
 /// folders of a replay and an import, so nothing that could break a line, hide text (a bidi
 /// override) or leave a folder (`..`, `/`) gets in.
@@ -65,7 +65,7 @@ impl Judge {
     }
 
     /// `game create` with `settings` beyond [`NewGame`]'s (seat rules, timing, and anything
-    /// its flags give as a [`Setting`]), stored by [`Setting::apply`] in the game's one
+    /// its flags give as a [`Setting`]), stored by `Setting::apply` in the game's one
     /// transaction.
     pub fn create_with(
         &mut self,

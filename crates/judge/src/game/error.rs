@@ -1,16 +1,19 @@
 //! Why a command of the judge can't be done: [`GameError`], each variant naming what to fix.
 
 use super::press::{MAX_PRESS_BYTES, PRESS_PER_PHASE};
-use crate::clock::ClockError;
+use crate::clock::{self, ClockError};
 use crate::notice;
 use crate::render::RenderError;
 use crate::store::{Role, StoreError};
+use chrono::{DateTime, Utc};
 use napjudge_engine::position::LedgerError;
 use napjudge_engine::turn::TurnError;
 use napjudge_engine::variant::LoadError;
 use napjudge_picture as picture;
 
-/// Why a GM command or a tick can't be done. Each names what to fix.
+/// Why a GM command or a tick can't be done. Each names what to fix, in words that hold by
+/// mail and at the shell: the front ends add their own commands (the shell its `napjudge game
+/// ...` line, a mail's reply its command).
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
     /// The store failed.
@@ -23,7 +26,7 @@ pub enum GameError {
     #[error("variant: {0}")]
     Variant(#[from] LoadError),
     /// No game of that name.
-    #[error("no game called '{0}' (`napjudge game list` shows the games)")]
+    #[error("no game called '{0}'")]
     UnknownGame(String),
     /// The name is taken.
     #[error("a game called '{0}' exists already: choose another name")]
@@ -57,10 +60,10 @@ pub enum GameError {
     #[error("game '{0}' has started already")]
     Started(String),
     /// Not started yet.
-    #[error("game '{0}' has not started: assign the powers, then `napjudge game start {0}`")]
+    #[error("game '{0}' has not started: assign the powers, then start it")]
     NotStarted(String),
     /// Powers without players.
-    #[error("game '{game}' can't start: no player for {powers} (`napjudge game assign {game} POWER ADDRESS`)")]
+    #[error("game '{game}' can't start: no player for {powers}")]
     Unassigned {
         /// The game.
         game: String,
@@ -71,7 +74,7 @@ pub enum GameError {
     #[error("game '{0}' is over: roll it back to an earlier phase to play on")]
     Over(String),
     /// Paused.
-    #[error("game '{0}' is paused: `napjudge game resume {0}` first")]
+    #[error("game '{0}' is paused: resume it first")]
     Paused(String),
     /// Not paused.
     #[error("game '{0}' is not paused")]
@@ -121,7 +124,7 @@ pub enum GameError {
     #[error("{0}")]
     Option(String),
     /// A role without a player.
-    #[error("{0} has no player in game '{1}': `napjudge game assign {1} {0} ADDRESS`")]
+    #[error("{0} has no player in game '{1}'")]
     NoPlayer(Role, String),
     /// Press to a name that is not another power of the game.
     #[error("'{0}' is not another power of the game: write PRESS TO and the powers' names")]
@@ -153,19 +156,19 @@ pub enum GameError {
         /// The current phase.
         current: String,
     },
-    /// A GM's process before the deadline, without saying "anyway".
-    #[error("{phase} of game '{game}' is not due: its deadline is {deadline}. {waiting} To process it now anyway, {how}")]
+    /// A GM's process before the deadline, without saying "anyway" (each front end says how).
+    #[error("{phase} of game '{game}' is not due: its deadline is {shown}. {waiting}", shown = clock::show_in(*deadline, zone))]
     Early {
         /// The game.
         game: String,
         /// The current phase.
         phase: String,
-        /// Its deadline, in the game's zone.
-        deadline: String,
+        /// Its deadline.
+        deadline: DateTime<Utc>,
+        /// The game's zone, the deadline's shown in.
+        zone: String,
         /// Who has not ordered, and what happens to them.
         waiting: String,
-        /// How to say "anyway" where the GM asked (the shell or a mail).
-        how: String,
     },
     /// Press the game's press option doesn't allow.
     #[error(transparent)]
@@ -188,20 +191,20 @@ pub enum GameError {
     #[error("{0} can't be conceded to: name another power that still has a centre or a unit")]
     ConcedeTo(String),
     /// `game end` of a game that never started.
-    #[error("game '{0}' never started: delete it instead (`napjudge game delete {0}`)")]
+    #[error("game '{0}' never started: delete it instead")]
     EndForming(String),
     /// `game end` without a result or a reason, or with two.
     #[error("say how the game ends: a draw between two or more powers (--draw P1,P2; END DRAW P1 P2), a winner (--winner P; END WINNER P), or only why (--reason TEXT; END REASON TEXT), not a draw and a winner both")]
     EndHow,
     /// `game delete` of a started game.
-    #[error("game '{0}' has started: its record is kept; end it instead (`napjudge game end {0} --reason TEXT`)")]
+    #[error("game '{0}' has started: its record is kept; end it instead")]
     DeleteStarted(String),
 }
 
 impl GameError {
     /// Whether the database file or the machine failed (see [`StoreError::is_database_fault`]),
     /// not the command: anything else would fail alike now.
-    pub fn is_database_fault(&self) -> bool {
+    pub(crate) fn is_database_fault(&self) -> bool {
         match self {
             GameError::Store(e) => e.is_database_fault(),
             GameError::Notice(e) => e.is_database_fault(),

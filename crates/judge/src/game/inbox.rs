@@ -6,7 +6,7 @@ use crate::store::{Earlier, InboxState, MailKind, MailPicture, NewMail, NewMessa
 use chrono::{DateTime, Utc};
 
 /// A reply to a received message, for [`Judge::answer_message`].
-pub struct Reply<'a> {
+pub(crate) struct Reply<'a> {
     /// The game it concerned, if any.
     pub game: Option<i64>,
     /// The recipient.
@@ -44,7 +44,12 @@ impl Judge {
 
     /// Marks a received message still `stored` as `state` (ignored on purpose, or a duplicate
     /// answered through its original), with why.
-    pub fn mark_message(&mut self, id: i64, state: InboxState, why: &str) -> Result<(), GameError> {
+    pub(crate) fn mark_message(
+        &mut self,
+        id: i64,
+        state: InboxState,
+        why: &str,
+    ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         tx.set_message_state(id, state, None, Some(why))?;
         tx.commit()?;
@@ -54,7 +59,7 @@ impl Judge {
     /// Queues the reply to the received message `id` and marks the message `state`, in one
     /// transaction: a message is answered once or not at all (a message another napjudge
     /// answered first gets no second reply).
-    pub fn answer_message(
+    pub(crate) fn answer_message(
         &mut self,
         id: i64,
         state: InboxState,
@@ -95,7 +100,7 @@ impl Judge {
     /// Marks the received message `id` failed with why, and queues the notice to the GM (or
     /// the judge's own address) and the word to its sender, in one transaction: later ticks
     /// skip it, and the notices go once.
-    pub fn fail_message(
+    pub(crate) fn fail_message(
         &mut self,
         id: i64,
         why: &str,

@@ -28,22 +28,21 @@ mod signon;
 mod tick;
 mod waiting;
 
-pub use create::{check_name, NewGame, NAME_MAX};
+pub use create::{check_name, NewGame};
 pub use ending::{describe, GmEnd, Vote};
 pub use error::GameError;
-pub use inbox::Reply;
-pub use orders::{acknowledge, Acknowledgement, OrderCheck, OrderSet, OrdersTaken};
+pub(crate) use inbox::Reply;
+pub(crate) use orders::OrderSet;
+pub use orders::{Acknowledgement, OrderCheck, OrdersTaken};
 use password::new_password;
-pub use password::{hash_password, hash_password_at, verify_password, PasswordCost};
-pub use press::{MAX_PRESS_BYTES, PRESS_PER_PHASE};
+pub(crate) use password::{hash_password, hash_password_at};
+pub use password::{verify_password, PasswordCost};
 pub use process::Processed;
 pub use seats::{IssuedCode, SeatError};
-pub use signon::{
-    Guesser, PhasePassed, Signed, SignonRefusal, Stale, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT,
-    THROTTLE_WINDOW,
-};
-pub use tick::TickReport;
-pub use waiting::{read_absence, AbsenceError, AbsenceSet, Moved};
+pub(crate) use signon::{Guesser, PhasePassed, Signed, SignonRefusal, Stale, THROTTLE_WINDOW};
+pub use signon::{OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT};
+pub use tick::{TickEvent, TickReport};
+pub(crate) use waiting::{read_absence, AbsenceSet};
 
 /// The judge's service: every change to a game goes through one of its calls, each one
 /// transaction of the store at the time given (`now`): the clock is the caller's.
@@ -160,11 +159,6 @@ impl Judge {
     pub fn with_address(mut self, address: &str) -> Judge {
         self.address = address.to_string();
         self
-    }
-
-    /// The judge's own address.
-    pub fn address(&self) -> &str {
-        &self.address
     }
 
     /// The same judge, its results mails linking to their phase's page under `url` (`[site]

@@ -56,7 +56,7 @@ pub struct Acknowledgement {
 
 impl Acknowledgement {
     /// How many lines were kept.
-    pub fn kept(&self) -> usize {
+    pub(crate) fn kept(&self) -> usize {
         self.lines.iter().filter(|l| l.error.is_none()).count()
     }
 
@@ -82,7 +82,7 @@ pub struct OrdersTaken {
 
 /// A power's orders in force in the current phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OrderSet {
+pub(crate) struct OrderSet {
     /// The phase's name.
     pub phase: String,
     /// Whether the power owes orders in it.
@@ -146,7 +146,7 @@ fn participants_note(
 /// ([`advice::check`]: `turn::check`, and in a Winter the power's orders played alone). A bid past
 /// the power's IP (R7.6) is refused now, with the engine's reason, rather than only when the
 /// phase is processed: a power's IP depend only on its own orders and the position.
-pub fn acknowledge(
+pub(crate) fn acknowledge(
     v: &Variant,
     position: &Position,
     gm: &[String],
@@ -239,7 +239,7 @@ fn stacks(v: &Variant, position: &Position, p: PowerId, kept: &[&CheckedOrder]) 
 
 impl Judge {
     /// `game orders`: checks a power's orders once, as the acknowledgement gives them
-    /// ([`acknowledge`]), keeps the valid lines as the power's orders for the phase, and says
+    /// (`acknowledge`), keeps the valid lines as the power's orders for the phase, and says
     /// how each line was read. A text with no valid line changes nothing: the earlier orders
     /// stand.
     pub fn orders(
@@ -304,7 +304,7 @@ impl Judge {
     /// CLEAR: the power has no orders in the current phase from now on (the rules' defaults
     /// apply unless it orders again). Kept in the orders' history as a row that holds the text
     /// it cleared, with when and by whom; false when there was nothing to clear.
-    pub fn clear(
+    pub(crate) fn clear(
         &mut self,
         name: &str,
         power: &str,
@@ -343,7 +343,7 @@ impl Judge {
     /// A power's orders in force in the current phase (none when the game is over), as the
     /// acknowledgement gives them: `checked`, the acknowledgement of the orders just stored, or
     /// else the stored text checked now.
-    pub fn order_set(
+    pub(crate) fn order_set(
         &mut self,
         game: &Game,
         power: &str,

@@ -28,12 +28,12 @@ pub enum PasswordCost {
 }
 
 /// The argon2 PHC string of a password, at full cost.
-pub fn hash_password(password: &str) -> Result<String, GameError> {
+pub(crate) fn hash_password(password: &str) -> Result<String, GameError> {
     hash_password_at(password, PasswordCost::Full)
 }
 
 /// The argon2 PHC string of a password, at the cost given.
-pub fn hash_password_at(password: &str, cost: PasswordCost) -> Result<String, GameError> {
+pub(crate) fn hash_password_at(password: &str, cost: PasswordCost) -> Result<String, GameError> {
     let params = match cost {
         PasswordCost::Full => argon2::Params::default(),
         PasswordCost::Light => argon2::Params::new(argon2::Params::MIN_M_COST, 1, 1, None)

@@ -8,9 +8,9 @@ use std::collections::HashSet;
 
 /// Press messages one power (or the GM) may send in one phase: a lively negotiation is a few
 /// a day per partner; more is a flood, each one mailed to every power it names.
-pub const PRESS_PER_PHASE: i64 = 50;
+pub(crate) const PRESS_PER_PHASE: i64 = 50;
 /// The longest press message (bytes): each is mailed to every power it names.
-pub const MAX_PRESS_BYTES: usize = 20_000;
+pub(crate) const MAX_PRESS_BYTES: usize = 20_000;
 
 impl Judge {
     /// PRESS TO ... / BROADCAST (no powers named: everyone else), `grey` for PRESS GREY TO /
@@ -18,7 +18,7 @@ impl Judge {
     /// ([`crate::press::check`]), stored, and mailed once to each address of the powers named
     /// (and to the GM, naming the sender, when the game's GM copy is on). The names of those it
     /// went to.
-    pub fn press(
+    pub(crate) fn press(
         &mut self,
         game: &Game,
         from: &Role,

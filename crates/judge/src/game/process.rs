@@ -137,7 +137,7 @@ impl Judge {
             }
         }
         if anyway == Some(false) {
-            Judge::refuse_early(tx.view(), v, &cur, named, now)?;
+            Judge::refuse_early(tx.view(), v, &cur, now)?;
         }
         let processed = Judge::play(&tx, v, &cur, now, preview, self.site.as_deref())?;
         if preview {
@@ -155,7 +155,6 @@ impl Judge {
         view: View,
         v: &Variant,
         cur: &Current,
-        named: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let Some(deadline) = cur.phase.deadline.filter(|&d| now < d) else {
@@ -184,19 +183,12 @@ impl Judge {
                 .to_string(),
             w => format!("No orders yet from {}: {fate}.", w.join(", ")),
         };
-        let how = match named {
-            Some(_) => format!("write PROCESS {phase} NOW"),
-            None => format!(
-                "add --now-anyway (napjudge game process {} --now-anyway)",
-                cur.game.name
-            ),
-        };
         Err(GameError::Early {
             game: cur.game.name.clone(),
             phase,
-            deadline: clock::show_in(deadline, &cur.game.timezone),
+            deadline,
+            zone: cur.game.timezone.clone(),
             waiting,
-            how,
         })
     }
 

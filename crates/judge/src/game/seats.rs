@@ -23,8 +23,7 @@ pub enum SeatError {
     /// The GM's RESIGN.
     #[error(
         "the GM can't resign from game '{0}': a game needs its GM. Ask the judge's \
-         administrator to hand it to another GM (`napjudge game assign {0} GM ADDRESS` mails a \
-         new GM password to them)"
+         administrator to hand it to another GM"
     )]
     GmResigns(String),
     /// The game is over.
@@ -49,7 +48,7 @@ pub enum SeatError {
         game: String,
     },
     /// A code asked for a seat that has a player.
-    #[error("{power} has a player in game '{game}' ({address}): a takeover code is for an open seat; REPLACE {power} ADDRESS (`napjudge game replace {game} {power} ADDRESS`) gives a seat directly")]
+    #[error("{power} has a player in game '{game}' ({address}): a takeover code is for an open seat; REPLACE {power} ADDRESS gives a seat directly")]
     Held {
         /// The power.
         power: String,
@@ -403,7 +402,7 @@ impl Judge {
 
     /// TAKEOVER POWER GAME CODE from `sender`: the open seat is theirs, with a new password
     /// mailed to them; the code is used; everyone is told. The game's name and the power's.
-    pub fn takeover(
+    pub(crate) fn takeover(
         &mut self,
         sender: &Address,
         power: &str,

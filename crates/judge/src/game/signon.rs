@@ -11,7 +11,7 @@ use napjudge_engine::variant::PowerKind;
 
 /// Whose wrong passwords a throttled SIGNON was refused for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Guesser {
+pub(crate) enum Guesser {
     /// The sender itself ([`SENDER_LIMIT`]).
     Sender,
     /// Every address but the role's own together ([`OTHERS_LIMIT`]).
@@ -22,7 +22,7 @@ pub enum Guesser {
 
 /// Why a SIGNON is refused: the reply says it in one sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SignonRefusal {
+pub(crate) enum SignonRefusal {
     /// Too many wrong passwords for the role lately: its password is not checked for this
     /// sender until `until`.
     Throttled {
@@ -68,7 +68,7 @@ pub enum SignonRefusal {
 
 /// Who signed on to a game by mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Signed {
+pub(crate) struct Signed {
     /// The game, as it was at the SIGNON.
     pub game: Game,
     /// The GM, or the power (as the variant names it).
@@ -77,7 +77,7 @@ pub struct Signed {
 
 /// The throttle's window (seconds): the wrong passwords given for a role (a power or the GM)
 /// of a game within it are counted.
-pub const THROTTLE_WINDOW: i64 = 6 * 3600;
+pub(crate) const THROTTLE_WINDOW: i64 = 6 * 3600;
 /// Wrong passwords for a role from one sender (not the role's own address) in the window, after
 /// which that sender's SIGNONs for the role are refused unchecked.
 pub const SENDER_LIMIT: usize = 5;
@@ -131,7 +131,7 @@ fn throttled(
 
 /// Why a signed-on mail is not carried out: it is older than one handled, or a copy of one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stale {
+pub(crate) enum Stale {
     /// Dated before the latest mail handled for the power in the game.
     Older {
         /// The mail's date.
@@ -150,7 +150,7 @@ pub enum Stale {
 /// by a later `tick`, or a PROCESS at the same time): the phase it belonged to and the
 /// current one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PhasePassed {
+pub(crate) struct PhasePassed {
     /// The phase current when the mail came, by name (none: the game had not started).
     pub then: Option<String>,
     /// The current phase.
@@ -162,7 +162,7 @@ impl Judge {
     /// password. Each wrong password is recorded for the throttle, which counts them per role
     /// and refuses a sender unchecked past [`SENDER_LIMIT`], [`OTHERS_LIMIT`] or
     /// [`OWNER_LIMIT`] (the role's own address is only counted against the last).
-    pub fn signon(
+    pub(crate) fn signon(
         &mut self,
         sender: &Address,
         power: &str,
@@ -237,7 +237,7 @@ impl Judge {
     /// After a SIGNON as `s`: the mail's record (dated `dated`, its text's digest `digest`,
     /// read at `now`), or why it is refused: older than a mail handled for the same power in
     /// the game, or the same text as one handled in the current phase.
-    pub fn check_fresh(
+    pub(crate) fn check_fresh(
         &self,
         s: &Signed,
         dated: DateTime<Utc>,
@@ -264,7 +264,7 @@ impl Judge {
 
     /// Whether a mail of time `at` came before the game's current phase began: then its
     /// orders belong to a phase that is over and are not used.
-    pub fn phase_passed(
+    pub(crate) fn phase_passed(
         &mut self,
         game: &Game,
         at: DateTime<Utc>,
@@ -291,7 +291,7 @@ impl Judge {
     }
 
     /// SET PASSWORD: a power's player chooses a new password (hashed at full cost).
-    pub fn set_password(
+    pub(crate) fn set_password(
         &mut self,
         game: &Game,
         role: &Role,
@@ -310,7 +310,7 @@ impl Judge {
     /// SET ADDRESS: a power's player has the judge's mail go to another address. The old and
     /// the new address each hear of it: by a mail of its own, but for the one the mail came
     /// from (`sender`), which has the reply.
-    pub fn set_address(
+    pub(crate) fn set_address(
         &mut self,
         game: &Game,
         role: &Role,

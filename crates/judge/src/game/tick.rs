@@ -1,7 +1,7 @@
 //! The clock's tick: each running game's phase processed when due, or its reminders sent.
 
 use super::{seats, variant, Current, GameError, Judge};
-use crate::clock;
+use crate::clock::{self, ClockError};
 use crate::render;
 use crate::store::{Due, GameState, MailKind, NewMail, Reminded};
 use chrono::{DateTime, Utc};
@@ -10,11 +10,71 @@ use napjudge_engine::advice;
 /// What one `tick` did, per game.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TickReport {
-    /// One line per thing done (`game: processed Spring 1801 Movement`).
-    pub done: Vec<String>,
+    /// Each thing done, shown as a line (`game: processed Spring 1801 Movement`).
+    pub done: Vec<TickEvent>,
     /// One line per game (or received mail) whose handling failed, with why: the others went
     /// on, and nothing of the failed one was changed.
     pub failed: Vec<String>,
+}
+
+/// One thing a tick did to a game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TickEvent {
+    /// A phase processed.
+    Processed {
+        /// The game.
+        game: String,
+        /// The phase.
+        phase: String,
+    },
+    /// The players who have not ordered reminded, before the deadline or in the grace.
+    Reminded {
+        /// The game.
+        game: String,
+        /// The powers reminded.
+        powers: Vec<String>,
+        /// In the grace, past the deadline.
+        grace: bool,
+    },
+    /// A phase due left for the next tick: a mail is still being read.
+    WaitsForMail {
+        /// The game.
+        game: String,
+    },
+    /// A game whose stored deadline can't be reckoned with, left as it is.
+    NotProcessed {
+        /// The game.
+        game: String,
+        /// Why.
+        why: ClockError,
+    },
+}
+
+impl std::fmt::Display for TickEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TickEvent::Processed { game, phase } => write!(f, "{game}: processed {phase}"),
+            TickEvent::Reminded {
+                game,
+                powers,
+                grace,
+            } => {
+                let when = if *grace {
+                    "grace"
+                } else {
+                    "before the deadline"
+                };
+                write!(f, "{game}: reminded {} ({when})", powers.join(", "))
+            }
+            TickEvent::WaitsForMail { game } => {
+                write!(
+                    f,
+                    "{game}: due, waits for a mail the judge is still reading"
+                )
+            }
+            TickEvent::NotProcessed { game, why } => write!(f, "{game}: not processed: {why}"),
+        }
+    }
 }
 
 impl Judge {
@@ -47,7 +107,7 @@ impl Judge {
         due: &Due,
         now: DateTime<Utc>,
         may_process: bool,
-    ) -> Result<Vec<String>, GameError> {
+    ) -> Result<Vec<TickEvent>, GameError> {
         let mut done = Vec::new();
         let waiting: Vec<String> = due
             .owe
@@ -63,16 +123,20 @@ impl Judge {
         // game, said in the report, and the GM's `game deadline` mends it.
         let (grace_end, remind_at) = match times {
             Ok(t) => t,
-            Err(e) => return Ok(vec![format!("{}: not processed: {e}", due.game.name)]),
+            Err(why) => {
+                return Ok(vec![TickEvent::NotProcessed {
+                    game: due.game.name.clone(),
+                    why,
+                }])
+            }
         };
         let due_now = (waiting.is_empty()
             && (now >= due.deadline || self.may_go_early(due, now)?))
             || now >= grace_end;
         if due_now && !may_process {
-            done.push(format!(
-                "{}: due, waits for a mail the judge is still reading",
-                due.game.name
-            ));
+            done.push(TickEvent::WaitsForMail {
+                game: due.game.name.clone(),
+            });
         }
         let process = due_now && may_process;
         let level = if now >= due.deadline {
@@ -105,7 +169,10 @@ impl Judge {
             };
             let played = Judge::play(&tx, v, &cur, now, false, self.site.as_deref())?;
             tx.commit()?;
-            done.push(format!("{}: processed {}", game.name, played.phase));
+            done.push(TickEvent::Processed {
+                game: game.name.clone(),
+                phase: played.phase,
+            });
             return Ok(done);
         }
         let players = tx.view().players(game.id)?;
@@ -150,16 +217,11 @@ impl Judge {
         }
         tx.set_reminded(phase.id, level)?;
         tx.commit()?;
-        done.push(format!(
-            "{}: reminded {} ({})",
-            game.name,
-            waiting.join(", "),
-            if level == Reminded::Grace {
-                "grace"
-            } else {
-                "before the deadline"
-            }
-        ));
+        done.push(TickEvent::Reminded {
+            game: game.name.clone(),
+            powers: waiting,
+            grace: level == Reminded::Grace,
+        });
         Ok(done)
     }
 }

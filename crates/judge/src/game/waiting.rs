@@ -9,11 +9,11 @@ use crate::store::{Absence, Due, Game, GameState, Role, Tx, View};
 use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
 
 /// How far ahead an absence may start, in days.
-pub const ABSENCE_AHEAD_DAYS: i64 = 365;
+pub(super) const ABSENCE_AHEAD_DAYS: i64 = 365;
 
 /// Why an absence is refused: each says what to write instead.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum AbsenceError {
+pub(crate) enum AbsenceError {
     /// Not `SET ABSENCE FROM TO`.
     #[error("write SET ABSENCE FROM TO with two days, such as SET ABSENCE 2026-07-10 2026-07-14 (SET ABSENCE alone lists yours, SET ABSENCE NONE clears them)")]
     Form,
@@ -69,7 +69,7 @@ pub enum AbsenceError {
 
 /// A deadline moved out of absences: where it would have been, and where it is now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Moved {
+pub(crate) struct Moved {
     /// The deadline as computed.
     pub from: DateTime<Utc>,
     /// The end of the last absence it fell in.
@@ -172,7 +172,7 @@ fn read_day(text: &str) -> Result<NaiveDate, AbsenceError> {
 }
 
 /// The two days of `SET ABSENCE FROM TO` (the words FROM and TO may be written).
-pub fn read_absence(words: &str) -> Result<(NaiveDate, NaiveDate), AbsenceError> {
+pub(crate) fn read_absence(words: &str) -> Result<(NaiveDate, NaiveDate), AbsenceError> {
     let w: Vec<&str> = words
         .split_whitespace()
         .filter(|w| !w.eq_ignore_ascii_case("from") && !w.eq_ignore_ascii_case("to"))
@@ -185,7 +185,7 @@ pub fn read_absence(words: &str) -> Result<(NaiveDate, NaiveDate), AbsenceError>
 
 /// What SET ABSENCE did.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AbsenceSet {
+pub(crate) struct AbsenceSet {
     /// The absence registered: its first moment and its end.
     pub start: DateTime<Utc>,
     /// Its end.
@@ -209,14 +209,14 @@ impl Judge {
     }
 
     /// Whether `power` waits for the deadline: its own SET WAIT/NOWAIT, else the game's `wait`.
-    pub fn waits(view: View<'_>, game: &Game, power: &str) -> Result<bool, GameError> {
+    pub(crate) fn waits(view: View<'_>, game: &Game, power: &str) -> Result<bool, GameError> {
         Ok(view.choice(game.id, power)?.wait.unwrap_or(game.wait))
     }
 
     /// SET ABSENCE FROM TO: `power` is away from the first moment of `from` to the end of `to`
     /// (days in the game's zone), within the GM's limits. The current deadline moves out of it
     /// at once (with a notice); later ones as they are set.
-    pub fn add_absence(
+    pub(crate) fn add_absence(
         &mut self,
         name: &str,
         power: &str,
@@ -296,7 +296,7 @@ impl Judge {
 
     /// SET ABSENCE NONE: drops `power`'s absences that have not ended; how many. (Those that
     /// ended stay, and count in their year.)
-    pub fn clear_absences(
+    pub(crate) fn clear_absences(
         &mut self,
         name: &str,
         power: &str,
@@ -311,7 +311,7 @@ impl Judge {
     }
 
     /// The absences of `power` (every power's, when none) that have not ended by `now`.
-    pub fn absences(
+    pub(crate) fn absences(
         &self,
         game: &Game,
         power: Option<&str>,

@@ -98,7 +98,7 @@ const SLACK: usize = 1 << 20;
 /// whenever IDLE lifts its own, and the bytes read since the last command bounded. The IMAP
 /// client gathers an answer whole in memory, however long its lines or literals: past the bound
 /// a read fails, and the client returns that error.
-pub struct Stream {
+pub(crate) struct Stream {
     tls: Tls,
     timeout: Duration,
     /// Bytes read since the client last wrote (its last command).

@@ -2,8 +2,8 @@
 //! ([`imap`]). Each intake hands every message to [`receive_once`] and lets it go at its source
 //! only once it is stored.
 
-pub mod imap;
-pub mod maildir;
+pub(crate) mod imap;
+pub(crate) mod maildir;
 
 use crate::game::Judge;
 use crate::mail::{self, Handled, Incoming, MailConfig, MailError};
@@ -36,7 +36,7 @@ pub enum SetAside {
 /// Stores and answers `m` unless its bytes are stored already: a mailbox hands a message again
 /// when the judge stopped between storing it and letting it go, and its sender must not get a
 /// second answer. `Err` only for a fault of the database: the message stays at its source.
-pub fn receive_once(
+pub(crate) fn receive_once(
     j: &mut Judge,
     cfg: &MailConfig,
     m: &Incoming,

@@ -10,7 +10,7 @@ use std::fmt;
 
 /// The text read from a message, and what became of its attachments.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Body {
+pub(super) struct Body {
     /// The text the commands are read from (empty when the message has none).
     pub text: String,
     /// The attachment read as the body, when it was.
@@ -21,7 +21,7 @@ pub struct Body {
 
 /// An attachment as a reply names it: its file name, else its type.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attachment {
+pub(super) struct Attachment {
     /// Its file name, when it has one.
     pub name: Option<String>,
     /// Its MIME type (`application/pdf`).
@@ -38,7 +38,7 @@ impl fmt::Display for Attachment {
 }
 
 /// The body of `m` as the judge reads it.
-pub fn of(m: &Message) -> Body {
+pub(super) fn of(m: &Message) -> Body {
     let main = m.text_part(0).and_then(part_text).unwrap_or_default();
     let mut body = Body {
         text: main,
@@ -101,7 +101,7 @@ fn attachment(a: &MessagePart) -> Attachment {
 /// with `text`. Without attachments, plain text; with them, the text (or the attachment read
 /// as the body) and each attachment not read as an empty part of its name and type: their
 /// bytes are not kept, as the judge never reads them.
-pub fn stored(body: &Body, text: &str) -> Vec<u8> {
+pub(super) fn stored(body: &Body, text: &str) -> Vec<u8> {
     const PLAIN: &str = "Content-Type: text/plain; charset=utf-8\r\n\
                          Content-Transfer-Encoding: 8bit\r\n";
     if body.attachment.is_none() && body.ignored.is_empty() {

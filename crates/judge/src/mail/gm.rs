@@ -6,7 +6,7 @@ use super::replies::{service, Block};
 use super::text::GmCommand;
 use super::{seats, MailError};
 use crate::clock;
-use crate::game::{Judge, Signed};
+use crate::game::{GameError, Judge, Signed};
 use chrono::{DateTime, Utc};
 
 /// One GM's command `c` by the GM signed on as `s`, at the mail's time `now`.
@@ -20,14 +20,25 @@ pub(super) fn command(
     let name = s.game.name.clone();
     Ok(match c {
         GmCommand::Process { phase, anyway } => {
-            service(head, j.process_due(&name, Some(phase), *anyway, now), |p| {
-                vec![format!(
-                    "Processed {}; next {}; {} mails queued.",
-                    p.phase,
-                    p.next.as_deref().unwrap_or("none (the game is over)"),
-                    p.mails
-                )]
-            })
+            let r = j.process_due(&name, Some(phase), *anyway, now);
+            match &r {
+                // The error says why the phase is not due; how to say "anyway" is the mail's.
+                Err(e @ GameError::Early { phase, .. }) => Block::with(
+                    head,
+                    format!(
+                        "ERROR: {e} To process it now anyway, write PROCESS {phase} NOW. Nothing \
+                         was done."
+                    ),
+                ),
+                _ => service(head, r, |p| {
+                    vec![format!(
+                        "Processed {}; next {}; {} mails queued.",
+                        p.phase,
+                        p.next.as_deref().unwrap_or("none (the game is over)"),
+                        p.mails
+                    )]
+                }),
+            }
         }
         GmCommand::Preview => service(head, j.process(&name, true, now), |p| {
             p.results.lines().map(str::to_string).collect()

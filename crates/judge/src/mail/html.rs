@@ -62,7 +62,7 @@ const QUOTED: &[&str] = &["gmail_quote", "yahoo_quoted", "moz-cite-prefix"];
 const REPLY_HEADER: &[&str] = &["divrplyfwdmsg", "appendonsend"];
 
 /// The text of an HTML body, one line per block or `<br>`.
-pub fn to_text(html: &str) -> String {
+pub(super) fn to_text(html: &str) -> String {
     let mut out = Text::default();
     // The element being skipped (its name) and how many of that name are open inside it.
     let mut skip: Option<(String, usize)> = None;

@@ -57,13 +57,13 @@ impl Incoming {
     }
 
     /// The whole message's size (bytes).
-    pub fn size(&self) -> u64 {
+    pub(crate) fn size(&self) -> u64 {
         self.size
     }
 
     /// The whole message's SHA-256, hex: what a message is known by when it has no Message-ID,
     /// and how an intake knows a message it stored before.
-    pub fn digest(&self) -> &str {
+    pub(crate) fn digest(&self) -> &str {
         &self.digest
     }
 }
@@ -83,7 +83,7 @@ pub(super) struct Head {
 /// How far after the time it was received a mail's Date may be and still count: a Date later
 /// than that (a wrong clock, or a forger's trick to lock the player out of older-mail checks)
 /// counts as the time received.
-pub const DATE_AHEAD: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
+pub(crate) const DATE_AHEAD: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
 
 impl Head {
     /// The mail's date as the judge orders mail by: its Date header, bounded by

@@ -21,11 +21,12 @@ mod seats;
 mod session;
 mod settings;
 mod stray;
-pub mod text;
+pub(crate) mod text;
 
-pub use message::{Incoming, DATE_AHEAD};
-pub use recover::{tick, UnansweredMail, PENDING_AFTER};
-pub use replies::{Block, GmHelpMail, HelpMail, ReplyMail};
+pub use message::Incoming;
+pub use recover::tick;
+pub(crate) use recover::PENDING_AFTER;
+pub(crate) use replies::Block;
 
 use crate::game::{GameError, Judge};
 use crate::render::RenderError;
@@ -40,20 +41,20 @@ pub const MAX_SIZE: usize = 1 << 20;
 
 /// Order lines one mail may hold: a power has a few dozen units; a mail with more is a mistake
 /// (a pasted file, a loop) and its orders are refused whole.
-pub const MAX_ORDER_LINES: usize = 500;
+pub(crate) const MAX_ORDER_LINES: usize = 500;
 
 /// Commands one mail may give (every line but an order line; a press with its text is one): a
 /// player's mail has a handful. Past it, the rest of the mail is not run, and the reply says
 /// how many commands were left.
-pub const MAX_COMMANDS: usize = 100;
+pub(crate) const MAX_COMMANDS: usize = 100;
 
 /// LIST, HISTORY (and HISTORY PRESS), SUMMARY, PREVIEW and MAP run in one mail, in all: each
 /// can be long, and a MAP draws a picture.
-pub const MAX_REPORTS: usize = 3;
+pub(crate) const MAX_REPORTS: usize = 3;
 
 /// The most a reply's blocks hold (bytes): a block past it is cut, and the commands after it
 /// are not run.
-pub const MAX_REPLY: usize = 40_000;
+pub(crate) const MAX_REPLY: usize = 40_000;
 
 /// What intake needs to know about the judge.
 #[derive(Clone, Debug)]
@@ -79,7 +80,7 @@ pub enum MailError {
 impl MailError {
     /// Whether the database file or the machine failed, not this message: the mail server
     /// should keep it and try again later.
-    pub fn is_database_fault(&self) -> bool {
+    pub(crate) fn is_database_fault(&self) -> bool {
         matches!(self, MailError::Game(e) if e.is_database_fault())
     }
 }

@@ -72,7 +72,7 @@ fn repeatable(c: &Command) -> bool {
 
 /// How long a stored message waits before `tick` answers it in place of the `mail receive`
 /// that stored it: long enough that a receive still at work keeps its own message.
-pub const PENDING_AFTER: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
+pub(crate) const PENDING_AFTER: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
 
 /// Answers the messages stored but never answered (the judge killed between storing and
 /// answering), oldest first, each as of the time it was received, so that its orders count
@@ -156,7 +156,7 @@ pub(super) fn answer_stored(
 /// The GM's notice of a message that could not be answered.
 #[derive(askama::Template)]
 #[template(path = "unanswered.txt")]
-pub struct UnansweredMail<'a> {
+pub(crate) struct UnansweredMail<'a> {
     /// The game the message named, if any.
     pub game: Option<&'a str>,
     /// Its sender.

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 
 /// One part of a reply: a heading and its lines.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Block {
+pub(crate) struct Block {
     /// The heading (`line 3: LIST`).
     pub head: String,
     /// Its lines.
@@ -39,7 +39,7 @@ impl Block {
 /// The reply to a mail.
 #[derive(askama::Template)]
 #[template(path = "reply.txt")]
-pub struct ReplyMail<'a> {
+pub(crate) struct ReplyMail<'a> {
     /// What the judge made of the mail, in one sentence.
     pub intro: &'a str,
     /// One block per command, in the mail's order.
@@ -49,7 +49,7 @@ pub struct ReplyMail<'a> {
 /// The players' guide.
 #[derive(askama::Template)]
 #[template(path = "help.txt")]
-pub struct HelpMail<'a> {
+pub(crate) struct HelpMail<'a> {
     /// The judge's address.
     pub judge: &'a str,
 }
@@ -57,7 +57,7 @@ pub struct HelpMail<'a> {
 /// The GM's guide: every GM command by mail and at the shell.
 #[derive(askama::Template)]
 #[template(path = "help-gm.txt")]
-pub struct GmHelpMail<'a> {
+pub(crate) struct GmHelpMail<'a> {
     /// The judge's address.
     pub judge: &'a str,
 }

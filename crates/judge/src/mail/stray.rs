@@ -10,7 +10,7 @@ use napjudge_engine::variant::Variant;
 
 /// What a line the reader took for an order is, when it is not one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stray {
+pub(super) enum Stray {
     /// An unknown word where a command starts: the words as written (upper case), and the
     /// nearest command when one is close.
     Unknown {
@@ -25,7 +25,7 @@ pub enum Stray {
 
 impl Stray {
     /// The reply's line for it.
-    pub fn answer(&self) -> String {
+    pub(super) fn answer(&self) -> String {
         match self {
             Stray::Unknown {
                 command,
@@ -42,7 +42,7 @@ impl Stray {
 
 /// What `line` is when it does not parse as an order of `v`: `trailing` when no command of the
 /// mail comes after it. None: an order (valid or not), answered by the order's own error.
-pub fn classify(v: &Variant, line: &str, trailing: bool) -> Option<Stray> {
+pub(super) fn classify(v: &Variant, line: &str, trailing: bool) -> Option<Stray> {
     let err = parse_line(v, line).err()?;
     let words: Vec<&str> = line.split_whitespace().collect();
     let first = words.first()?;
@@ -81,7 +81,7 @@ pub fn classify(v: &Variant, line: &str, trailing: bool) -> Option<Stray> {
 
 /// The lines of a press text that parse as orders of `v`: press that holds them most likely
 /// lost its ENDPRESS.
-pub fn orders_in<'a>(v: &Variant, press: &'a str) -> Vec<&'a str> {
+pub(super) fn orders_in<'a>(v: &Variant, press: &'a str) -> Vec<&'a str> {
     press
         .lines()
         .map(str::trim)
@@ -90,7 +90,7 @@ pub fn orders_in<'a>(v: &Variant, press: &'a str) -> Vec<&'a str> {
 }
 
 /// The reply to press refused for [`orders_in`] lines.
-pub fn forgot_endpress(orders: &[&str]) -> String {
+pub(super) fn forgot_endpress(orders: &[&str]) -> String {
     let quoted: Vec<String> = orders.iter().map(|o| format!("'{o}'")).collect();
     format!(
         "ERROR: did you forget ENDPRESS? These lines of the press read as orders: {}. Press \

@@ -3,7 +3,7 @@
 
 /// One command of a mail, with the body line it was on.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub(crate) enum Command {
     /// `SIGNON POWER GAME PASSWORD` (POWER may be `GM`).
     Signon {
         /// The power, or `GM`.
@@ -91,7 +91,7 @@ pub enum Command {
 impl Command {
     /// Whether this is one of the judge's commands, not a line that may be an order or a
     /// closing.
-    pub fn is_command(&self) -> bool {
+    pub(crate) fn is_command(&self) -> bool {
         !matches!(self, Command::Order(_) | Command::Closing)
     }
 }
@@ -100,7 +100,7 @@ impl Command {
 /// word; the GM's settings, `SET KEY VALUE`, are `crate::settings::KEYS`): the one list the
 /// reader's tests and the "did you mean" of an unknown command use. A new command adds its
 /// words here.
-pub const COMMANDS: &[&str] = &[
+pub(crate) const COMMANDS: &[&str] = &[
     "SIGNON",
     "HELP",
     "LIST",
@@ -138,14 +138,14 @@ pub const COMMANDS: &[&str] = &[
 
 /// The command closest to the words `line` starts with, when it is close enough to be a typo
 /// (`HLEP`: HELP; `SET PASWORD`: SET PASSWORD).
-pub fn nearest_command(line: &str) -> Option<&'static str> {
+pub(crate) fn nearest_command(line: &str) -> Option<&'static str> {
     nearest(line, COMMANDS.iter().copied())
 }
 
 /// The SET command closest to `SET WORD` (the line), when it is close enough to be a typo:
 /// among the players' SET commands, and for the GM (`gm`) also SET DEADLINE and every setting
 /// (`SET GRACE`).
-pub fn nearest_set(line: &str, gm: bool) -> Option<String> {
+pub(crate) fn nearest_set(line: &str, gm: bool) -> Option<String> {
     let keys: Vec<String> = crate::settings::KEYS
         .iter()
         .filter(|_| gm)
@@ -216,14 +216,14 @@ const MOBILE_SIGNATURES: &[&str] = &[
 ];
 
 /// Whether `t` (a trimmed line) is a known mobile signature.
-pub fn is_mobile_signature(t: &str) -> bool {
+pub(crate) fn is_mobile_signature(t: &str) -> bool {
     let lower = t.to_lowercase();
     MOBILE_SIGNATURES.iter().any(|s| lower.starts_with(s)) && words(t).len() <= 8
 }
 
 /// A command only the GM may give.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GmCommand {
+pub(crate) enum GmCommand {
     /// `PROCESS PHASE [NOW]` (the phase as the game names it; empty when not given). `NOW`
     /// processes it before its deadline.
     Process {
@@ -260,7 +260,7 @@ pub enum GmCommand {
 
 /// A command and the 1-based body line it starts on.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
+pub(crate) struct Line {
     /// The body line.
     pub number: usize,
     /// The line as written (trimmed).
@@ -271,12 +271,12 @@ pub struct Line {
 
 /// Own lines (not blank, not quoted) one mail may hold: a power's orders and a few commands
 /// take a few dozen; more is a pasted file or a flood, and the mail is refused unread.
-pub const MAX_LINES: usize = 2000;
+pub(crate) const MAX_LINES: usize = 2000;
 
 /// A body with more than [`MAX_LINES`] own lines: how many it has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the mail has {0} lines of text; the judge reads at most {MAX_LINES} in one mail")]
-pub struct TooLong(pub usize);
+pub(crate) struct TooLong(pub usize);
 
 /// The lines of `body` that are the sender's own: up to a signature (`-- `) or an unmarked quote
 /// (`-----Original Message-----`), without quoted
@@ -326,7 +326,7 @@ fn words(t: &str) -> Vec<&str> {
 
 /// Reads a body into commands. Press runs from `PRESS`/`BROADCAST` to `ENDPRESS` (or the end).
 /// A body of more than [`MAX_LINES`] own lines is not read.
-pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
+pub(crate) fn read(body: &str) -> Result<Vec<Line>, TooLong> {
     let mut out: Vec<Line> = Vec::new();
     let mut press: Option<OpenPress> = None;
     for (number, t) in own_lines(body)? {
@@ -458,7 +458,7 @@ pub fn read(body: &str) -> Result<Vec<Line>, TooLong> {
 
 /// The sender's own lines as [`read`] numbers them, with every password masked: what a reply
 /// shows when a line failed.
-pub fn as_read(body: &str) -> Vec<(usize, String)> {
+pub(crate) fn as_read(body: &str) -> Vec<(usize, String)> {
     let (masked, _) = mask(body);
     own_lines(&masked)
         .map(|ls| ls.into_iter().map(|(n, t)| (n, t.to_string())).collect())
@@ -466,12 +466,12 @@ pub fn as_read(body: &str) -> Vec<(usize, String)> {
 }
 
 /// What a stored mail shows in place of a password.
-pub const MASK: &str = "******";
+pub(crate) const MASK: &str = "******";
 
 /// `body` with the password of every SIGNON and SET PASSWORD line (and the code of a TAKEOVER)
 /// masked (`SIGNON France g1
 /// ******`), wherever the line is: quoted, in press, below a signature, read or not. And the
-/// passwords taken out, each with its line's number as [`read`] numbers lines.
+/// passwords taken out, each with its line's number as `read` numbers lines.
 pub fn mask(body: &str) -> (String, Vec<(usize, String)>) {
     let mut out = String::with_capacity(body.len());
     let mut secrets = Vec::new();
@@ -527,7 +527,7 @@ pub fn secrets_text(secrets: &[(usize, String)]) -> String {
 
 /// Puts the passwords kept apart (as [`secrets_text`] wrote them) back into the masked
 /// commands of a stored mail, so that the tick answering it signs on as `receive` would have.
-pub fn restore(lines: &mut [Line], secrets: &str) {
+pub(crate) fn restore(lines: &mut [Line], secrets: &str) {
     for kept in secrets.lines() {
         let Some((number, secret)) = kept.split_once(' ') else {
             continue;

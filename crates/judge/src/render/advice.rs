@@ -21,7 +21,7 @@ fn plural(n: impl Into<i64>, one: &str, many: &str) -> String {
 
 /// A warning about one line, as the acknowledgement prints it after `WARNING: `. `order_at` gives
 /// the canonical order of a line of the same text (the order a supported unit was given).
-pub fn line(v: &Variant, w: &Warning, order_at: &dyn Fn(usize) -> Option<String>) -> String {
+pub(crate) fn line(v: &Variant, w: &Warning, order_at: &dyn Fn(usize) -> Option<String>) -> String {
     let given = |at: ProvinceId, ordered: Option<usize>| match ordered.and_then(order_at) {
         Some(o) => format!("your unit in {} is ordered {o}", code(v, at)),
         None => format!("your unit in {} has no order and holds", code(v, at)),
@@ -84,7 +84,7 @@ fn forces(v: &Variant, list: &[(ProvinceId, Force)]) -> String {
 
 /// The warnings about the whole set (no line), one sentence each: the units with no order are
 /// gathered into one sentence per fate.
-pub fn notes(v: &Variant, warnings: &[&Warning]) -> Vec<String> {
+pub(crate) fn notes(v: &Variant, warnings: &[&Warning]) -> Vec<String> {
     let mut out = Vec::new();
     for fate in [Fate::Holds, Fate::Disbands] {
         let list: Vec<(ProvinceId, Force)> = warnings
@@ -133,12 +133,12 @@ fn set(v: &Variant, w: &Warning) -> Option<String> {
 
 /// A power's Winter budget in one sentence: `Budget: 18 SP now (income, bank and loans); upkeep
 /// 15 SP for 5 units; 3 SP left: 1 build available.`
-pub fn budget(b: &Budget) -> String {
+pub(crate) fn budget(b: &Budget) -> String {
     format!("Budget: {}", budget_figures(b))
 }
 
 /// The budget's figures alone (`18 SP now ...`), for a list that names the power.
-pub fn budget_figures(b: &Budget) -> String {
+pub(crate) fn budget_figures(b: &Budget) -> String {
     let units = plural(b.units, "unit", "units");
     let builds = match b.builds {
         n if n > 0 => format!("{} available", plural(n, "build", "builds")),

@@ -4,7 +4,7 @@
 //! Every view is built from the engine's [`PhaseReport`] and the position it was played from:
 //! the templates print, they never decide an outcome.
 
-pub mod advice;
+pub(crate) mod advice;
 
 use askama::Template;
 use napjudge_engine::order::OrderKind;
@@ -402,7 +402,7 @@ impl PhaseView {
 /// The results of a movement phase (with the fleets' second phase, R4).
 #[derive(Template)]
 #[template(path = "movement.txt")]
-pub struct MovementMail<'a> {
+pub(crate) struct MovementMail<'a> {
     /// The view.
     pub v: &'a PhaseView,
 }
@@ -410,7 +410,7 @@ pub struct MovementMail<'a> {
 /// The results of a retreat phase.
 #[derive(Template)]
 #[template(path = "retreat.txt")]
-pub struct RetreatMail<'a> {
+pub(crate) struct RetreatMail<'a> {
     /// The view.
     pub v: &'a PhaseView,
 }
@@ -418,7 +418,7 @@ pub struct RetreatMail<'a> {
 /// The results of a Winter (adjustments, or Winter 1800's bids), with the tracking sheet.
 #[derive(Template)]
 #[template(path = "winter.txt")]
-pub struct WinterMail<'a> {
+pub(crate) struct WinterMail<'a> {
     /// The view.
     pub v: &'a PhaseView,
 }
@@ -426,7 +426,7 @@ pub struct WinterMail<'a> {
 /// The GM's preview: the results mail as it would go, marked as not stored.
 #[derive(Template)]
 #[template(path = "preview.txt")]
-pub struct PreviewMail<'a> {
+pub(crate) struct PreviewMail<'a> {
     /// The game.
     pub game: &'a str,
     /// The phase.
@@ -440,7 +440,7 @@ pub struct PreviewMail<'a> {
 /// A reminder to a power still owing orders.
 #[derive(Template)]
 #[template(path = "reminder.txt")]
-pub struct ReminderMail<'a> {
+pub(crate) struct ReminderMail<'a> {
     /// The game.
     pub game: &'a str,
     /// The power.
@@ -460,7 +460,7 @@ pub struct ReminderMail<'a> {
 /// The word to the old and the new address of a role whose address a SET ADDRESS changed.
 #[derive(Template)]
 #[template(path = "address.txt")]
-pub struct AddressMail<'a> {
+pub(crate) struct AddressMail<'a> {
     /// The game.
     pub game: &'a str,
     /// The power (or GM).
@@ -478,7 +478,7 @@ pub struct AddressMail<'a> {
 }
 
 /// Renders a template, naming the mail when it fails.
-pub fn render<T: Template>(what: &'static str, t: &T) -> Result<String, RenderError> {
+pub(crate) fn render<T: Template>(what: &'static str, t: &T) -> Result<String, RenderError> {
     // Optional sections leave runs of blank lines: keep one, and end with a newline (askama drops
     // the template's last one).
     t.render()
@@ -496,7 +496,7 @@ pub fn render<T: Template>(what: &'static str, t: &T) -> Result<String, RenderEr
 }
 
 /// The results mail for a phase report, by the kind of phase played.
-pub fn results(view: &PhaseView, kind: PhaseKind) -> Result<String, RenderError> {
+pub(crate) fn results(view: &PhaseView, kind: PhaseKind) -> Result<String, RenderError> {
     match kind {
         PhaseKind::Movement | PhaseKind::SecondMovement => {
             render("movement results", &MovementMail { v: view })

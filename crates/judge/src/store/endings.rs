@@ -9,7 +9,7 @@ use rusqlite::{params, OptionalExtension};
 
 /// The GM's limits on waiting and absence for a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Timing {
+pub(crate) struct Timing {
     /// After the last orders of a phase everyone has ordered in, how long the judge waits
     /// before processing it early (njudge's DELAY), so a player can still change their mind.
     pub delay: Period,
@@ -43,7 +43,7 @@ pub struct Choices {
 
 /// An absence a player registered: no deadline falls inside `[start, end)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Absence {
+pub(crate) struct Absence {
     /// Its row id.
     pub id: i64,
     /// The power away.
@@ -71,7 +71,7 @@ pub struct Ending {
 
 impl View<'_> {
     /// The game's limits (the defaults when the GM set none).
-    pub fn timing(&self, game: i64) -> Result<Timing, StoreError> {
+    pub(crate) fn timing(&self, game: i64) -> Result<Timing, StoreError> {
         let row: Option<(i64, i64, i64)> = self
             .0
             .query_row(
@@ -92,7 +92,7 @@ impl View<'_> {
     }
 
     /// Every player's choices in the game that made any, by power.
-    pub fn choices(&self, game: i64) -> Result<Vec<(String, Choices)>, StoreError> {
+    pub(crate) fn choices(&self, game: i64) -> Result<Vec<(String, Choices)>, StoreError> {
         let mut st = self.0.prepare_cached(
             "SELECT power, wait, draw, concede FROM choices WHERE game = ?1 ORDER BY power",
         )?;
@@ -120,7 +120,7 @@ impl View<'_> {
     }
 
     /// The game's absences, earliest first.
-    pub fn absences(&self, game: i64) -> Result<Vec<Absence>, StoreError> {
+    pub(crate) fn absences(&self, game: i64) -> Result<Vec<Absence>, StoreError> {
         let mut st = self.0.prepare_cached(
             "SELECT id, power, start, end FROM absences WHERE game = ?1 ORDER BY start, id",
         )?;
@@ -140,7 +140,7 @@ impl View<'_> {
     }
 
     /// How the game ended, if it did and the judge recorded it.
-    pub fn ending(&self, game: i64) -> Result<Option<Ending>, StoreError> {
+    pub(crate) fn ending(&self, game: i64) -> Result<Option<Ending>, StoreError> {
         let row: Option<(EndKind, String, String, String, String)> = self
             .0
             .query_row(
@@ -162,7 +162,7 @@ impl View<'_> {
     }
 
     /// When a phase's orders last changed (an order text or a CLEAR), if they did.
-    pub fn last_orders_at(&self, phase: i64) -> Result<Option<DateTime<Utc>>, StoreError> {
+    pub(crate) fn last_orders_at(&self, phase: i64) -> Result<Option<DateTime<Utc>>, StoreError> {
         let at: Option<String> = self.0.query_row(
             "SELECT MAX(received) FROM orders WHERE phase = ?1",
             [phase],
@@ -174,7 +174,7 @@ impl View<'_> {
 
 impl Tx<'_> {
     /// Sets the game's limits.
-    pub fn set_timing(&self, game: i64, t: &Timing) -> Result<(), StoreError> {
+    pub(crate) fn set_timing(&self, game: i64, t: &Timing) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT OR REPLACE INTO game_timing (game, delay, absence_max_days, absences_per_year)
              VALUES (?1, ?2, ?3, ?4)",
@@ -184,7 +184,12 @@ impl Tx<'_> {
     }
 
     /// Stores a power's choices, whole.
-    pub fn set_choices(&self, game: i64, power: &str, c: &Choices) -> Result<(), StoreError> {
+    pub(crate) fn set_choices(
+        &self,
+        game: i64,
+        power: &str,
+        c: &Choices,
+    ) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT OR REPLACE INTO choices (game, power, wait, draw, concede)
              VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -194,7 +199,7 @@ impl Tx<'_> {
     }
 
     /// Forgets every draw vote and concession of the game (the game ended, or went back).
-    pub fn clear_votes(&self, game: i64) -> Result<(), StoreError> {
+    pub(crate) fn clear_votes(&self, game: i64) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE choices SET draw = 0, concede = NULL WHERE game = ?1",
             [game],
@@ -203,7 +208,7 @@ impl Tx<'_> {
     }
 
     /// Registers an absence; its id.
-    pub fn add_absence(
+    pub(crate) fn add_absence(
         &self,
         game: i64,
         power: &str,
@@ -219,7 +224,7 @@ impl Tx<'_> {
     }
 
     /// Drops a power's absences that have not ended by `now`; how many.
-    pub fn clear_absences(
+    pub(crate) fn clear_absences(
         &self,
         game: i64,
         power: &str,
@@ -232,7 +237,7 @@ impl Tx<'_> {
     }
 
     /// Records how the game ended.
-    pub fn set_ending(&self, game: i64, e: &Ending) -> Result<(), StoreError> {
+    pub(crate) fn set_ending(&self, game: i64, e: &Ending) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT OR REPLACE INTO endings (game, kind, powers, reason, phase, at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -242,7 +247,7 @@ impl Tx<'_> {
     }
 
     /// Forgets how the game ended (the GM rolled it back to play on).
-    pub fn forget_ending(&self, game: i64) -> Result<(), StoreError> {
+    pub(crate) fn forget_ending(&self, game: i64) -> Result<(), StoreError> {
         self.0
             .execute("DELETE FROM endings WHERE game = ?1", [game])?;
         Ok(())
@@ -250,7 +255,12 @@ impl Tx<'_> {
 
     /// Gives the last `n` mails queued for `game` (a broadcast just made, in this
     /// transaction) the picture of `phase`, when one is stored.
-    pub fn give_picture_to_last(&self, game: i64, n: usize, phase: i64) -> Result<(), StoreError> {
+    pub(crate) fn give_picture_to_last(
+        &self,
+        game: i64,
+        n: usize,
+        phase: i64,
+    ) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE outbox SET picture = ?3 WHERE id IN
                (SELECT id FROM outbox WHERE game = ?1 ORDER BY id DESC LIMIT ?2)
@@ -263,7 +273,7 @@ impl Tx<'_> {
     /// Removes a game that never started: its players, the GM's actions, the records of its
     /// mails and its settings. The mails to and from it stay in the outbox and the inbox,
     /// without a game. False when the game has phases (it started): nothing is removed.
-    pub fn delete_forming_game(&self, game: i64) -> Result<bool, StoreError> {
+    pub(crate) fn delete_forming_game(&self, game: i64) -> Result<bool, StoreError> {
         let phases: i64 =
             self.0
                 .query_row("SELECT COUNT(*) FROM phases WHERE game = ?1", [game], |r| {

@@ -6,7 +6,7 @@ use super::{read_opt_time, read_time, time, InboxState, Role, StoreError, Tx, Vi
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
-/// A received message as stored, for [`Tx::store_message`].
+/// A received message as stored, for `Tx::store_message`.
 pub struct NewMessage<'a> {
     /// The Message-ID header, without brackets.
     pub message_id: Option<&'a str>,
@@ -40,7 +40,7 @@ pub struct Earlier {
 /// A mail handled for a power (or the GM) after its SIGNON: what refuses an older mail and a
 /// replay of the same text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SignedMail {
+pub(crate) struct SignedMail {
     /// The game.
     pub game: i64,
     /// Who signed on.
@@ -55,7 +55,7 @@ pub struct SignedMail {
 
 /// A message stored and never answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pending {
+pub(crate) struct Pending {
     /// Its row id.
     pub id: i64,
     /// The raw bytes, passwords masked (only the headers of a message over the size limit).
@@ -73,7 +73,7 @@ pub struct Pending {
 impl View<'_> {
     /// When the message stored as `id` came before it: the same Message-ID, else (without
     /// one) the same digest.
-    pub fn earlier(
+    pub(crate) fn earlier(
         &self,
         message_id: Option<&str>,
         digest: &str,
@@ -112,7 +112,7 @@ impl View<'_> {
 
     /// Whether a message with these bytes (their SHA-256) is stored: an intake that fetches
     /// from a mailbox finds the messages it stored before it was stopped.
-    pub fn has_digest(&self, digest: &str) -> Result<bool, StoreError> {
+    pub(crate) fn has_digest(&self, digest: &str) -> Result<bool, StoreError> {
         Ok(self.0.query_row(
             "SELECT EXISTS (SELECT 1 FROM inbox WHERE digest = ?1)",
             params![digest],
@@ -121,7 +121,7 @@ impl View<'_> {
     }
 
     /// The messages stored and not answered, received at `before` or earlier, oldest first.
-    pub fn pending(&self, before: DateTime<Utc>) -> Result<Vec<Pending>, StoreError> {
+    pub(crate) fn pending(&self, before: DateTime<Utc>) -> Result<Vec<Pending>, StoreError> {
         let mut st = self.0.prepare_cached(
             "SELECT id FROM inbox WHERE state = 'stored' AND received <= ?1 ORDER BY id",
         )?;
@@ -134,7 +134,7 @@ impl View<'_> {
     }
 
     /// The stored message `id`, if there is one.
-    pub fn message(&self, id: i64) -> Result<Option<Pending>, StoreError> {
+    pub(crate) fn message(&self, id: i64) -> Result<Option<Pending>, StoreError> {
         type Row = (Vec<u8>, i64, String, Option<String>, String);
         let row: Option<Row> = self
             .0
@@ -159,7 +159,7 @@ impl View<'_> {
 
     /// How many messages are stored and not answered, received after `after` and at `until`
     /// or earlier.
-    pub fn stored_between(
+    pub(crate) fn stored_between(
         &self,
         after: DateTime<Utc>,
         until: DateTime<Utc>,
@@ -172,7 +172,11 @@ impl View<'_> {
     }
 
     /// The latest date of a mail handled for `role` in `game`.
-    pub fn last_dated(&self, game: i64, role: &Role) -> Result<Option<DateTime<Utc>>, StoreError> {
+    pub(crate) fn last_dated(
+        &self,
+        game: i64,
+        role: &Role,
+    ) -> Result<Option<DateTime<Utc>>, StoreError> {
         let t: Option<String> = self.0.query_row(
             "SELECT MAX(dated) FROM handled WHERE game = ?1 AND power = ?2",
             params![game, role],
@@ -183,7 +187,7 @@ impl View<'_> {
 
     /// The date of a mail with the text digest `digest` handled for `role` in `game`'s
     /// `phase`, if there was one.
-    pub fn handled_digest(
+    pub(crate) fn handled_digest(
         &self,
         game: i64,
         role: &Role,
@@ -202,7 +206,11 @@ impl View<'_> {
 
 impl Tx<'_> {
     /// Stores a received message, `stored`; its row id.
-    pub fn store_message(&self, m: &NewMessage, now: DateTime<Utc>) -> Result<i64, StoreError> {
+    pub(crate) fn store_message(
+        &self,
+        m: &NewMessage,
+        now: DateTime<Utc>,
+    ) -> Result<i64, StoreError> {
         self.0.execute(
             "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state, secrets)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -224,7 +232,7 @@ impl Tx<'_> {
     /// concerned, why (in words) when it was not answered. Its passwords kept apart are
     /// dropped: it is handled. False when it is no longer `stored` (another napjudge answered
     /// it first): a message is answered once.
-    pub fn set_message_state(
+    pub(crate) fn set_message_state(
         &self,
         id: i64,
         state: InboxState,
@@ -240,7 +248,7 @@ impl Tx<'_> {
     }
 
     /// Records a mail handled after its SIGNON (with the received message `inbox`).
-    pub fn add_handled(&self, inbox: i64, h: &SignedMail) -> Result<(), StoreError> {
+    pub(crate) fn add_handled(&self, inbox: i64, h: &SignedMail) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT INTO handled (inbox, game, power, phase, dated, digest)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

@@ -19,18 +19,26 @@ use chrono::{DateTime, Utc};
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 use std::path::Path;
 
-pub use endings::{Absence, Choices, Ending, Timing};
-pub use inbox::{Earlier, NewMessage, Pending, SignedMail};
+pub(crate) use endings::{Absence, Timing};
+pub use endings::{Choices, Ending};
+pub use inbox::{Earlier, NewMessage};
+pub(crate) use inbox::{Pending, SignedMail};
 // The record's earlier name, which the service still uses.
-pub use outbox::{Mail, MailPicture, NewMail};
-pub use phases::{Due, OrderText, PhaseRow};
-pub use players::{Player, SignonFailure};
+pub use outbox::Mail;
+pub(crate) use outbox::{MailPicture, NewMail};
+pub(crate) use phases::Due;
+pub use phases::OrderText;
+pub use phases::PhaseRow;
+pub use players::Player;
+pub(crate) use players::SignonFailure;
 pub use press::{PressRow, PressRules};
 pub use schema::VERSION;
-pub use seats::{CodeState, SeatChange, SeatRules};
+pub use seats::SeatChange;
+pub(crate) use seats::{CodeState, SeatRules};
+pub(crate) use types::Fault;
 pub use types::{
-    Address, Author, ChangeKind, EndKind, Fault, GameState, InboxState, MailKind, MailState,
-    PressMode, Reminded, Role,
+    Address, Author, ChangeKind, EndKind, GameState, InboxState, MailKind, MailState, PressMode,
+    Reminded, Role,
 };
 
 /// Why the store can't do what was asked.
@@ -90,7 +98,7 @@ impl StoreError {
     /// Whether the file or the machine is at fault (damaged, not a database, full, busy,
     /// unreadable), not what was asked: every message would fail alike, so a mail server should
     /// keep the message and try again later rather than have it marked failed.
-    pub fn is_database_fault(&self) -> bool {
+    pub(crate) fn is_database_fault(&self) -> bool {
         use rusqlite::ErrorCode as C;
         match self {
             StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
@@ -170,7 +178,7 @@ impl Store {
     }
 
     /// The file the store is in; none for a database in memory.
-    pub fn path(&self) -> Option<&Path> {
+    pub(crate) fn path(&self) -> Option<&Path> {
         self.conn.path().filter(|p| !p.is_empty()).map(Path::new)
     }
 
@@ -181,7 +189,7 @@ impl Store {
 
     /// A write transaction, taken at once (`IMMEDIATE`): two napjudges never both read a phase
     /// and then both write it. Dropped without [`Tx::commit`], it leaves no trace.
-    pub fn begin(&mut self) -> Result<Tx<'_>, StoreError> {
+    pub(crate) fn begin(&mut self) -> Result<Tx<'_>, StoreError> {
         Ok(Tx(self.conn.transaction_with_behavior(
             TransactionBehavior::Immediate,
         )?))
@@ -193,7 +201,7 @@ impl Store {
 pub struct View<'a>(&'a Connection);
 
 /// A write transaction: every change to the file is one of its methods.
-pub struct Tx<'a>(rusqlite::Transaction<'a>);
+pub(crate) struct Tx<'a>(rusqlite::Transaction<'a>);
 
 /// The periods of a game, each bounded ([`Period`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,7 +341,7 @@ impl View<'_> {
 
     /// The game called `name`, capitals aside (a SIGNON's game): the one written exactly so
     /// first.
-    pub fn game_any_case(&self, name: &str) -> Result<Option<Game>, StoreError> {
+    pub(crate) fn game_any_case(&self, name: &str) -> Result<Option<Game>, StoreError> {
         Ok(self
             .0
             .query_row(
@@ -350,17 +358,17 @@ impl View<'_> {
 
 impl Tx<'_> {
     /// Reads inside the transaction.
-    pub fn view(&self) -> View<'_> {
+    pub(crate) fn view(&self) -> View<'_> {
         View(&self.0)
     }
 
     /// Makes every change of the transaction lasting.
-    pub fn commit(self) -> Result<(), StoreError> {
+    pub(crate) fn commit(self) -> Result<(), StoreError> {
         Ok(self.0.commit()?)
     }
 
     /// Adds a game; its id.
-    pub fn insert_game(&self, g: &Game, now: DateTime<Utc>) -> Result<i64, StoreError> {
+    pub(crate) fn insert_game(&self, g: &Game, now: DateTime<Utc>) -> Result<i64, StoreError> {
         self.0.execute(
             "INSERT INTO games (name, variant, gm, timezone, movement, retreat, winter, grace,
                                 remind, wait, state, created, pictures, options, press,
@@ -390,7 +398,7 @@ impl Tx<'_> {
     }
 
     /// Sets a game's state.
-    pub fn set_state(&self, game: i64, state: GameState) -> Result<(), StoreError> {
+    pub(crate) fn set_state(&self, game: i64, state: GameState) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE games SET state = ?2 WHERE id = ?1",
             params![game, state],
@@ -400,7 +408,7 @@ impl Tx<'_> {
 
     /// Stores a game's settings as `g` has them: zone, periods, wait, pictures and the press
     /// options.
-    pub fn set_settings(&self, g: &Game) -> Result<(), StoreError> {
+    pub(crate) fn set_settings(&self, g: &Game) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE games SET timezone = ?2, movement = ?3, retreat = ?4, winter = ?5,
                               grace = ?6, remind = ?7, wait = ?8, pictures = ?9,

@@ -41,7 +41,7 @@ pub struct Mail {
 }
 
 /// A new mail for [`Tx::queue_mail`].
-pub struct NewMail<'a> {
+pub(crate) struct NewMail<'a> {
     /// The game (none for a reply to mail that names no game).
     pub game: Option<i64>,
     /// The phase it belongs to, if any.
@@ -60,7 +60,7 @@ pub struct NewMail<'a> {
 
 /// A picture of the board a mail carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MailPicture {
+pub(crate) enum MailPicture {
     /// The stored picture of a processed phase (its row id): the bytes its result mails carried.
     Stored(i64),
     /// A picture drawn for this mail (PNG), kept on its outbox row.
@@ -141,7 +141,7 @@ impl View<'_> {
     }
 
     /// The mail of the outbox with row id `id`.
-    pub fn mail(&self, id: i64) -> Result<Option<Mail>, StoreError> {
+    pub(crate) fn mail(&self, id: i64) -> Result<Option<Mail>, StoreError> {
         let mut st = self.0.prepare_cached(&format!(
             "SELECT {MAIL_COLUMNS} FROM outbox o LEFT JOIN games g ON g.id = o.game
              WHERE o.id = ?1"
@@ -180,7 +180,7 @@ impl View<'_> {
 
     /// The mails due for a try at `now`: queued or failed, and not waiting for a back-off;
     /// oldest first.
-    pub fn mails_due(&self, now: DateTime<Utc>) -> Result<Vec<Mail>, StoreError> {
+    pub(crate) fn mails_due(&self, now: DateTime<Utc>) -> Result<Vec<Mail>, StoreError> {
         let mut st = self.0.prepare_cached(&format!(
             "SELECT {MAIL_COLUMNS} FROM outbox o LEFT JOIN games g ON g.id = o.game
              WHERE o.state IN ('queued', 'failed') AND (o.next_try IS NULL OR o.next_try <= ?1)
@@ -193,7 +193,7 @@ impl View<'_> {
     }
 
     /// The body of each processed phase's first results mail, oldest first (HISTORY).
-    pub fn results_bodies(&self, game: i64) -> Result<Vec<String>, StoreError> {
+    pub(crate) fn results_bodies(&self, game: i64) -> Result<Vec<String>, StoreError> {
         let mut st = self.0.prepare_cached(
             "SELECT body FROM outbox WHERE id IN
                (SELECT MIN(id) FROM outbox WHERE game = ?1 AND kind = 'results' GROUP BY phase)
@@ -206,7 +206,7 @@ impl View<'_> {
 
 impl Tx<'_> {
     /// Has the queued mail `id` carry the stored picture of `phase`.
-    pub fn mail_picture(&self, id: i64, phase: i64) -> Result<(), StoreError> {
+    pub(crate) fn mail_picture(&self, id: i64, phase: i64) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE outbox SET picture = ?2 WHERE id = ?1",
             params![id, phase],
@@ -215,14 +215,14 @@ impl Tx<'_> {
     }
 
     /// Has the queued mail `id` carry `png`, a picture of its own.
-    pub fn mail_png(&self, id: i64, png: &[u8]) -> Result<(), StoreError> {
+    pub(crate) fn mail_png(&self, id: i64, png: &[u8]) -> Result<(), StoreError> {
         self.0
             .execute("UPDATE outbox SET png = ?2 WHERE id = ?1", params![id, png])?;
         Ok(())
     }
 
     /// Queues a mail.
-    pub fn queue_mail(&self, m: &NewMail, now: DateTime<Utc>) -> Result<i64, StoreError> {
+    pub(crate) fn queue_mail(&self, m: &NewMail, now: DateTime<Utc>) -> Result<i64, StoreError> {
         self.0.execute(
             "INSERT INTO outbox (game, phase, kind, recipient, subject, body, state, tries,
                                  created, in_reply_to)
@@ -243,7 +243,7 @@ impl Tx<'_> {
     }
 
     /// Stores `png` as the picture of `phase` and attaches it to the phase's result mails.
-    pub fn attach_picture(&self, phase: i64, png: &[u8]) -> Result<(), StoreError> {
+    pub(crate) fn attach_picture(&self, phase: i64, png: &[u8]) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT OR REPLACE INTO pictures (phase, png) VALUES (?1, ?2)",
             params![phase, png],
@@ -259,7 +259,7 @@ impl Tx<'_> {
     /// from other senders until `until`, so two `outbox send`s never send it at once, and a
     /// sender killed mid-send leaves it to be tried again after `until`. False when it is no
     /// longer due.
-    pub fn claim_mail(
+    pub(crate) fn claim_mail(
         &self,
         id: i64,
         message_id: &str,
@@ -277,7 +277,7 @@ impl Tx<'_> {
 
     /// Marks a mail sent; a generated password it carried is masked in its body (sent, it is
     /// the player's to keep, not the judge's).
-    pub fn mail_sent(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub(crate) fn mail_sent(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE outbox SET state = ?3, tries = tries + 1, error = NULL, sent_at = ?2,
                     next_try = NULL, fault = NULL, failing_since = NULL, given_up = NULL,
@@ -292,7 +292,7 @@ impl Tx<'_> {
 
     /// Marks a try of a mail failed at `now`, with why: tried again from `retry` on, or, with
     /// none, given up. The first failure since it was queued starts its retry days.
-    pub fn mail_failed(
+    pub(crate) fn mail_failed(
         &self,
         id: i64,
         error: &str,
@@ -317,7 +317,7 @@ impl Tx<'_> {
 
     /// Queues a given-up mail again, as if new (its Message-ID kept): false when mail `id`
     /// isn't given up.
-    pub fn requeue_mail(&self, id: i64) -> Result<bool, StoreError> {
+    pub(crate) fn requeue_mail(&self, id: i64) -> Result<bool, StoreError> {
         let n = self.0.execute(
             "UPDATE outbox SET state = ?2, tries = 0, next_try = NULL, failing_since = NULL,
                     given_up = NULL
@@ -329,7 +329,7 @@ impl Tx<'_> {
 
     /// Queues again every mail given up at `since` or later because the server couldn't be
     /// reached; their row ids.
-    pub fn requeue_unreachable(&self, since: DateTime<Utc>) -> Result<Vec<i64>, StoreError> {
+    pub(crate) fn requeue_unreachable(&self, since: DateTime<Utc>) -> Result<Vec<i64>, StoreError> {
         let mut st = self.0.prepare_cached(
             "UPDATE outbox SET state = ?2, tries = 0, next_try = NULL, failing_since = NULL,
                     given_up = NULL
@@ -352,7 +352,7 @@ impl Tx<'_> {
 
     /// Keeps `secret` (a generated password in the mail's body) with the queued mail `id`, to be
     /// masked once it is sent.
-    pub fn mail_secret(&self, id: i64, secret: &str) -> Result<(), StoreError> {
+    pub(crate) fn mail_secret(&self, id: i64, secret: &str) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE outbox SET secret = ?2 WHERE id = ?1",
             params![id, secret],

@@ -109,7 +109,7 @@ impl RawPhase {
 
 /// What `tick` needs to know of a running game's current phase, without reading its position.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Due {
+pub(crate) struct Due {
     /// The game.
     pub game: Game,
     /// The phase's row id.
@@ -148,7 +148,7 @@ impl View<'_> {
     }
 
     /// Every running game's current phase that has a deadline, by game name: one query.
-    pub fn due(&self) -> Result<Vec<Due>, StoreError> {
+    pub(crate) fn due(&self) -> Result<Vec<Due>, StoreError> {
         let columns = GAME_COLUMNS
             .split(", ")
             .map(|col| format!("g.{col}"))
@@ -200,7 +200,7 @@ impl View<'_> {
 
     /// Whether a rollback set aside a processed phase of the game (then a phase played again
     /// may replace results mailed before).
-    pub fn rolled_back(&self, game: i64) -> Result<bool, StoreError> {
+    pub(crate) fn rolled_back(&self, game: i64) -> Result<bool, StoreError> {
         Ok(self.0.query_row(
             "SELECT EXISTS (SELECT 1 FROM phases
                             WHERE game = ?1 AND superseded = 1 AND report IS NOT NULL)",
@@ -260,7 +260,7 @@ impl View<'_> {
     }
 
     /// The GM commands (`CONTROL Denmark France`) for a phase, in the order given.
-    pub fn gm_commands(&self, phase: i64) -> Result<Vec<String>, StoreError> {
+    pub(crate) fn gm_commands(&self, phase: i64) -> Result<Vec<String>, StoreError> {
         let mut st = self.0.prepare_cached(
             "SELECT command FROM gm_actions WHERE phase = ?1 AND command IS NOT NULL ORDER BY id",
         )?;
@@ -271,7 +271,7 @@ impl View<'_> {
 
 impl Tx<'_> {
     /// Adds a phase to play, with the powers that owe orders in it; its id.
-    pub fn insert_phase(
+    pub(crate) fn insert_phase(
         &self,
         game: i64,
         position: &Position,
@@ -301,7 +301,7 @@ impl Tx<'_> {
 
     /// Stores a phase's outcome; false when it was already processed (another process got
     /// there first), so that the caller rolls back.
-    pub fn finish_phase(
+    pub(crate) fn finish_phase(
         &self,
         phase: i64,
         report: &PhaseReport,
@@ -318,7 +318,7 @@ impl Tx<'_> {
     }
 
     /// Sets a phase's deadline (and forgets its reminders).
-    pub fn set_deadline(
+    pub(crate) fn set_deadline(
         &self,
         phase: i64,
         deadline: Option<DateTime<Utc>>,
@@ -331,7 +331,7 @@ impl Tx<'_> {
     }
 
     /// Records the reminders sent for a phase.
-    pub fn set_reminded(&self, phase: i64, reminded: Reminded) -> Result<(), StoreError> {
+    pub(crate) fn set_reminded(&self, phase: i64, reminded: Reminded) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE phases SET reminded = ?2 WHERE id = ?1",
             params![phase, reminded],
@@ -340,7 +340,7 @@ impl Tx<'_> {
     }
 
     /// Sets aside every phase of the game from `seq` on (kept as history).
-    pub fn supersede_from(&self, game: i64, seq: i64) -> Result<(), StoreError> {
+    pub(crate) fn supersede_from(&self, game: i64, seq: i64) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE phases SET superseded = 1 WHERE game = ?1 AND seq >= ?2",
             params![game, seq],
@@ -350,7 +350,7 @@ impl Tx<'_> {
 
     /// Stores an order text (or, with `cleared`, a CLEAR of the text given) for a power in a
     /// phase; earlier rows are kept, the latest is in force.
-    pub fn add_orders(&self, phase: i64, t: &OrderText) -> Result<(), StoreError> {
+    pub(crate) fn add_orders(&self, phase: i64, t: &OrderText) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT INTO orders (phase, power, text, received, by, cleared)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -360,7 +360,7 @@ impl Tx<'_> {
     }
 
     /// Records a GM action; `command` is carried into the phase's GM commands.
-    pub fn add_gm_action(
+    pub(crate) fn add_gm_action(
         &self,
         game: i64,
         phase: Option<i64>,

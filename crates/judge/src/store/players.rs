@@ -16,7 +16,7 @@ pub struct Player {
 
 /// A wrong password given in a SIGNON, for the throttle.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SignonFailure {
+pub(crate) struct SignonFailure {
     /// The sender, folded.
     pub address: String,
     /// Whether it was the address the judge mails the role at.
@@ -62,7 +62,7 @@ impl View<'_> {
     }
 
     /// The wrong passwords given for `role` in `game` after `since`, oldest first.
-    pub fn signon_failures(
+    pub(crate) fn signon_failures(
         &self,
         game: i64,
         role: &Role,
@@ -91,7 +91,7 @@ impl View<'_> {
 
 impl Tx<'_> {
     /// Sets (or replaces) a role's player.
-    pub fn set_player(
+    pub(crate) fn set_player(
         &self,
         game: i64,
         role: &Role,
@@ -107,7 +107,7 @@ impl Tx<'_> {
     }
 
     /// Changes a player's password; false when the role has no player.
-    pub fn set_password(
+    pub(crate) fn set_password(
         &self,
         game: i64,
         role: &Role,
@@ -121,7 +121,7 @@ impl Tx<'_> {
     }
 
     /// Changes a player's address; false when the role has no player.
-    pub fn set_address(
+    pub(crate) fn set_address(
         &self,
         game: i64,
         role: &Role,
@@ -136,7 +136,7 @@ impl Tx<'_> {
 
     /// Forgets the wrong passwords given at `since` or before (the throttle looks no further
     /// back).
-    pub fn forget_signon_failures(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
+    pub(crate) fn forget_signon_failures(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
         self.0
             .execute("DELETE FROM signon_failures WHERE at <= ?1", [time(since)])?;
         Ok(())
@@ -144,7 +144,7 @@ impl Tx<'_> {
 
     /// Records a wrong password in a SIGNON for `role` in `game` from `sender` (`registered`:
     /// the role's own address).
-    pub fn add_signon_failure(
+    pub(crate) fn add_signon_failure(
         &self,
         game: i64,
         role: &Role,

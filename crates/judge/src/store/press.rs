@@ -70,7 +70,12 @@ impl View<'_> {
     }
 
     /// Press sent by `sender` (a power's name, or `GM`) in a phase of a game.
-    pub fn press_count(&self, game: i64, phase: i64, sender: &str) -> Result<i64, StoreError> {
+    pub(crate) fn press_count(
+        &self,
+        game: i64,
+        phase: i64,
+        sender: &str,
+    ) -> Result<i64, StoreError> {
         Ok(self.0.query_row(
             "SELECT COUNT(*) FROM press WHERE game = ?1 AND phase = ?2 AND sender = ?3",
             params![game, phase, sender],
@@ -83,7 +88,7 @@ impl Tx<'_> {
     /// Stores press sent in a game (from a power or the GM, to the powers named; `grey`: the
     /// sender not told to them).
     #[allow(clippy::too_many_arguments)]
-    pub fn add_press(
+    pub(crate) fn add_press(
         &self,
         game: i64,
         phase: Option<i64>,

@@ -308,7 +308,7 @@ ALTER TABLE outbox ADD COLUMN png BLOB;
 ];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
-pub fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
+pub(super) fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
     let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if found > VERSION {
         return Err(StoreError::Newer {

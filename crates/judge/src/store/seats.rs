@@ -8,7 +8,7 @@ use rusqlite::{params, OptionalExtension};
 
 /// A game's seat rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SeatRules {
+pub(crate) struct SeatRules {
     /// After this many phases in a row without orders a power is abandoned (0: never).
     pub abandon_after: u32,
     /// Whether anyone may OBSERVE the game by mail.
@@ -44,7 +44,7 @@ pub struct SeatChange {
 
 /// What became of a takeover code looked up by its digest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CodeState {
+pub(crate) enum CodeState {
     /// Good for one TAKEOVER (its row id).
     Valid(i64),
     /// Used already, at that time.
@@ -64,7 +64,7 @@ type RawChange = (
 
 impl View<'_> {
     /// The game's seat rules (the defaults when it has none of its own).
-    pub fn seat_rules(&self, game: i64) -> Result<SeatRules, StoreError> {
+    pub(crate) fn seat_rules(&self, game: i64) -> Result<SeatRules, StoreError> {
         Ok(self
             .0
             .query_row(
@@ -105,7 +105,7 @@ impl View<'_> {
     }
 
     /// The phases in a row each power's player has missed, by power.
-    pub fn missed(&self, game: i64) -> Result<Vec<(Role, u32)>, StoreError> {
+    pub(crate) fn missed(&self, game: i64) -> Result<Vec<(Role, u32)>, StoreError> {
         let mut st = self
             .0
             .prepare_cached("SELECT power, missed FROM players WHERE game = ?1 ORDER BY power")?;
@@ -114,7 +114,7 @@ impl View<'_> {
     }
 
     /// What became of the code of digest `digest` for the game's `power`, if it is one.
-    pub fn code_state(
+    pub(crate) fn code_state(
         &self,
         game: i64,
         power: &str,
@@ -138,7 +138,7 @@ impl View<'_> {
     }
 
     /// The game's observers, in the order they came.
-    pub fn observers(&self, game: i64) -> Result<Vec<Address>, StoreError> {
+    pub(crate) fn observers(&self, game: i64) -> Result<Vec<Address>, StoreError> {
         let mut st = self
             .0
             .prepare_cached("SELECT address FROM observers WHERE game = ?1 ORDER BY rowid")?;
@@ -147,7 +147,7 @@ impl View<'_> {
     }
 
     /// The names of the games `address` observes.
-    pub fn observed_by(&self, address: &Address) -> Result<Vec<String>, StoreError> {
+    pub(crate) fn observed_by(&self, address: &Address) -> Result<Vec<String>, StoreError> {
         let mut st = self.0.prepare_cached(
             "SELECT g.name FROM observers o JOIN games g ON g.id = o.game
              WHERE o.address = ?1 ORDER BY g.name",
@@ -159,7 +159,7 @@ impl View<'_> {
 
 impl Tx<'_> {
     /// Sets the game's seat rules.
-    pub fn set_seat_rules(&self, game: i64, rules: SeatRules) -> Result<(), StoreError> {
+    pub(crate) fn set_seat_rules(&self, game: i64, rules: SeatRules) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT INTO seat_rules (game, abandon_after, observers) VALUES (?1, ?2, ?3)
              ON CONFLICT (game) DO UPDATE SET abandon_after = ?2, observers = ?3",
@@ -169,7 +169,7 @@ impl Tx<'_> {
     }
 
     /// Sets the phases in a row a power's player has missed.
-    pub fn set_missed(&self, game: i64, role: &Role, missed: u32) -> Result<(), StoreError> {
+    pub(crate) fn set_missed(&self, game: i64, role: &Role, missed: u32) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE players SET missed = ?3 WHERE game = ?1 AND power = ?2",
             params![game, role, missed],
@@ -178,7 +178,11 @@ impl Tx<'_> {
     }
 
     /// Takes a role's player away (its password with it): the player's address, if it had one.
-    pub fn remove_player(&self, game: i64, role: &Role) -> Result<Option<Address>, StoreError> {
+    pub(crate) fn remove_player(
+        &self,
+        game: i64,
+        role: &Role,
+    ) -> Result<Option<Address>, StoreError> {
         let old: Option<Address> = self
             .0
             .query_row(
@@ -195,7 +199,7 @@ impl Tx<'_> {
     }
 
     /// Records a seat change.
-    pub fn add_seat_change(&self, game: i64, c: &SeatChange) -> Result<(), StoreError> {
+    pub(crate) fn add_seat_change(&self, game: i64, c: &SeatChange) -> Result<(), StoreError> {
         self.0.execute(
             "INSERT INTO seat_changes (game, power, change, old_address, new_address, missed, at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -205,7 +209,7 @@ impl Tx<'_> {
     }
 
     /// Sets aside every unused code for the game's `power`.
-    pub fn void_codes(&self, game: i64, power: &str) -> Result<(), StoreError> {
+    pub(crate) fn void_codes(&self, game: i64, power: &str) -> Result<(), StoreError> {
         self.0.execute(
             "UPDATE takeover_codes SET void = 1 WHERE game = ?1 AND power = ?2 AND used IS NULL",
             params![game, power],
@@ -214,7 +218,7 @@ impl Tx<'_> {
     }
 
     /// Stores a new code (its digest) for the game's `power`, setting aside the earlier ones.
-    pub fn add_code(
+    pub(crate) fn add_code(
         &self,
         game: i64,
         power: &str,
@@ -230,7 +234,7 @@ impl Tx<'_> {
     }
 
     /// Marks the code `id` used; false when it was used (or set aside) already.
-    pub fn use_code(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
+    pub(crate) fn use_code(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
         let n = self.0.execute(
             "UPDATE takeover_codes SET used = ?2 WHERE id = ?1 AND used IS NULL AND void = 0",
             params![id, time(now)],
@@ -239,7 +243,7 @@ impl Tx<'_> {
     }
 
     /// Adds an observer; false when the address observes the game already.
-    pub fn add_observer(
+    pub(crate) fn add_observer(
         &self,
         game: i64,
         address: &Address,
@@ -253,7 +257,7 @@ impl Tx<'_> {
     }
 
     /// Removes an observer; false when the address didn't observe the game.
-    pub fn remove_observer(&self, game: i64, address: &Address) -> Result<bool, StoreError> {
+    pub(crate) fn remove_observer(&self, game: i64, address: &Address) -> Result<bool, StoreError> {
         let n = self.0.execute(
             "DELETE FROM observers WHERE game = ?1 AND address = ?2",
             params![game, address],

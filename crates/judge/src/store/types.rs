@@ -16,10 +16,10 @@ fn word_of<T: Copy>(v: ValueRef<'_>, values: &[(T, &'static str)], what: &str) -
 
 /// Declares a stored word type: its values and their words, `word`, `Display`, `ToSql`, `FromSql`.
 macro_rules! stored_word {
-    ($(#[$doc:meta])* $name:ident, $what:literal, { $($(#[$vdoc:meta])* $variant:ident => $word:literal),+ $(,)? }) => {
+    ($(#[$doc:meta])* $vis:vis $name:ident, $what:literal, { $($(#[$vdoc:meta])* $variant:ident => $word:literal),+ $(,)? }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
+        $vis enum $name {
             $($(#[$vdoc])* $variant),+
         }
 
@@ -27,7 +27,7 @@ macro_rules! stored_word {
             const WORDS: &'static [($name, &'static str)] = &[$(($name::$variant, $word)),+];
 
             /// The word stored and shown.
-            pub fn word(self) -> &'static str {
+            $vis fn word(self) -> &'static str {
                 match self {
                     $($name::$variant => $word),+
                 }
@@ -56,7 +56,7 @@ macro_rules! stored_word {
 
 stored_word!(
     /// A game's state.
-    GameState, "game state", {
+    pub GameState, "game state", {
         /// Created, players being assigned.
         Forming => "forming",
         /// Phases are being played.
@@ -70,7 +70,7 @@ stored_word!(
 
 stored_word!(
     /// What a mail in the outbox is.
-    MailKind, "mail kind", {
+    pub MailKind, "mail kind", {
         /// A phase's results, to every player and the GM.
         Results => "results",
         /// Orders are due.
@@ -93,7 +93,7 @@ stored_word!(
 impl MailKind {
     /// The `Auto-Submitted` header (RFC 3834): what the judge sends of itself is
     /// `auto-generated`; the answer to a mail, and the press it carries on, `auto-replied`.
-    pub fn auto_submitted(self) -> &'static str {
+    pub(crate) fn auto_submitted(self) -> &'static str {
         match self {
             MailKind::Results
             | MailKind::Reminder
@@ -107,14 +107,14 @@ impl MailKind {
 
     /// A notice to the GM of a mail lost (given up, or not answered): the only word of it, so
     /// the outbox never gives it up.
-    pub fn is_gm_notice(self) -> bool {
+    pub(crate) fn is_gm_notice(self) -> bool {
         matches!(self, MailKind::Undeliverable | MailKind::Unanswered)
     }
 }
 
 stored_word!(
     /// Where a mail of the outbox stands.
-    MailState, "mail state", {
+    pub MailState, "mail state", {
         /// Waiting for its first try.
         Queued => "queued",
         /// Delivered.
@@ -128,7 +128,7 @@ stored_word!(
 
 stored_word!(
     /// Why a try of a mail failed, which decides what happens to it next.
-    Fault, "mail fault", {
+    pub(crate) Fault, "mail fault", {
         /// The server couldn't be used at all (no connection, a timeout, TLS, a failed login,
         /// 421): retried up to the retry days, and once given up, sent again by itself when a
         /// later send reaches the server.
@@ -143,7 +143,7 @@ stored_word!(
 
 stored_word!(
     /// Where a received message stands.
-    InboxState, "received mail's state", {
+    pub InboxState, "received mail's state", {
         /// Stored, not answered yet (the next `tick` answers it).
         Stored => "stored",
         /// Answered.
@@ -159,7 +159,7 @@ stored_word!(
 
 stored_word!(
     /// How a seat changed hands.
-    ChangeKind, "seat change", {
+    pub ChangeKind, "seat change", {
         /// Its player left it (RESIGN).
         Resigned => "resigned",
         /// Its player missed too many phases in a row.
@@ -173,7 +173,7 @@ stored_word!(
 
 stored_word!(
     /// Which press a game's players may send: the GM's press always goes.
-    PressMode, "press option", {
+    pub PressMode, "press option", {
         /// Private and public press, the sender named.
         White => "white",
         /// As white, and `PRESS GREY TO` / `BROADCAST GREY`: the sender not named.
@@ -194,22 +194,17 @@ impl Default for PressMode {
 
 impl PressMode {
     /// The mode a word names (any case), or none.
-    pub fn parse(word: &str) -> Option<PressMode> {
+    pub(crate) fn parse(word: &str) -> Option<PressMode> {
         PressMode::WORDS
             .iter()
             .find(|(_, w)| w.eq_ignore_ascii_case(word))
             .map(|(m, _)| *m)
     }
-
-    /// Every mode's word, for an error that lists them.
-    pub fn words() -> Vec<&'static str> {
-        PressMode::WORDS.iter().map(|(_, w)| *w).collect()
-    }
 }
 
 stored_word!(
     /// Who entered an order text.
-    Author, "author of orders", {
+    pub Author, "author of orders", {
         /// The power's player (by mail, or `game orders --as-player`).
         Player => "player",
         /// The GM.
@@ -228,10 +223,10 @@ pub enum Role {
 
 impl Role {
     /// The word stored, and written in a SIGNON, for the GM.
-    pub const GM: &'static str = "GM";
+    pub(crate) const GM: &'static str = "GM";
 
     /// The role named `name`: `GM` in any case, else the power as written.
-    pub fn named(name: &str) -> Role {
+    pub(crate) fn named(name: &str) -> Role {
         if name.eq_ignore_ascii_case(Role::GM) {
             Role::Gm
         } else {
@@ -240,7 +235,7 @@ impl Role {
     }
 
     /// Its name: `GM`, or the power's.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match self {
             Role::Gm => Role::GM,
             Role::Power(p) => p,
@@ -328,14 +323,14 @@ impl Address {
 
     /// The one case-folding every comparison uses (ASCII: the domain is case-blind, and no
     /// mail server this judge meets tells local parts apart by case).
-    pub fn folded(&self) -> String {
+    pub(crate) fn folded(&self) -> String {
         self.0.to_ascii_lowercase()
     }
 
     /// Whether it is a mail address the judge can send to (`name@example.org`): one `@`, a
     /// domain with a dot, and what lettre, which sends the mail, can parse (an address it
     /// can't would fail at every try of every mail to it).
-    pub fn is_valid(&self) -> bool {
+    pub(crate) fn is_valid(&self) -> bool {
         let a = &self.0;
         let mut parts = a.split('@');
         matches!(
@@ -376,7 +371,7 @@ impl FromSql for Address {
 }
 
 /// A period is stored as its seconds; a stored value out of bounds (an older napjudge had none)
-/// is read as the nearest bound ([`Period::clamped`]), never an error that would stop a tick.
+/// is read as the nearest bound (`Period::clamped`), never an error that would stop a tick.
 impl ToSql for Period {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(ToSqlOutput::from(self.secs()))
@@ -445,7 +440,7 @@ mod tests {
 
 stored_word!(
     /// How a game ended (`endings.kind`).
-    EndKind, "kind of ending", {
+    pub EndKind, "kind of ending", {
         /// A major won (R7.10).
         Victory => "victory",
         /// Every surviving major voted for a draw, or the GM declared one.
