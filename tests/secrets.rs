@@ -1,5 +1,6 @@
 //! Issue 19, findings 4 and 6: a throttle a forged sender can't turn against the owner, and no
-//! password at rest. Real mails through `mail::receive` on a real SQLite file, read back with a
+//! password at rest; issue 31 (a public mailbox), findings 1, 6 and 5(b): no argon2 for a wrong
+//! takeover code, a throttle that can't be raced, no password in the WAL. Real mails through `mail::receive` on a real SQLite file, read back with a
 //! connection of the test's own.
 
 use crate::common;
@@ -409,5 +410,63 @@ fn the_database_is_private_and_a_readable_one_is_warned_of() {
     assert!(
         err.contains(&format!("chmod 600 {}", db.display())),
         "{err}"
+    );
+}
+
+/// The players' rows (power, address, password hash): what a refused TAKEOVER leaves alone.
+fn players(db: &Path) -> Vec<(String, String, String)> {
+    let conn = rusqlite::Connection::open(db).expect("db");
+    let mut st = conn
+        .prepare("SELECT power, address, password_hash FROM players ORDER BY power")
+        .expect("query");
+    let rows = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .expect("rows");
+    rows.map(|r| r.expect("row")).collect()
+}
+
+/// Issue 31, finding 1: a stranger's mail of 100 `TAKEOVER France g wrongcode` lines cost 3-4.6 s
+/// of CPU: each line hashed a new password with argon2 before its code was checked, with no
+/// throttle, and France's seat needn't even be open. Now the code is checked first (its SHA-256
+/// looked up), a password is hashed only for a good code, and a wrong code counts under the
+/// SIGNON's throttle: the first SENDER_LIMIT lines are checked and refused, the rest refused as
+/// throttled unchecked, and no player's row changes.
+#[test]
+fn a_flood_of_wrong_takeover_codes_is_throttled_and_hashes_nothing() {
+    let dir = scratch("takeover-flood");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let before = players(&db);
+    let m = mail_from(
+        "mallory@evil.example",
+        "takeover-flood",
+        &"TAKEOVER France g wrongcode\r\n".repeat(100),
+    );
+    assert_eq!(
+        mail::receive(&mut j, &config(), &m, at(1)).expect("stored"),
+        Handled::Answered
+    );
+    let reply = last_reply(&j, "mallory@evil.example");
+    assert_eq!(reply.matches("TAKEOVER France g ...").count(), 100, "{reply}");
+    assert_eq!(
+        reply.matches("France has a player in game 'g'").count(),
+        SENDER_LIMIT,
+        "{reply}"
+    );
+    assert_eq!(
+        reply
+            .matches("Too many wrong passwords or takeover codes for France in game 'g'")
+            .count(),
+        100 - SENDER_LIMIT,
+        "{reply}"
+    );
+    assert_eq!(checks(&db, "France"), SENDER_LIMIT as i64);
+    assert_eq!(players(&db), before, "no seat changed hands");
+    // The same sender's SIGNON for France is throttled by the same count.
+    let m = mail_from("mallory@evil.example", "then", "SIGNON France g pw\r\n");
+    mail::receive(&mut j, &config(), &m, at(2)).expect("stored");
+    assert!(
+        last_reply(&j, "mallory@evil.example").contains("Too many wrong passwords"),
+        "throttled"
     );
 }

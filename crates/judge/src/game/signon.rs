@@ -5,7 +5,9 @@
 use super::{hash_password, seats, variant, verify_password, GameError, Judge};
 use crate::clock;
 use crate::render;
-use crate::store::{Address, ChangeKind, Game, MailKind, NewMail, Role, SignedMail, SignonFailure};
+use crate::store::{
+    Address, ChangeKind, Game, MailKind, NewMail, Role, SignedMail, SignonFailure, Tx, View,
+};
 use chrono::{DateTime, Utc};
 use napjudge_engine::variant::PowerKind;
 
@@ -129,6 +131,54 @@ fn throttled(
     .max_by_key(|&(_, t)| t)
 }
 
+/// Whether `sender` is the address the judge mails `role` of game `g` at (for the GM, also the
+/// game's `--gm`): its guesses count against [`OWNER_LIMIT`] only.
+pub(super) fn owns(view: View, g: &Game, role: &Role, sender: &Address) -> Result<bool, GameError> {
+    Ok(view
+        .players(g.id)?
+        .iter()
+        .any(|p| &p.role == role && &p.address == sender)
+        || (*role == Role::Gm && &g.gm == sender))
+}
+
+/// The refusal of a guess at `role`'s secret (a SIGNON's password, a TAKEOVER's code) from
+/// `sender` at `now`, when the role's wrong guesses in the window throttle it: the guess is then
+/// not checked. Read in the transaction that checks the guess and records it if wrong.
+pub(super) fn throttle(
+    view: View,
+    g: &Game,
+    role: &Role,
+    sender: &Address,
+    own: bool,
+    now: DateTime<Utc>,
+) -> Result<Option<SignonRefusal>, GameError> {
+    let since = clock::after(now, -THROTTLE_WINDOW)?;
+    let failures = view.signon_failures(g.id, role, since)?;
+    Ok(
+        throttled(&failures, sender, own).map(|(by, until)| SignonRefusal::Throttled {
+            role: role.clone(),
+            game: g.name.clone(),
+            by,
+            until: clock::show_in(until, &g.timezone),
+        }),
+    )
+}
+
+/// Records a wrong guess at `role`'s secret for the throttle (and forgets those past the
+/// window).
+pub(super) fn record_guess(
+    tx: &Tx,
+    g: &Game,
+    role: &Role,
+    sender: &Address,
+    own: bool,
+    now: DateTime<Utc>,
+) -> Result<(), GameError> {
+    tx.forget_signon_failures(clock::after(now, -THROTTLE_WINDOW)?)?;
+    tx.add_signon_failure(g.id, role, sender, own, now)?;
+    Ok(())
+}
+
 /// Why a signed-on mail is not carried out: it is older than one handled, or a copy of one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stale {
@@ -197,29 +247,19 @@ impl Judge {
                 }
             }
         };
-        let since = clock::after(now, -THROTTLE_WINDOW)?;
-        let view = self.store.view();
-        let own = players
-            .iter()
-            .any(|p| p.role == role && &p.address == sender)
-            || (role == Role::Gm && &g.gm == sender);
-        if let Some((by, until)) =
-            throttled(&view.signon_failures(g.id, &role, since)?, sender, own)
-        {
-            return Ok(Err(SignonRefusal::Throttled {
-                role,
-                game: g.name,
-                by,
-                until: clock::show_in(until, &g.timezone),
-            }));
+        // The throttle is read, the password checked and a wrong one recorded in one
+        // IMMEDIATE transaction: guesses sent at once are checked one after another, each
+        // counting the ones before it.
+        let tx = self.store.begin()?;
+        let own = owns(tx.view(), &g, &role, sender)?;
+        if let Some(refused) = throttle(tx.view(), &g, &role, sender, own, now)? {
+            return Ok(Err(refused));
         }
-        let hash = view.password_hash(g.id, &role)?;
+        let hash = tx.view().password_hash(g.id, &role)?;
         if !hash.is_some_and(|h| verify_password(password, &h)) {
             // A right password is no guess: only wrong ones are recorded (and a good mail
             // costs no write).
-            let tx = self.store.begin()?;
-            tx.forget_signon_failures(since)?;
-            tx.add_signon_failure(g.id, &role, sender, own, now)?;
+            record_guess(&tx, &g, &role, sender, own, now)?;
             tx.commit()?;
             if let Some(left) = seats::left(self.store.view(), g.id, &role, sender)? {
                 return Ok(Err(SignonRefusal::Left {

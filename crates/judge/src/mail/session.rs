@@ -13,8 +13,8 @@ use crate::render;
 use crate::store::{Address, Game, Role};
 use chrono::{DateTime, Utc};
 
-/// The one sentence a refused SIGNON's reply says.
-fn refusal(r: &SignonRefusal, sender: &Address) -> String {
+/// The one sentence a refused SIGNON's reply says (and a throttled TAKEOVER's).
+pub(super) fn refusal(r: &SignonRefusal, sender: &Address) -> String {
     match r {
         SignonRefusal::Throttled {
             role,
@@ -25,7 +25,7 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
             let (whose, what) = match by {
                 Guesser::Sender => (
                     format!("from {sender}"),
-                    "checks no password from this address".to_string(),
+                    "checks no password or code from this address".to_string(),
                 ),
                 Guesser::Others => (
                     format!("from addresses other than {role}'s own"),
@@ -36,13 +36,13 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
                         "from {role}'s own address (if they were not yours, someone is \
                          forging it: tell your GM)"
                     ),
-                    "checks no password".to_string(),
+                    "checks no password or code".to_string(),
                 ),
             };
             format!(
-                "Too many wrong passwords for {role} in game '{game}' came {whose} in the last \
-                 {}: the judge {what} for {role} until {until}. Nothing was done: try again \
-                 then; your GM can set a new password.",
+                "Too many wrong passwords or takeover codes for {role} in game '{game}' came \
+                 {whose} in the last {}: the judge {what} for {role} until {until}. Nothing was \
+                 done: try again then; your GM can set a new password.",
                 clock::Period::clamped(THROTTLE_WINDOW)
             )
         }
