@@ -447,7 +447,11 @@ fn a_flood_of_wrong_takeover_codes_is_throttled_and_hashes_nothing() {
         Handled::Answered
     );
     let reply = last_reply(&j, "mallory@evil.example");
-    assert_eq!(reply.matches("TAKEOVER France g ...").count(), 100, "{reply}");
+    assert_eq!(
+        reply.matches("TAKEOVER France g ...").count(),
+        100,
+        "{reply}"
+    );
     assert_eq!(
         reply.matches("France has a player in game 'g'").count(),
         SENDER_LIMIT,

@@ -3,6 +3,7 @@
 use super::press::{MAX_PRESS_BYTES, PRESS_PER_PHASE};
 use crate::clock::ClockError;
 use crate::notice;
+use crate::render::echo;
 use crate::render::RenderError;
 use crate::store::{Role, StoreError};
 use napjudge_engine::position::LedgerError;
@@ -23,7 +24,7 @@ pub enum GameError {
     #[error("variant: {0}")]
     Variant(#[from] LoadError),
     /// No game of that name.
-    #[error("no game called '{0}' (`napjudge game list` shows the games)")]
+    #[error("no game called '{}' (`napjudge game list` shows the games)", echo(.0))]
     UnknownGame(String),
     /// The name is taken.
     #[error("a game called '{0}' exists already: choose another name")]
@@ -35,7 +36,7 @@ pub enum GameError {
     #[error("'{0}' can't be a game's name: use 1 to 32 letters (a-z, A-Z), digits, '-' or '_', starting with a letter or digit")]
     Name(String),
     /// Not a power of the variant, or not one a player plays.
-    #[error("'{power}' is not a major power of {variant}: use one of {majors}")]
+    #[error("'{}' is not a major power of {variant}: use one of {majors}", echo(.power))]
     UnknownPower {
         /// As written.
         power: String,
@@ -45,10 +46,10 @@ pub enum GameError {
         majors: String,
     },
     /// A minor named where it must be a minor.
-    #[error("'{0}' is not a minor power of the game's variant")]
+    #[error("'{}' is not a minor power of the game's variant", echo(.0))]
     NotMinor(String),
     /// Not a usable address.
-    #[error("'{0}' is not a mail address (name@example.org)")]
+    #[error("'{}' is not a mail address (name@example.org)", echo(.0))]
     Address(String),
     /// A period of zero.
     #[error("the {0} period must be longer than nothing")]
@@ -77,7 +78,7 @@ pub enum GameError {
     #[error("game '{0}' is not paused")]
     NotPaused(String),
     /// A phase that doesn't exist.
-    #[error("game '{game}' has no played phase '{phase}': its phases are {phases}")]
+    #[error("game '{game}' has no played phase '{}': its phases are {phases}", echo(.phase))]
     UnknownPhase {
         /// The game.
         game: String,
@@ -96,8 +97,8 @@ pub enum GameError {
         /// Who owes orders.
         owe: String,
     },
-    /// A GM command the engine refuses.
-    #[error("{0}")]
+    /// A GM command the engine refuses (its words echoed, so cut).
+    #[error("{}", echo(&.0.to_string()))]
     Ledger(#[from] LedgerError),
     /// The phase can't be played (a stored GM command the engine refuses).
     #[error("{0}: cancel or correct it by rolling back the phase")]
@@ -124,7 +125,7 @@ pub enum GameError {
     #[error("{0} has no player in game '{1}': `napjudge game assign {1} {0} ADDRESS`")]
     NoPlayer(Role, String),
     /// Press to a name that is not another power of the game.
-    #[error("'{0}' is not another power of the game: write PRESS TO and the powers' names")]
+    #[error("'{}' is not another power of the game: write PRESS TO and the powers' names", echo(.0))]
     PressTo(String),
     /// A power (or the GM) has sent all the press one phase takes.
     #[error(
@@ -142,7 +143,7 @@ pub enum GameError {
     #[error("write the phase to process after PROCESS, as the game names it: PROCESS {0}")]
     ProcessWhich(String),
     /// A GM's PROCESS by mail naming a phase that is not the current one.
-    #[error("{named} is not the current phase of game '{game}' ({what}): nothing was processed; the current phase is {current}")]
+    #[error("{} is not the current phase of game '{game}' ({what}): nothing was processed; the current phase is {current}", echo(.named))]
     NotCurrent {
         /// The game.
         game: String,

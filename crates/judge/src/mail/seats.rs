@@ -7,6 +7,7 @@ use super::session::{refusal, Session};
 use super::MailError;
 use crate::game::{GameError, Judge, SeatError, Signed};
 use crate::mail::text::Command;
+use crate::render::echo;
 use crate::store::{ChangeKind, Role};
 use chrono::{DateTime, Utc};
 
@@ -20,7 +21,10 @@ fn answer<T>(
         Ok(t) => Ok(Block::with(head, ok(t))),
         Err(SeatError::Game(GameError::UnknownGame(g))) => Ok(Block::with(
             head,
-            format!("ERROR: there is no game called '{g}' on this judge. Nothing was done."),
+            format!(
+                "ERROR: there is no game called '{}' on this judge. Nothing was done.",
+                echo(&g)
+            ),
         )),
         Err(SeatError::Game(e)) if e.is_database_fault() => Err(e.into()),
         Err(e) => Ok(Block::with(head, format!("ERROR: {e}. Nothing was done."))),

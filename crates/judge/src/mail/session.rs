@@ -9,7 +9,7 @@ use crate::clock;
 use crate::game::{
     Acknowledgement, GameError, Guesser, Judge, Signed, SignonRefusal, Stale, THROTTLE_WINDOW,
 };
-use crate::render;
+use crate::render::{self, echo};
 use crate::store::{Address, Game, Role};
 use chrono::{DateTime, Utc};
 
@@ -47,14 +47,16 @@ pub(super) fn refusal(r: &SignonRefusal, sender: &Address) -> String {
             )
         }
         SignonRefusal::UnknownGame(game) => format!(
-            "There is no game called '{game}' on this judge. Check the name in your SIGNON line."
+            "There is no game called '{}' on this judge. Check the name in your SIGNON line.",
+            echo(game)
         ),
         SignonRefusal::UnknownPower {
             power,
             game,
             powers,
         } => format!(
-            "'{power}' is not a power of game '{game}'. Its powers: {}.",
+            "'{}' is not a power of game '{game}'. Its powers: {}.",
+            echo(power),
             powers.join(", ")
         ),
         SignonRefusal::WrongPassword { role, game } => {
@@ -514,9 +516,12 @@ fn is_report(c: &Command) -> bool {
 fn line_head(l: &Line) -> String {
     match &l.command {
         Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
-        Command::Takeover { power, game, .. } => {
-            format!("line {}: TAKEOVER {power} {game} ...", l.number)
-        }
-        _ => format!("line {}: {}", l.number, l.text),
+        Command::Takeover { power, game, .. } => format!(
+            "line {}: TAKEOVER {} {} ...",
+            l.number,
+            echo(power),
+            echo(game)
+        ),
+        _ => format!("line {}: {}", l.number, echo(&l.text)),
     }
 }
