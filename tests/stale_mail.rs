@@ -159,6 +159,57 @@ fn a_killed_receive_recovered_after_a_later_mail_leaves_the_later_orders() {
     assert!(r.body.contains("an older mail can't undo"), "{}", r.body);
 }
 
+/// Issue 31, finding 4: a player's mail received at 11:00 whose `receive` was killed, answered
+/// by the 11:06 tick, replaced the orders the GM entered for the power at 11:02 (shell) and 11:03
+/// (mail): the newest row was in force, and the check of older mail is per role. Orders older
+/// (by the time received) than those in force for the power are never applied, whoever entered
+/// those, and the reply says whose newer orders stand; a CLEAR as well.
+#[test]
+fn a_recovered_mail_does_not_replace_the_gms_newer_orders() {
+    let db = scratch("stale-recovered-after-gm");
+    let mut j = game(&db);
+    let bids = france("r1@example.org", 60, "BID 6 Denmark");
+    killed_receive(&mut j, &bids, "r1@example.org", at(60));
+    let clear = france("r2@example.org", 60, "CLEAR");
+    killed_receive(&mut j, &clear, "r2@example.org", at(60));
+    j.orders(
+        "g",
+        "France",
+        "BID 1 Denmark",
+        napjudge_judge::Author::Gm,
+        at(62),
+    )
+    .expect("the GM's orders at the shell");
+    receive(
+        &mut j,
+        &mail(
+            "gm@example.org",
+            "gm1@example.org",
+            63,
+            "SIGNON GM g gm-pw\nFrance: BID 2 Denmark\n",
+        ),
+        at(63),
+    );
+    let (answered, _) = mail::tick(&mut j, &config(), at(66)).expect("tick");
+    assert_eq!(answered, 2, "both stored mails are answered");
+    assert_eq!(
+        france_orders(&j, 0).as_deref(),
+        Some("BID 2 Denmark\n"),
+        "the GM's orders of 11:03 stand"
+    );
+    for id in ["r1@example.org", "r2@example.org"] {
+        let r = reply_to(&j, id);
+        assert!(
+            r.body.contains(
+                "not applied: newer orders for France, entered by the GM at \
+                 2026-07-01T11:03:00Z, are in force"
+            ),
+            "{id}: {}",
+            r.body
+        );
+    }
+}
+
 /// Finding 3: a mail stored two minutes before the deadline and not answered (a killed
 /// `receive`) holds the phase: `tick` doesn't process it while the mail is younger than
 /// PENDING_AFTER, then answers it as of its time and processes the phase with its orders (today

@@ -5,7 +5,8 @@ use crate::clock::ClockError;
 use crate::notice;
 use crate::render::echo;
 use crate::render::RenderError;
-use crate::store::{Role, StoreError};
+use crate::store::{Author, Role, StoreError};
+use chrono::{DateTime, Utc};
 use napjudge_engine::position::LedgerError;
 use napjudge_engine::turn::TurnError;
 use napjudge_engine::variant::LoadError;
@@ -194,9 +195,36 @@ pub enum GameError {
     /// `game end` without a result or a reason, or with two.
     #[error("say how the game ends: a draw between two or more powers (--draw P1,P2; END DRAW P1 P2), a winner (--winner P; END WINNER P), or only why (--reason TEXT; END REASON TEXT), not a draw and a winner both")]
     EndHow,
+    /// Orders or a CLEAR of a mail received before the power's latest orders (or CLEAR),
+    /// answered late: never applied over them, whoever entered them.
+    #[error("{}", superseded(.power, *.by, *.at, *.cleared))]
+    Superseded {
+        /// The power.
+        power: String,
+        /// Who entered the orders in force.
+        by: Author,
+        /// When they were received.
+        at: DateTime<Utc>,
+        /// They are a CLEAR.
+        cleared: bool,
+    },
     /// `game delete` of a started game.
     #[error("game '{0}' has started: its record is kept; end it instead (`napjudge game end {0} --reason TEXT`)")]
     DeleteStarted(String),
+}
+
+/// Why a late mail's orders were not applied: the newer orders (or CLEAR) in force.
+fn superseded(power: &str, by: Author, at: DateTime<Utc>, cleared: bool) -> String {
+    let who = match by {
+        Author::Gm => "the GM".to_string(),
+        Author::Player => format!("{power}'s player"),
+    };
+    let at = at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let newer = match cleared {
+        true => format!("{power}'s orders were cleared later, by {who} at {at}"),
+        false => format!("newer orders for {power}, entered by {who} at {at}, are in force"),
+    };
+    format!("not applied: {newer}; a mail received before them can't replace them")
 }
 
 impl GameError {

@@ -42,7 +42,7 @@ impl Session<'_> {
                 head,
                 "The game is over: there are no orders to clear.",
             )),
-            Err(e @ GameError::ClearGm(_)) => {
+            Err(e @ (GameError::ClearGm(_) | GameError::Superseded { .. })) => {
                 Ok(Block::with(head, format!("ERROR: {e}. Nothing was done.")))
             }
             Err(e) => Err(e.into()),
