@@ -474,3 +474,73 @@ fn a_flood_of_wrong_takeover_codes_is_throttled_and_hashes_nothing() {
         "throttled"
     );
 }
+
+/// Issue 31, finding 6: the throttle could be raced. 40 `mail receive` runs at once, each a
+/// wrong password for France from its own sender, all had their password checked (the limit is
+/// OTHERS_LIMIT): each read the failures before any had recorded its own. The failures are read,
+/// the password checked and a wrong one recorded in one IMMEDIATE transaction, so at most
+/// OTHERS_LIMIT are checked and the rest are refused as throttled. Real processes of the binary,
+/// at argon2's full cost (the race's window).
+#[test]
+fn parallel_wrong_passwords_cannot_race_the_throttle() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = scratch("race");
+    let db = dir.join("judge.db");
+    let mut j = Judge::new(Store::open(&db).expect("db"));
+    common::start_five_players(&mut j, at(0), "g", "UTC", common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
+    drop(j);
+    let config = dir.join("napjudge.toml");
+    std::fs::write(&config, format!("[judge]\naddress = \"{JUDGE}\"\n")).expect("config");
+    const RUNS: usize = 40;
+    let mut children: Vec<_> = (0..RUNS)
+        .map(|i| {
+            Command::new(env!("CARGO_BIN_EXE_napjudge"))
+                .arg("--db")
+                .arg(&db)
+                .args(["--now", "2026-07-01T10:01:00Z", "mail", "receive"])
+                .env("NAPJUDGE_FROM", JUDGE)
+                .env("NAPJUDGE_CONFIG", &config)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("napjudge runs")
+        })
+        .collect();
+    // Every process is waiting for its mail: they get them all at once.
+    for (i, c) in children.iter_mut().enumerate() {
+        let m = mail_from(
+            &format!("x{i}@evil.example"),
+            &format!("race{i}"),
+            "SIGNON France g guess\r\n",
+        );
+        let mut input = c.stdin.take().expect("stdin");
+        input.write_all(&m).expect("the mail");
+    }
+    for c in children {
+        let o = c.wait_with_output().expect("napjudge ends");
+        assert!(
+            o.status.success(),
+            "{:?}: {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
+    let j = Judge::new(Store::open(&db).expect("db"));
+    let replies: Vec<String> = (0..RUNS)
+        .map(|i| last_reply(&j, &format!("x{i}@evil.example")))
+        .collect();
+    let wrong = replies
+        .iter()
+        .filter(|r| r.contains("Wrong password"))
+        .count();
+    let throttled = replies
+        .iter()
+        .filter(|r| r.contains("Too many wrong passwords"))
+        .count();
+    assert_eq!((wrong, throttled), (OTHERS_LIMIT, RUNS - OTHERS_LIMIT));
+}
