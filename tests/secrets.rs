@@ -544,3 +544,48 @@ fn parallel_wrong_passwords_cannot_race_the_throttle() {
         .count();
     assert_eq!((wrong, throttled), (OTHERS_LIMIT, RUNS - OTHERS_LIMIT));
 }
+
+/// Issue 31, finding 5(b): while `serve` ran, `napjudge.db-wal` held the passwords of SIGNON and
+/// SET PASSWORD lines in clear (the main file held none once the mail was answered). After a
+/// mail with both is received and answered, on a store in WAL mode as `serve` keeps it (never
+/// checkpointed), neither file holds either password's bytes.
+#[test]
+fn no_password_reaches_the_wal() {
+    let dir = scratch("wal");
+    let db = dir.join("judge.db");
+    let mut j = Judge::new(Store::open(&db).expect("db")).with_password_cost(PasswordCost::Light);
+    common::start_five_players(&mut j, at(0), "g", "UTC", common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
+    j.assign(
+        "g",
+        "France",
+        "france@example.org",
+        Some("Old-Secret-7q"),
+        at(0),
+    )
+    .expect("France's password");
+    let m = mail_from(
+        "france@example.org",
+        "wal",
+        "SIGNON France g Old-Secret-7q\r\nSET PASSWORD New-Secret-9z\r\n",
+    );
+    assert_eq!(
+        mail::receive(&mut j, &config(), &m, at(1)).expect("stored"),
+        Handled::Answered
+    );
+    assert!(last_reply(&j, "france@example.org").contains("Signed on as France"));
+    let wal = dir.join("judge.db-wal");
+    assert!(wal.exists(), "the store is in WAL mode");
+    for file in [&db, &wal] {
+        let bytes = std::fs::read(file).expect("the file");
+        for secret in ["Old-Secret-7q", "New-Secret-9z"] {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{secret} in {}",
+                file.display()
+            );
+        }
+    }
+    drop(j);
+}

@@ -46,8 +46,17 @@ impl Judge {
     /// answered through its original), with why.
     pub fn mark_message(&mut self, id: i64, state: InboxState, why: &str) -> Result<(), GameError> {
         let tx = self.store.begin()?;
-        tx.set_message_state(id, state, None, Some(why))?;
+        let secrets = tx.set_message_state(id, state, None, Some(why))?;
         tx.commit()?;
+        self.forget_secrets(secrets)
+    }
+
+    /// After a message's passwords were dropped (`secrets`: it held some): the log that still
+    /// has them emptied.
+    fn forget_secrets(&self, secrets: Option<bool>) -> Result<(), GameError> {
+        if secrets == Some(true) {
+            self.store.truncate_wal()?;
+        }
         Ok(())
     }
 
@@ -62,9 +71,9 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
-        if !tx.set_message_state(id, state, reply.game, None)? {
+        let Some(secrets) = tx.set_message_state(id, state, reply.game, None)? else {
             return Ok(());
-        }
+        };
         let mail = tx.queue_mail(
             &NewMail {
                 game: reply.game,
@@ -89,7 +98,7 @@ impl Judge {
             tx.add_handled(id, h)?;
         }
         tx.commit()?;
-        Ok(())
+        self.forget_secrets(Some(secrets))
     }
 
     /// Marks the received message `id` failed with why, and queues the notice to the GM (or
@@ -104,9 +113,10 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
-        if !tx.set_message_state(id, InboxState::Failed, gm.game, Some(why))? {
+        let Some(secrets) = tx.set_message_state(id, InboxState::Failed, gm.game, Some(why))?
+        else {
             return Ok(());
-        }
+        };
         let notices = [
             Some((MailKind::Unanswered, gm)),
             sender.map(|r| (MailKind::Reply, r)),
@@ -126,6 +136,6 @@ impl Judge {
             )?;
         }
         tx.commit()?;
-        Ok(())
+        self.forget_secrets(Some(secrets))
     }
 }

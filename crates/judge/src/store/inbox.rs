@@ -222,21 +222,30 @@ impl Tx<'_> {
 
     /// Sets what became of a received message still `stored`: its state, the game it
     /// concerned, why (in words) when it was not answered. Its passwords kept apart are
-    /// dropped: it is handled. False when it is no longer `stored` (another napjudge answered
-    /// it first): a message is answered once.
+    /// dropped: it is handled. Whether it held any (then [`Store::truncate_wal`] after the
+    /// commit), or none when it is no longer `stored` (another napjudge answered it first): a
+    /// message is answered once.
     pub fn set_message_state(
         &self,
         id: i64,
         state: InboxState,
         game: Option<i64>,
         note: Option<&str>,
-    ) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+    ) -> Result<Option<bool>, StoreError> {
+        let secrets: Option<bool> = self
+            .0
+            .query_row(
+                "SELECT secrets IS NOT NULL FROM inbox WHERE id = ?1 AND state = ?2",
+                params![id, InboxState::Stored],
+                |r| r.get(0),
+            )
+            .optional()?;
+        self.0.execute(
             "UPDATE inbox SET state = ?2, game = ?3, note = ?4, secrets = NULL
              WHERE id = ?1 AND state = ?5",
             params![id, state, game, note, InboxState::Stored],
         )?;
-        Ok(n == 1)
+        Ok(secrets)
     }
 
     /// Records a mail handled after its SIGNON (with the received message `inbox`).
