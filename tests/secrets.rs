@@ -589,3 +589,38 @@ fn no_password_reaches_the_wal() {
     }
     drop(j);
 }
+
+/// Issue 31, finding 5(c): `SET PASSWORD a` was accepted, a password one guess away. A new
+/// password of fewer than MIN_PASSWORD characters is refused with the rule, and the old one
+/// still works; one of that length is taken.
+#[test]
+fn a_short_new_password_is_refused() {
+    use napjudge_judge::game::MIN_PASSWORD;
+    let dir = scratch("short");
+    let db = dir.join("judge.db");
+    let mut j = new_game(&db);
+    let cfg = config();
+    let before = players(&db);
+    let m = mail_from(
+        "france@example.org",
+        "short",
+        "SIGNON France g pw\r\nSET PASSWORD a\r\n",
+    );
+    mail::receive(&mut j, &cfg, &m, at(1)).expect("stored");
+    let reply = last_reply(&j, "france@example.org");
+    assert!(
+        reply.contains(&format!(
+            "a password has at least {MIN_PASSWORD} characters: choose a longer one"
+        )) && reply.contains("Nothing was done"),
+        "{reply}"
+    );
+    assert_eq!(players(&db), before, "the password is unchanged");
+    let long = "b".repeat(MIN_PASSWORD);
+    let m = mail_from(
+        "france@example.org",
+        "long",
+        &format!("SIGNON France g pw\r\nSET PASSWORD {long}\r\n"),
+    );
+    mail::receive(&mut j, &cfg, &m, at(2)).expect("stored");
+    assert!(last_reply(&j, "france@example.org").contains("Your password is changed"));
+}

@@ -116,6 +116,9 @@ pub enum GameError {
     /// A picture of the board can't be made.
     #[error(transparent)]
     Picture(#[from] picture::PictureError),
+    /// A new password too short to hold against guesses.
+    #[error("a password has at least {0} characters: choose a longer one")]
+    ShortPassword(usize),
     /// Hashing a password failed.
     #[error("password: {0}")]
     Password(String),

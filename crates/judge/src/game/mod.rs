@@ -39,8 +39,8 @@ pub use press::{MAX_PRESS_BYTES, PRESS_PER_PHASE};
 pub use process::Processed;
 pub use seats::{IssuedCode, SeatError};
 pub use signon::{
-    Guesser, PhasePassed, Signed, SignonRefusal, Stale, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT,
-    THROTTLE_WINDOW,
+    Guesser, PhasePassed, Signed, SignonRefusal, Stale, MIN_PASSWORD, OTHERS_LIMIT, OWNER_LIMIT,
+    SENDER_LIMIT, THROTTLE_WINDOW,
 };
 pub use tick::TickReport;
 pub use waiting::{read_absence, AbsenceError, AbsenceSet, Moved};

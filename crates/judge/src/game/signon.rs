@@ -93,6 +93,10 @@ pub const OTHERS_LIMIT: usize = 10;
 /// per role per window.
 pub const OWNER_LIMIT: usize = 20;
 
+/// The fewest characters a password a player chooses (SET PASSWORD) may have: a short one is
+/// found in the throttle's few guesses.
+pub const MIN_PASSWORD: usize = 8;
+
 /// When a sender's SIGNON for a role may be checked again, if `failures` (the role's wrong
 /// passwords in the window, oldest first) throttle it now.
 fn throttled(
@@ -330,13 +334,17 @@ impl Judge {
         }))
     }
 
-    /// SET PASSWORD: a power's player chooses a new password (hashed at full cost).
+    /// SET PASSWORD: a power's player chooses a new password (hashed at full cost), of at least
+    /// [`MIN_PASSWORD`] characters.
     pub fn set_password(
         &mut self,
         game: &Game,
         role: &Role,
         password: &str,
     ) -> Result<(), GameError> {
+        if password.chars().count() < MIN_PASSWORD {
+            return Err(GameError::ShortPassword(MIN_PASSWORD));
+        }
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password(password)?;
         let tx = self.store.begin()?;
