@@ -350,26 +350,27 @@ fn a_replayed_process_is_refused() {
         at(10),
     );
     assert_eq!(phases(&j).len(), 2, "Winter 1800 processed");
+    // The same text and Date: the same mail, a copy (issue 31 finding 5(a): whatever phase).
     receive(
         &mut j,
         &gm("p2@example.org", 10, "PROCESS Winter 1800 Bids NOW"),
         at(20),
     );
     let r = reply_to(&j, "p2@example.org");
-    assert!(
-        r.body.contains("Winter 1800 Bids is not the current phase")
-            && r.body.contains("processed already"),
-        "{}",
-        r.body
-    );
-    // Dated later: the same text in the same phase (Spring) is a copy.
+    assert!(r.body.contains("nothing in it was done"), "{}", r.body);
+    // Dated later: read, and the phase it names is no longer current.
     receive(
         &mut j,
         &gm("p3@example.org", 30, "PROCESS Winter 1800 Bids NOW"),
         at(30),
     );
     let r = reply_to(&j, "p3@example.org");
-    assert!(r.body.contains("nothing in it was done"), "{}", r.body);
+    assert!(
+        r.body.contains("Winter 1800 Bids is not the current phase")
+            && r.body.contains("processed already"),
+        "{}",
+        r.body
+    );
     assert_eq!(phases(&j).len(), 2, "no second phase processed");
     receive(&mut j, &gm("p4@example.org", 40, "PROCESS"), at(40));
     let r = reply_to(&j, "p4@example.org");
@@ -379,6 +380,36 @@ fn a_replayed_process_is_refused() {
         r.body
     );
     assert_eq!(phases(&j).len(), 2);
+}
+
+/// Issue 31, finding 5(a): after the GM rolled the phase back at the shell, the GM's PROCESS
+/// mail replayed with a new Message-ID (its Date and text unchanged) processed the phase again:
+/// the copy check looked only in the phase current now, a new row after the rollback, and the
+/// mail was not older than the GM's last. A mail with the same text and Date as one handled for
+/// the role in the game is that mail again, whatever phase is current: refused.
+#[test]
+fn a_gms_process_replayed_after_a_rollback_is_refused() {
+    let db = scratch("stale-process-rollback");
+    let mut j = game(&db);
+    others_bid(&mut j);
+    let process = |id: &str| {
+        mail(
+            "gm@example.org",
+            id,
+            10,
+            "SIGNON GM g gm-pw\nPROCESS Winter 1800 Bids NOW\n",
+        )
+    };
+    receive(&mut j, &process("q1@example.org"), at(10));
+    assert_eq!(phases(&j).len(), 2, "Winter 1800 processed");
+    j.rollback("g", "Winter 1800 Bids", Some("a mistake"), at(15))
+        .expect("the GM rolls back at the shell");
+    let played = |j: &Judge| phases(j).iter().filter(|p| p.report.is_some()).count();
+    let before = played(&j);
+    receive(&mut j, &process("q2@example.org"), at(20));
+    let r = reply_to(&j, "q2@example.org");
+    assert!(r.body.contains("taken for a copy sent again"), "{}", r.body);
+    assert_eq!(played(&j), before, "the phase was not processed again");
 }
 
 /// Finding 5: a press mail replayed with a new Message-ID is delivered once (the copy is read,

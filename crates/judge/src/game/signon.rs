@@ -193,7 +193,7 @@ pub enum Stale {
         /// The latest handled mail's date.
         last: DateTime<Utc>,
     },
-    /// The same text as a mail handled for the power in the same phase.
+    /// The same text as a mail handled for the power in the same phase, or with the same date.
     Replayed {
         /// The earlier mail's date.
         first: DateTime<Utc>,
@@ -280,7 +280,8 @@ impl Judge {
 
     /// After a SIGNON as `s`: the mail's record (dated `dated`, its text's digest `digest`,
     /// read at `now`), or why it is refused: older than a mail handled for the same power in
-    /// the game, or the same text as one handled in the current phase.
+    /// the game, or the same text as one handled in the current phase (or in any phase with
+    /// the same date: the same mail after a rollback).
     pub fn check_fresh(
         &self,
         s: &Signed,
@@ -294,7 +295,9 @@ impl Judge {
             }
         }
         let phase = view.current_phase(s.game.id)?.map(|p| p.id);
-        if let Some(first) = view.handled_digest(s.game.id, &s.role, phase, digest)? {
+        // The same text in the phase, or the same text and date in any phase (a mail sent
+        // again after a rollback made its phase a new one).
+        if let Some(first) = view.handled_digest(s.game.id, &s.role, phase, digest, dated)? {
             return Ok(Err(Stale::Replayed { first }));
         }
         Ok(Ok(SignedMail {

@@ -161,8 +161,8 @@ fn stale(why: &Stale, s: &Signed) -> String {
         ),
         Stale::Replayed { first } => format!(
             "Your mail has the same text as your mail dated {} that the judge has handled \
-             already for {role} in game '{game}' in this phase: it is taken for a copy sent \
-             again, and nothing in it was done. To give the same commands again on purpose, \
+             already for {role} in game '{game}': it is taken for a copy sent again, and \
+             nothing in it was done. To give the same commands again on purpose, \
              add a line such as LIST.",
             stamp(*first)
         ),

@@ -181,19 +181,20 @@ impl View<'_> {
         read_opt_time(t)
     }
 
-    /// The date of a mail with the text digest `digest` handled for `role` in `game`'s
-    /// `phase`, if there was one.
+    /// The date of a mail with the text digest `digest` handled for `role` in `game`, in its
+    /// `phase` or dated `dated` (in any phase), if there was one.
     pub fn handled_digest(
         &self,
         game: i64,
         role: &Role,
         phase: Option<i64>,
         digest: &str,
+        dated: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
         let t: Option<String> = self.0.query_row(
             "SELECT MIN(dated) FROM handled
-             WHERE game = ?1 AND power = ?2 AND phase IS ?3 AND digest = ?4",
-            params![game, role, phase, digest],
+             WHERE game = ?1 AND power = ?2 AND digest = ?4 AND (phase IS ?3 OR dated = ?5)",
+            params![game, role, phase, digest, time(dated)],
             |r| r.get(0),
         )?;
         read_opt_time(t)
