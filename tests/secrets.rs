@@ -496,7 +496,7 @@ fn parallel_wrong_passwords_cannot_race_the_throttle() {
     std::fs::write(&config, format!("[judge]\naddress = \"{JUDGE}\"\n")).expect("config");
     const RUNS: usize = 40;
     let mut children: Vec<_> = (0..RUNS)
-        .map(|i| {
+        .map(|_| {
             Command::new(env!("CARGO_BIN_EXE_napjudge"))
                 .arg("--db")
                 .arg(&db)
