@@ -193,7 +193,8 @@ pub enum Stale {
         /// The latest handled mail's date.
         last: DateTime<Utc>,
     },
-    /// The same text as a mail handled for the power in the same phase, or with the same date.
+    /// The same text as a mail handled for the power in the same phase, or with the same date
+    /// in a phase a rollback set aside.
     Replayed {
         /// The earlier mail's date.
         first: DateTime<Utc>,
@@ -280,8 +281,8 @@ impl Judge {
 
     /// After a SIGNON as `s`: the mail's record (dated `dated`, its text's digest `digest`,
     /// read at `now`), or why it is refused: older than a mail handled for the same power in
-    /// the game, or the same text as one handled in the current phase (or in any phase with
-    /// the same date: the same mail after a rollback).
+    /// the game, or the same text as one handled in the current phase (or with the same date
+    /// in a phase a rollback set aside: the same mail again).
     pub fn check_fresh(
         &self,
         s: &Signed,
@@ -295,8 +296,8 @@ impl Judge {
             }
         }
         let phase = view.current_phase(s.game.id)?.map(|p| p.id);
-        // The same text in the phase, or the same text and date in any phase (a mail sent
-        // again after a rollback made its phase a new one).
+        // The same text in the phase, or the same text and date in a phase a rollback set
+        // aside (the same mail again: its phase is a new row now).
         if let Some(first) = view.handled_digest(s.game.id, &s.role, phase, digest, dated)? {
             return Ok(Err(Stale::Replayed { first }));
         }

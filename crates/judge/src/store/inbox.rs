@@ -182,7 +182,7 @@ impl View<'_> {
     }
 
     /// The date of a mail with the text digest `digest` handled for `role` in `game`, in its
-    /// `phase` or dated `dated` (in any phase), if there was one.
+    /// `phase`, or dated `dated` in a phase a rollback set aside, if there was one.
     pub fn handled_digest(
         &self,
         game: i64,
@@ -192,8 +192,9 @@ impl View<'_> {
         dated: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
         let t: Option<String> = self.0.query_row(
-            "SELECT MIN(dated) FROM handled
-             WHERE game = ?1 AND power = ?2 AND digest = ?4 AND (phase IS ?3 OR dated = ?5)",
+            "SELECT MIN(h.dated) FROM handled h LEFT JOIN phases p ON p.id = h.phase
+             WHERE h.game = ?1 AND h.power = ?2 AND h.digest = ?4
+               AND (h.phase IS ?3 OR (p.superseded = 1 AND h.dated = ?5))",
             params![game, role, phase, digest, time(dated)],
             |r| r.get(0),
         )?;
