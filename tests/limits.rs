@@ -690,3 +690,208 @@ fn fuzz_mutated_mails_exit_0_or_75_under_a_memory_limit() {
         "every mail stored was answered, ignored or marked failed"
     );
 }
+
+/// The mails queued to `to` (subject, Message-ID answered, body) and, sent to a folder as the
+/// judge sends them, their `.eml` files.
+fn sent_to(db: &Path, dir: &Path, to: &str) -> (Vec<napjudge_judge::Mail>, Vec<String>) {
+    use napjudge_judge::{Retry, Target};
+    let mut j = Judge::new(Store::open(db).expect("db"));
+    let queued: Vec<_> = j
+        .view()
+        .mails(None)
+        .expect("outbox")
+        .into_iter()
+        .filter(|m| m.to == to)
+        .collect();
+    let out = dir.join("out");
+    let retry = Retry {
+        days: 7,
+        minutes: 5,
+        limit: None,
+    };
+    j.send_outbox(&Target::Dir(out.clone()), JUDGE, retry, at(3))
+        .expect("sent");
+    let files = std::fs::read_dir(&out)
+        .expect("the mails")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("eml"))
+        .filter(|m| m.contains(&format!("To: {to}")))
+        .collect();
+    (queued, files)
+}
+
+/// Issue 31, finding 3: the 50 kB cap counted the reply's blocks only; a command's heading,
+/// a refusal's sentence (`no game called '...'`), an error's value, the Subject, In-Reply-To and
+/// References and the attachments' names were echoed whole: a 1 MB mail got a 1.05 MB reply, a
+/// 1 MB Message-ID a 2.1 MB reply with a 1 MB header line. Each of these mails, with one field
+/// of 100 kB to 1 MB in every place a mail can echo, gets one reply under 50 kB whose every
+/// line, queued and as sent, is at most 998 characters (RFC 5322), with the field cut ("...")
+/// and the error that names it shown whole.
+#[test]
+fn every_echoed_field_is_cut_and_no_reply_line_is_over_998() {
+    let dir = scratch("echo");
+    let db = dir.join("judge.db");
+    new_game(&db, "g");
+    let x = "x".repeat(100_000);
+    let mega = "x".repeat(1_000_000);
+    let mut n = 0;
+    let mut mail = |from: &str, subject: &str, id: Option<&str>, body: &str| {
+        n += 1;
+        let id = id.map_or(format!("echo{n}@example.org"), str::to_string);
+        let m = format!(
+            "From: {from}\r\nTo: {JUDGE}\r\nSubject: {subject}\r\n\
+             Date: Wed, 1 Jul 2026 11:{n:02}:00 +0000\r\nMessage-ID: <{id}>\r\n\
+             MIME-Version: 1.0\r\n{body}"
+        );
+        (from.to_string(), m)
+    };
+    let text = |lines: &str| format!("Content-Type: text/plain; charset=utf-8\r\n\r\n{lines}\r\n");
+    let stranger = "mallory@evil.example";
+    let mut mails = vec![
+        mail(
+            stranger,
+            "t",
+            None,
+            &text(&format!("SIGNON France {mega} pw")),
+        ),
+        mail(stranger, "t", None, &text(&format!("SIGNON {x} g pw"))),
+        mail(
+            stranger,
+            "t",
+            None,
+            &text(&format!("TAKEOVER France {x} code")),
+        ),
+        mail(stranger, "t", None, &text(&format!("TAKEOVER {x} g code"))),
+        mail(stranger, "t", None, &text(&format!("OBSERVE {x}"))),
+        mail(stranger, "t", None, &text(&format!("UNOBSERVE {x}"))),
+        mail(stranger, &x, None, &text("HELP")),
+        mail(
+            stranger,
+            "t",
+            Some(&format!("{mega}@example.org")),
+            &text("HELP"),
+        ),
+        mail(stranger, "t", Some("no at sign"), &text("HELP")),
+    ];
+    let attachments: String = (0..1500)
+        .map(|i| {
+            format!(
+                "--b\r\nContent-Type: application/pdf; name=\"{i}{}.pdf\"\r\n\r\n%PDF\r\n",
+                "n".repeat(300)
+            )
+        })
+        .collect();
+    mails.push(mail(
+        stranger,
+        "files",
+        None,
+        &format!(
+            "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+             --b\r\nContent-Type: text/plain\r\n\r\nHELP\r\n{attachments}--b--\r\n"
+        ),
+    ));
+    let france = [
+        x.clone(),
+        format!("BID 6 {x}"),
+        format!("SET ADDRESS {x}"),
+        format!("PRESS TO {x}\r\nhello\r\nENDPRESS"),
+        format!("SET {x} on"),
+        format!("MAP {x}"),
+        format!("HISTORY PRESS {x}"),
+        format!("SET ABSENCE {x}"),
+        format!("SET ABSENCE {x} 2026-07-10"),
+        format!("SET CONCEDE {x}"),
+        format!("{}\r\nLIST", x.to_uppercase()),
+        format!(
+            "PRESS TO England\r\n{}ENDPRESS",
+            "A(Par)-Bur\r\n".repeat(1500)
+        ),
+    ];
+    for line in &france {
+        mails.push(mail(
+            "france@example.org",
+            "t",
+            None,
+            &text(&format!("SIGNON France g pw-france\r\n{line}")),
+        ));
+    }
+    // Every key, as the judge lists them to whoever writes one it doesn't know.
+    let unknown = napjudge_judge::Setting::parse("no-such-key", "")
+        .expect_err("not a key")
+        .to_string();
+    let (_, keys) = unknown.split_once("the settings are ").expect("the keys");
+    let mut gm: Vec<String> = keys
+        .trim_end_matches('.')
+        .split(", ")
+        .map(|k| format!("SET {k} {x}"))
+        .collect();
+    gm.extend([
+        format!("SET {x} on"),
+        format!("SET DEADLINE {x}"),
+        format!("CONTROL {x} France"),
+        format!("CONTROL Denmark {x}"),
+        format!("ROLLBACK {x}"),
+        format!("PROCESS {x}"),
+        format!("REPLACE France {x}"),
+        format!("REPLACE {x} new@example.org"),
+        format!("CODE {x}"),
+        format!("CODE France {x}"),
+        format!("END WINNER {x}"),
+        format!("END DRAW France {x}"),
+        format!("END {x}"),
+        format!("{x}: BID 6 Denmark"),
+        format!("France: BID 6 {x}"),
+        format!("PRESS TO {x}\r\nhello\r\nENDPRESS"),
+    ]);
+    for line in &gm {
+        mails.push(mail(
+            "gm-g@example.org",
+            "t",
+            None,
+            &text(&format!("SIGNON GM g gm-pw\r\n{line}")),
+        ));
+    }
+    let mut j = Judge::new(Store::open(&db).expect("db"));
+    for (i, (_, m)) in mails.iter().enumerate() {
+        assert!(
+            m.len() < napjudge_judge::MAX_SIZE,
+            "mail {i} is within the size limit"
+        );
+        // Each mail's Date is before the time received, and each later than the one before.
+        let h = receive(&mut j, &config(), m.as_bytes(), at(2)).expect("stored");
+        assert_eq!(h, Handled::Answered, "mail {i}");
+    }
+    drop(j);
+    // Every reply's faults, to see them all at once.
+    let mut faults = Vec::new();
+    let mut replies = 0;
+    for to in [stranger, "france@example.org", "gm-g@example.org"] {
+        let (queued, files) = sent_to(&db, &dir, to);
+        for m in queued.iter().filter(|m| m.kind == MailKind::Reply) {
+            replies += 1;
+            let what = format!("the reply to {:.60}: {:.1500}", m.subject, m.body);
+            let size =
+                m.body.len() + m.subject.len() + m.in_reply_to.as_ref().map_or(0, String::len);
+            let long = m.body.lines().any(|l| l.chars().count() > 998);
+            if size >= 50_000 || m.subject.len() > 998 || long {
+                faults.push(format!("{size} bytes: {what}"));
+            } else if m.body.contains(&"x".repeat(300)) || m.body.contains("more lines cut") {
+                faults.push(format!("echoed whole: {what}"));
+            }
+        }
+        for f in &files {
+            if f.len() >= 60_000 || f.lines().any(|l| l.len() > 998) {
+                faults.push(format!("{} bytes sent: {:.1000}", f.len(), f));
+            }
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n\n"));
+    assert_eq!(replies, mails.len(), "one reply each");
+    // The megabyte Message-ID and the one without an '@' are not threaded to.
+    assert_eq!(
+        count(
+            &db,
+            "SELECT COUNT(*) FROM outbox WHERE kind = 'reply' AND in_reply_to IS NULL"
+        ),
+        2
+    );
+}

@@ -1,5 +1,6 @@
 //! Issue 19, findings 4 and 6: a throttle a forged sender can't turn against the owner, and no
-//! password at rest. Real mails through `mail::receive` on a real SQLite file, read back with a
+//! password at rest; issue 31 (a public mailbox), findings 1, 6 and 5(b): no argon2 for a wrong
+//! takeover code, a throttle that can't be raced, no password in the WAL. Real mails through `mail::receive` on a real SQLite file, read back with a
 //! connection of the test's own.
 
 use crate::common;
@@ -389,4 +390,212 @@ fn mails_written_to_a_folder_are_readable_by_their_owner_only() {
         let mode = std::fs::metadata(&path).expect("eml").permissions().mode() & 0o777;
         assert_eq!(mode, 0o600, "{}", path.display());
     }
+}
+
+/// The players' rows (power, address, password hash): what a refused TAKEOVER leaves alone.
+fn players(db: &Path) -> Vec<(String, String, String)> {
+    let conn = rusqlite::Connection::open(db).expect("db");
+    let mut st = conn
+        .prepare("SELECT power, address, password_hash FROM players ORDER BY power")
+        .expect("query");
+    let rows = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .expect("rows");
+    rows.map(|r| r.expect("row")).collect()
+}
+
+/// Issue 31, finding 1: a stranger's mail of 100 `TAKEOVER France g wrongcode` lines cost 3-4.6 s
+/// of CPU: each line hashed a new password with argon2 before its code was checked, with no
+/// throttle, and France's seat needn't even be open. Now the code is checked first (its SHA-256
+/// looked up), a password is hashed only for a good code, and a wrong code counts under the
+/// SIGNON's throttle: the first SENDER_LIMIT lines are checked and refused, the rest refused as
+/// throttled unchecked, and no player's row changes.
+#[test]
+fn a_flood_of_wrong_takeover_codes_is_throttled_and_hashes_nothing() {
+    let (mut j, db) = new_game("takeover-flood");
+    let before = players(&db);
+    let m = mail_from(
+        "mallory@evil.example",
+        "takeover-flood",
+        &"TAKEOVER France g wrongcode\r\n".repeat(100),
+    );
+    assert_eq!(
+        receive(&mut j, &config(), &m, at(1)).expect("stored"),
+        Handled::Answered
+    );
+    let reply = golden::last_reply(j.view(), "mallory@evil.example");
+    assert_eq!(
+        reply.matches("TAKEOVER France g ...").count(),
+        100,
+        "{reply}"
+    );
+    assert_eq!(
+        reply.matches("France has a player in game 'g'").count(),
+        SENDER_LIMIT,
+        "{reply}"
+    );
+    assert_eq!(
+        reply
+            .matches("Too many wrong passwords or takeover codes for France in game 'g'")
+            .count(),
+        100 - SENDER_LIMIT,
+        "{reply}"
+    );
+    assert_eq!(checks(&db, "France"), SENDER_LIMIT as i64);
+    assert_eq!(players(&db), before, "no seat changed hands");
+    // The same sender's SIGNON for France is throttled by the same count.
+    let m = mail_from("mallory@evil.example", "then", "SIGNON France g pw\r\n");
+    receive(&mut j, &config(), &m, at(2)).expect("stored");
+    assert!(
+        golden::last_reply(j.view(), "mallory@evil.example").contains("Too many wrong passwords"),
+        "throttled"
+    );
+}
+
+/// Issue 31, finding 6: the throttle could be raced. 40 `mail receive` runs at once, each a
+/// wrong password for France from its own sender, all had their password checked (the limit is
+/// OTHERS_LIMIT): each read the failures before any had recorded its own. The failures are read,
+/// the password checked and a wrong one recorded in one IMMEDIATE transaction, so at most
+/// OTHERS_LIMIT are checked and the rest are refused as throttled. Real processes of the binary,
+/// at argon2's full cost (the race's window).
+#[test]
+fn parallel_wrong_passwords_cannot_race_the_throttle() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = scratch("race");
+    let db = dir.join("judge.db");
+    let mut j = Judge::new(Store::open(&db).expect("db"));
+    common::start_five_players(&mut j, at(0), "g", "UTC", common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
+    drop(j);
+    let config = dir.join("napjudge.toml");
+    std::fs::write(&config, format!("[judge]\naddress = \"{JUDGE}\"\n")).expect("config");
+    const RUNS: usize = 40;
+    let mut children: Vec<_> = (0..RUNS)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_napjudge"))
+                .arg("--db")
+                .arg(&db)
+                .args(["--now", "2026-07-01T10:01:00Z", "mail", "receive"])
+                .env("NAPJUDGE_FROM", JUDGE)
+                .env("NAPJUDGE_CONFIG", &config)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("napjudge runs")
+        })
+        .collect();
+    // Every process is waiting for its mail: they get them all at once.
+    for (i, c) in children.iter_mut().enumerate() {
+        let m = mail_from(
+            &format!("x{i}@evil.example"),
+            &format!("race{i}"),
+            "SIGNON France g guess\r\n",
+        );
+        let mut input = c.stdin.take().expect("stdin");
+        input.write_all(&m).expect("the mail");
+    }
+    for c in children {
+        let o = c.wait_with_output().expect("napjudge ends");
+        assert!(
+            o.status.success(),
+            "{:?}: {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    assert_eq!(checks(&db, "France"), OTHERS_LIMIT as i64);
+    let j = Judge::new(Store::open(&db).expect("db"));
+    let replies: Vec<String> = (0..RUNS)
+        .map(|i| golden::last_reply(j.view(), &format!("x{i}@evil.example")))
+        .collect();
+    let wrong = replies
+        .iter()
+        .filter(|r| r.contains("Wrong password"))
+        .count();
+    let throttled = replies
+        .iter()
+        .filter(|r| r.contains("Too many wrong passwords"))
+        .count();
+    assert_eq!((wrong, throttled), (OTHERS_LIMIT, RUNS - OTHERS_LIMIT));
+}
+
+/// Issue 31, finding 5(b): while `serve` ran, `napjudge.db-wal` held the passwords of SIGNON and
+/// SET PASSWORD lines in clear (the main file held none once the mail was answered). After a
+/// mail with both is received and answered, on a store in WAL mode as `serve` keeps it (never
+/// checkpointed), neither file holds either password's bytes.
+#[test]
+fn no_password_reaches_the_wal() {
+    let dir = scratch("wal");
+    let db = dir.join("judge.db");
+    let mut j = Judge::new(Store::open(&db).expect("db")).with_password_cost(PasswordCost::Light);
+    common::start_five_players(&mut j, at(0), "g", "UTC", common::day_periods(), |p| {
+        format!("{}@example.org", p.to_lowercase())
+    });
+    j.assign(
+        "g",
+        "France",
+        "france@example.org",
+        Some("Old-Secret-7q"),
+        at(0),
+    )
+    .expect("France's password");
+    let m = mail_from(
+        "france@example.org",
+        "wal",
+        "SIGNON France g Old-Secret-7q\r\nSET PASSWORD New-Secret-9z\r\n",
+    );
+    assert_eq!(
+        receive(&mut j, &config(), &m, at(1)).expect("stored"),
+        Handled::Answered
+    );
+    assert!(golden::last_reply(j.view(), "france@example.org").contains("Signed on as France"));
+    let wal = dir.join("judge.db-wal");
+    assert!(wal.exists(), "the store is in WAL mode");
+    for file in [&db, &wal] {
+        let bytes = std::fs::read(file).expect("the file");
+        for secret in ["Old-Secret-7q", "New-Secret-9z"] {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{secret} in {}",
+                file.display()
+            );
+        }
+    }
+    drop(j);
+}
+
+/// Issue 31, finding 5(c): `SET PASSWORD a` was accepted, a password one guess away. A new
+/// password of fewer than MIN_PASSWORD characters is refused with the rule, and the old one
+/// still works; one of that length is taken.
+#[test]
+fn a_short_new_password_is_refused() {
+    use napjudge_judge::MIN_PASSWORD;
+    let (mut j, db) = new_game("short");
+    let cfg = config();
+    let before = players(&db);
+    let m = mail_from(
+        "france@example.org",
+        "short",
+        "SIGNON France g pw\r\nSET PASSWORD a\r\n",
+    );
+    receive(&mut j, &cfg, &m, at(1)).expect("stored");
+    let reply = golden::last_reply(j.view(), "france@example.org");
+    assert!(
+        reply.contains(&format!(
+            "a password has at least {MIN_PASSWORD} characters: choose a longer one"
+        )) && reply.contains("Nothing was done"),
+        "{reply}"
+    );
+    assert_eq!(players(&db), before, "the password is unchanged");
+    let long = "b".repeat(MIN_PASSWORD);
+    let m = mail_from(
+        "france@example.org",
+        "long",
+        &format!("SIGNON France g pw\r\nSET PASSWORD {long}\r\n"),
+    );
+    receive(&mut j, &cfg, &m, at(2)).expect("stored");
+    assert!(golden::last_reply(j.view(), "france@example.org").contains("Your password is changed"));
 }

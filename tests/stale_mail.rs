@@ -158,6 +158,57 @@ fn a_killed_receive_recovered_after_a_later_mail_leaves_the_later_orders() {
     assert!(r.body.contains("an older mail can't undo"), "{}", r.body);
 }
 
+/// Issue 31, finding 4: a player's mail received at 11:00 whose `receive` was killed, answered
+/// by the 11:06 tick, replaced the orders the GM entered for the power at 11:02 (shell) and 11:03
+/// (mail): the newest row was in force, and the check of older mail is per role. Orders older
+/// (by the time received) than those in force for the power are never applied, whoever entered
+/// those, and the reply says whose newer orders stand; a CLEAR as well.
+#[test]
+fn a_recovered_mail_does_not_replace_the_gms_newer_orders() {
+    let db = scratch("stale-recovered-after-gm");
+    let mut j = game(&db);
+    let bids = france("r1@example.org", 60, "BID 6 Denmark");
+    killed_receive(&mut j, &bids, "r1@example.org", at(60));
+    let clear = france("r2@example.org", 60, "CLEAR");
+    killed_receive(&mut j, &clear, "r2@example.org", at(60));
+    j.orders(
+        "g",
+        "France",
+        "BID 1 Denmark",
+        napjudge_judge::Author::Gm,
+        at(62),
+    )
+    .expect("the GM's orders at the shell");
+    receive(
+        &mut j,
+        &mail(
+            "gm@example.org",
+            "gm1@example.org",
+            63,
+            "SIGNON GM g gm-pw\nFrance: BID 2 Denmark\n",
+        ),
+        at(63),
+    );
+    let (answered, _) = napjudge_judge::tick(&mut j, &config(), at(66)).expect("tick");
+    assert_eq!(answered, 2, "both stored mails are answered");
+    assert_eq!(
+        france_orders(&j, 0).as_deref(),
+        Some("BID 2 Denmark\n"),
+        "the GM's orders of 11:03 stand"
+    );
+    for id in ["r1@example.org", "r2@example.org"] {
+        let r = reply_to(&j, id);
+        assert!(
+            r.body.contains(
+                "not applied: newer orders for France, entered by the GM at \
+                 2026-07-01T11:03:00Z, are in force"
+            ),
+            "{id}: {}",
+            r.body
+        );
+    }
+}
+
 /// Finding 3: a mail stored two minutes before the deadline and not answered (a killed
 /// `receive`) holds the phase: `tick` doesn't process it while the mail is younger than
 /// PENDING_AFTER, then answers it as of its time and processes the phase with its orders (today
@@ -329,6 +380,36 @@ fn a_replayed_process_is_refused() {
         r.body
     );
     assert_eq!(phases(&j).len(), 2);
+}
+
+/// Issue 31, finding 5(a): after the GM rolled the phase back at the shell, the GM's PROCESS
+/// mail replayed with a new Message-ID (its Date and text unchanged) processed the phase again:
+/// the copy check looked only in the phase current now, a new row after the rollback, and the
+/// mail was not older than the GM's last. A mail with the same text and Date as one handled for
+/// the role in the game is that mail again, whatever phase is current: refused.
+#[test]
+fn a_gms_process_replayed_after_a_rollback_is_refused() {
+    let db = scratch("stale-process-rollback");
+    let mut j = game(&db);
+    others_bid(&mut j);
+    let process = |id: &str| {
+        mail(
+            "gm@example.org",
+            id,
+            10,
+            "SIGNON GM g gm-pw\nPROCESS Winter 1800 Bids NOW\n",
+        )
+    };
+    receive(&mut j, &process("q1@example.org"), at(10));
+    assert_eq!(phases(&j).len(), 2, "Winter 1800 processed");
+    j.rollback("g", "Winter 1800 Bids", Some("a mistake"), at(15))
+        .expect("the GM rolls back at the shell");
+    let played = |j: &Judge| phases(j).iter().filter(|p| p.report.is_some()).count();
+    let before = played(&j);
+    receive(&mut j, &process("q2@example.org"), at(20));
+    let r = reply_to(&j, "q2@example.org");
+    assert!(r.body.contains("taken for a copy sent again"), "{}", r.body);
+    assert_eq!(played(&j), before, "the phase was not processed again");
 }
 
 /// Finding 5: a press mail replayed with a new Message-ID is delivered once (the copy is read,

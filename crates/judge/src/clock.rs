@@ -1,6 +1,7 @@
 //! Time for the judge: the clock (`--now` or the system's, the only place that reads it),
 //! periods such as `48h`, and deadlines shown in a game's time zone.
 
+use crate::render::echo;
 use chrono::{DateTime, Datelike, NaiveDateTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
@@ -8,16 +9,16 @@ use chrono_tz::Tz;
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ClockError {
     /// Not a period.
-    #[error("'{0}' is not a period: write a number and a unit, such as 48h, 90m, 2d or 1d12h")]
+    #[error("'{}' is not a period: write a number and a unit, such as 48h, 90m, 2d or 1d12h", echo(.0))]
     Period(String),
     /// Not a time.
-    #[error("'{0}' is not a time: write '2026-11-22 18:00' (a deadline: the game's own time; --now: UTC), or with an offset, 2026-11-22T18:00:00Z")]
+    #[error("'{}' is not a time: write '2026-11-22 18:00' (a deadline: the game's own time; --now: UTC), or with an offset, 2026-11-22T18:00:00Z", echo(.0))]
     Time(String),
     /// A time outside the years the judge keeps.
     #[error("'{0}' is outside the years 1970 to 9999 that napjudge keeps: check the year")]
     OutsideCalendar(String),
     /// Not a zone.
-    #[error("'{0}' is not a time zone: use an IANA name such as Europe/Paris or UTC")]
+    #[error("'{}' is not a time zone: use an IANA name such as Europe/Paris or UTC", echo(.0))]
     Zone(String),
     /// A local time the zone skips (the clocks go forward over it): the time and zone, and
     /// the first time after the change.
@@ -28,7 +29,7 @@ pub enum ClockError {
     #[error("{0} happens twice (the clocks go back over it): give it with its offset, {1}")]
     Twice(String, String),
     /// A period longer than any game needs (and than the calendar can add up safely).
-    #[error("'{0}' is too long: a period is at most {MAX_PERIOD_DAYS}d")]
+    #[error("'{}' is too long: a period is at most {MAX_PERIOD_DAYS}d", echo(.0))]
     PeriodTooLong(String),
     /// A deadline that is not ahead.
     #[error("{0} is in the past (now is {1}): give a later deadline")]

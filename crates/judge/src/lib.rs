@@ -29,8 +29,9 @@ mod store;
 // gives; what the calls return, and why they fail.
 pub use game::{
     board, check_name, describe as describe_ending, verify_password, Acknowledgement, GameError,
-    GmEnd, IssuedCode, Judge, NewGame, OrderCheck, OrdersTaken, PasswordCost, Processed, SeatError,
-    TickEvent, TickReport, Vote, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT,
+    GmEnd, Guesser, IssuedCode, Judge, NewGame, OrderCheck, OrdersTaken, PasswordCost, Processed,
+    SeatError, SignonRefusal, TickEvent, TickReport, Vote, MIN_PASSWORD, OTHERS_LIMIT, OWNER_LIMIT,
+    SENDER_LIMIT,
 };
 pub use notice::NoticeError;
 pub use press::PressRefusal;

@@ -11,6 +11,7 @@
 //! `game show` names every key of [`KEYS`]).
 
 use crate::clock::{self, ClockError, Period};
+use crate::render::echo;
 use crate::store::{Game, PressMode, SeatRules, StoreError, Timing, Tx, View};
 
 /// The longest absence a GM may allow, in days.
@@ -63,10 +64,10 @@ pub enum Setting {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SettingError {
     /// A key the judge doesn't know.
-    #[error("'{0}' is not a setting of a game: the settings are {keys}", keys = key_list())]
+    #[error("'{}' is not a setting of a game: the settings are {keys}", echo(.0), keys = key_list())]
     Unknown(String),
     /// A switch that is not on or off.
-    #[error("{0} {1}: write {0} on or {0} off")]
+    #[error("{key} {value}: write {key} on or {key} off", key = .0, value = echo(.1))]
     Switch(&'static str, String),
     /// A period or zone that can't be read.
     #[error("{0}: {1}")]
@@ -75,10 +76,10 @@ pub enum SettingError {
     #[error("{0} 0s: a phase's period must be longer than nothing")]
     Zero(&'static str),
     /// Not one of the press options.
-    #[error("'{0}' is not a press option: write white, grey, public or none")]
+    #[error("'{}' is not a press option: write white, grey, public or none", echo(.0))]
     Press(String),
     /// A count that is not a whole number in its bounds.
-    #[error("{key} {value}: write a whole number from {min} to {max} ({what})")]
+    #[error("{key} {}: write a whole number from {min} to {max} ({what})", echo(.value))]
     Count {
         /// The key.
         key: &'static str,

@@ -3,8 +3,9 @@
 use super::press::{MAX_PRESS_BYTES, PRESS_PER_PHASE};
 use crate::clock::{self, ClockError};
 use crate::notice;
+use crate::render::echo;
 use crate::render::RenderError;
-use crate::store::{Role, StoreError};
+use crate::store::{Author, Role, StoreError};
 use chrono::{DateTime, Utc};
 use napjudge_engine::position::LedgerError;
 use napjudge_engine::turn::TurnError;
@@ -26,7 +27,7 @@ pub enum GameError {
     #[error("variant: {0}")]
     Variant(#[from] LoadError),
     /// No game of that name.
-    #[error("no game called '{0}'")]
+    #[error("no game called '{}'", echo(.0))]
     UnknownGame(String),
     /// The name is taken.
     #[error("a game called '{0}' exists already: choose another name")]
@@ -38,7 +39,7 @@ pub enum GameError {
     #[error("'{0}' can't be a game's name: use 1 to 32 letters (a-z, A-Z), digits, '-' or '_', starting with a letter or digit")]
     Name(String),
     /// Not a power of the variant, or not one a player plays.
-    #[error("'{power}' is not a major power of {variant}: use one of {majors}")]
+    #[error("'{}' is not a major power of {variant}: use one of {majors}", echo(.power))]
     UnknownPower {
         /// As written.
         power: String,
@@ -48,10 +49,10 @@ pub enum GameError {
         majors: String,
     },
     /// A minor named where it must be a minor.
-    #[error("'{0}' is not a minor power of the game's variant")]
+    #[error("'{}' is not a minor power of the game's variant", echo(.0))]
     NotMinor(String),
     /// Not a usable address.
-    #[error("'{0}' is not a mail address (name@example.org)")]
+    #[error("'{}' is not a mail address (name@example.org)", echo(.0))]
     Address(String),
     /// A period of zero.
     #[error("the {0} period must be longer than nothing")]
@@ -80,7 +81,7 @@ pub enum GameError {
     #[error("game '{0}' is not paused")]
     NotPaused(String),
     /// A phase that doesn't exist.
-    #[error("game '{game}' has no played phase '{phase}': its phases are {phases}")]
+    #[error("game '{game}' has no played phase '{}': its phases are {phases}", echo(.phase))]
     UnknownPhase {
         /// The game.
         game: String,
@@ -99,8 +100,8 @@ pub enum GameError {
         /// Who owes orders.
         owe: String,
     },
-    /// A GM command the engine refuses.
-    #[error("{0}")]
+    /// A GM command the engine refuses (its words echoed, so cut).
+    #[error("{}", echo(&.0.to_string()))]
     Ledger(#[from] LedgerError),
     /// The phase can't be played (a stored GM command the engine refuses).
     #[error("{0}: cancel or correct it by rolling back the phase")]
@@ -117,6 +118,9 @@ pub enum GameError {
     /// A picture of the board can't be made.
     #[error(transparent)]
     Picture(#[from] picture::PictureError),
+    /// A new password too short to hold against guesses.
+    #[error("a password has at least {0} characters: choose a longer one")]
+    ShortPassword(usize),
     /// Hashing a password failed.
     #[error("password: {0}")]
     Password(String),
@@ -127,7 +131,7 @@ pub enum GameError {
     #[error("{0} has no player in game '{1}'")]
     NoPlayer(Role, String),
     /// Press to a name that is not another power of the game.
-    #[error("'{0}' is not another power of the game: write PRESS TO and the powers' names")]
+    #[error("'{}' is not another power of the game: write PRESS TO and the powers' names", echo(.0))]
     PressTo(String),
     /// A power (or the GM) has sent all the press one phase takes.
     #[error(
@@ -145,7 +149,7 @@ pub enum GameError {
     #[error("write the phase to process after PROCESS, as the game names it: PROCESS {0}")]
     ProcessWhich(String),
     /// A GM's PROCESS by mail naming a phase that is not the current one.
-    #[error("{named} is not the current phase of game '{game}' ({what}): nothing was processed; the current phase is {current}")]
+    #[error("{} is not the current phase of game '{game}' ({what}): nothing was processed; the current phase is {current}", echo(.named))]
     NotCurrent {
         /// The game.
         game: String,
@@ -196,9 +200,36 @@ pub enum GameError {
     /// `game end` without a result or a reason, or with two.
     #[error("say how the game ends: a draw between two or more powers (--draw P1,P2; END DRAW P1 P2), a winner (--winner P; END WINNER P), or only why (--reason TEXT; END REASON TEXT), not a draw and a winner both")]
     EndHow,
+    /// Orders or a CLEAR of a mail received before the power's latest orders (or CLEAR),
+    /// answered late: never applied over them, whoever entered them.
+    #[error("{}", superseded(.power, *.by, *.at, *.cleared))]
+    Superseded {
+        /// The power.
+        power: String,
+        /// Who entered the orders in force.
+        by: Author,
+        /// When they were received.
+        at: DateTime<Utc>,
+        /// They are a CLEAR.
+        cleared: bool,
+    },
     /// `game delete` of a started game.
     #[error("game '{0}' has started: its record is kept; end it instead")]
     DeleteStarted(String),
+}
+
+/// Why a late mail's orders were not applied: the newer orders (or CLEAR) in force.
+fn superseded(power: &str, by: Author, at: DateTime<Utc>, cleared: bool) -> String {
+    let who = match by {
+        Author::Gm => "the GM".to_string(),
+        Author::Player => format!("{power}'s player"),
+    };
+    let at = at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let newer = match cleared {
+        true => format!("{power}'s orders were cleared later, by {who} at {at}"),
+        false => format!("newer orders for {power}, entered by {who} at {at}, are in force"),
+    };
+    format!("not applied: {newer}; a mail received before them can't replace them")
 }
 
 impl GameError {

@@ -51,8 +51,17 @@ impl Judge {
         why: &str,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
-        tx.set_message_state(id, state, None, Some(why))?;
+        let secrets = tx.set_message_state(id, state, None, Some(why))?;
         tx.commit()?;
+        self.forget_secrets(secrets)
+    }
+
+    /// After a message's passwords were dropped (`secrets`: it held some): the log that still
+    /// has them emptied.
+    fn forget_secrets(&self, secrets: Option<bool>) -> Result<(), GameError> {
+        if secrets == Some(true) {
+            self.store.truncate_wal()?;
+        }
         Ok(())
     }
 
@@ -67,9 +76,9 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
-        if !tx.set_message_state(id, state, reply.game, None)? {
+        let Some(secrets) = tx.set_message_state(id, state, reply.game, None)? else {
             return Ok(());
-        }
+        };
         let mail = tx.queue_mail(
             &NewMail {
                 game: reply.game,
@@ -94,7 +103,7 @@ impl Judge {
             tx.add_handled(id, h)?;
         }
         tx.commit()?;
-        Ok(())
+        self.forget_secrets(Some(secrets))
     }
 
     /// Marks the received message `id` failed with why, and queues the notice to the GM (or
@@ -109,9 +118,10 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
-        if !tx.set_message_state(id, InboxState::Failed, gm.game, Some(why))? {
+        let Some(secrets) = tx.set_message_state(id, InboxState::Failed, gm.game, Some(why))?
+        else {
             return Ok(());
-        }
+        };
         let notices = [
             Some((MailKind::Unanswered, gm)),
             sender.map(|r| (MailKind::Reply, r)),
@@ -131,6 +141,6 @@ impl Judge {
             )?;
         }
         tx.commit()?;
-        Ok(())
+        self.forget_secrets(Some(secrets))
     }
 }

@@ -4,7 +4,7 @@
 use super::{begin, join_or, names, variant, Current, GameError, Judge};
 use crate::notice;
 use crate::render;
-use crate::store::{Author, Game, OrderText};
+use crate::store::{Author, Game, OrderText, View};
 use chrono::{DateTime, Utc};
 use napjudge_engine::advice::{self, Warning};
 use napjudge_engine::order::{Order, OrderKind, Place, Stage};
@@ -237,6 +237,25 @@ fn stacks(v: &Variant, position: &Position, p: PowerId, kept: &[&CheckedOrder]) 
         .collect()
 }
 
+/// Refuses orders or a CLEAR of time `now` for `power` when the phase holds a newer row for it:
+/// a mail answered late (its `receive` killed, answered by a tick) never replaces orders
+/// received after it, whoever entered them.
+fn newer(view: View, phase: i64, power: &str, now: DateTime<Utc>) -> Result<(), GameError> {
+    match view
+        .latest_rows(phase)?
+        .into_iter()
+        .find(|t| t.power == power && t.received > now)
+    {
+        Some(t) => Err(GameError::Superseded {
+            power: t.power,
+            by: t.by,
+            at: t.received,
+            cleared: t.cleared,
+        }),
+        None => Ok(()),
+    }
+}
+
 impl Judge {
     /// `game orders`: checks a power's orders once, as the acknowledgement gives them
     /// (`acknowledge`), keeps the valid lines as the power's orders for the phase, and says
@@ -252,6 +271,7 @@ impl Judge {
     ) -> Result<OrdersTaken, GameError> {
         let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
         let p = Judge::owing(v, &cur, power)?;
+        newer(tx.view(), cur.phase.id, &v.power(p).name, now)?;
         let gm = tx.view().gm_commands(cur.phase.id)?;
         let ack = acknowledge(v, &cur.phase.position, &gm, p, text);
         let kept: String = ack
@@ -313,6 +333,7 @@ impl Judge {
     ) -> Result<bool, GameError> {
         let (tx, cur, v) = begin(&mut self.store, &mut self.variants, name)?;
         let power = v.power(Judge::major(v, power)?).name.clone();
+        newer(tx.view(), cur.phase.id, &power, now)?;
         let Some(was) = tx
             .view()
             .latest_orders(cur.phase.id)?

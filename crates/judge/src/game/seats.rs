@@ -3,7 +3,7 @@
 //! A seat left is open: its player row (and so its password) is gone, its units get no orders
 //! (civil disorder: the rules' defaults), and the tick doesn't wait for it.
 
-use super::{hash_password_at, new_password, variant, GameError, Judge};
+use super::{hash_password_at, new_password, signon, variant, GameError, Judge, SignonRefusal};
 use crate::clock;
 use crate::notice;
 use crate::store::{
@@ -57,6 +57,9 @@ pub enum SeatError {
         /// Its player.
         address: Address,
     },
+    /// Too many wrong passwords or codes for the seat lately: the code was not checked.
+    #[error("too many wrong passwords or takeover codes for this seat came lately: the code was not checked; try again in a few hours")]
+    Throttled(SignonRefusal),
     /// A code that is none of the GM's codes for the seat.
     #[error("that is not a takeover code for {power} in game '{game}': check the code the GM sent you (a code is for one power of one game)")]
     WrongCode {
@@ -418,16 +421,18 @@ impl Judge {
         let game = open_game(game)?;
         let v = variant(&mut self.variants, &game)?;
         let role = seat(v, &game, power)?;
-        let password = new_password()?;
-        // Hash outside the transaction: it takes a while on purpose.
-        let hash = hash_password_at(&password, self.password_cost)?;
+        // As a SIGNON's password: the throttle read, the code checked and a wrong one recorded
+        // in one transaction.
         let tx = self.store.begin()?;
+        let own = signon::owns(tx.view(), &game, &role, sender)?;
+        if let Some(refused) = signon::throttle(tx.view(), &game, &role, sender, own, now)? {
+            return Err(SeatError::Throttled(refused));
+        }
+        // The code is checked first, by its SHA-256: a guess costs no password hashed.
+        let state = tx.view().code_state(game.id, role.name(), &digest(code))?;
         let taken = tx.view().password_hash(game.id, &role)?.is_some();
         // A used code says so even once its seat is taken: the one who used it may ask again.
-        let id = match (
-            tx.view().code_state(game.id, role.name(), &digest(code))?,
-            taken,
-        ) {
+        let id = match (state, taken) {
             (Some(CodeState::Used(at)), _) => {
                 return Err(SeatError::UsedCode {
                     power: role.to_string(),
@@ -435,26 +440,34 @@ impl Judge {
                     game: game.name,
                 })
             }
+            (None, taken) => {
+                // A guess: counted under the throttle, whatever the seat.
+                signon::record_guess(&tx, &game, &role, sender, own, now)?;
+                tx.commit()?;
+                let (power, game) = (role.to_string(), game.name);
+                return Err(match taken {
+                    true => SeatError::Taken { power, game },
+                    false => SeatError::WrongCode { power, game },
+                });
+            }
             (_, true) => {
                 return Err(SeatError::Taken {
                     power: role.to_string(),
                     game: game.name,
                 })
             }
-            (Some(CodeState::Valid(id)), false) => id,
             (Some(CodeState::Void), false) => {
                 return Err(SeatError::VoidCode {
                     power: role.to_string(),
                     game: game.name,
                 })
             }
-            (None, false) => {
-                return Err(SeatError::WrongCode {
-                    power: role.to_string(),
-                    game: game.name,
-                })
-            }
+            (Some(CodeState::Valid(id)), false) => id,
         };
+        // Only a good code gets a password made and hashed (in the transaction: it takes a
+        // while on purpose, and a takeover is rare).
+        let password = new_password()?;
+        let hash = hash_password_at(&password, self.password_cost)?;
         tx.use_code(id, now)?;
         tx.set_player(game.id, &role, sender, &hash)?;
         let change = SeatChange {

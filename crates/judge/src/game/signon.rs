@@ -5,13 +5,15 @@
 use super::{hash_password, seats, variant, verify_password, GameError, Judge};
 use crate::clock;
 use crate::render;
-use crate::store::{Address, ChangeKind, Game, MailKind, NewMail, Role, SignedMail, SignonFailure};
+use crate::store::{
+    Address, ChangeKind, Game, MailKind, NewMail, Role, SignedMail, SignonFailure, Tx, View,
+};
 use chrono::{DateTime, Utc};
 use napjudge_engine::variant::PowerKind;
 
 /// Whose wrong passwords a throttled SIGNON was refused for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Guesser {
+pub enum Guesser {
     /// The sender itself ([`SENDER_LIMIT`]).
     Sender,
     /// Every address but the role's own together ([`OTHERS_LIMIT`]).
@@ -22,7 +24,7 @@ pub(crate) enum Guesser {
 
 /// Why a SIGNON is refused: the reply says it in one sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum SignonRefusal {
+pub enum SignonRefusal {
     /// Too many wrong passwords for the role lately: its password is not checked for this
     /// sender until `until`.
     Throttled {
@@ -91,6 +93,10 @@ pub const OTHERS_LIMIT: usize = 10;
 /// per role per window.
 pub const OWNER_LIMIT: usize = 20;
 
+/// The fewest characters a password a player chooses (SET PASSWORD) may have: a short one is
+/// found in the throttle's few guesses.
+pub const MIN_PASSWORD: usize = 8;
+
 /// When a sender's SIGNON for a role may be checked again, if `failures` (the role's wrong
 /// passwords in the window, oldest first) throttle it now.
 fn throttled(
@@ -129,6 +135,54 @@ fn throttled(
     .max_by_key(|&(_, t)| t)
 }
 
+/// Whether `sender` is the address the judge mails `role` of game `g` at (for the GM, also the
+/// game's `--gm`): its guesses count against [`OWNER_LIMIT`] only.
+pub(super) fn owns(view: View, g: &Game, role: &Role, sender: &Address) -> Result<bool, GameError> {
+    Ok(view
+        .players(g.id)?
+        .iter()
+        .any(|p| &p.role == role && &p.address == sender)
+        || (*role == Role::Gm && &g.gm == sender))
+}
+
+/// The refusal of a guess at `role`'s secret (a SIGNON's password, a TAKEOVER's code) from
+/// `sender` at `now`, when the role's wrong guesses in the window throttle it: the guess is then
+/// not checked. Read in the transaction that checks the guess and records it if wrong.
+pub(super) fn throttle(
+    view: View,
+    g: &Game,
+    role: &Role,
+    sender: &Address,
+    own: bool,
+    now: DateTime<Utc>,
+) -> Result<Option<SignonRefusal>, GameError> {
+    let since = clock::after(now, -THROTTLE_WINDOW)?;
+    let failures = view.signon_failures(g.id, role, since)?;
+    Ok(
+        throttled(&failures, sender, own).map(|(by, until)| SignonRefusal::Throttled {
+            role: role.clone(),
+            game: g.name.clone(),
+            by,
+            until: clock::show_in(until, &g.timezone),
+        }),
+    )
+}
+
+/// Records a wrong guess at `role`'s secret for the throttle (and forgets those past the
+/// window).
+pub(super) fn record_guess(
+    tx: &Tx,
+    g: &Game,
+    role: &Role,
+    sender: &Address,
+    own: bool,
+    now: DateTime<Utc>,
+) -> Result<(), GameError> {
+    tx.forget_signon_failures(clock::after(now, -THROTTLE_WINDOW)?)?;
+    tx.add_signon_failure(g.id, role, sender, own, now)?;
+    Ok(())
+}
+
 /// Why a signed-on mail is not carried out: it is older than one handled, or a copy of one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Stale {
@@ -139,7 +193,8 @@ pub(crate) enum Stale {
         /// The latest handled mail's date.
         last: DateTime<Utc>,
     },
-    /// The same text as a mail handled for the power in the same phase.
+    /// The same text as a mail handled for the power in the same phase, or with the same date
+    /// in a phase a rollback set aside.
     Replayed {
         /// The earlier mail's date.
         first: DateTime<Utc>,
@@ -197,29 +252,19 @@ impl Judge {
                 }
             }
         };
-        let since = clock::after(now, -THROTTLE_WINDOW)?;
-        let view = self.store.view();
-        let own = players
-            .iter()
-            .any(|p| p.role == role && &p.address == sender)
-            || (role == Role::Gm && &g.gm == sender);
-        if let Some((by, until)) =
-            throttled(&view.signon_failures(g.id, &role, since)?, sender, own)
-        {
-            return Ok(Err(SignonRefusal::Throttled {
-                role,
-                game: g.name,
-                by,
-                until: clock::show_in(until, &g.timezone),
-            }));
+        // The throttle is read, the password checked and a wrong one recorded in one
+        // IMMEDIATE transaction: guesses sent at once are checked one after another, each
+        // counting the ones before it.
+        let tx = self.store.begin()?;
+        let own = owns(tx.view(), &g, &role, sender)?;
+        if let Some(refused) = throttle(tx.view(), &g, &role, sender, own, now)? {
+            return Ok(Err(refused));
         }
-        let hash = view.password_hash(g.id, &role)?;
+        let hash = tx.view().password_hash(g.id, &role)?;
         if !hash.is_some_and(|h| verify_password(password, &h)) {
             // A right password is no guess: only wrong ones are recorded (and a good mail
             // costs no write).
-            let tx = self.store.begin()?;
-            tx.forget_signon_failures(since)?;
-            tx.add_signon_failure(g.id, &role, sender, own, now)?;
+            record_guess(&tx, &g, &role, sender, own, now)?;
             tx.commit()?;
             if let Some(left) = seats::left(self.store.view(), g.id, &role, sender)? {
                 return Ok(Err(SignonRefusal::Left {
@@ -236,7 +281,8 @@ impl Judge {
 
     /// After a SIGNON as `s`: the mail's record (dated `dated`, its text's digest `digest`,
     /// read at `now`), or why it is refused: older than a mail handled for the same power in
-    /// the game, or the same text as one handled in the current phase.
+    /// the game, or the same text as one handled in the current phase (or with the same date
+    /// in a phase a rollback set aside: the same mail again).
     pub(crate) fn check_fresh(
         &self,
         s: &Signed,
@@ -250,7 +296,9 @@ impl Judge {
             }
         }
         let phase = view.current_phase(s.game.id)?.map(|p| p.id);
-        if let Some(first) = view.handled_digest(s.game.id, &s.role, phase, digest)? {
+        // The same text in the phase, or the same text and date in a phase a rollback set
+        // aside (the same mail again: its phase is a new row now).
+        if let Some(first) = view.handled_digest(s.game.id, &s.role, phase, digest, dated)? {
             return Ok(Err(Stale::Replayed { first }));
         }
         Ok(Ok(SignedMail {
@@ -290,13 +338,17 @@ impl Judge {
         }))
     }
 
-    /// SET PASSWORD: a power's player chooses a new password (hashed at full cost).
+    /// SET PASSWORD: a power's player chooses a new password (hashed at full cost), of at least
+    /// [`MIN_PASSWORD`] characters.
     pub(crate) fn set_password(
         &mut self,
         game: &Game,
         role: &Role,
         password: &str,
     ) -> Result<(), GameError> {
+        if password.chars().count() < MIN_PASSWORD {
+            return Err(GameError::ShortPassword(MIN_PASSWORD));
+        }
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password(password)?;
         let tx = self.store.begin()?;

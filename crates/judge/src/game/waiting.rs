@@ -5,6 +5,7 @@
 use super::{GameError, Judge};
 use crate::clock::{self, Period};
 use crate::notice;
+use crate::render::echo;
 use crate::store::{Absence, Due, Game, GameState, Role, Tx, View};
 use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
 
@@ -18,7 +19,7 @@ pub(crate) enum AbsenceError {
     #[error("write SET ABSENCE FROM TO with two days, such as SET ABSENCE 2026-07-10 2026-07-14 (SET ABSENCE alone lists yours, SET ABSENCE NONE clears them)")]
     Form,
     /// A day that can't be read.
-    #[error("'{0}' is not a day: write it as 2026-07-10")]
+    #[error("'{}' is not a day: write it as 2026-07-10", echo(.0))]
     Day(String),
     /// TO before FROM.
     #[error(

@@ -71,11 +71,16 @@ impl Session<'_> {
                         "Write SET PASSWORD NEWPASSWORD (one word). Nothing was done.",
                     )
                 } else {
-                    j.set_password(&s.game, &s.role, pw)?;
-                    Block::with(
-                        head,
-                        "Your password is changed: sign on with the new one from now.",
-                    )
+                    match j.set_password(&s.game, &s.role, pw) {
+                        Ok(()) => Block::with(
+                            head,
+                            "Your password is changed: sign on with the new one from now.",
+                        ),
+                        Err(e @ GameError::ShortPassword(_)) => {
+                            Block::with(head, format!("ERROR: {e}. Nothing was done."))
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
                 }
             }
             Command::SetAddress(a) if !gm => {

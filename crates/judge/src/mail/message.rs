@@ -85,7 +85,22 @@ pub(super) struct Head {
 /// counts as the time received.
 pub(crate) const DATE_AHEAD: chrono::TimeDelta = chrono::TimeDelta::minutes(10);
 
+/// The longest line RFC 5322 allows (characters, without its CRLF).
+const MAX_LINE: usize = 998;
+
 impl Head {
+    /// The Message-ID a reply names in In-Reply-To and References: none when it is malformed
+    /// (not `left@right` of visible ASCII) or too long for those headers' one line.
+    pub(super) fn reply_to_id(&self) -> Option<&str> {
+        self.message_id.as_deref().filter(|id| {
+            id.len() <= MAX_LINE - "In-Reply-To: <>".len()
+                && id.contains('@')
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>')
+        })
+    }
+
     /// The mail's date as the judge orders mail by: its Date header, bounded by
     /// [`DATE_AHEAD`] after `received`; without one, `received`.
     pub(super) fn dated(&self, received: DateTime<Utc>) -> DateTime<Utc> {

@@ -6,6 +6,7 @@ use super::session::{stamp, Session};
 use super::text::Line;
 use super::{MailError, MAX_ORDER_LINES};
 use crate::game::{GameError, Judge, OrderSet, PhasePassed, Signed};
+use crate::render::echo;
 use crate::store::{Author, Game, GameState, Role};
 use chrono::{DateTime, Utc};
 
@@ -41,7 +42,7 @@ impl Session<'_> {
                 head,
                 "The game is over: there are no orders to clear.",
             )),
-            Err(e @ GameError::ClearGm(_)) => {
+            Err(e @ (GameError::ClearGm(_) | GameError::Superseded { .. })) => {
                 Ok(Block::with(head, format!("ERROR: {e}. Nothing was done.")))
             }
             Err(e) => Err(e.into()),
@@ -115,7 +116,8 @@ impl Session<'_> {
                         format!(
                             "line {}: {}: ERROR: the GM's orders name their power first \
                              (France: A(Par)-Bur).",
-                            l.number, l.text
+                            l.number,
+                            echo(&l.text)
                         )
                     })
                     .collect();
@@ -144,7 +146,7 @@ impl Session<'_> {
                                 None => format!("line {number}: {}", c.kept()),
                                 Some(e) => {
                                     failed = true;
-                                    format!("line {number}: {written}: ERROR: {e}")
+                                    format!("line {number}: {}: ERROR: {e}", echo(written))
                                 }
                             };
                             std::iter::once(head).chain(
@@ -171,14 +173,14 @@ impl Session<'_> {
                         self.set = Some(taken.ack);
                     }
                     Block {
-                        head: format!("Orders for {power}"),
+                        head: format!("Orders for {}", echo(&power)),
                         lines,
                     }
                 }
                 Err(e) => {
                     failed = true;
                     Block::with(
-                        format!("Orders for {power}"),
+                        format!("Orders for {}", echo(&power)),
                         format!("ERROR: {e}. Nothing was done."),
                     )
                 }

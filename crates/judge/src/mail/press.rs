@@ -5,6 +5,7 @@ use super::replies::Block;
 use super::{stray, MailError};
 use crate::game::{GameError, Judge, Signed};
 use crate::press::PressRefusal;
+use crate::render::echo;
 use chrono::{DateTime, Utc};
 
 /// A PRESS (`to` the powers named, none for a BROADCAST; `grey`: without the sender's name)
@@ -39,8 +40,9 @@ pub(super) fn send(
             Block::with(
                 head,
                 format!(
-                    "ERROR: '{name}' is not another power of the game{}: write \
+                    "ERROR: '{}' is not another power of the game{}: write \
                      PRESS TO and the powers' names. Nothing was sent.",
+                    echo(&name),
                     near.unwrap_or_default()
                 ),
             )

@@ -8,7 +8,7 @@ use super::replies::{reply, reply_subject, ReplyMail, ReplyParts};
 use super::text::Command;
 use super::{Handled, MailConfig, MailError};
 use crate::game::{GameError, Judge, Reply, TickReport};
-use crate::render;
+use crate::render::{self, echo};
 use crate::store::{Address, InboxState, Pending, Role};
 use chrono::{DateTime, Utc};
 
@@ -203,8 +203,8 @@ fn fail(
         &UnansweredMail {
             game: game.as_ref().map(|g| g.name.as_str()),
             sender: h.sender.as_str(),
-            subject: &h.subject,
-            message_id: h.message_id.as_deref().unwrap_or("(none)"),
+            subject: &echo(&h.subject),
+            message_id: &echo(h.message_id.as_deref().unwrap_or("(none)")),
             received: &received,
             size: m.size,
             id: m.id,
@@ -239,7 +239,7 @@ fn fail(
         to: h.sender.as_str(),
         subject: &reply_subject(&h.subject),
         body: &sorry,
-        in_reply_to: h.message_id.as_deref(),
+        in_reply_to: h.reply_to_id(),
         handled: None,
         picture: None,
         also: &[],

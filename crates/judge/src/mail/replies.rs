@@ -5,7 +5,7 @@
 use super::message::Head;
 use super::{body, players, text, MailError};
 use crate::game::{GameError, Judge, Reply};
-use crate::render;
+use crate::render::{self, echo};
 use crate::store::{InboxState, MailKind, MailPicture as Picture, NewMail, SignedMail};
 use chrono::{DateTime, Utc};
 
@@ -87,11 +87,11 @@ pub(super) struct ReplyParts<'a> {
 /// The subject of a reply to a mail whose subject is `subject`.
 pub(super) fn reply_subject(subject: &str) -> String {
     let clean: String = subject.chars().filter(|c| !c.is_control()).collect();
-    let clean = clean.trim();
+    let clean = echo(clean.trim());
     if clean.is_empty() {
         "your mail to the judge".to_string()
     } else if clean.to_ascii_lowercase().starts_with("re:") {
-        clean.to_string()
+        clean.into_owned()
     } else {
         format!("Re: {clean}")
     }
@@ -141,7 +141,7 @@ pub(super) fn reply(
             to: h.sender.as_str(),
             subject: &reply_subject(&h.subject),
             body: &body,
-            in_reply_to: h.message_id.as_deref(),
+            in_reply_to: h.reply_to_id(),
             handled: extras.and_then(|e| e.handled.as_ref()),
             picture: extras.and_then(|e| e.picture.as_ref()),
             also: &also,
@@ -160,7 +160,7 @@ pub(super) fn as_read(text: &str) -> Block {
     let mut used = 0usize;
     let mut lines: Vec<String> = all
         .iter()
-        .map(|(n, t)| format!("{n}: {t}"))
+        .map(|(n, t)| format!("{n}: {}", echo(t)))
         .take_while(|l| {
             used = used.saturating_add(l.len());
             used <= MAX_AS_READ
@@ -182,19 +182,22 @@ pub(super) fn attachments(body: &body::Body) -> Vec<Block> {
     let mut lines = Vec::new();
     if let Some(a) = &body.attachment {
         lines.push(format!(
-            "The judge read your attachment {a} as the mail's body: the mail's own text \
-             gave no command."
+            "The judge read your attachment {} as the mail's body: the mail's own text \
+             gave no command.",
+            echo(&a.to_string())
         ));
     }
     if !body.ignored.is_empty() {
+        let names = body
+            .ignored
+            .iter()
+            .map(|a| a.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
         lines.push(format!(
             "Not read: {}. The judge reads the mail's text (or one plain text attachment); \
              write your commands there.",
-            body.ignored
-                .iter()
-                .map(|a| a.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            echo(&names)
         ));
     }
     if lines.is_empty() {

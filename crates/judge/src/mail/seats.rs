@@ -3,10 +3,11 @@
 //! call of the service ([`crate::game::seats`]).
 
 use super::replies::Block;
-use super::session::Session;
+use super::session::{refusal, Session};
 use super::MailError;
 use crate::game::{GameError, Judge, SeatError, Signed};
 use crate::mail::text::Command;
+use crate::render::echo;
 use crate::store::{ChangeKind, Role};
 use chrono::{DateTime, Utc};
 
@@ -20,7 +21,10 @@ fn answer<T>(
         Ok(t) => Ok(Block::with(head, ok(t))),
         Err(SeatError::Game(GameError::UnknownGame(g))) => Ok(Block::with(
             head,
-            format!("ERROR: there is no game called '{g}' on this judge. Nothing was done."),
+            format!(
+                "ERROR: there is no game called '{}' on this judge. Nothing was done.",
+                echo(&g)
+            ),
         )),
         Err(SeatError::Game(e)) if e.is_database_fault() => Err(e.into()),
         Err(e) => Ok(Block::with(head, format!("ERROR: {e}. Nothing was done."))),
@@ -105,16 +109,17 @@ impl Session<'_> {
     pub(super) fn unsigned(&mut self, c: &Command, head: String) -> Result<(), MailError> {
         let (j, now, sender) = (&mut *self.j, self.now, self.sender);
         let b = match c {
-            Command::Takeover { power, game, code } => answer(
-                head,
-                j.takeover(sender, power, game, code, now),
-                |(g, role)| {
-                    format!(
-                        "You now play {role} in game '{g}': your password comes in a mail of its \
-                         own. Sign on with SIGNON {role} {g} PASSWORD to give orders."
-                    )
-                },
-            )?,
+            Command::Takeover { power, game, code } => {
+                match j.takeover(sender, power, game, code, now) {
+                    Err(SeatError::Throttled(r)) => Block::with(head, refusal(&r, sender)),
+                    r => answer(head, r, |(g, role)| {
+                        format!(
+                            "You now play {role} in game '{g}': your password comes in a mail \
+                             of its own. Sign on with SIGNON {role} {g} PASSWORD to give orders."
+                        )
+                    })?,
+                }
+            }
             Command::BadTakeover => Block::with(
                 head,
                 "ERROR: write TAKEOVER POWER GAME CODE, with the code the GM sent you. Nothing \

@@ -9,12 +9,12 @@ use crate::clock;
 use crate::game::{
     Acknowledgement, GameError, Guesser, Judge, Signed, SignonRefusal, Stale, THROTTLE_WINDOW,
 };
-use crate::render;
+use crate::render::{self, echo};
 use crate::store::{Address, Game, Role};
 use chrono::{DateTime, Utc};
 
-/// The one sentence a refused SIGNON's reply says.
-fn refusal(r: &SignonRefusal, sender: &Address) -> String {
+/// The one sentence a refused SIGNON's reply says (and a throttled TAKEOVER's).
+pub(super) fn refusal(r: &SignonRefusal, sender: &Address) -> String {
     match r {
         SignonRefusal::Throttled {
             role,
@@ -25,7 +25,7 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
             let (whose, what) = match by {
                 Guesser::Sender => (
                     format!("from {sender}"),
-                    "checks no password from this address".to_string(),
+                    "checks no password or code from this address".to_string(),
                 ),
                 Guesser::Others => (
                     format!("from addresses other than {role}'s own"),
@@ -36,25 +36,27 @@ fn refusal(r: &SignonRefusal, sender: &Address) -> String {
                         "from {role}'s own address (if they were not yours, someone is \
                          forging it: tell your GM)"
                     ),
-                    "checks no password".to_string(),
+                    "checks no password or code".to_string(),
                 ),
             };
             format!(
-                "Too many wrong passwords for {role} in game '{game}' came {whose} in the last \
-                 {}: the judge {what} for {role} until {until}. Nothing was done: try again \
-                 then; your GM can set a new password.",
+                "Too many wrong passwords or takeover codes for {role} in game '{game}' came \
+                 {whose} in the last {}: the judge {what} for {role} until {until}. Nothing was \
+                 done: try again then; your GM can set a new password.",
                 clock::Period::clamped(THROTTLE_WINDOW)
             )
         }
         SignonRefusal::UnknownGame(game) => format!(
-            "There is no game called '{game}' on this judge. Check the name in your SIGNON line."
+            "There is no game called '{}' on this judge. Check the name in your SIGNON line.",
+            echo(game)
         ),
         SignonRefusal::UnknownPower {
             power,
             game,
             powers,
         } => format!(
-            "'{power}' is not a power of game '{game}'. Its powers: {}.",
+            "'{}' is not a power of game '{game}'. Its powers: {}.",
+            echo(power),
             powers.join(", ")
         ),
         SignonRefusal::WrongPassword { role, game } => {
@@ -159,8 +161,8 @@ fn stale(why: &Stale, s: &Signed) -> String {
         ),
         Stale::Replayed { first } => format!(
             "Your mail has the same text as your mail dated {} that the judge has handled \
-             already for {role} in game '{game}' in this phase: it is taken for a copy sent \
-             again, and nothing in it was done. To give the same commands again on purpose, \
+             already for {role} in game '{game}': it is taken for a copy sent again, and \
+             nothing in it was done. To give the same commands again on purpose, \
              add a line such as LIST.",
             stamp(*first)
         ),
@@ -514,9 +516,12 @@ fn is_report(c: &Command) -> bool {
 fn line_head(l: &Line) -> String {
     match &l.command {
         Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
-        Command::Takeover { power, game, .. } => {
-            format!("line {}: TAKEOVER {power} {game} ...", l.number)
-        }
-        _ => format!("line {}: {}", l.number, l.text),
+        Command::Takeover { power, game, .. } => format!(
+            "line {}: TAKEOVER {} {} ...",
+            l.number,
+            echo(power),
+            echo(game)
+        ),
+        _ => format!("line {}: {}", l.number, echo(&l.text)),
     }
 }

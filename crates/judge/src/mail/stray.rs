@@ -5,6 +5,7 @@
 //! every real command has been tried first; the game's variant says what an order is.
 
 use super::text;
+use crate::render::echo;
 use napjudge_engine::order::parse_line;
 use napjudge_engine::variant::Variant;
 
@@ -30,10 +31,13 @@ impl Stray {
             Stray::Unknown {
                 command,
                 nearest: Some(n),
-            } => format!("ERROR: unknown command {command} (did you mean {n}?). Nothing was done."),
+            } => format!(
+                "ERROR: unknown command {} (did you mean {n}?). Nothing was done.",
+                echo(command)
+            ),
             Stray::Unknown { command, .. } => format!(
-                "ERROR: unknown command {command}: send HELP for the commands. Nothing was \
-                 done."
+                "ERROR: unknown command {}: send HELP for the commands. Nothing was done.",
+                echo(command)
             ),
             Stray::Closing => "Not read: taken for the mail's closing.".into(),
         }
@@ -97,7 +101,7 @@ pub(super) fn forgot_endpress(orders: &[&str]) -> String {
          runs from PRESS TO (or BROADCAST) to ENDPRESS, or to the end of the mail. Nothing was \
          sent, and the lines were not taken as orders: send the press again ending with \
          ENDPRESS, and the orders after it.",
-        quoted.join(", ")
+        echo(&quoted.join(", "))
     )
 }
 

@@ -477,6 +477,19 @@ pub(crate) struct AddressMail<'a> {
     pub gm: &'a str,
 }
 
+/// The most characters of a user's text (a name, a word, a line, a subject) a mail or an error
+/// echoes: enough to recognise it, and a stranger's megabyte line can't make a megabyte reply.
+pub(crate) const ECHO_MAX: usize = 200;
+
+/// A user's text as the judge echoes it: whole up to [`ECHO_MAX`] characters, else cut there
+/// with "...". The one cut of everything a mail or an error repeats back.
+pub(crate) fn echo(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(ECHO_MAX) {
+        Some((end, _)) => format!("{}...", text.get(..end).unwrap_or_default()).into(),
+        None => text.into(),
+    }
+}
+
 /// Renders a template, naming the mail when it fails.
 pub(crate) fn render<T: Template>(what: &'static str, t: &T) -> Result<String, RenderError> {
     // Optional sections leave runs of blank lines: keep one, and end with a newline (askama drops

@@ -185,19 +185,21 @@ impl View<'_> {
         read_opt_time(t)
     }
 
-    /// The date of a mail with the text digest `digest` handled for `role` in `game`'s
-    /// `phase`, if there was one.
+    /// The date of a mail with the text digest `digest` handled for `role` in `game`, in its
+    /// `phase`, or dated `dated` in a phase a rollback set aside, if there was one.
     pub(crate) fn handled_digest(
         &self,
         game: i64,
         role: &Role,
         phase: Option<i64>,
         digest: &str,
+        dated: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
         let t: Option<String> = self.0.query_row(
-            "SELECT MIN(dated) FROM handled
-             WHERE game = ?1 AND power = ?2 AND phase IS ?3 AND digest = ?4",
-            params![game, role, phase, digest],
+            "SELECT MIN(h.dated) FROM handled h LEFT JOIN phases p ON p.id = h.phase
+             WHERE h.game = ?1 AND h.power = ?2 AND h.digest = ?4
+               AND (h.phase IS ?3 OR (p.superseded = 1 AND h.dated = ?5))",
+            params![game, role, phase, digest, time(dated)],
             |r| r.get(0),
         )?;
         read_opt_time(t)
@@ -230,21 +232,30 @@ impl Tx<'_> {
 
     /// Sets what became of a received message still `stored`: its state, the game it
     /// concerned, why (in words) when it was not answered. Its passwords kept apart are
-    /// dropped: it is handled. False when it is no longer `stored` (another napjudge answered
-    /// it first): a message is answered once.
+    /// dropped: it is handled. Whether it held any (then [`Store::truncate_wal`] after the
+    /// commit), or none when it is no longer `stored` (another napjudge answered it first): a
+    /// message is answered once.
     pub(crate) fn set_message_state(
         &self,
         id: i64,
         state: InboxState,
         game: Option<i64>,
         note: Option<&str>,
-    ) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+    ) -> Result<Option<bool>, StoreError> {
+        let secrets: Option<bool> = self
+            .0
+            .query_row(
+                "SELECT secrets IS NOT NULL FROM inbox WHERE id = ?1 AND state = ?2",
+                params![id, InboxState::Stored],
+                |r| r.get(0),
+            )
+            .optional()?;
+        self.0.execute(
             "UPDATE inbox SET state = ?2, game = ?3, note = ?4, secrets = NULL
              WHERE id = ?1 AND state = ?5",
             params![id, state, game, note, InboxState::Stored],
         )?;
-        Ok(n == 1)
+        Ok(secrets)
     }
 
     /// Records a mail handled after its SIGNON (with the received message `inbox`).

@@ -177,6 +177,17 @@ impl Store {
         Ok(store)
     }
 
+    /// Copies the write-ahead log into the file and empties it (`wal_checkpoint(TRUNCATE)`), so
+    /// that what a transaction dropped (a mail's passwords, kept until it is answered) is not
+    /// left in the log's older frames while the store stays open (`serve`): `secure_delete`
+    /// overwrites it in the file, not in the log. A reader in another process at that moment
+    /// keeps the log as it is until the next call; that is no error.
+    pub fn truncate_wal(&self) -> Result<(), StoreError> {
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
     /// The file the store is in; none for a database in memory.
     pub(crate) fn path(&self) -> Option<&Path> {
         self.conn.path().filter(|p| !p.is_empty()).map(Path::new)

@@ -225,10 +225,15 @@ impl View<'_> {
     /// latest row is a CLEAR has none).
     pub fn latest_orders(&self, phase: i64) -> Result<Vec<OrderText>, StoreError> {
         Ok(self
-            .order_texts(LATEST_ORDERS, phase)?
+            .latest_rows(phase)?
             .into_iter()
             .filter(|t| !t.cleared)
             .collect())
+    }
+
+    /// Each power's latest row of a phase, its orders or a CLEAR, by power name.
+    pub fn latest_rows(&self, phase: i64) -> Result<Vec<OrderText>, StoreError> {
+        self.order_texts(LATEST_ORDERS, phase)
     }
 
     /// Every order text and CLEAR of a phase, oldest first: its history.
