@@ -10,7 +10,7 @@ use crate::order::{parse_mail, Order, OrderKind, ParseError, Place, Stage, UnitS
 use crate::outcome::{Event, Outcome, Void};
 use crate::position::{Dislodged, Force, Item, LedgerError, Position};
 use crate::validate::{
-    check_mail, over_named_across_sheets, retreat_barred, Checker, ValidationError,
+    check_mail, over_named_across_sheets, retreat_barred, Checker, Sheet, ValidationError,
 };
 use crate::variant::{Phase, PhaseKind, PowerId, ProvinceId, Region, Variant};
 use crate::winter::GmCommand;
@@ -241,7 +241,7 @@ pub fn play(
         .collect();
     // R1.4 across the sheets: a unit ordered on two (a controlled minor's by its controller and
     // on the minor's own sheet) is over-named as on one.
-    let valid_by_sheet: Vec<(PowerId, Vec<(usize, &Order<Region>)>)> = checked
+    let valid_by_sheet: Vec<Sheet> = checked
         .iter()
         .map(|(power, orders)| {
             let ok = orders
@@ -254,7 +254,11 @@ pub fn play(
     let over = over_named_across_sheets(variant, &position, &valid_by_sheet);
     let valid_at: Vec<Vec<usize>> = checked
         .iter()
-        .map(|(_, orders)| (0..orders.len()).filter(|&j| orders[j].checked.is_ok()).collect())
+        .map(|(_, orders)| {
+            (0..orders.len())
+                .filter(|&j| orders[j].checked.is_ok())
+                .collect()
+        })
         .collect();
     for ((s, k), e) in over {
         checked[s].1[valid_at[s][k]].checked = Err(OrderError::Invalid(e));

@@ -30,8 +30,8 @@ use crate::order::{Order, OrderKind, Place, Stage, UnitSpec};
 use crate::position::Position;
 use crate::variant::{PowerId, ProvinceId, Region, SpaceKind, Variant};
 use merge::without_ambiguous_participants;
-pub use set::over_named_across_sheets;
 use set::{check_numbered, Numbering};
+pub use set::{over_named_across_sheets, Sheet};
 
 /// What validation knows: the board, and optionally the phase, the position and who is ordering.
 #[derive(Clone, Copy)]

@@ -106,6 +106,9 @@ fn counted(order: &Order<Region>) -> bool {
         || order.stage == Stage::Second)
 }
 
+/// A sheet's power and its valid orders, each with its line.
+pub type Sheet<'o> = (PowerId, Vec<(usize, &'o Order<Region>)>);
+
 /// A unit ordered on two sheets (a controlled minor's unit by its controller and on the minor's
 /// own sheet, which a GM may write) is over-named the same way as on one (R1.4): when the orders
 /// of all the sheets for a force together name more components than it has, every one of them
@@ -114,7 +117,7 @@ fn counted(order: &Order<Region>) -> bool {
 pub fn over_named_across_sheets(
     variant: &Variant,
     position: &Position,
-    sheets: &[(PowerId, Vec<(usize, &Order<Region>)>)],
+    sheets: &[Sheet],
 ) -> Vec<((usize, usize), ValidationError)> {
     let all: Vec<(usize, usize, usize, &Order<Region>)> = sheets
         .iter()
@@ -141,7 +144,10 @@ pub fn over_named_across_sheets(
     let mut void = Vec::new();
     for u in &used {
         let sheets_used = |k: &usize| all[*k].0;
-        let one_sheet = u.by.iter().map(sheets_used).all(|s| s == sheets_used(&u.by[0]));
+        let one_sheet =
+            u.by.iter()
+                .map(sheets_used)
+                .all(|s| s == sheets_used(&u.by[0]));
         if one_sheet || (u.armies <= u.has.0 && u.fleets <= u.has.1) {
             continue;
         }
