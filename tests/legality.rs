@@ -357,8 +357,9 @@ fn retreat_legal(pos: &Position, d: &Dislodged, to: ProvinceId) -> bool {
 }
 
 /// The forces dislodged after the first moves: at sea none has more armies than fleets (R1.2;
-/// an army whose landing failed is aboard or gone with its fleets, R3.3); every retreat the result
-/// lists is one the whole force could make to a legal space (R1.9).
+/// an army whose landing failed is aboard or gone with its fleets, R3.3); the retreats the result
+/// lists are exactly the legal spaces the whole force could reach as it could move there (R1.9:
+/// an army across a direct passage too, R6.1).
 fn check_dislodged(v: &Variant, pos: &Position, listed: &[turn::Retreats]) -> Result<(), String> {
     for d in &pos.dislodged {
         let f = d.force;
@@ -375,8 +376,20 @@ fn check_dislodged(v: &Variant, pos: &Position, listed: &[turn::Retreats]) -> Re
             province: d.province,
             coast: d.force.coast,
         };
+        let all = (d.force.armies, d.force.fleets);
+        for p in v.province_ids().filter(|&p| p != d.province) {
+            if reaches(v, pos, all, from, p, false)
+                && retreat_legal(pos, d, p)
+                && !r.to.iter().any(|t| t.province == p)
+            {
+                return Err(format!(
+                    "{} is not listed as able to retreat to {}, which it could reach (R1.9)",
+                    d.force.name(v, d.province),
+                    v.province(p).code
+                ));
+            }
+        }
         for to in &r.to {
-            let all = (d.force.armies, d.force.fleets);
             if !reaches(v, pos, all, from, to.province, false)
                 || !retreat_legal(pos, d, to.province)
             {
@@ -590,6 +603,10 @@ fn failure_kind(e: &str) -> String {
         (
             "is listed as able to retreat",
             "a retreat listed that the force can't make",
+        ),
+        (
+            "is not listed as able to retreat",
+            "a legal retreat the result does not list",
         ),
         (
             "its components can't go there",

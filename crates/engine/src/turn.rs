@@ -9,7 +9,9 @@ use crate::adjudicate;
 use crate::order::{parse_mail, Order, OrderKind, ParseError, Place, Stage, UnitSpec};
 use crate::outcome::{Event, Outcome, Void};
 use crate::position::{Dislodged, Force, Item, LedgerError, Position};
-use crate::validate::{check_mail, retreat_barred, Checker, ValidationError};
+use crate::validate::{
+    check_mail, over_named_across_sheets, retreat_barred, Checker, Sheet, ValidationError,
+};
 use crate::variant::{Phase, PhaseKind, PowerId, ProvinceId, Region, Variant};
 use crate::winter::GmCommand;
 use serde::{Deserialize, Serialize};
@@ -232,11 +234,35 @@ pub fn play(
             })?;
         gm_events.push(Event::Winter(event));
     }
-    let checked: Vec<(PowerId, Vec<CheckedOrder>)> = sheets
+    let mut checked: Vec<(PowerId, Vec<CheckedOrder>)> = sheets
         .orders
         .iter()
         .map(|(&power, text)| (power, check(variant, Some(&position), Some(power), text)))
         .collect();
+    // R1.4 across the sheets: a unit ordered on two (a controlled minor's by its controller and
+    // on the minor's own sheet) is over-named as on one.
+    let valid_by_sheet: Vec<Sheet> = checked
+        .iter()
+        .map(|(power, orders)| {
+            let ok = orders
+                .iter()
+                .filter_map(|c| c.checked.as_ref().ok().map(|o| (c.line, o)))
+                .collect();
+            (*power, ok)
+        })
+        .collect();
+    let over = over_named_across_sheets(variant, &position, &valid_by_sheet);
+    let valid_at: Vec<Vec<usize>> = checked
+        .iter()
+        .map(|(_, orders)| {
+            (0..orders.len())
+                .filter(|&j| orders[j].checked.is_ok())
+                .collect()
+        })
+        .collect();
+    for ((s, k), e) in over {
+        checked[s].1[valid_at[s][k]].checked = Err(OrderError::Invalid(e));
+    }
     let valid: Vec<(PowerId, Order<Region>)> = checked
         .iter()
         .flat_map(|(power, orders)| {

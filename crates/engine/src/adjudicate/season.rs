@@ -37,6 +37,7 @@ pub fn first_phase(
             None => first.push(order.clone()),
         }
     }
+    one_leg_for_a_move_given_twice(&first, &first_powers, &mut second);
     let r = movement::adjudicate_by(variant, position, &first, &first_powers);
     let mut outcomes = vec![Outcome::SecondPhase; orders.len()];
     for (k, &i) in first_index.iter().enumerate() {
@@ -254,6 +255,60 @@ fn split_chain(order: &Order<Region>) -> Option<(Order<Region>, Order<Region>)> 
             kind: leg,
         },
     ))
+}
+
+/// The same fleet move or chain given twice (in an embark and in the fleet's own order) is one
+/// move: its second leg is made once, not voided as two orders for one fleet (R3.2, section 0).
+/// For each embarkation whose fleet's own order gives the same first move, two second-phase
+/// moves of the power from where that move goes, to the same sea with as many fleets, are one:
+/// the embarkation's chain leg is dropped, else a `2:` order, whichever notation gave them.
+fn one_leg_for_a_move_given_twice(
+    first: &[Order<Region>],
+    powers: &[PowerId],
+    second: &mut Vec<(PowerId, Order<Region>, Option<usize>)>,
+) {
+    let fleet_move = |o: &Order<Region>| match &o.kind {
+        OrderKind::Move {
+            unit,
+            to,
+            via_convoy: false,
+            ..
+        } if unit.fleets > 0 => Some((unit.at.province, to.province, unit.fleets)),
+        _ => None,
+    };
+    for (k, order) in first.iter().enumerate() {
+        let OrderKind::EmbarkWith { fleet, to, .. } = &order.kind else {
+            continue;
+        };
+        let given = (fleet.at.province, to.province, fleet.fleets);
+        let twice = first
+            .iter()
+            .zip(powers)
+            .any(|(o, p)| *p == powers[k] && fleet_move(o) == Some(given));
+        if !twice {
+            continue;
+        }
+        let legs: Vec<usize> = (0..second.len())
+            .filter(|&j| {
+                let (p, o, _) = &second[j];
+                *p == powers[k]
+                    && fleet_move(o).is_some_and(|(at, _, n)| at == given.1 && n == given.2)
+            })
+            .collect();
+        let same = |a: usize, b: usize| fleet_move(&second[a].1) == fleet_move(&second[b].1);
+        let drop = legs
+            .iter()
+            .copied()
+            .filter(|&a| legs.iter().any(|&b| b != a && same(a, b)))
+            .min_by_key(|&a| match second[a].2 {
+                Some(c) if c == k => 0,
+                None => 1,
+                Some(_) => 2,
+            });
+        if let Some(a) = drop {
+            second.remove(a);
+        }
+    }
 }
 
 /// Whether a chain's second leg goes from where the fleet is to an adjacent sea space.

@@ -165,6 +165,22 @@ pub enum ValidationError {
         /// The orders for the force: `this one and line 3, line 4`.
         orders: String,
     },
+    /// A unit ordered on two sheets (a controlled minor's, by its controller and on its own
+    /// sheet) is over-named as on one (R1.4): every order for it is void and it holds.
+    #[error(
+        "the force in {place} is ordered on more than one sheet ({orders}): they name {named}, \
+         and it has {has}, so all of them are void and the force holds; order it on one sheet"
+    )]
+    OrderedOnSheets {
+        /// The space.
+        place: String,
+        /// What the force has.
+        has: String,
+        /// What the orders name together.
+        named: String,
+        /// The orders for the force, on every sheet: `France line 1, Spain line 1`.
+        orders: String,
+    },
     /// The order is of a kind this phase doesn't take.
     #[error("{what} can't be ordered in the {phase} phase")]
     WrongPhase {

@@ -31,6 +31,7 @@ use crate::position::Position;
 use crate::variant::{PowerId, ProvinceId, Region, SpaceKind, Variant};
 use merge::without_ambiguous_participants;
 use set::{check_numbered, Numbering};
+pub use set::{over_named_across_sheets, Sheet};
 
 /// What validation knows: the board, and optionally the phase, the position and who is ordering.
 #[derive(Clone, Copy)]

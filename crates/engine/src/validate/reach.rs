@@ -21,8 +21,7 @@ impl Checker<'_> {
         let ok = match t {
             UnitType::Army => {
                 v.province(b).kind != SpaceKind::Sea
-                    && (v.army_adjacent(a, b)
-                        || (v.rules.passages && v.passage(a, b).is_some())
+                    && (v.army_reaches(a, b)
                         || (convoy_allowed
                             && v.province(a).kind == SpaceKind::Coast
                             && v.province(b).kind == SpaceKind::Coast))

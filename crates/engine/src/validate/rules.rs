@@ -7,7 +7,8 @@ use crate::position::{Dislodged, Ledgers, Position};
 use crate::variant::{PowerId, ProvinceId, Region, UnitType, Variant};
 
 /// Why a retreat of `d` to `p` is illegal, if it is (DATC 6.H.5, 6.H.6, 6.H.10): the space is
-/// occupied, the attacker came from there (not by convoy), or a stand-off left it empty.
+/// occupied, the attacker came from there (not by convoy: a crossing is no convoy, so the
+/// attacker's origin stays barred when the attacker crossed, R1.9), or a stand-off left it empty.
 pub fn retreat_barred(position: &Position, d: &Dislodged, p: ProvinceId) -> Option<Void> {
     if position.units[p.index()].is_some() {
         Some(Void::RetreatOccupied(p))

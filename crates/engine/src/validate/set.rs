@@ -7,7 +7,7 @@ use super::merge::{check_merge_result, merge_sums, without_void_participants};
 use super::{units_of, Checked, Checker, ValidationError};
 use crate::order::{Order, OrderKind, Place, Stage, UnitSpec};
 use crate::position::Position;
-use crate::variant::{PhaseKind, ProvinceId, Region};
+use crate::variant::{PhaseKind, PowerId, ProvinceId, Region, Variant};
 
 pub(super) fn check_numbered<'o>(
     checker: &Checker,
@@ -21,13 +21,7 @@ pub(super) fn check_numbered<'o>(
     if let Some(pos) = checker.position {
         for (this, order) in checked.iter().enumerate() {
             let Ok(order) = order else { continue };
-            // Winter orders are taken in the order written (DATC 6.I.1, 6.J.1, 6.J.2: a unit
-            // removed twice is removed once), landings and second-phase orders are counted where
-            // adjudication knows what is aboard and what moved.
-            let skip = order.kind.is_winter()
-                || matches!(order.kind, OrderKind::Disembark { .. })
-                || order.stage == Stage::Second;
-            if !skip {
+            if counted(order) {
                 for unit in units_of(order) {
                     tally(pos, &mut used, unit, this);
                 }
@@ -101,6 +95,77 @@ pub(super) fn check_numbered<'o>(
             Ok(checked)
         })
         .collect()
+}
+
+/// Whether R1.4 counts the order's components with the set's. Winter orders are taken in the
+/// order written (DATC 6.I.1, 6.J.1, 6.J.2: a unit removed twice is removed once), landings and
+/// second-phase orders are counted where adjudication knows what is aboard and what moved.
+fn counted(order: &Order<Region>) -> bool {
+    !(order.kind.is_winter()
+        || matches!(order.kind, OrderKind::Disembark { .. })
+        || order.stage == Stage::Second)
+}
+
+/// A sheet's power and its valid orders, each with its line.
+pub type Sheet<'o> = (PowerId, Vec<(usize, &'o Order<Region>)>);
+
+/// A unit ordered on two sheets (a controlled minor's unit by its controller and on the minor's
+/// own sheet, which a GM may write) is over-named the same way as on one (R1.4): when the orders
+/// of all the sheets for a force together name more components than it has, every one of them
+/// is void and it holds. `sheets` holds each sheet's power and its valid orders, each with its
+/// line; the answer is each order voided, as (sheet, order) indices into `sheets`, with why.
+pub fn over_named_across_sheets(
+    variant: &Variant,
+    position: &Position,
+    sheets: &[Sheet],
+) -> Vec<((usize, usize), ValidationError)> {
+    let all: Vec<(usize, usize, usize, &Order<Region>)> = sheets
+        .iter()
+        .enumerate()
+        .flat_map(|(s, (_, orders))| {
+            orders
+                .iter()
+                .enumerate()
+                .map(move |(k, &(line, order))| (s, k, line, order))
+        })
+        .collect();
+    let mut used: Vec<Used> = Vec::new();
+    for (this, &(_, _, _, order)) in all.iter().enumerate() {
+        if counted(order) {
+            for unit in units_of(order) {
+                tally(position, &mut used, unit, this);
+            }
+        }
+    }
+    let name = |k: usize| {
+        let (s, _, line, _) = all[k];
+        format!("{} line {line}", variant.power(sheets[s].0).name)
+    };
+    let mut void = Vec::new();
+    for u in &used {
+        let sheets_used = |k: &usize| all[*k].0;
+        let one_sheet =
+            u.by.iter()
+                .map(sheets_used)
+                .all(|s| s == sheets_used(&u.by[0]));
+        if one_sheet || (u.armies <= u.has.0 && u.fleets <= u.has.1) {
+            continue;
+        }
+        let orders: Vec<String> = u.by.iter().map(|&k| name(k)).collect();
+        for &k in &u.by {
+            let (s, i, _, _) = all[k];
+            void.push((
+                (s, i),
+                ValidationError::OrderedOnSheets {
+                    place: variant.province(u.at).name.clone(),
+                    has: describe_counts(u.has.0, u.has.1),
+                    named: describe_counts(u.armies, u.fleets),
+                    orders: orders.join(", "),
+                },
+            ));
+        }
+    }
+    void
 }
 
 /// Two of the power's own orders that adjudication would void together (R3.2, R5.1): a fleet

@@ -509,15 +509,19 @@ impl Variant {
             .map(|&(_, b)| b)
     }
 
+    /// Whether an army in `from` reaches `to` by itself: over land, or across a direct passage as
+    /// if adjacent (R6.1). Moves, supports and retreats (R1.9) all ask this.
+    pub fn army_reaches(&self, from: ProvinceId, to: ProvinceId) -> bool {
+        self.army_adjacent(from, to) || (self.rules.passages && self.passage(from, to).is_some())
+    }
+
     /// How many of a force's `armies` and `fleets` in `from` could move into `into` themselves,
     /// as a support needs (R1.6): armies ashore over land or across a direct passage (R6.1),
     /// fleets by sea or coast (from any coast when `from` names none). Armies at sea support
     /// nothing: they act only aboard their fleets.
     pub fn supporting(&self, armies: u8, fleets: u8, from: Region, into: ProvinceId) -> (u8, u8) {
         let p = from.province;
-        let walks = self.province(p).kind != SpaceKind::Sea
-            && (self.army_adjacent(p, into)
-                || (self.rules.passages && self.passage(p, into).is_some()));
+        let walks = self.province(p).kind != SpaceKind::Sea && self.army_reaches(p, into);
         let coasts = &self.province(p).coasts;
         let sails = if from.coast.is_none() && !coasts.is_empty() {
             coasts.iter().any(|&c| {

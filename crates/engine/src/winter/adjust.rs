@@ -223,36 +223,41 @@ fn remove(position: &mut Position, at: ProvinceId, armies: u8, fleets: u8) {
 }
 
 /// The unit civil disorder removes next: farthest from an owned centre, fleets first (but at sea
-/// never a fleet that carries an army), then by name.
+/// never a fleet that carries an army), then by name. A direct passage counts as one move for an
+/// army (R7.4, R6.1), so an army's distance and a fleet's may differ in one space.
 fn civil_disorder_pick(
     variant: &Variant,
     position: &Position,
     power: PowerId,
 ) -> Option<(ProvinceId, UnitType)> {
-    let distance = distances_to_owned(variant, position, power);
+    let by_fleet = distances_to_owned(variant, position, power, false);
+    let by_army = distances_to_owned(variant, position, power, variant.rules.passages);
     position
         .forces()
         .filter(|(_, f)| f.power == power)
-        .map(|(p, f)| {
-            let t = if f.fleets > 0 && !stranded(variant, p, f.armies, f.fleets - 1) {
-                UnitType::Fleet
-            } else {
-                UnitType::Army
-            };
-            (p, t)
+        .flat_map(|(p, f)| {
+            let fleet = (f.fleets > 0 && !stranded(variant, p, f.armies, f.fleets - 1))
+                .then_some((p, UnitType::Fleet, by_fleet[p.index()]));
+            let army = (f.armies > 0).then_some((p, UnitType::Army, by_army[p.index()]));
+            fleet.into_iter().chain(army)
         })
-        .max_by(|&(p, t), &(q, u)| {
-            let key = |p: ProvinceId| distance[p.index()];
-            key(p)
-                .cmp(&key(q))
+        .max_by(|&(p, t, d), &(q, u, e)| {
+            d.cmp(&e)
                 .then((t == UnitType::Fleet).cmp(&(u == UnitType::Fleet)))
                 .then(variant.province(q).name.cmp(&variant.province(p).name))
         })
+        .map(|(p, t, _)| (p, t))
 }
 
 /// Moves needed from each space to the nearest centre `power` owns, or its nearest home centre,
-/// as the edition's civil-disorder policy says, over land and sea alike.
-fn distances_to_owned(variant: &Variant, position: &Position, power: PowerId) -> Vec<u32> {
+/// as the edition's civil-disorder policy says, over land and sea alike; across the direct
+/// passages too when `passages` (an army's distance, R7.4).
+fn distances_to_owned(
+    variant: &Variant,
+    position: &Position,
+    power: PowerId,
+    passages: bool,
+) -> Vec<u32> {
     let n = variant.provinces.len();
     let mut dist = vec![u32::MAX; n];
     let mut frontier: Vec<ProvinceId> = match variant.rules.edition.civil_disorder {
@@ -274,7 +279,12 @@ fn distances_to_owned(variant: &Variant, position: &Position, power: PowerId) ->
         let mut next = Vec::new();
         for p in frontier {
             let near = variant.army_adj[p.index()].0 | variant.fleet_reach[p.index()].0;
-            for q in ProvinceSet(near).iter() {
+            let crossed = variant
+                .passages
+                .iter()
+                .filter(|_| passages)
+                .filter_map(|x| (x.a == p).then_some(x.b).or((x.b == p).then_some(x.a)));
+            for q in ProvinceSet(near).iter().chain(crossed) {
                 if dist[q.index()] == u32::MAX {
                     dist[q.index()] = d;
                     next.push(q);

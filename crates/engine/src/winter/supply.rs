@@ -3,7 +3,7 @@
 //! conversion to IP, bank).
 //!
 //! Rulings: a borrower repays out of this Winter's income and bank before anything else; what it
-//! can't pay stays lent for another year. A loan may only lend SP the lender doesn't need for the
+//! can't pay stays lent for another year; creditors are paid in the variant's order of powers. A loan may only lend SP the lender doesn't need for the
 //! units it has (loans received this Winter don't count). Conversions and banking come after the
 //! builds and removals; what is left unallocated is banked.
 
@@ -82,6 +82,9 @@ pub fn open(
         }
     }
     let mut loans = std::mem::take(&mut ledgers.loans);
+    // A borrower that can't repay every creditor pays them in the variant's order of powers,
+    // whatever order the loans are listed or were recorded in (R7.2).
+    loans.sort_by_key(|l| (l.lender, l.borrower));
     for loan in &mut loans {
         if renewed.contains(&(loan.lender, loan.borrower)) {
             continue;

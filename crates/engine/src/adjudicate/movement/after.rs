@@ -388,7 +388,11 @@ impl<'a> Resolver<'a> {
                     if it.lands { SeaTime::default() } else { time },
                 )),
                 None => {
-                    let coast = before.force(it.at).and_then(|f| f.coast);
+                    // Armies stand in the whole space: a coast is the fleets' (R1.1).
+                    let coast = before
+                        .force(it.at)
+                        .and_then(|f| f.coast)
+                        .filter(|_| it.fleets > 0);
                     next.add_force(
                         it.at,
                         Force {

@@ -726,7 +726,7 @@ impl<'a> Resolver<'a> {
 
 /// Armies aboard a sea force that no move takes along (unordered, or named in a hold, support or
 /// blockade) travel with its fleets sailing to other seas when the fleets staying behind have no
-/// room for them (R3.4: an A/F moves as one force at sea), the sailing moves taken by destination
+/// room for them (R3.4: an A/F moves as one force at sea; blockading fleets have none, R5.1), the sailing moves taken by destination
 /// so that the order of writing plays no part. Fleets can't sail ashore from under armies aboard
 /// (R3.3: an army lands only by `D`), those ordered to land included (the landing may fail, and
 /// the army then stays aboard): while armies would be left without room, the moves of that
@@ -750,9 +750,11 @@ fn carry_armies_aboard(variant: &Variant, items: &mut Vec<Item>) -> Vec<usize> {
     for sea in seas {
         let here = |it: &Item| it.at == sea && it.carrier.is_none();
         let stays = |it: &Item| here(it) && !it.lands && to_sea(it).is_none();
+        // Blockaders never end carrying an army (R5.1): the army belongs to the part that does
+        // not blockade, and goes with it wherever it moves, in either phase.
         let fleets: u32 = items
             .iter()
-            .filter(|it| stays(it))
+            .filter(|it| stays(it) && !matches!(it.act, Act::Blockade { .. }))
             .map(|it| u32::from(it.fleets))
             .sum();
         let armies: u32 = items
