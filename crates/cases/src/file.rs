@@ -461,7 +461,7 @@ mod tests {
         assert_eq!(cases[0].standoffs[0].text, "Bur, Pic");
     }
 
-    /// Issue 11: a record's sections are read with the case's blocks; a bare `AFTER` section
+    /// A record's sections are read with the case's blocks; a bare `AFTER` section
     /// expects nothing but that the phase was played; a case keyword is refused in a record.
     #[test]
     fn record_sections_are_read_with_the_case_blocks() {

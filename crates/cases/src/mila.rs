@@ -585,7 +585,7 @@ mod tests {
         assert_eq!(order_text("A PAR B", m), None);
     }
 
-    /// The writer is the reader's inverse (the export's round trip, issue 23): each order of
+    /// The writer is the reader's inverse (the export's round trip): each order of
     /// the format read and written back is itself.
     #[test]
     fn orders_written_back_are_the_formats() {

@@ -1,4 +1,4 @@
-//! Issue 17: the engine's top-level modules form a DAG in the data's path. Each module may name
+//! The engine's top-level modules form a DAG in the data's path. Each module may name
 //! (`crate::module`) only the modules before it in [`ORDER`], never one after it, so no two of
 //! them import each other, however indirectly.
 //!
@@ -110,7 +110,7 @@ fn backward_uses() -> (Vec<String>, BTreeMap<String, usize>) {
     (wrong, modules)
 }
 
-/// Issue 17: no module uses one after it in the data's path, so the module graph has no cycle.
+/// No module uses one after it in the data's path, so the module graph has no cycle.
 #[test]
 fn the_engine_modules_form_a_dag_in_the_data_path() {
     let (wrong, modules) = backward_uses();

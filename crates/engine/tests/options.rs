@@ -1,4 +1,4 @@
-//! Issue 17: a game's or a case's rule switches are read in one place ([`RuleOption`]), and the
+//! A game's or a case's rule switches are read in one place ([`RuleOption`]), and the
 //! `webdiplomacy` switch chooses a rule edition, a bundle of policies (RULINGS "Rule editions").
 
 use napjudge_engine::variant::{

@@ -201,7 +201,7 @@ mod tests {
         assert_eq!(text("a,b;c\\d\ne"), "a\\,b\\;c\\\\d\\ne");
     }
 
-    /// Issue 31, finding 4e: the UID took the game's name as it is, and a name with CR/LF (from
+    /// The UID took the game's name as it is, and a name with CR/LF (from
     /// an old database) wrote lines of its own into the event.
     #[test]
     fn a_name_with_line_breaks_writes_no_line_of_its_own() {

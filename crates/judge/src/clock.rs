@@ -309,7 +309,7 @@ mod tests {
         assert!(Period::parse("2w").is_err());
     }
 
-    /// Issue 19, finding 2: a period is bounded by its one reader, with a clear error.
+    /// A period is bounded by its one reader, with a clear error.
     #[test]
     fn periods_are_bounded() {
         assert_eq!(Period::parse("365d"), Ok(Period::MAX));
@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(Period::clamped(i64::MIN).secs(), 0);
     }
 
-    /// Issue 19, finding 2: time arithmetic is checked, never a panic.
+    /// Time arithmetic is checked, never a panic.
     #[test]
     fn arithmetic_past_the_calendar_is_an_error() {
         let t = parse_time("9999-12-31T00:00:00Z").expect("a time");
@@ -358,7 +358,7 @@ mod tests {
         assert_eq!(show(7 * 86_400), Ok("7d".into()));
     }
 
-    /// Issue 20: a time the GM types is the game's local time unless it has an offset; the
+    /// A time the GM types is the game's local time unless it has an offset; the
     /// hour the clocks skip, and the hour they have twice, are refused with what to write.
     #[test]
     fn times_typed_are_read_in_the_game_zone() {

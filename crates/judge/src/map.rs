@@ -1,4 +1,4 @@
-//! MAP by mail (issue 21): a picture of the board after a played phase (the one its result
+//! MAP by mail: a picture of the board after a played phase (the one its result
 //! mails carried, when it was stored) or of the board now, for a reply to carry.
 
 use crate::game::{GameError, Judge};

@@ -1,4 +1,4 @@
-//! Press as the game allows (issue 21): the one check of a press against the game's press
+//! Press as the game allows: the one check of a press against the game's press
 //! options (white, grey, public, none; anonymous players; the GM's copy: settings of the game,
 //! `crate::settings`), and a player's HISTORY PRESS.
 
@@ -147,7 +147,7 @@ mod tests {
         }
     }
 
-    /// Issue 21: each press option refuses what its rule forbids, and only that; the GM's press
+    /// Each press option refuses what its rule forbids, and only that; the GM's press
     /// is never refused by it, but GREY needs a grey game from anyone.
     #[test]
     fn each_press_option_refuses_what_its_rule_forbids() {

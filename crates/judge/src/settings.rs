@@ -41,7 +41,7 @@ pub enum Setting {
     Wait(bool),
     /// Whether result mails carry a picture of the board.
     Pictures(bool),
-    /// Which press the players may send (issue 21).
+    /// Which press the players may send.
     Press(PressMode),
     /// Whether players are known by their powers only (gunboat).
     Anonymous(bool),
@@ -340,7 +340,7 @@ impl std::fmt::Display for Setting {
 mod tests {
     use super::*;
 
-    /// Issue 20: one reader for the shell's and the mail's settings; an unknown key gets the
+    /// One reader for the shell's and the mail's settings; an unknown key gets the
     /// list of keys, a bad value what to write.
     #[test]
     fn keys_and_values_are_read_once() {

@@ -209,7 +209,7 @@ impl PhaseView {
                 note: "no orders: civil disorder, the rules' defaults were applied".into(),
             });
         }
-        // The units no order named, after each power's orders (issue 21).
+        // The units no order named, after each power's orders.
         for u in &report.unordered {
             if let Some(p) = powers.iter_mut().find(|p| p.power == name(v, u.power)) {
                 p.lines.push(OrderLine {
