@@ -193,7 +193,7 @@ pub(crate) fn acknowledge(
     }
     let mut notes = render::advice::notes(v, &whole);
     if let Some(b) = &advised.budget {
-        notes.push(render::advice::budget(b));
+        notes.extend(render::advice::budget(v, b));
     }
     let kept: Vec<&CheckedOrder> = checked
         .iter()
