@@ -77,7 +77,8 @@ pub enum Warning {
     /// An order that fails or is void when the power's orders are played alone: in a Winter any
     /// (the budget's checks among them), in a movement phase a void only its own orders decide.
     Alone(Outcome),
-    /// Builds the power may make and leaves unordered (none is built for them).
+    /// Builds the power may make and leaves unordered (none is built for them), as many as the SP
+    /// it doesn't bank, convert or lend could still pay for.
     BuildsUnused(u32),
     /// Removals due and not ordered: civil disorder removes these units.
     CivilDisorder(Vec<(ProvinceId, crate::variant::UnitType)>),
@@ -738,15 +739,22 @@ fn winter(
         return Vec::new();
     };
     let mut out = Vec::new();
-    let mut used: i64 = 0;
+    // Builds ordered or waived, units built, and SP banked or converted on purpose (a loan is
+    // already out of the budget's builds: the opening of the account takes it).
+    let (mut used, mut built, mut allocated): (i64, i64, i64) = (0, 0, 0);
     for o in report.powers.iter().flat_map(|p| &p.orders) {
         let Ok(outcome) = &o.result else { continue };
         let line = lines.get(o.order.line.wrapping_sub(1)).copied();
         match (outcome, o.order.checked.as_ref().map(|c| &c.kind)) {
             (Outcome::Succeeds, Ok(OrderKind::Build { unit })) => {
-                used += i64::from(unit.armies.max(unit.fleets));
+                let n = i64::from(unit.armies.max(unit.fleets));
+                used += n;
+                built += n;
             }
             (Outcome::Succeeds, Ok(OrderKind::Waive)) => used += 1,
+            (Outcome::Succeeds, Ok(OrderKind::Bank { amount } | OrderKind::Convert { amount })) => {
+                allocated += i64::from(*amount)
+            }
             (Outcome::Succeeds, _) => {}
             (Outcome::Fails(Reason::Refused(_)) | Outcome::Void(_), _) => out.push(Advice {
                 line,
@@ -756,7 +764,12 @@ fn winter(
         }
     }
     if let Some(b) = budget.and_then(|b| b.units) {
-        let unused = i64::from(b.builds) - used;
+        // Only the builds the SP not allocated could still pay for are left unused.
+        let payable = b.left().map_or(i64::MAX, |left| {
+            (left - i64::from(supply::SP_PER_UNIT) * built - allocated)
+                / i64::from(supply::SP_PER_UNIT)
+        });
+        let unused = (i64::from(b.builds) - used).min(payable);
         if b.builds > 0 && unused > 0 {
             out.push(Advice {
                 line: None,
