@@ -4,7 +4,7 @@
 //! year by mail; every command and every bad input of the issue has its mail. Steps named
 //! `bad-*` must leave the game untouched (phases, orders, players, GM actions). Issue 32: step 06
 //! acknowledges a Bids phase with the IP budget and step 12's LIST gives every major's (finding
-//! 3); step 38 warns of Prussia's unordered build, and 38a's CONVERT 3 of the same 3 SP warns of
+//! 3), and places its misspelt power once, by the mail's line and column (finding 6); step 38 warns of Prussia's unordered build, and 38a's CONVERT 3 of the same 3 SP warns of
 //! nothing (finding 7).
 //!
 //! Two markers are expanded in a mail: `{{REPEAT N TEXT}}` (N lines of TEXT: the 10 MB mail and
