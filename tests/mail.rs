@@ -2,7 +2,10 @@
 //! order to `mail::receive` on a real SQLite file, and `NN-name.out` the exact mails each one
 //! queued (the reply, and results or press it caused). A game goes from creation through a full
 //! year by mail; every command and every bad input of the issue has its mail. Steps named
-//! `bad-*` must leave the game untouched (phases, orders, players, GM actions).
+//! `bad-*` must leave the game untouched (phases, orders, players, GM actions). Issue 32: step 06
+//! acknowledges a Bids phase with the IP budget and step 12's LIST gives every major's (finding
+//! 3), and places its misspelt power once, by the mail's line and column (finding 6); step 38 warns of Prussia's unordered build, and 38a's CONVERT 3 of the same 3 SP warns of
+//! nothing (finding 7).
 //!
 //! Two markers are expanded in a mail: `{{REPEAT N TEXT}}` (N lines of TEXT: the 10 MB mail and
 //! the 10,000 order lines) and `{{QUOTE_RESULTS}}` (the last results mail, quoted with `> `).

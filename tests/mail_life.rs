@@ -17,7 +17,9 @@
 //!
 //! The story, step by step (the issue's item in brackets):
 //! - 01-03: the GM creates `life` (abandonment after 2 missed phases), seats the five players
-//!   and the GM, starts it [start mails with instructions]; 04: Carol observes it.
+//!   and the GM (Russia with a generated password), starts it [start mails with instructions;
+//!   issue 32 finding 5: Russia's says its password was generated and mailed, and when, not
+//!   "ask your GM"]; 04: Carol observes it.
 //! - 05: the GM moves the deadline by mail [a deadline change noticed to everyone].
 //! - 06-07: Prussia's player resigns; his old password is refused [a player who resigns].
 //! - 08-11: France, England and Austria bid; Russia's player has gone quiet. The tick at the

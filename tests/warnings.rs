@@ -367,7 +367,9 @@ fn winter(xs: &[u16]) -> Result<(), String> {
     }
     // The budget shown is the one the Winter used: the builds it allowed, when nobody lent.
     for (p, a) in &advised {
-        let Some(b) = a.budget else { continue };
+        let Some(b) = a.budget.as_ref().and_then(|b| b.units) else {
+            continue;
+        };
         if lent_to.contains(p) || b.sp.is_none() {
             continue;
         }

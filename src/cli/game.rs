@@ -625,7 +625,7 @@ fn orders(
             None => println!("line {}: {}", l.line, l.kept()),
             Some(err) => {
                 failed = true;
-                println!("line {}: {}: {err}", l.line, l.order);
+                println!("{}: {}: {err}", l.place(l.line, 0), l.order);
             }
         }
         for w in &l.warnings {

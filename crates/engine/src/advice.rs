@@ -12,7 +12,7 @@
 //! - in a Winter: the power's orders played alone through [`turn::play`], the very adjudication
 //!   the phase gets ([`crate::winter::adjudicate`]), so an order the power's supply points or
 //!   builds can't pay for is warned with the engine's own refusal, and builds left unused or
-//!   removals left to civil disorder are named; with the power's [`Budget`].
+//!   removals left to civil disorder are named; with the power's [`Budget`] (SP and IP).
 //!
 //! Only another power's orders can make an order without a warning void, or a Winter order fail:
 //! a loan to the power or a renewal of its debt (more SP, so a removal may no longer be due),
@@ -27,7 +27,7 @@ use crate::position::Position;
 use crate::turn::{self, named, CheckedOrder, Sheets, Unordered};
 use crate::validate::Checker;
 use crate::variant::{PhaseKind, PowerId, ProvinceId, Region, SpaceKind, Variant};
-use crate::winter::{adjust, supply};
+use crate::winter::{self, adjust, supply};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -77,7 +77,8 @@ pub enum Warning {
     /// An order that fails or is void when the power's orders are played alone: in a Winter any
     /// (the budget's checks among them), in a movement phase a void only its own orders decide.
     Alone(Outcome),
-    /// Builds the power may make and leaves unordered (none is built for them).
+    /// Builds the power may make and leaves unordered (none is built for them), as many as the SP
+    /// it doesn't bank, convert or lend could still pay for.
     BuildsUnused(u32),
     /// Removals due and not ordered: civil disorder removes these units.
     CivilDisorder(Vec<(ProvinceId, crate::variant::UnitType)>),
@@ -92,61 +93,129 @@ pub struct Advice {
     pub warning: Warning,
 }
 
-/// A power's means in a Winter before it orders (RULINGS §7): what its orders may spend.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A power's means in a Winter with its orders so far (RULINGS §7): what its orders may spend.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Budget {
+    /// In an adjustment phase, its units and what pays for them.
+    pub units: Option<Units>,
+    /// With influence, a major's IP for this Winter's bids (R7.5, R7.6).
+    pub ip: Option<Ip>,
+}
+
+/// A power's units in an adjustment phase and what pays for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Units {
     /// SP at hand this Winter (income, bank, repayments, the power's own loans), when the game
     /// has supply points.
     pub sp: Option<u32>,
     /// Units (components) on the board.
-    pub units: u32,
+    pub count: u32,
     /// What they cost (with supply points, 3 SP each).
     pub upkeep: u32,
     /// Builds available (negative: removals due).
     pub builds: i32,
 }
 
-impl Budget {
+impl Units {
     /// SP left after upkeep (negative: short).
     pub fn left(&self) -> Option<i64> {
         self.sp.map(|sp| i64::from(sp) - i64::from(self.upkeep))
     }
 }
 
-/// A power's Winter budget before it orders, with `orders` its own orders (its loans count),
-/// worked out by the Winter's own opening of the accounts ([`supply::open`]): none outside an
-/// adjustment phase or for a power that owes no units' orders.
+/// A major's influence points this Winter, as the Winter's own steps (c) and (d) count them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ip {
+    /// IP received: 3 per centre, 2 per minor controlled, 2 per SP converted (R7.5).
+    pub received: u32,
+    /// SP its orders convert (their IP are in `received`).
+    pub converted: u32,
+    /// IP its bids taken spend.
+    pub spent: u32,
+    /// Its automatic IP as incumbent (R7.7), per minor: added to its total there, not spendable.
+    pub automatic: Vec<(PowerId, u32)>,
+}
+
+impl Ip {
+    /// IP its bids may still spend.
+    pub fn left(&self) -> u32 {
+        self.received.saturating_sub(self.spent)
+    }
+}
+
+/// A power's Winter budget with `orders` its own orders (its loans, conversions and bids count):
+/// none outside a Winter or for a power with neither units to order nor IP. The units' part is
+/// the Winter's own opening of the accounts ([`supply::open`]); the IP the Winter played with
+/// these orders alone ([`winter::adjudicate`]), so the acknowledgement, LIST and the reminders
+/// show what the phase will count.
 pub fn budget(
     variant: &Variant,
     position: &Position,
     power: PowerId,
     orders: &[Order<Region>],
 ) -> Option<Budget> {
-    if position.phase.kind != PhaseKind::Adjustment {
+    if !matches!(position.phase.kind, PhaseKind::Adjustment | PhaseKind::Bids) {
         return None;
     }
-    let units = supply::unit_count(position, power);
+    let own: Vec<(PowerId, Order<Region>)> = orders.iter().map(|o| (power, o.clone())).collect();
+    let units = (position.phase.kind == PhaseKind::Adjustment)
+        .then(|| units(variant, position, power, &own));
+    let ip = ip(variant, position, power, &own);
+    (units.is_some() || ip.is_some()).then_some(Budget { units, ip })
+}
+
+fn units(
+    variant: &Variant,
+    position: &Position,
+    power: PowerId,
+    own: &[(PowerId, Order<Region>)],
+) -> Units {
+    let count = supply::unit_count(position, power);
     let by_sp = variant.rules.supply_points && position.ledgers.is_major(variant, power);
     if !by_sp {
         let keep = adjust::allowance(variant, position, power);
-        return Some(Budget {
+        return Units {
             sp: None,
-            units,
-            upkeep: units,
-            builds: keep - units as i32,
-        });
+            count,
+            upkeep: count,
+            builds: keep - count as i32,
+        };
     }
-    let own: Vec<(PowerId, Order<Region>)> = orders.iter().map(|o| (power, o.clone())).collect();
     let mut outcomes = vec![Outcome::Succeeds; own.len()];
     let mut ledgers = position.ledgers.clone();
     ledgers.start_winter();
-    supply::open(variant, position, &own, &mut outcomes, &mut ledgers);
+    supply::open(variant, position, own, &mut outcomes, &mut ledgers);
     let sp = ledgers.accounts.get(&power).map_or(0, |a| a.available);
-    Some(Budget {
+    Units {
         sp: Some(sp),
-        units,
-        upkeep: supply::SP_PER_UNIT * units,
-        builds: supply::units_paid(&ledgers, power) - units as i32,
+        count,
+        upkeep: supply::SP_PER_UNIT * count,
+        builds: supply::units_paid(&ledgers, power) - count as i32,
+    }
+}
+
+fn ip(
+    variant: &Variant,
+    position: &Position,
+    power: PowerId,
+    own: &[(PowerId, Order<Region>)],
+) -> Option<Ip> {
+    if !variant.rules.influence || !position.ledgers.is_major(variant, power) {
+        return None;
+    }
+    let (_, next, _) = winter::adjudicate(variant, position, own);
+    let l = &next.ledgers;
+    let influence = l.influence.get(&power)?;
+    Some(Ip {
+        received: influence.received,
+        converted: l.accounts.get(&power).map_or(0, |a| a.converted),
+        spent: influence.spent,
+        automatic: l
+            .automatic
+            .iter()
+            .filter(|(_, (incumbent, _))| *incumbent == power)
+            .map(|(&minor, &(_, n))| (minor, n))
+            .collect(),
     })
 }
 
@@ -203,7 +272,7 @@ pub fn check(
         PhaseKind::Retreat | PhaseKind::SecondRetreat => {}
         PhaseKind::Adjustment | PhaseKind::Bids => {
             budget = self::budget(variant, position, power, &plain);
-            advice = winter(variant, position, gm, power, &orders, budget);
+            advice = self::winter(variant, position, gm, power, &orders, budget.as_ref());
         }
     }
     let ordered: Vec<&Order<Region>> = kept.iter().map(|(_, o)| *o).collect();
@@ -664,21 +733,28 @@ fn winter(
     gm: &[String],
     power: PowerId,
     orders: &[CheckedOrder],
-    budget: Option<Budget>,
+    budget: Option<&Budget>,
 ) -> Vec<Advice> {
     let Some((report, lines)) = alone(variant, position, gm, power, orders) else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let mut used: i64 = 0;
+    // Builds ordered or waived, units built, and SP banked or converted on purpose (a loan is
+    // already out of the budget's builds: the opening of the account takes it).
+    let (mut used, mut built, mut allocated): (i64, i64, i64) = (0, 0, 0);
     for o in report.powers.iter().flat_map(|p| &p.orders) {
         let Ok(outcome) = &o.result else { continue };
         let line = lines.get(o.order.line.wrapping_sub(1)).copied();
         match (outcome, o.order.checked.as_ref().map(|c| &c.kind)) {
             (Outcome::Succeeds, Ok(OrderKind::Build { unit })) => {
-                used += i64::from(unit.armies.max(unit.fleets));
+                let n = i64::from(unit.armies.max(unit.fleets));
+                used += n;
+                built += n;
             }
             (Outcome::Succeeds, Ok(OrderKind::Waive)) => used += 1,
+            (Outcome::Succeeds, Ok(OrderKind::Bank { amount } | OrderKind::Convert { amount })) => {
+                allocated += i64::from(*amount)
+            }
             (Outcome::Succeeds, _) => {}
             (Outcome::Fails(Reason::Refused(_)) | Outcome::Void(_), _) => out.push(Advice {
                 line,
@@ -687,8 +763,13 @@ fn winter(
             _ => {}
         }
     }
-    if let Some(b) = budget {
-        let unused = i64::from(b.builds) - used;
+    if let Some(b) = budget.and_then(|b| b.units) {
+        // Only the builds the SP not allocated could still pay for are left unused.
+        let payable = b.left().map_or(i64::MAX, |left| {
+            (left - i64::from(supply::SP_PER_UNIT) * built - allocated)
+                / i64::from(supply::SP_PER_UNIT)
+        });
+        let unused = (i64::from(b.builds) - used).min(payable);
         if b.builds > 0 && unused > 0 {
             out.push(Advice {
                 line: None,

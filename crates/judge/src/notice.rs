@@ -6,7 +6,8 @@ use crate::clock;
 use crate::render::{self, RenderError};
 use crate::settings::Setting;
 use crate::store::{
-    Address, Game, GameState, MailKind, NewMail, PressMode, Role, StoreError, Tx, View,
+    Address, Game, GameState, MailKind, NewMail, PasswordFrom, PressMode, Role, StoreError, Tx,
+    View,
 };
 use chrono::{DateTime, Utc};
 use napjudge_engine::variant::Variant;
@@ -457,8 +458,10 @@ pub(crate) struct SeatMail<'a> {
     pub power: &'a str,
     /// Whether it is the GM's mail.
     pub gm: bool,
-    /// The password, when the judge chose it; none: the GM gives it.
+    /// The password, when the mail carries it.
     pub password: Option<&'a str>,
+    /// Otherwise, where the password came from.
+    pub from: Said,
     /// The judge's address, where commands go.
     pub judge: &'a str,
     /// The GM's address.
@@ -469,6 +472,20 @@ pub(crate) struct SeatMail<'a> {
     pub deadline: String,
     /// The game's zone.
     pub zone: &'a str,
+}
+
+/// Where the password a seat mail doesn't carry came from, as the mail says it.
+pub(crate) enum Said {
+    /// Generated and mailed to the player, at that time (in the game's zone).
+    Mailed(String),
+    /// The GM chose it.
+    ByGm,
+    /// The player chose it with SET PASSWORD.
+    ByPlayer,
+    /// Not recorded (set by an older napjudge).
+    Unrecorded,
+    /// There is none: nobody was assigned the role (the GM can be, to sign on by mail).
+    NoPassword,
 }
 
 /// Queues the seat mail of `role` at `to` (kind `Password` when it carries one), with the
@@ -493,6 +510,15 @@ pub(crate) fn seat(
         }
         false => (None, String::new()),
     };
+    let from = match tx.view().password_from(game.id, role)? {
+        Some(Some(set)) => match set.from {
+            PasswordFrom::Mailed => Said::Mailed(clock::show_in(set.at, &game.timezone)),
+            PasswordFrom::Gm => Said::ByGm,
+            PasswordFrom::Player => Said::ByPlayer,
+        },
+        Some(None) => Said::Unrecorded,
+        None => Said::NoPassword,
+    };
     let body = render::render(
         "seat",
         &SeatMail {
@@ -500,6 +526,7 @@ pub(crate) fn seat(
             power: role.name(),
             gm: *role == Role::Gm,
             password,
+            from,
             judge,
             gm_address: game.gm.as_str(),
             phase,

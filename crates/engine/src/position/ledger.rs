@@ -353,6 +353,20 @@ pub enum LedgerError {
 }
 
 impl Item {
+    /// Whether the item is one Winter's figure (SP, upkeep, conversions, IP, bids, automatic
+    /// IP), kept in the ledgers until the next Winter opens them again.
+    pub fn of_one_winter(&self) -> bool {
+        matches!(
+            self,
+            Item::Sp(_)
+                | Item::Upkeep(_)
+                | Item::Converted(_)
+                | Item::Ip(_)
+                | Item::Spent(_)
+                | Item::Auto(..)
+        )
+    }
+
     /// The key that groups items in a `POSTLEDGER` comparison.
     pub fn key(&self) -> &'static str {
         match self {

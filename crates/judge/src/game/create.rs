@@ -7,7 +7,7 @@ use super::{
 use crate::clock;
 use crate::notice;
 use crate::settings::Setting;
-use crate::store::{Address, Game, GameState, Periods, PressRules, Role};
+use crate::store::{Address, Game, GameState, PasswordFrom, Periods, PressRules, Role};
 use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn;
@@ -159,7 +159,11 @@ impl Judge {
         let hash = hash_password_at(&password, self.password_cost)?;
         let tx = self.store.begin()?;
         let old = tx.view().player_address(game.id, &role)?;
-        tx.set_player(game.id, &role, &address, &hash)?;
+        let from = match generated {
+            true => PasswordFrom::Mailed,
+            false => PasswordFrom::Gm,
+        };
+        tx.set_player(game.id, &role, &address, &hash, from, now)?;
         tx.add_gm_action(
             game.id,
             None,

@@ -22,8 +22,10 @@ pub struct OrderCheck {
     pub text: String,
     /// The canonical order, or the text.
     pub order: String,
-    /// The error, when it failed.
+    /// The error, when it failed (without its place: see `column`).
     pub error: Option<String>,
+    /// Where in the line a line that is no order goes wrong (1-based, in characters).
+    pub column: Option<usize>,
     /// What validation changed in a line it kept (a merge's participants left out).
     pub note: Option<String>,
     /// What a kept line will do that the power may not mean: it stands as written.
@@ -31,6 +33,16 @@ pub struct OrderCheck {
 }
 
 impl OrderCheck {
+    /// Where the line is, once: `line 3` or, for a line that is no order, `line 3, column 7`.
+    /// `line` is the line's number and `shift` the characters before the order in the line
+    /// as the reader sees it (a mail's line numbers and the GM's `France: ` before an order).
+    pub fn place(&self, line: usize, shift: usize) -> String {
+        match self.column {
+            Some(c) => format!("line {line}, column {}", c + shift),
+            None => format!("line {line}"),
+        }
+    }
+
     /// A kept line as the acknowledgement gives it: the canonical order, and what validation
     /// changed in it.
     pub fn kept(&self) -> String {
@@ -163,8 +175,12 @@ pub(crate) fn acknowledge(
             order: c.canonical(v).unwrap_or_else(|| c.text.clone()),
             error: match &c.checked {
                 Ok(_) => None,
-                Err(OrderError::Parse(e)) => Some(e.to_string()),
+                Err(OrderError::Parse(e)) => Some(e.message()),
                 Err(e) => Some(e.to_string()),
+            },
+            column: match &c.checked {
+                Err(OrderError::Parse(e)) => Some(e.column),
+                _ => None,
             },
             note: participants_note(position, power, c),
             warnings: Vec::new(),
@@ -193,7 +209,7 @@ pub(crate) fn acknowledge(
     }
     let mut notes = render::advice::notes(v, &whole);
     if let Some(b) = &advised.budget {
-        notes.push(render::advice::budget(b));
+        notes.extend(render::advice::budget(v, b));
     }
     let kept: Vec<&CheckedOrder> = checked
         .iter()

@@ -7,8 +7,8 @@ use super::{hash_password_at, new_password, signon, variant, GameError, Judge, S
 use crate::clock;
 use crate::notice;
 use crate::store::{
-    Address, ChangeKind, CodeState, Game, GameState, MailKind, NewMail, Role, SeatChange,
-    StoreError, Tx, View,
+    Address, ChangeKind, CodeState, Game, GameState, MailKind, NewMail, PasswordFrom, Role,
+    SeatChange, StoreError, Tx, View,
 };
 use chrono::{DateTime, Utc};
 use napjudge_engine::variant::{PowerKind, Variant};
@@ -469,7 +469,7 @@ impl Judge {
         let password = new_password()?;
         let hash = hash_password_at(&password, self.password_cost)?;
         tx.use_code(id, now)?;
-        tx.set_player(game.id, &role, sender, &hash)?;
+        tx.set_player(game.id, &role, sender, &hash, PasswordFrom::Mailed, now)?;
         let change = SeatChange {
             power: role.name().to_string(),
             kind: ChangeKind::TookOver,
@@ -535,7 +535,7 @@ impl Judge {
         }
         // A new row: the new player's missed phases start from none.
         tx.remove_player(game.id, &role)?;
-        tx.set_player(game.id, &role, &address, &hash)?;
+        tx.set_player(game.id, &role, &address, &hash, PasswordFrom::Mailed, now)?;
         tx.void_codes(game.id, role.name())?;
         let change = SeatChange {
             power: role.name().to_string(),

@@ -103,8 +103,18 @@ impl Judge {
         let with_items: Vec<(String, String)> = v
             .power_ids()
             .map(|p| {
-                let items: Vec<String> =
-                    pos.ledgers.items(v, p).iter().map(|i| i.text(v)).collect();
+                // Last Winter's figures stay in the ledgers until this Winter's: say whose they
+                // are, so nobody reads them as this phase's budget.
+                let (winter, standing): (Vec<_>, Vec<_>) = pos
+                    .ledgers
+                    .items(v, p)
+                    .into_iter()
+                    .partition(|i| i.of_one_winter());
+                let mut items: Vec<String> = standing.iter().map(|i| i.text(v)).collect();
+                if !winter.is_empty() {
+                    let figures: Vec<String> = winter.iter().map(|i| i.text(v)).collect();
+                    items.push(format!("last Winter: {}", figures.join(", ")));
+                }
                 (v.power(p).name.clone(), items.join("; "))
             })
             .filter(|(_, i)| !i.is_empty())
@@ -115,8 +125,8 @@ impl Judge {
                 out.push_str(&format!("  {p}: {items}\n"));
             }
         }
-        // A Winter's budgets before the orders: a player's own, else every major's that owes
-        // orders.
+        // A Winter's budgets with the orders given so far (as the acknowledgement counted
+        // them): a player's own, else every major's that owes orders.
         let own = match viewer {
             Some(Role::Power(p)) => v.power_by_name(p),
             _ => None,
@@ -125,14 +135,19 @@ impl Judge {
             .into_iter()
             .filter(|&p| own.is_none_or(|o| o == p))
             .filter_map(|p| {
-                advice::budget(v, pos, p, &[]).map(|b| {
-                    let figures = render::advice::budget_figures(&b);
-                    format!("  {:<10} {figures}\n", v.power(p).name)
+                let name = &v.power(p).name;
+                let given = texts
+                    .iter()
+                    .find(|t| &t.power == name)
+                    .map_or("", |t| &t.text);
+                advice::check(v, pos, &[], p, given).budget.map(|b| {
+                    let figures = render::advice::budget_figures(v, &b);
+                    format!("  {name:<10} {}\n", figures.join("\n             "))
                 })
             })
             .collect();
         if !budgets.is_empty() {
-            out.push_str("Budgets before orders:\n");
+            out.push_str("Budgets with the orders given so far:\n");
             out.extend(budgets);
         }
         out.push_str("History:\n");

@@ -345,6 +345,7 @@ impl Judge {
         game: &Game,
         role: &Role,
         password: &str,
+        now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         if password.chars().count() < MIN_PASSWORD {
             return Err(GameError::ShortPassword(MIN_PASSWORD));
@@ -352,7 +353,7 @@ impl Judge {
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password(password)?;
         let tx = self.store.begin()?;
-        if !tx.set_password(game.id, role, &hash)? {
+        if !tx.set_password(game.id, role, &hash, now)? {
             return Err(GameError::NoPlayer(role.clone(), game.name.clone()));
         }
         tx.commit()?;

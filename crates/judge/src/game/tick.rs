@@ -198,7 +198,7 @@ impl Judge {
                     budget: &v
                         .power_by_name(power)
                         .and_then(|p| advice::budget(v, &phase.position, p, &[]))
-                        .map(|b| render::advice::budget(&b))
+                        .map(|b| render::advice::budget(v, &b).join("\n"))
                         .unwrap_or_default(),
                 },
             )?;

@@ -71,7 +71,7 @@ impl Session<'_> {
                         "Write SET PASSWORD NEWPASSWORD (one word). Nothing was done.",
                     )
                 } else {
-                    match j.set_password(&s.game, &s.role, pw) {
+                    match j.set_password(&s.game, &s.role, pw, now) {
                         Ok(()) => Block::with(
                             head,
                             "Your password is changed: sign on with the new one from now.",

@@ -84,22 +84,27 @@ impl Session<'_> {
             );
             return Ok(());
         }
-        // Per power, each line as given to the service with the mail's line.
-        let mut by_power: Vec<(String, Vec<(&Line, &str)>)> = Vec::new();
+        // Per power, each line as given to the service with the mail's line and the characters
+        // before the order in it (the GM's `France: `), so an error's column is the mail's.
+        type Given<'l> = (&'l Line, &'l str, usize);
+        let mut by_power: Vec<(String, Vec<Given<'_>>)> = Vec::new();
         for &l in lines {
-            let (power, order) = match &s.role {
+            let (power, order, shift) = match &s.role {
                 Role::Gm => l
                     .text
                     .split_once(':')
-                    .map_or(("", l.text.as_str()), |(p, o)| (p.trim(), o.trim())),
-                Role::Power(p) => (p.as_str(), l.text.as_str()),
+                    .map_or(("", l.text.as_str(), 0), |(p, o)| {
+                        let before = l.text.len() - o.trim_start().len();
+                        (p.trim(), o.trim(), l.text[..before].chars().count())
+                    }),
+                Role::Power(p) => (p.as_str(), l.text.as_str(), 0),
             };
             match by_power
                 .iter_mut()
                 .find(|(p, _)| p.eq_ignore_ascii_case(power))
             {
-                Some((_, ls)) => ls.push((l, order)),
-                None => by_power.push((power.to_string(), vec![(l, order)])),
+                Some((_, ls)) => ls.push((l, order, shift)),
+                None => by_power.push((power.to_string(), vec![(l, order, shift)])),
             }
         }
         let by = match s.role {
@@ -112,7 +117,7 @@ impl Session<'_> {
                 failed = true;
                 let lines = ls
                     .iter()
-                    .map(|(l, _)| {
+                    .map(|(l, _, _)| {
                         format!(
                             "line {}: {}: ERROR: the GM's orders name their power first \
                              (France: A(Par)-Bur).",
@@ -130,23 +135,26 @@ impl Session<'_> {
                 );
                 continue;
             }
-            let text: String = ls.iter().map(|(_, o)| format!("{o}\n")).collect();
+            let text: String = ls.iter().map(|(_, o, _)| format!("{o}\n")).collect();
             let block = match self.j.orders(&game.name, &power, &text, by, self.now) {
                 Ok(taken) => {
                     // The service numbers the lines it was given: back to the mail's.
-                    let mail_line = |n: usize| ls.get(n.wrapping_sub(1)).map(|(l, _)| *l);
+                    let mail_line = |n: usize| ls.get(n.wrapping_sub(1));
                     let mut lines: Vec<String> = taken
                         .ack
                         .lines
                         .iter()
                         .flat_map(|c| {
-                            let (number, written) = mail_line(c.line)
-                                .map_or((c.line, c.text.as_str()), |l| (l.number, l.text.as_str()));
+                            let (number, written, shift) = mail_line(c.line)
+                                .map_or((c.line, c.text.as_str(), 0), |(l, _, shift)| {
+                                    (l.number, l.text.as_str(), *shift)
+                                });
                             let head = match &c.error {
                                 None => format!("line {number}: {}", c.kept()),
                                 Some(e) => {
                                     failed = true;
-                                    format!("line {number}: {}: ERROR: {e}", echo(written))
+                                    let place = c.place(number, shift);
+                                    format!("{place}: {}: ERROR: {e}", echo(written))
                                 }
                             };
                             std::iter::once(head).chain(

@@ -1,6 +1,6 @@
 //! The acknowledgement's warnings ([`napjudge_engine::advice`]) and the Winter's budget in words.
 
-use napjudge_engine::advice::{Budget, Warning};
+use napjudge_engine::advice::{Budget, Ip, Units, Warning};
 use napjudge_engine::outcome::Describe;
 use napjudge_engine::position::Force;
 use napjudge_engine::turn::Fate;
@@ -131,15 +131,31 @@ fn set(v: &Variant, w: &Warning) -> Option<String> {
     })
 }
 
-/// A power's Winter budget in one sentence: `Budget: 18 SP now (income, bank and loans); upkeep
-/// 15 SP for 5 units; 3 SP left: 1 build available.`
-pub(crate) fn budget(b: &Budget) -> String {
-    format!("Budget: {}", budget_figures(b))
+/// A power's Winter budget, a line for its units and one for its IP: `Budget: 18 SP now (income,
+/// bank and loans); upkeep 15 SP for 5 units; 3 SP left: 1 build available.` and `IP budget: ...`.
+pub(crate) fn budget(v: &Variant, b: &Budget) -> Vec<String> {
+    let mut out: Vec<String> = b
+        .units
+        .iter()
+        .map(|u| format!("Budget: {}", unit_figures(u)))
+        .collect();
+    out.extend(
+        b.ip.as_ref()
+            .map(|ip| format!("IP budget: {}", ip_figures(v, ip))),
+    );
+    out
 }
 
-/// The budget's figures alone (`18 SP now ...`), for a list that names the power.
-pub(crate) fn budget_figures(b: &Budget) -> String {
-    let units = plural(b.units, "unit", "units");
+/// The budget's figures alone, a line each (`18 SP now ...`, `IP: 12 this Winter ...`), for a
+/// list that names the power.
+pub(crate) fn budget_figures(v: &Variant, b: &Budget) -> Vec<String> {
+    let mut out: Vec<String> = b.units.iter().map(unit_figures).collect();
+    out.extend(b.ip.as_ref().map(|ip| format!("IP: {}", ip_figures(v, ip))));
+    out
+}
+
+fn unit_figures(b: &Units) -> String {
+    let units = plural(b.count, "unit", "units");
     let builds = match b.builds {
         n if n > 0 => format!("{} available", plural(n, "build", "builds")),
         0 => "no builds available, no removals due".to_string(),
@@ -160,4 +176,25 @@ pub(crate) fn budget_figures(b: &Budget) -> String {
         }
         _ => format!("{units} on the board; {builds}."),
     }
+}
+
+/// `14 this Winter (3 per centre, 2 per minor controlled, 2 per SP converted; 1 SP converted);
+/// 6 bid; 8 left; automatic IP 3 for Denmark, added to your total there.`
+fn ip_figures(v: &Variant, ip: &Ip) -> String {
+    let mut s = format!(
+        "{} this Winter (3 per centre, 2 per minor controlled, 2 per SP converted; {} SP \
+         converted); {} bid; {} left",
+        ip.received,
+        ip.converted,
+        ip.spent,
+        ip.left(),
+    );
+    for (minor, n) in &ip.automatic {
+        s.push_str(&format!(
+            "; automatic IP {n} for {}, added to your total there",
+            v.power(*minor).name
+        ));
+    }
+    s.push('.');
+    s
 }

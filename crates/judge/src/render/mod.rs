@@ -453,7 +453,8 @@ pub(crate) struct ReminderMail<'a> {
     pub grace_end: &'a str,
     /// Whether the deadline has passed (the grace has started).
     pub in_grace: bool,
-    /// In a Winter, the power's budget before it orders (`Budget: ...`); empty otherwise.
+    /// In a Winter, the power's budget before it orders (`Budget: ...`, `IP budget: ...`, a line
+    /// each); empty otherwise.
     pub budget: &'a str,
 }
 

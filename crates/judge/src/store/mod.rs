@@ -35,11 +35,11 @@ pub use press::{PressRow, PressRules};
 pub use schema::VERSION;
 pub use seats::SeatChange;
 pub(crate) use seats::{CodeState, SeatRules};
-pub(crate) use types::Fault;
 pub use types::{
     Address, Author, ChangeKind, EndKind, GameState, InboxState, MailKind, MailState, PressMode,
     Reminded, Role,
 };
+pub(crate) use types::{Fault, PasswordFrom};
 
 /// Why the store can't do what was asked.
 #[derive(Debug, thiserror::Error)]

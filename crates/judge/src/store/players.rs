@@ -1,7 +1,7 @@
 //! Players: who plays each role of a game, their password hashes and addresses, and the wrong
 //! passwords the SIGNON throttle counts.
 
-use super::{read_time, time, Address, Role, StoreError, Tx, View};
+use super::{read_time, time, Address, PasswordFrom, Role, StoreError, Tx, View};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
@@ -12,6 +12,15 @@ pub struct Player {
     pub role: Role,
     /// The player's address.
     pub address: Address,
+}
+
+/// Where a player's password came from, and when it was set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PasswordSet {
+    /// Who chose it.
+    pub from: PasswordFrom,
+    /// When.
+    pub at: DateTime<Utc>,
 }
 
 /// A wrong password given in a SIGNON, for the throttle.
@@ -61,6 +70,31 @@ impl View<'_> {
             .optional()?)
     }
 
+    /// Where a role's password came from and when it was set: none when nobody plays the role
+    /// (no password), `Some(None)` when an older napjudge set it.
+    pub(crate) fn password_from(
+        &self,
+        game: i64,
+        role: &Role,
+    ) -> Result<Option<Option<PasswordSet>>, StoreError> {
+        let row: Option<(Option<PasswordFrom>, Option<String>)> = self
+            .0
+            .query_row(
+                "SELECT password_from, password_set FROM players WHERE game = ?1 AND power = ?2",
+                params![game, role],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        row.map(|r| match r {
+            (Some(from), Some(set)) => Ok(Some(PasswordSet {
+                from,
+                at: read_time(&set)?,
+            })),
+            _ => Ok(None),
+        })
+        .transpose()
+    }
+
     /// The wrong passwords given for `role` in `game` after `since`, oldest first.
     pub(crate) fn signon_failures(
         &self,
@@ -97,11 +131,15 @@ impl Tx<'_> {
         role: &Role,
         address: &Address,
         password_hash: &str,
+        from: PasswordFrom,
+        now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         self.0.execute(
-            "INSERT INTO players (game, power, address, password_hash) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (game, power) DO UPDATE SET address = ?3, password_hash = ?4",
-            params![game, role, address, password_hash],
+            "INSERT INTO players (game, power, address, password_hash, password_from, password_set)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (game, power) DO UPDATE
+             SET address = ?3, password_hash = ?4, password_from = ?5, password_set = ?6",
+            params![game, role, address, password_hash, from, time(now)],
         )?;
         Ok(())
     }
@@ -112,10 +150,12 @@ impl Tx<'_> {
         game: i64,
         role: &Role,
         password_hash: &str,
+        now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
         let n = self.0.execute(
-            "UPDATE players SET password_hash = ?3 WHERE game = ?1 AND power = ?2",
-            params![game, role, password_hash],
+            "UPDATE players SET password_hash = ?3, password_from = ?4, password_set = ?5
+             WHERE game = ?1 AND power = ?2",
+            params![game, role, password_hash, PasswordFrom::Player, time(now)],
         )?;
         Ok(n == 1)
     }

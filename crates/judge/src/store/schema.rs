@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 13;
+pub const VERSION: i64 = 14;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -304,6 +304,13 @@ ALTER TABLE games ADD COLUMN gm_copy INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE press ADD COLUMN grey INTEGER NOT NULL DEFAULT 0;
 -- A mail's own picture (a MAP of the board now), when it is not a processed phase's stored one.
 ALTER TABLE outbox ADD COLUMN png BLOB;
+"#,
+    // Version 14 (a game as its players live it): where each password came from, and when.
+    r#"
+-- mailed (generated and mailed by the judge), gm (the GM chose it), player (SET PASSWORD); an
+-- older napjudge's rows have none.
+ALTER TABLE players ADD COLUMN password_from TEXT;
+ALTER TABLE players ADD COLUMN password_set TEXT;
 "#,
 ];
 

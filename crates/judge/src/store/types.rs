@@ -69,6 +69,18 @@ stored_word!(
 );
 
 stored_word!(
+    /// Where a player's password came from, so a mail that doesn't carry it says what is true.
+    pub(crate) PasswordFrom, "password origin", {
+        /// The judge generated it and mailed it to the player.
+        Mailed => "mailed",
+        /// The GM chose it (`game assign ... PASSWORD`).
+        Gm => "gm",
+        /// The player chose it (SET PASSWORD).
+        Player => "player",
+    }
+);
+
+stored_word!(
     /// What a mail in the outbox is.
     pub MailKind, "mail kind", {
         /// A phase's results, to every player and the GM.

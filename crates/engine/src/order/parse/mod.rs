@@ -40,13 +40,26 @@ pub struct ParseError {
     pub hint: Option<String>,
 }
 
+impl ParseError {
+    /// What is wrong, without where: for a caller that names the line and column in its own
+    /// text (a mail's line, where the order may not start the line).
+    pub fn message(&self) -> String {
+        match &self.hint {
+            Some(hint) => hint.clone(),
+            None => format!("expected {}, found {}", self.expected, self.found),
+        }
+    }
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: ", self.line, self.column)?;
-        match &self.hint {
-            Some(hint) => f.write_str(hint),
-            None => write!(f, "expected {}, found {}", self.expected, self.found),
-        }
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line,
+            self.column,
+            self.message()
+        )
     }
 }
 
