@@ -270,6 +270,7 @@ impl Judge {
                     received: now,
                     by,
                     cleared: false,
+                    flawed: ack.lines.iter().any(|l| l.error.is_some()),
                 },
             )?;
             // The player learns what was entered on their behalf; the others are not told
@@ -334,6 +335,7 @@ impl Judge {
                 received: now,
                 by,
                 cleared: true,
+                flawed: false,
             },
         )?;
         tx.commit()?;

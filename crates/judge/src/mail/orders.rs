@@ -5,7 +5,7 @@ use super::replies::Block;
 use super::session::{stamp, Session};
 use super::text::Line;
 use super::{MailError, MAX_ORDER_LINES};
-use crate::game::{GameError, Judge, OrderSet, PhasePassed, Signed};
+use crate::game::{GameError, Judge, OrderSet, Outlook, PhasePassed, Signed};
 use crate::store::{Author, Game, GameState, Role};
 use chrono::{DateTime, Utc};
 
@@ -212,6 +212,19 @@ impl Session<'_> {
         };
         if owes && Judge::waits(self.j.view(), game, power)? {
             lines.push("You wait for the deadline: the phase is not processed before it.".into());
+        }
+        let when = |t| crate::clock::show_in(t, &game.timezone);
+        match self.j.outlook(game, power)? {
+            Some(Outlook::Early { at }) => lines.push(format!(
+                "Everyone has ordered: the phase will be processed at {} unless someone changes \
+                 orders.",
+                when(at.max(self.now))
+            )),
+            Some(Outlook::WaitsForYou { deadline }) => lines.push(format!(
+                "You have an error: the phase waits for you until the deadline, {}.",
+                when(deadline)
+            )),
+            None => {}
         }
         Ok(Some(Block { head, lines }))
     }

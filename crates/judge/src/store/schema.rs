@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 13;
+pub const VERSION: i64 = 14;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -304,6 +304,12 @@ ALTER TABLE games ADD COLUMN gm_copy INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE press ADD COLUMN grey INTEGER NOT NULL DEFAULT 0;
 -- A mail's own picture (a MAP of the board now), when it is not a processed phase's stored one.
 ALTER TABLE outbox ADD COLUMN png BLOB;
+"#,
+    // Version 14 (issue 32): orders sent with a line refused hold the phase for their power.
+    r#"
+-- 1: the text these orders came in had a line refused; until the power's next orders (or the
+-- deadline) the phase is not processed early.
+ALTER TABLE orders ADD COLUMN flawed INTEGER NOT NULL DEFAULT 0;
 "#,
 ];
 
