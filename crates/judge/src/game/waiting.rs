@@ -92,7 +92,21 @@ pub(crate) fn clear_of(absences: &[Absence], deadline: DateTime<Utc>) -> DateTim
 }
 
 /// The deadline a phase gets when `computed` is its period's end: moved out of the game's
-/// absences, with a notice to everyone when it moved (`phase` names the phase).
+/// absences, with the move when it moved (its notice is the caller's: [`tell_moved`]).
+pub(crate) fn clear_deadline(
+    tx: &Tx<'_>,
+    game: &Game,
+    computed: DateTime<Utc>,
+) -> Result<(DateTime<Utc>, Option<Moved>), GameError> {
+    let at = clear_of(&tx.view().absences(game.id)?, computed);
+    let moved = (at != computed).then_some(Moved {
+        from: computed,
+        to: at,
+    });
+    Ok((at, moved))
+}
+
+/// [`clear_deadline`], with a notice to everyone when it moved (`phase` names the phase).
 pub(crate) fn deadline_for(
     tx: &Tx<'_>,
     game: &Game,
@@ -100,26 +114,16 @@ pub(crate) fn deadline_for(
     computed: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Result<DateTime<Utc>, GameError> {
-    let absences = tx.view().absences(game.id)?;
-    let at = clear_of(&absences, computed);
-    if at != computed {
-        tell_moved(
-            tx,
-            game,
-            phase,
-            Moved {
-                from: computed,
-                to: at,
-            },
-            now,
-        )?;
+    let (at, moved) = clear_deadline(tx, game, computed)?;
+    if let Some(m) = moved {
+        tell_moved(tx, game, phase, m, now)?;
     }
     Ok(at)
 }
 
 /// The notice of a deadline moved for an absence. It doesn't say whose: an absence is the
 /// player's own business, and the GM sees them all in `game show`.
-fn tell_moved(
+pub(crate) fn tell_moved(
     tx: &Tx<'_>,
     game: &Game,
     phase: &str,
