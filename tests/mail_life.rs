@@ -38,7 +38,12 @@
 //! - 27-30: France says SET WAIT; everyone has ordered, yet the tick waits for the deadline
 //!   [a SET WAIT honoured]; at the deadline Autumn 1801 is processed.
 //! - 31-34: the GM rolls Autumn 1801 back with a reason [a rollback noticed to everyone];
-//!   England orders again, France says SET NOWAIT, and the tick processes it again.
+//!   England orders again, France says SET NOWAIT ("Everyone has ordered: the phase will be
+//!   processed at ..."); 34a-34c [issue 32, finding 2]: Austria's orders have an error ("the
+//!   phase waits for you until the deadline"), the tick after the delay leaves the phase alone,
+//!   Austria corrects them and is told when it will be processed; 34d: Prussia will be away on
+//!   Sunday, which moves the deadline; the tick processes Autumn 1801 again, and the notice that
+//!   Winter's deadline moved for the absence comes after the results [issue 32, finding 10].
 //! - 35-39: the five players vote SET DRAW; the last vote ends the game in a draw, with the
 //!   final mail to everyone [a draw voted and the final mail]; 40: orders are refused after.
 //! - 41-42: game `vic`, set up before the story at RULINGS R7.10's position (England and France

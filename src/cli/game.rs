@@ -258,9 +258,9 @@ pub struct Create {
     #[arg(long)]
     no_observers: bool,
     /// Once everyone has ordered, how long after the last orders the phase is processed
-    /// (njudge's delay: a player may still change their mind; 0s, the default: at once).
-    #[arg(long, value_name = "PERIOD")]
-    delay: Option<String>,
+    /// (njudge's delay: a player may still change their mind; 0s: at once).
+    #[arg(long, value_name = "PERIOD", default_value = "10m")]
+    delay: String,
     /// The longest absence a player may register (SET ABSENCE), in days (1 to 90; 14 by
     /// default).
     #[arg(long, value_name = "N")]
@@ -546,7 +546,7 @@ fn create(j: &mut Judge, clock: Clock, c: Create) -> Result<(), String> {
     for (key, value) in [
         ("press", press),
         ("abandon", abandon_after),
-        ("delay", delay),
+        ("delay", Some(delay)),
         ("absence-max-days", absence_max_days),
         ("absences-per-year", absences_per_year),
     ] {

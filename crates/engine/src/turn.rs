@@ -12,7 +12,7 @@ use crate::position::{Dislodged, Force, Item, LedgerError, Position};
 use crate::validate::{
     check_mail, over_named_across_sheets, retreat_barred, Checker, Sheet, ValidationError,
 };
-use crate::variant::{Phase, PhaseKind, PowerId, ProvinceId, Region, Variant};
+use crate::variant::{Phase, PhaseKind, PowerId, ProvinceId, Region, Trapped, Variant};
 use crate::winter::GmCommand;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -479,9 +479,37 @@ pub fn legal_retreats(variant: &Variant, position: &Position, d: &Dislodged) -> 
         .collect()
 }
 
+/// Whether a dislodged force has a retreat to order: the whole force, or one army or one fleet
+/// of it (R1.9: a force may split its retreat), may retreat somewhere. A force with none
+/// disbands whatever is ordered, so nobody owes an order for it.
+pub fn may_retreat(variant: &Variant, position: &Position, d: &Dislodged) -> bool {
+    let f = d.force;
+    [
+        (f.armies, f.fleets),
+        (f.armies.min(1), 0),
+        (0, f.fleets.min(1)),
+    ]
+    .into_iter()
+    .filter(|&(armies, fleets)| armies + fleets > 0)
+    .any(|(armies, fleets)| {
+        let part = Dislodged {
+            force: Force {
+                armies,
+                fleets,
+                ..f
+            },
+            ..*d
+        };
+        !legal_retreats(variant, position, &part).is_empty()
+    })
+}
+
 /// The powers that owe orders in `position`'s phase: in a movement phase, every major with a
 /// unit to order (a controlled minor's units are its controller's to order); in a retreat phase,
-/// only those with dislodged forces; in a Winter, every major still in the game.
+/// only those with a dislodged force that may retreat somewhere ([`may_retreat`]; with any
+/// dislodged force under webDiplomacy's edition, [`Trapped`]); in a Winter,
+/// every major still in the game. What is shown as owed (reminders, "Orders due from") and what
+/// the judge waits for are this one list.
 pub fn owing(variant: &Variant, position: &Position) -> Vec<PowerId> {
     // Who is a major is read from the ledgers: an adoption (R7.11) changes it.
     let major = |p: PowerId| position.ledgers.is_major(variant, p);
@@ -500,6 +528,10 @@ pub fn owing(variant: &Variant, position: &Position) -> Vec<PowerId> {
         PhaseKind::Retreat | PhaseKind::SecondRetreat => position
             .dislodged
             .iter()
+            .filter(|d| {
+                variant.rules.edition.trapped == Trapped::OwesADisband
+                    || may_retreat(variant, position, d)
+            })
             .filter_map(|d| commander(d.force.power))
             .collect(),
         PhaseKind::Adjustment | PhaseKind::Bids => variant
@@ -520,7 +552,7 @@ pub fn owing(variant: &Variant, position: &Position) -> Vec<PowerId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::{load_named, PowerKind, ProvinceSet, Season};
+    use crate::variant::{load_named, PowerKind, ProvinceSet, Season, UnitType};
 
     fn power(v: &Variant, name: &str) -> PowerId {
         v.power_by_name(name).expect("a power of the board")
@@ -574,6 +606,35 @@ mod tests {
         let owe = owing(&v, &pos);
         assert!(owe.contains(&sweden), "{owe:?}");
         assert!(!owe.contains(&england), "{owe:?}");
+    }
+
+    /// Issue 32, finding 9: a dislodged unit with nowhere to retreat owes no order,
+    /// and a retreat phase where no dislodged unit may retreat owes none from anyone.
+    #[test]
+    fn a_unit_with_no_retreat_owes_no_order() {
+        let v = load_named("standard").expect("the board loads");
+        let mut pos = Position::initial(&v);
+        pos.phase = Phase {
+            year: 1901,
+            season: Season::Spring,
+            kind: PhaseKind::Retreat,
+        };
+        let at = |name: &str| v.find(name).expect("a space")[0];
+        let france = power(&v, "France");
+        // A(Bre) dislodged: Paris is France's own, Picardy and Gascony stood off.
+        pos.dislodged.push(Dislodged {
+            province: at("Bre"),
+            force: Force::single(france, UnitType::Army, None),
+            attacker_from: ProvinceSet::EMPTY,
+            by_convoy: false,
+            sea_time: Default::default(),
+        });
+        pos.standoffs.insert(at("Pic"));
+        pos.standoffs.insert(at("Gas"));
+        assert!(owing(&v, &pos).is_empty(), "{:?}", owing(&v, &pos));
+        pos.standoffs = ProvinceSet::EMPTY;
+        pos.standoffs.insert(at("Pic"));
+        assert_eq!(owing(&v, &pos), vec![france]);
     }
 
     /// R1.4 through the acknowledgement: two orders for a one-unit force are both refused, each

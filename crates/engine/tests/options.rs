@@ -2,7 +2,7 @@
 //! `webdiplomacy` switch chooses a rule edition, a bundle of policies (RULINGS "Rule editions").
 
 use napjudge_engine::variant::{
-    load_named, CivilDisorder, ConvoyIntent, Edition, OptionError, RuleOption, Unconvoyed,
+    load_named, CivilDisorder, ConvoyIntent, Edition, OptionError, RuleOption, Trapped, Unconvoyed,
 };
 
 /// `NAME` alone is on; `NAME=on|off` in any case, with spaces around `=`; an alias reads as the
@@ -57,6 +57,7 @@ fn the_webdiplomacy_switch_chooses_the_edition() {
             civil_disorder: CivilDisorder::FarthestFromHomeCentres,
             convoy_intent: ConvoyIntent::WrittenOnly,
             unconvoyed: Unconvoyed::Overland,
+            trapped: Trapped::OwesADisband,
         }
     );
     let back = web
@@ -68,6 +69,7 @@ fn the_webdiplomacy_switch_chooses_the_edition() {
             civil_disorder: CivilDisorder::FarthestFromOwnedCentres,
             convoy_intent: ConvoyIntent::WrittenOrOwnConvoy,
             unconvoyed: Unconvoyed::Fails,
+            trapped: Trapped::OwesNothing,
         }
     );
     let last = board

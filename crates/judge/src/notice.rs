@@ -100,8 +100,13 @@ impl NoticeError {
 /// A change the GM made to a game under way, as its notice tells it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Change {
-    /// The current phase's deadline moved (the notice gives the new one).
-    Deadline,
+    /// The GM moved the current phase's deadline.
+    Deadline {
+        /// The deadline it had (none: it had none).
+        from: Option<DateTime<Utc>>,
+        /// The new one.
+        to: DateTime<Utc>,
+    },
     /// A setting changed.
     Setting(Setting),
     /// The game is paused.
@@ -241,10 +246,19 @@ impl Change {
     /// The subject's words after the game's name, and the notice's lines.
     fn text(&self, game: &Game) -> (String, Vec<String>) {
         match self {
-            Change::Deadline => (
-                "the deadline moved".into(),
-                vec!["The GM moved the deadline of the current phase.".into()],
-            ),
+            Change::Deadline { from, to } => {
+                let when = |t| clock::show_in(t, &game.timezone);
+                let from = from
+                    .map(|f| format!(" from {}", when(f)))
+                    .unwrap_or_default();
+                (
+                    "the deadline moved".into(),
+                    vec![format!(
+                        "The GM moved the deadline of the current phase{from} to {}.",
+                        when(*to)
+                    )],
+                )
+            }
             Change::Setting(s) => (
                 format!("{s}"),
                 vec![format!("The GM changed a setting: {s}."), setting_means(s)],

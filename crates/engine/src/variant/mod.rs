@@ -14,8 +14,8 @@ mod text;
 pub use load::{load, load_named, LoadError};
 pub use names::Lookup;
 pub use rules::{
-    CivilDisorder, ConvoyIntent, Edition, OptionError, RuleOption, Rules, Switch, Unconvoyed,
-    SWITCHES,
+    CivilDisorder, ConvoyIntent, Edition, OptionError, RuleOption, Rules, Switch, Trapped,
+    Unconvoyed, SWITCHES,
 };
 pub use summary::summary;
 pub use text::{decode, DecodeError};

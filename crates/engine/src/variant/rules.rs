@@ -45,6 +45,8 @@ pub struct Edition {
     pub convoy_intent: ConvoyIntent,
     /// Where a move written `via convoy` goes when no fleet is ordered to convoy it.
     pub unconvoyed: Unconvoyed,
+    /// Whether a dislodged force with nowhere to retreat owes an order.
+    pub trapped: Trapped,
 }
 
 impl Edition {
@@ -54,6 +56,7 @@ impl Edition {
             civil_disorder: CivilDisorder::FarthestFromOwnedCentres,
             convoy_intent: ConvoyIntent::WrittenOrOwnConvoy,
             unconvoyed: Unconvoyed::Fails,
+            trapped: Trapped::OwesNothing,
         }
     }
 
@@ -63,6 +66,7 @@ impl Edition {
             civil_disorder: CivilDisorder::FarthestFromHomeCentres,
             convoy_intent: ConvoyIntent::WrittenOnly,
             unconvoyed: Unconvoyed::Overland,
+            trapped: Trapped::OwesADisband,
         }
     }
 }
@@ -71,6 +75,16 @@ impl Default for Edition {
     fn default() -> Edition {
         Edition::datc()
     }
+}
+
+/// Whether a dislodged force that may retreat nowhere owes an order (it disbands either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trapped {
+    /// It owes none: nobody is asked for an order that has no choice (issue 32), and a retreat
+    /// phase with no choice anywhere owes no orders.
+    OwesNothing,
+    /// Its power owes its disband, as webDiplomacy asks (its recorded games have these orders).
+    OwesADisband,
 }
 
 /// Which unit civil disorder removes first from a power that did not order the removals it owes

@@ -137,7 +137,11 @@ impl Judge {
             None,
             now,
         )?;
-        notice::tell(&tx, v, &cur.game, &notice::Change::Deadline, now)?;
+        let change = notice::Change::Deadline {
+            from: cur.phase.deadline,
+            to: at,
+        };
+        notice::tell(&tx, v, &cur.game, &change, now)?;
         tx.commit()?;
         Ok(at)
     }

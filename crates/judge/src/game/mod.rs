@@ -43,7 +43,7 @@ pub use signon::{Guesser, SignonRefusal};
 pub(crate) use signon::{PhasePassed, Signed, Stale, THROTTLE_WINDOW};
 pub use signon::{MIN_PASSWORD, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT};
 pub use tick::{TickEvent, TickReport};
-pub(crate) use waiting::{read_absence, AbsenceSet};
+pub(crate) use waiting::{read_absence, AbsenceSet, Outlook};
 
 /// The judge's service: every change to a game goes through one of its calls, each one
 /// transaction of the store at the time given (`now`): the clock is the caller's.

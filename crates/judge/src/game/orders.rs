@@ -103,6 +103,21 @@ pub(crate) struct OrderSet {
     pub orders: Option<Vec<String>>,
 }
 
+/// What a power owes in the current phase, as a reply to orders written for a phase processed
+/// before they came says it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Owed {
+    /// The current phase's name.
+    pub phase: String,
+    /// Its deadline.
+    pub deadline: Option<DateTime<Utc>>,
+    /// Whether the power owes orders in it.
+    pub owes: bool,
+    /// In a retreat phase, each of the power's dislodged forces and where it may retreat
+    /// (`A(Bar): may retreat to Kon, Sil`).
+    pub retreats: Vec<String>,
+}
+
 /// What the acknowledgement says of a one-line merge's participants left out: those named where
 /// the power has no such unit (R2.4), and those whose units are there but are ordered more than
 /// once (R1.4, R2.6); in both cases the others merge.
@@ -306,6 +321,7 @@ impl Judge {
                     received: now,
                     by,
                     cleared: false,
+                    flawed: ack.lines.iter().any(|l| l.error.is_some()),
                 },
             )?;
             // The player learns what was entered on their behalf; the others are not told
@@ -371,10 +387,45 @@ impl Judge {
                 received: now,
                 by,
                 cleared: true,
+                flawed: false,
             },
         )?;
         tx.commit()?;
         Ok(true)
+    }
+
+    /// What `power` owes in the current phase of a running game (none when it has none).
+    pub(crate) fn owed(&mut self, game: &Game, power: &str) -> Result<Option<Owed>, GameError> {
+        let Some(phase) = self.store.view().current_phase(game.id)? else {
+            return Ok(None);
+        };
+        let v = variant(&mut self.variants, game)?;
+        let Some(p) = v.power_by_name(power) else {
+            return Ok(None);
+        };
+        let position = &phase.position;
+        let retreats = position
+            .dislodged
+            .iter()
+            .filter(|d| position.commands(p, d.force.power))
+            .map(|d| {
+                let to = turn::legal_retreats(v, position, d)
+                    .iter()
+                    .map(|&r| v.region_name(r))
+                    .collect();
+                format!(
+                    "{}: may retreat to {}",
+                    d.force.name(v, d.province),
+                    render::list_or(to, "nowhere: it disbands")
+                )
+            })
+            .collect();
+        Ok(Some(Owed {
+            phase: v.phase_name(position.phase),
+            deadline: phase.deadline,
+            owes: turn::owing(v, position).contains(&p),
+            retreats,
+        }))
     }
 
     /// A power's orders in force in the current phase (none when the game is over), as the

@@ -207,18 +207,16 @@ impl Judge {
         let report = turn::play(v, &phase.position, &sheets)?;
         let (late, missing) = Judge::lateness(v, phase, &texts);
         let over = !report.next.ledgers.winners.is_empty();
-        let deadline = match over {
-            true => None,
-            false => Some(waiting::deadline_for(
-                c,
-                game,
-                &v.phase_name(report.next.phase),
-                clock::after(
+        let (deadline, moved) = match over {
+            true => (None, None),
+            false => {
+                let computed = clock::after(
                     now,
                     period_for(&game.periods, report.next.phase.kind).secs(),
-                )?,
-                now,
-            )?),
+                )?;
+                let (at, moved) = waiting::clear_deadline(c, game, computed)?;
+                (Some(at), moved)
+            }
         };
         // A preview's phase has no page yet.
         let page = site
@@ -294,6 +292,11 @@ impl Judge {
             },
             now,
         )?;
+        // The next phase's deadline moved for an absence is told after the results that
+        // open that phase: queued after them, it is delivered after them.
+        if let (Some(m), Some(next)) = (moved, &next) {
+            waiting::tell_moved(c, game, next, m, now)?;
+        }
         if game.pictures {
             let png = board_png(v, game, &report.next, Some(&report), picture::View::After);
             if let Some(png) = png {

@@ -210,6 +210,12 @@ pub(crate) struct PhasePassed {
     pub then: Option<String>,
     /// The current phase.
     pub now: String,
+    /// When the phase the mail belonged to was processed, when it is the one just before the
+    /// current phase (a mail that missed more than one phase is told less).
+    pub at: Option<DateTime<Utc>>,
+    /// The powers that phase was processed without (they had no orders), when it is the one just
+    /// before the current phase.
+    pub missing: Vec<String>,
 }
 
 impl Judge {
@@ -321,20 +327,23 @@ impl Judge {
             return Ok(None);
         };
         // A phase stored before schema version 10 has no start: taken as current, as before.
-        if cur.started.is_none_or(|s| s <= at) {
+        let Some(started) = cur.started.filter(|s| *s > at) else {
             return Ok(None);
-        }
+        };
         // Rare (a mail answered late): the whole history is read only then.
         let phases = self.store.view().phases(game.id)?;
         let v = variant(&mut self.variants, game)?;
         let then = phases
             .iter()
             .rev()
-            .find(|p| p.started.is_some_and(|s| s <= at))
-            .map(|p| v.phase_name(p.position.phase));
+            .find(|p| p.started.is_some_and(|s| s <= at));
+        // Processing a phase starts the next in the same moment.
+        let just_before = then.filter(|p| p.processed_at == Some(started));
         Ok(Some(PhasePassed {
-            then,
+            then: then.map(|p| v.phase_name(p.position.phase)),
             now: v.phase_name(cur.position.phase),
+            at: just_before.and(Some(started)),
+            missing: just_before.map(|p| p.missing.clone()).unwrap_or_default(),
         }))
     }
 

@@ -90,7 +90,7 @@ impl Judge {
     ) -> Result<TickReport, GameError> {
         let mut report = TickReport::default();
         // One read for every game; only a game with something to do opens a write transaction.
-        for due in self.store.view().due()? {
+        for due in self.store.view().due(None)? {
             // One game that fails (a damaged row, a deadline at the calendar's end, a GM command
             // the engine refuses) is reported and left as it was: the others are still processed.
             match self.tick_game(&due, now, may_process) {
@@ -131,7 +131,7 @@ impl Judge {
             }
         };
         let due_now = (waiting.is_empty()
-            && (now >= due.deadline || self.may_go_early(due, now)?))
+            && (now >= due.deadline || self.early_at(due)?.is_some_and(|at| at <= now)))
             || now >= grace_end;
         if due_now && !may_process {
             done.push(TickEvent::WaitsForMail {

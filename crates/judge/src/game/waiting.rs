@@ -2,8 +2,8 @@
 //! orders (njudge's DELAY), and SET ABSENCE: no deadline falls inside a registered absence, it
 //! moves to the absence's end and everyone is told.
 
-use super::{GameError, Judge};
-use crate::clock::{self, Period};
+use super::{seats, GameError, Judge};
+use crate::clock;
 use crate::notice;
 use crate::render::echo;
 use crate::store::{Absence, Due, Game, GameState, Role, Tx, View};
@@ -93,7 +93,21 @@ pub(crate) fn clear_of(absences: &[Absence], deadline: DateTime<Utc>) -> DateTim
 }
 
 /// The deadline a phase gets when `computed` is its period's end: moved out of the game's
-/// absences, with a notice to everyone when it moved (`phase` names the phase).
+/// absences, with the move when it moved (its notice is the caller's: [`tell_moved`]).
+pub(crate) fn clear_deadline(
+    tx: &Tx<'_>,
+    game: &Game,
+    computed: DateTime<Utc>,
+) -> Result<(DateTime<Utc>, Option<Moved>), GameError> {
+    let at = clear_of(&tx.view().absences(game.id)?, computed);
+    let moved = (at != computed).then_some(Moved {
+        from: computed,
+        to: at,
+    });
+    Ok((at, moved))
+}
+
+/// [`clear_deadline`], with a notice to everyone when it moved (`phase` names the phase).
 pub(crate) fn deadline_for(
     tx: &Tx<'_>,
     game: &Game,
@@ -101,26 +115,16 @@ pub(crate) fn deadline_for(
     computed: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Result<DateTime<Utc>, GameError> {
-    let absences = tx.view().absences(game.id)?;
-    let at = clear_of(&absences, computed);
-    if at != computed {
-        tell_moved(
-            tx,
-            game,
-            phase,
-            Moved {
-                from: computed,
-                to: at,
-            },
-            now,
-        )?;
+    let (at, moved) = clear_deadline(tx, game, computed)?;
+    if let Some(m) = moved {
+        tell_moved(tx, game, phase, m, now)?;
     }
     Ok(at)
 }
 
 /// The notice of a deadline moved for an absence. It doesn't say whose: an absence is the
 /// player's own business, and the GM sees them all in `game show`.
-fn tell_moved(
+pub(crate) fn tell_moved(
     tx: &Tx<'_>,
     game: &Game,
     phase: &str,
@@ -327,25 +331,69 @@ impl Judge {
             .collect())
     }
 
-    /// Whether a phase everyone has ordered in may be processed before its deadline: nobody
-    /// owing orders waits (SET WAIT, or the game's `wait`), and the delay since the last
-    /// orders has passed.
-    pub(crate) fn may_go_early(&self, due: &Due, now: DateTime<Utc>) -> Result<bool, GameError> {
+    /// When the phase may be processed before its deadline, if it may: every seated power
+    /// owing orders has them in, none of them waits (SET WAIT, or the game's `wait`) or has
+    /// orders with a line refused (it was told of an error it may still fix), and then the
+    /// `delay` after the phase's latest orders or CLEAR. The tick and the acknowledgement both
+    /// ask this, so what a player is told is what the tick does.
+    pub(crate) fn early_at(&self, due: &Due) -> Result<Option<DateTime<Utc>>, GameError> {
         let view = self.store.view();
+        let unordered: Vec<String> = due
+            .owe
+            .iter()
+            .filter(|p| !due.ordered.contains(p))
+            .cloned()
+            .collect();
+        if !seats::seated(view, due.game.id, unordered)?.is_empty() {
+            return Ok(None);
+        }
         for p in &due.owe {
-            if Judge::waits(view, &due.game, p)? {
-                return Ok(false);
+            if due.flawed.contains(p) || Judge::waits(view, &due.game, p)? {
+                return Ok(None);
             }
         }
         let delay = view.timing(due.game.id)?.delay;
-        if delay == Period::default() {
-            return Ok(true);
-        }
-        Ok(match view.last_orders_at(due.phase)? {
-            Some(last) => clock::after(last, delay.secs())? <= now,
-            None => true,
-        })
+        Ok(Some(match view.last_orders_at(due.phase)? {
+            Some(last) => clock::after(last, delay.secs())?,
+            // No orders to wait after: at once.
+            None => DateTime::<Utc>::MIN_UTC,
+        }))
     }
+
+    /// What `power`'s reply says of when the current phase will be processed, if anything.
+    pub(crate) fn outlook(&self, game: &Game, power: &str) -> Result<Option<Outlook>, GameError> {
+        let Some(due) = self.store.view().due(Some(game.id))?.pop() else {
+            return Ok(None);
+        };
+        if !due.owe.iter().any(|p| p == power) {
+            return Ok(None);
+        }
+        if due.flawed.iter().any(|p| p == power) {
+            return Ok(Some(Outlook::WaitsForYou {
+                deadline: due.deadline,
+            }));
+        }
+        Ok(self
+            .early_at(&due)?
+            .filter(|at| *at < due.deadline)
+            .map(|at| Outlook::Early { at }))
+    }
+}
+
+/// When a phase will be processed, as a power's reply says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outlook {
+    /// Everyone has ordered: processed at `at` (the tick after it) unless orders change.
+    Early {
+        /// The latest orders plus the `delay`.
+        at: DateTime<Utc>,
+    },
+    /// The power's orders had a line refused: the phase waits for its next orders, or the
+    /// deadline.
+    WaitsForYou {
+        /// The phase's deadline.
+        deadline: DateTime<Utc>,
+    },
 }
 
 /// What LIST and `game show` add about waiting and absences (the game's limits are among its

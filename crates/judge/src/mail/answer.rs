@@ -6,6 +6,7 @@ use super::replies::{as_read, attachments, reply, ReplyParts};
 use super::session::{Fresh, Session};
 use super::text::{self, Command};
 use super::{Handled, MailConfig, MailError};
+use crate::clock;
 use crate::game::Judge;
 use crate::store::{Address, Earlier, InboxState};
 use chrono::{DateTime, Utc};
@@ -54,7 +55,12 @@ pub(super) fn answer(
         j.mark_message(id, InboxState::Ignored, note)?;
         return Ok(Handled::Ignored(why.into()));
     }
-    if let Some(Earlier { at, state, .. }) = earlier {
+    if let Some(Earlier {
+        at, state, zone, ..
+    }) = earlier
+    {
+        // In the zone of the game it was for, as the judge's other mails give times.
+        let at = clock::show_in(at, zone.as_deref().unwrap_or("UTC"));
         let intro = if state == InboxState::Stored {
             format!(
                 "This message (the same Message-ID, or the same text) reached the judge before, \

@@ -5,7 +5,8 @@ use super::replies::Block;
 use super::session::{stamp, Session};
 use super::text::Line;
 use super::{MailError, MAX_ORDER_LINES};
-use crate::game::{GameError, Judge, OrderSet, PhasePassed, Signed};
+use crate::clock;
+use crate::game::{GameError, Judge, OrderSet, Outlook, PhasePassed, Signed};
 use crate::render::echo;
 use crate::store::{Author, Game, GameState, Role};
 use chrono::{DateTime, Utc};
@@ -27,6 +28,64 @@ fn passed(p: &PhasePassed, at: DateTime<Utc>) -> String {
 }
 
 impl Session<'_> {
+    /// A power's orders written for a phase that was processed without orders from it before
+    /// they reached the judge: said first (once a mail), with what the power owes now. The
+    /// orders are read for the phase now (a Date can be wrong: they are not refused for it).
+    fn processed_before(&mut self, s: &Signed, game: &Game) -> Result<(), MailError> {
+        let Role::Power(power) = &s.role else {
+            return Ok(());
+        };
+        if self.told_processed || self.dated >= self.now {
+            return Ok(());
+        }
+        let Some(PhasePassed {
+            then: Some(then),
+            now,
+            at: Some(at),
+            missing,
+        }) = self.j.phase_passed(game, self.dated)?
+        else {
+            return Ok(());
+        };
+        if !missing.contains(power) {
+            return Ok(());
+        }
+        let Some(owed) = self.j.owed(game, power)? else {
+            return Ok(());
+        };
+        self.told_processed = true;
+        let when = |t| clock::show_in(t, &game.timezone);
+        let mut lines = vec![
+            format!(
+                "{then} was processed at {} without orders from you: your mail, dated {}, \
+                 reached the judge at {}, after it.",
+                when(at),
+                when(self.dated),
+                when(self.now)
+            ),
+            format!(
+                "The game is now in {now}{}; your orders below were read for it.",
+                owed.deadline
+                    .map(|d| format!(" (deadline {})", when(d)))
+                    .unwrap_or_default()
+            ),
+        ];
+        lines.push(if owed.owes {
+            format!("{power} owes orders in {now}.")
+        } else {
+            format!("{power} owes no orders in {now}.")
+        });
+        if !owed.retreats.is_empty() {
+            lines.push("Your dislodged units:".into());
+            lines.extend(owed.retreats);
+        }
+        self.push(Block {
+            head: format!("{then} was processed without your orders"),
+            lines,
+        });
+        Ok(())
+    }
+
     /// CLEAR: the power's orders for the current phase are cleared (kept in their history).
     pub(super) fn clear(&mut self, s: &Signed, head: String) -> Result<Block, MailError> {
         let game = self.game_now(s)?;
@@ -36,6 +95,7 @@ impl Session<'_> {
         if let Some(p) = self.j.phase_passed(&game, self.now)? {
             return Ok(Block::with(head, passed(&p, self.now)));
         }
+        self.processed_before(s, &game)?;
         let power = s.role.name();
         match self.j.clear(&game.name, power, Author::Player, self.now) {
             Err(GameError::Over(_)) => Ok(Block::with(
@@ -69,6 +129,7 @@ impl Session<'_> {
                 .push((true, Block::with("Orders", passed(&p, self.now))));
             return Ok(());
         }
+        self.processed_before(s, &game)?;
         if lines.len() > MAX_ORDER_LINES {
             self.push_block(
                 true,
@@ -222,6 +283,19 @@ impl Session<'_> {
         };
         if owes && Judge::waits(self.j.view(), game, power)? {
             lines.push("You wait for the deadline: the phase is not processed before it.".into());
+        }
+        let when = |t| crate::clock::show_in(t, &game.timezone);
+        match self.j.outlook(game, power)? {
+            Some(Outlook::Early { at }) => lines.push(format!(
+                "Everyone has ordered: the phase will be processed at {} unless someone changes \
+                 orders.",
+                when(at.max(self.now))
+            )),
+            Some(Outlook::WaitsForYou { deadline }) => lines.push(format!(
+                "You have an error: the phase waits for you until the deadline, {}.",
+                when(deadline)
+            )),
+            None => {}
         }
         Ok(Some(Block { head, lines }))
     }

@@ -78,6 +78,11 @@ pub(super) struct Session<'a> {
     pub(super) sender: &'a Address,
     /// The mail's time: every service call is made at it.
     pub(super) now: DateTime<Utc>,
+    /// When the mail says it was written ([`Fresh::dated`]): orders written before the phase
+    /// they were for was processed are told so first.
+    pub(super) dated: DateTime<Utc>,
+    /// The mail was told its phase was processed before it came (said once).
+    pub(super) told_processed: bool,
     /// (is it the orders' block, the block): the orders' blocks are replaced at each flush.
     pub(super) blocks: Vec<(bool, Block)>,
     who: Option<Signed>,
@@ -182,6 +187,8 @@ impl<'a> Session<'a> {
             cfg,
             sender,
             now,
+            dated: now,
+            told_processed: false,
             blocks: Vec::new(),
             who: None,
             set: None,
@@ -233,6 +240,7 @@ impl<'a> Session<'a> {
     /// Runs a mail's commands: the game it concerned, the reply's first sentence and its
     /// blocks.
     pub(super) fn run(mut self, lines: &[Line], fresh: &Fresh) -> Result<Ran, MailError> {
+        self.dated = fresh.dated;
         // The mail's order lines since its last CLEAR, and whether some came since the last
         // flush.
         let mut orders: Vec<&Line> = Vec::new();

@@ -155,7 +155,7 @@ fn name(v: &Variant, p: PowerId) -> String {
     v.power(p).name.clone()
 }
 
-fn list_or(items: Vec<String>, empty: &str) -> String {
+pub(crate) fn list_or(items: Vec<String>, empty: &str) -> String {
     if items.is_empty() {
         empty.to_string()
     } else {

@@ -27,8 +27,10 @@ pub struct NewMessage<'a> {
 /// A message seen before the one asked about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Earlier {
-    /// When it first came (RFC 3339, as stored).
-    pub at: String,
+    /// When it first came.
+    pub at: DateTime<Utc>,
+    /// The zone of the game the first copy was answered for (none: it named no game).
+    pub zone: Option<String>,
     /// A duplicate of it was answered already.
     pub answered_twice: bool,
     /// The first copy's row id.
@@ -87,16 +89,18 @@ impl View<'_> {
             .0
             .query_row(
                 &format!(
-                    "SELECT id, received, state FROM inbox WHERE {key} AND id < ?2
-                     ORDER BY id LIMIT 1"
+                    "SELECT i.id, i.received, i.state, g.timezone FROM inbox i
+                     LEFT JOIN games g ON g.id = i.game
+                     WHERE {key} AND i.id < ?2 ORDER BY i.id LIMIT 1"
                 ),
                 params![value, id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get::<_, String>(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()?;
-        let Some((first, at, state)) = first else {
+        let Some((first, at, state, zone)) = first else {
             return Ok(None);
         };
+        let at = read_time(&at)?;
         let answered_twice = self.0.query_row(
             &format!("SELECT COUNT(*) > 0 FROM inbox WHERE {key} AND id < ?2 AND state = ?3"),
             params![value, id, InboxState::Duplicate],
@@ -104,6 +108,7 @@ impl View<'_> {
         )?;
         Ok(Some(Earlier {
             at,
+            zone,
             answered_twice,
             first,
             state,

@@ -50,6 +50,9 @@ pub struct OrderText {
     pub by: Author,
     /// A CLEAR: from it on the power has no orders in the phase.
     pub cleared: bool,
+    /// The text these orders came in had a line refused: the power is told of an error it may
+    /// still fix, so the phase waits for its next orders (or the deadline).
+    pub flawed: bool,
 }
 
 const PHASE_COLUMNS: &str =
@@ -122,10 +125,12 @@ pub(crate) struct Due {
     pub owe: Vec<String>,
     /// Powers that have orders in.
     pub ordered: Vec<String>,
+    /// Of those, the powers whose orders had a line refused (`OrderText::flawed`).
+    pub flawed: Vec<String>,
 }
 
 /// The latest row of each power in a phase (a CLEAR included).
-const LATEST_ORDERS: &str = "SELECT power, text, received, by, cleared FROM orders o
+const LATEST_ORDERS: &str = "SELECT power, text, received, by, cleared, flawed FROM orders o
      WHERE phase = ?1 AND id = (SELECT MAX(id) FROM orders WHERE phase = ?1 AND power = o.power)
      ORDER BY power";
 
@@ -147,8 +152,9 @@ impl View<'_> {
             .transpose()
     }
 
-    /// Every running game's current phase that has a deadline, by game name: one query.
-    pub(crate) fn due(&self) -> Result<Vec<Due>, StoreError> {
+    /// Every running game's current phase that has a deadline (only `game`'s, when given), by
+    /// game name: one query.
+    pub(crate) fn due(&self, game: Option<i64>) -> Result<Vec<Due>, StoreError> {
         let columns = GAME_COLUMNS
             .split(", ")
             .map(|col| format!("g.{col}"))
@@ -162,13 +168,18 @@ impl View<'_> {
                     (SELECT json_group_array(DISTINCT power) FROM orders o
                      WHERE o.phase = p.id AND o.cleared = 0
                        AND o.id = (SELECT MAX(id) FROM orders
+                                   WHERE phase = p.id AND power = o.power)),
+                    (SELECT json_group_array(DISTINCT power) FROM orders o
+                     WHERE o.phase = p.id AND o.cleared = 0 AND o.flawed = 1
+                       AND o.id = (SELECT MAX(id) FROM orders
                                    WHERE phase = p.id AND power = o.power))
              FROM games g JOIN phases p ON p.game = g.id AND p.report IS NULL AND p.superseded = 0
-             WHERE g.state = 'running' AND p.deadline IS NOT NULL ORDER BY g.name"
+             WHERE g.state = 'running' AND p.deadline IS NOT NULL AND (?1 IS NULL OR g.id = ?1)
+             ORDER BY g.name"
         ))?;
-        type Raw = (Game, i64, String, Reminded, String, String);
+        type Raw = (Game, i64, String, Reminded, String, String, String);
         let raw: Vec<Raw> = st
-            .query_map([], |r| {
+            .query_map([game], |r| {
                 Ok((
                     game_row(r)?,
                     r.get(n)?,
@@ -176,11 +187,12 @@ impl View<'_> {
                     r.get(n + 2)?,
                     r.get(n + 3)?,
                     r.get(n + 4)?,
+                    r.get(n + 5)?,
                 ))
             })?
             .collect::<Result<_, _>>()?;
         raw.into_iter()
-            .map(|(game, phase, deadline, reminded, owe, ordered)| {
+            .map(|(game, phase, deadline, reminded, owe, ordered, flawed)| {
                 Ok(Due {
                     game,
                     phase,
@@ -188,6 +200,7 @@ impl View<'_> {
                     reminded,
                     owe: from_json("list of powers owing orders", &owe)?,
                     ordered: from_json("list of powers that ordered", &ordered)?,
+                    flawed: from_json("list of powers whose orders had an error", &flawed)?,
                 })
             })
             .collect()
@@ -239,26 +252,35 @@ impl View<'_> {
     /// Every order text and CLEAR of a phase, oldest first: its history.
     pub fn all_orders(&self, phase: i64) -> Result<Vec<OrderText>, StoreError> {
         self.order_texts(
-            "SELECT power, text, received, by, cleared FROM orders WHERE phase = ?1 ORDER BY id",
+            "SELECT power, text, received, by, cleared, flawed FROM orders WHERE phase = ?1 \
+             ORDER BY id",
             phase,
         )
     }
 
     fn order_texts(&self, sql: &str, phase: i64) -> Result<Vec<OrderText>, StoreError> {
         let mut st = self.0.prepare_cached(sql)?;
-        let raw: Vec<(String, String, String, Author, bool)> = st
+        let raw: Vec<(String, String, String, Author, bool, bool)> = st
             .query_map([phase], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
             })?
             .collect::<Result<_, _>>()?;
         raw.into_iter()
-            .map(|(power, text, received, by, cleared)| {
+            .map(|(power, text, received, by, cleared, flawed)| {
                 Ok(OrderText {
                     power,
                     text,
                     received: read_time(&received)?,
                     by,
                     cleared,
+                    flawed,
                 })
             })
             .collect()
@@ -357,9 +379,17 @@ impl Tx<'_> {
     /// phase; earlier rows are kept, the latest is in force.
     pub(crate) fn add_orders(&self, phase: i64, t: &OrderText) -> Result<(), StoreError> {
         self.0.execute(
-            "INSERT INTO orders (phase, power, text, received, by, cleared)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![phase, t.power, t.text, time(t.received), t.by, t.cleared],
+            "INSERT INTO orders (phase, power, text, received, by, cleared, flawed)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                phase,
+                t.power,
+                t.text,
+                time(t.received),
+                t.by,
+                t.cleared,
+                t.flawed
+            ],
         )?;
         Ok(())
     }

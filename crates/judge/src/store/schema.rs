@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 14;
+pub const VERSION: i64 = 15;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -311,6 +311,13 @@ ALTER TABLE outbox ADD COLUMN png BLOB;
 -- older napjudge's rows have none.
 ALTER TABLE players ADD COLUMN password_from TEXT;
 ALTER TABLE players ADD COLUMN password_set TEXT;
+"#,
+    // Version 15 (a game as its players live it): orders sent with a line refused hold the phase
+    // for their power.
+    r#"
+-- 1: the text these orders came in had a line refused; until the power's next orders (or the
+-- deadline) the phase is not processed early.
+ALTER TABLE orders ADD COLUMN flawed INTEGER NOT NULL DEFAULT 0;
 "#,
 ];
 
