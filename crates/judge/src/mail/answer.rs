@@ -95,16 +95,7 @@ pub(super) fn answer(
              read. Send your commands as plain text, without attachments.",
             m.size, cfg.max_size
         );
-        reply(
-            j,
-            h,
-            id,
-            &intro,
-            InboxState::Answered,
-            now,
-            ReplyParts::default(),
-        )?;
-        return Ok(Handled::Answered);
+        return unread(j, h, id, &intro, now);
     }
     let Reading { lines, body } = match commands(m.parsed, m.secrets) {
         Ok(r) => r,
@@ -115,16 +106,7 @@ pub(super) fn answer(
                 long.0,
                 text::MAX_LINES
             );
-            reply(
-                j,
-                h,
-                id,
-                &intro,
-                InboxState::Answered,
-                now,
-                ReplyParts::default(),
-            )?;
-            return Ok(Handled::Answered);
+            return unread(j, h, id, &intro, now);
         }
     };
     let attachments = attachments(&body);
@@ -192,6 +174,27 @@ pub(super) fn answer(
             blocks: &blocks,
             extras: Some(&read.extras),
         },
+    )?;
+    Ok(Handled::Answered)
+}
+
+/// Answers a mail none of which was read (over the size limit, or too many lines) with `intro`,
+/// which says why and what to send instead.
+fn unread(
+    j: &mut Judge,
+    h: &Head,
+    id: i64,
+    intro: &str,
+    now: DateTime<Utc>,
+) -> Result<Handled, MailError> {
+    reply(
+        j,
+        h,
+        id,
+        intro,
+        InboxState::Answered,
+        now,
+        ReplyParts::default(),
     )?;
     Ok(Handled::Answered)
 }
