@@ -324,6 +324,7 @@ address = "judge@example.org"
 [imap]
 host = "imap.example.org"
 tls = "implicit"                 # implicit (port 993) or starttls (port 143)
+# port = 993                     # only for a server on another port than its TLS's
 user = "judge@example.org"
 # The password is never written here: it is the first line of this command's output.
 password_command = "cat {password}"
@@ -335,6 +336,7 @@ failed = "napjudge-failed"       # where a message goes when it can't be stored 
 [smtp]
 host = "smtp.example.org"
 security = "starttls"            # starttls (port 587) or tls (465)
+# port = 587                     # only for a server on another port than its security's
 user = "judge@example.org"
 password_file = "password"       # this folder's file `password`
 

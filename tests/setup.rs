@@ -74,6 +74,11 @@ fn init_writes_a_commented_config_and_the_database_then_check_names_each_fault()
     let toml = judge.join("napjudge.toml");
     let text = std::fs::read_to_string(&toml).expect("config written");
     assert!(text.contains("EDIT 1") && text.contains("EDIT 2"), "{text}");
+    // Issue 32, finding 13: the port lines of napjudge.toml.example, for a server on another port.
+    assert!(
+        text.contains("# port = 993") && text.contains("# port = 587"),
+        "{text}"
+    );
     napjudge_judge::parse_config(&text).expect("the written config reads");
     assert!(judge.join("napjudge.db").is_file());
     // Run again: nothing replaced.
