@@ -182,7 +182,7 @@ impl Store {
     /// left in the log's older frames while the store stays open (`serve`): `secure_delete`
     /// overwrites it in the file, not in the log. A reader in another process at that moment
     /// keeps the log as it is until the next call; that is no error.
-    pub fn truncate_wal(&self) -> Result<(), StoreError> {
+    pub(crate) fn truncate_wal(&self) -> Result<(), StoreError> {
         self.conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())

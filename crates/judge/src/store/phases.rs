@@ -245,7 +245,7 @@ impl View<'_> {
     }
 
     /// Each power's latest row of a phase, its orders or a CLEAR, by power name.
-    pub fn latest_rows(&self, phase: i64) -> Result<Vec<OrderText>, StoreError> {
+    pub(crate) fn latest_rows(&self, phase: i64) -> Result<Vec<OrderText>, StoreError> {
         self.order_texts(LATEST_ORDERS, phase)
     }
 

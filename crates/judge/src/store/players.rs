@@ -50,7 +50,11 @@ impl View<'_> {
     }
 
     /// The address `role` plays at in the game, if anyone does.
-    pub fn player_address(&self, game: i64, role: &Role) -> Result<Option<Address>, StoreError> {
+    pub(crate) fn player_address(
+        &self,
+        game: i64,
+        role: &Role,
+    ) -> Result<Option<Address>, StoreError> {
         Ok(self
             .players(game)?
             .into_iter()
