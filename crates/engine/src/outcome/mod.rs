@@ -42,8 +42,19 @@ impl Outcome {
 /// Why a legal order failed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reason {
-    /// A move bounced: stood off with, or was held back by, the units in these spaces.
+    /// A move bounced: stood off with, or was held back by, the units in these spaces, none of
+    /// them stronger than the move.
     Bounced(Vec<ProvinceId>),
+    /// A move was beaten by a stronger unit: the one holding in `at`, or the one moving from `at`
+    /// into the same space, with this strength (the strongest such unit).
+    Beaten {
+        /// The stronger unit's strength.
+        strength: u32,
+        /// Where it was.
+        at: ProvinceId,
+        /// Whether it held there rather than moving from there.
+        holding: bool,
+    },
     /// A move lost a head-to-head battle with the unit moving the other way from this space.
     BeatenHeadToHead(ProvinceId),
     /// A move needed a convoy and no convoy route was ordered.
@@ -248,6 +259,14 @@ impl Describe for Reason {
             Reason::Bounced(with) => {
                 let names: Vec<&str> = with.iter().map(|&p| code(v, p)).collect();
                 write!(f, "bounced with {}", names.join(", "))
+            }
+            Reason::Beaten {
+                strength,
+                at,
+                holding,
+            } => {
+                let word = if *holding { "in" } else { "from" };
+                write!(f, "beaten by {strength} {word} {}", code(v, *at))
             }
             Reason::BeatenHeadToHead(p) => write!(f, "beaten head to head by {}", code(v, *p)),
             Reason::NoConvoy => f.write_str("no convoy"),

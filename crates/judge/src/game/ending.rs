@@ -327,10 +327,11 @@ fn final_body(v: &Variant, game: &Game, e: &Ending, live: &[&PhaseRow]) -> Strin
                 .map(|(at, f)| f.name(v, at))
                 .collect();
             units.sort();
+            let centres = board.centre_count(v, p);
             out.push_str(&format!(
-                "  {:<10} {:>2} centres; {}\n",
+                "  {:<10} {centres:>2} {}; {}\n",
                 v.power(p).name,
-                board.centre_count(v, p),
+                crate::render::noun(centres as i64, "centre", "centres"),
                 if units.is_empty() {
                     "no units".to_string()
                 } else {

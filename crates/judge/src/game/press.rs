@@ -87,6 +87,8 @@ impl Judge {
                 format!("{}: press from {from}", game.name),
             )
         };
+        let answer =
+            |reader: Option<&Role>| how_to_answer(&self.address, &game.name, reader, from, grey);
         let to_gm = recipients.iter().any(|p| p.role == Role::Gm);
         let mut seen = HashSet::new();
         if crate::press::gm_copy(game, from, to_gm, grey) {
@@ -101,17 +103,22 @@ impl Judge {
                     to: game.gm.as_str(),
                     subject: &format!("{}: copy of {grey_word}press from {from}", game.name),
                     body: &format!(
-                        "The GM's copy of {grey_word}press in game '{}' from {from} to {}:\n\n{body}",
+                        "The GM's copy of {grey_word}press in game '{}' from {from} to {}:\n\n{}\n\n{}\n",
                         game.name,
-                        names.join(", ")
+                        names.join(", "),
+                        body.trim_end(),
+                        how_to_answer(&self.address, &game.name, Some(&Role::Gm), from, false)
                     ),
                     in_reply_to: None,
                 },
                 now,
             )?;
         }
-        let addresses = recipients.iter().map(|p| &p.address).chain(&observers);
-        for to in addresses.filter(|a| seen.insert((*a).clone())) {
+        let addresses = recipients
+            .iter()
+            .map(|p| (&p.address, Some(&p.role)))
+            .chain(observers.iter().map(|a| (a, None)));
+        for (to, reader) in addresses.filter(|(a, _)| seen.insert((*a).clone())) {
             tx.queue_mail(
                 &NewMail {
                     game: Some(game.id),
@@ -119,7 +126,7 @@ impl Judge {
                     kind: MailKind::Press,
                     to: to.as_str(),
                     subject: &subject,
-                    body: &mail,
+                    body: &format!("{}\n\n{}\n", mail.trim_end(), answer(reader)),
                     in_reply_to: None,
                 },
                 now,
@@ -128,4 +135,29 @@ impl Judge {
         tx.commit()?;
         Ok(names)
     }
+}
+
+/// The lines a press mail ends with: how its reader answers, the lines to copy. Press goes
+/// through the judge, so a plain reply reaches the judge, not the sender (`reader` is `None`
+/// for an observer, who sends no press).
+pub(crate) fn how_to_answer(
+    judge: &str,
+    game: &str,
+    reader: Option<&Role>,
+    from: &Role,
+    grey: bool,
+) -> String {
+    let Some(reader) = reader else {
+        return format!("You get this press as an observer of game '{game}': observers send none.");
+    };
+    let to = if grey {
+        "PRESS TO POWER ...     (the sender is not named: name whom you write to)".to_string()
+    } else {
+        format!("PRESS TO {from}")
+    };
+    format!(
+        "To answer, mail {judge} (replying to this mail does) with these lines, your password \
+         in place of PASSWORD:\n  SIGNON {reader} {game} PASSWORD\n  {to}\n  your message\n  \
+         ENDPRESS"
+    )
 }

@@ -175,10 +175,11 @@ fn summary(v: &Variant, phases: &[PhaseRow]) -> Vec<String> {
                 .iter()
                 .map(|i| i.text(v))
                 .collect();
+            let centres = pos.centre_count(v, power);
             out.push(format!(
-                "  {:<10} {:>2} centres{}",
+                "  {:<10} {centres:>2} {}{}",
                 v.power(power).name,
-                pos.centre_count(v, power),
+                crate::render::noun(centres as i64, "centre", "centres"),
                 if items.is_empty() {
                     String::new()
                 } else {

@@ -58,3 +58,37 @@ pub(super) fn send(
 fn press_refused(e: &PressRefusal) -> String {
     format!("ERROR: {e}. Nothing was sent.")
 }
+
+/// The answer to a mail with no SIGNON whose subject is that of a reply to a press mail
+/// (`Re: GAME: press from France`, `Re: GAME: grey press`, the GM's `copy of` ones): the
+/// player meant to answer the press, so they are told how, in place of a bare refusal.
+pub(super) fn reply_to_press(subject: &str) -> Option<String> {
+    let mut rest = subject.trim();
+    let mut replied = false;
+    while let Some(after) = rest
+        .get(..3)
+        .filter(|p| p.eq_ignore_ascii_case("re:"))
+        .and_then(|_| rest.get(3..))
+    {
+        rest = after.trim_start();
+        replied = true;
+    }
+    let (game, what) = rest.split_once(": ")?;
+    let what = what.strip_prefix("copy of ").unwrap_or(what);
+    let to = match what.strip_prefix("press from ") {
+        Some(from) => format!("PRESS TO {from}"),
+        None if what.starts_with("grey press") => "PRESS TO and the powers you answer".into(),
+        None => return None,
+    };
+    if !replied || game.contains(char::is_whitespace) {
+        return None;
+    }
+    Some(format!(
+        "Your mail looks like a reply to press in game '{}'. Press goes through the judge, and \
+         a mail to it starts with your SIGNON: write SIGNON POWER {} PASSWORD (your power and \
+         password), then {}, your message, and ENDPRESS on a line of its own. Nothing was done.",
+        echo(game),
+        echo(game),
+        echo(&to)
+    ))
+}

@@ -232,6 +232,7 @@ fn fail(
                     and it has told the GM. Nothing more will be done with this mail; send it \
                     again once the GM says so.",
             blocks: &[],
+            gm: false,
         },
     )?;
     let to_sender = Reply {

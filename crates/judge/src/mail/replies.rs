@@ -44,6 +44,8 @@ pub(crate) struct ReplyMail<'a> {
     pub intro: &'a str,
     /// One block per command, in the mail's order.
     pub blocks: &'a [Block],
+    /// To the GM: the footer points to the GM's guide.
+    pub gm: bool,
 }
 
 /// The players' guide.
@@ -82,6 +84,8 @@ pub(super) struct ReplyParts<'a> {
     pub(super) blocks: &'a [Block],
     /// What goes with the reply besides its text.
     pub(super) extras: Option<&'a Extras>,
+    /// The mail was the GM's.
+    pub(super) gm: bool,
 }
 
 /// The subject of a reply to a mail whose subject is `subject`.
@@ -112,8 +116,9 @@ pub(super) fn reply(
         game,
         blocks,
         extras,
+        gm,
     } = parts;
-    let body = render::render("reply", &ReplyMail { intro, blocks })?;
+    let body = render::render("reply", &ReplyMail { intro, blocks, gm })?;
     // The copy for the role's own address holds the reply whole: what was done in its name.
     let copy = extras.and_then(|e| e.copy.as_ref()).map(|c| {
         (

@@ -95,9 +95,11 @@ impl Session<'_> {
         let left = r.is_ok();
         let b = answer(head, r, |()| {
             format!(
-                "You no longer play {} in game '{}': your password no longer works, the GM and \
-                 the players are told, and the power's units are in civil disorder until a new \
-                 player takes the seat. The rest of your mail was not read.",
+                "You no longer play {} in game '{}': your password no longer works, and the GM \
+                 and the players are told. Orders you already gave for the phase under way \
+                 stand; after them, the power's units are in civil disorder (the rules' \
+                 defaults) until a new player takes the seat. The rest of your mail was not \
+                 read.",
                 s.role, s.game.name
             )
         })?;

@@ -76,6 +76,8 @@ pub(super) struct Session<'a> {
     pub(super) j: &'a mut Judge,
     cfg: &'a MailConfig,
     pub(super) sender: &'a Address,
+    /// The mail's Subject: a reply to a press mail is told how to answer press.
+    subject: &'a str,
     /// The mail's time: every service call is made at it.
     pub(super) now: DateTime<Utc>,
     /// When the mail says it was written ([`Fresh::dated`]): orders written before the phase
@@ -125,6 +127,8 @@ pub(super) struct Ran {
     pub(super) extras: Extras,
     /// A line of the mail failed: the reply shows the mail as read.
     pub(super) failed: bool,
+    /// The mail was signed on as the GM: the reply points to the GM's guide.
+    pub(super) gm: bool,
 }
 
 impl Ran {
@@ -136,6 +140,7 @@ impl Ran {
             blocks: Vec::new(),
             extras: Extras::default(),
             failed: false,
+            gm: false,
         }
     }
 
@@ -180,12 +185,14 @@ impl<'a> Session<'a> {
         j: &'a mut Judge,
         cfg: &'a MailConfig,
         sender: &'a Address,
+        subject: &'a str,
         now: DateTime<Utc>,
     ) -> Session<'a> {
         Session {
             j,
             cfg,
             sender,
+            subject,
             now,
             dated: now,
             told_processed: false,
@@ -319,6 +326,9 @@ impl<'a> Session<'a> {
                 (c, None) => {
                     if let Some(why) = self.observer_refusal(c)? {
                         return Ok(Ran::refused(why));
+                    }
+                    if let Some(how) = super::press::reply_to_press(self.subject) {
+                        return Ok(Ran::bad_line(how));
                     }
                     return Ok(Ran::bad_line(format!(
                         "Line {}: your mail has no SIGNON before its commands. Start the mail \
@@ -456,6 +466,7 @@ impl<'a> Session<'a> {
                 blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
                 extras: Extras::default(),
                 failed: self.failed,
+                gm: false,
             });
         };
         if dirty {
@@ -476,6 +487,7 @@ impl<'a> Session<'a> {
             blocks: self.blocks.into_iter().map(|(_, b)| b).collect(),
             extras: self.extras,
             failed: self.failed,
+            gm: s.role == Role::Gm,
         })
     }
 

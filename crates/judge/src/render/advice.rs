@@ -6,17 +6,10 @@ use napjudge_engine::position::Force;
 use napjudge_engine::turn::Fate;
 use napjudge_engine::variant::{ProvinceId, UnitType, Variant};
 
+use super::plural;
+
 fn code(v: &Variant, p: ProvinceId) -> &str {
     &v.province(p).code
-}
-
-fn plural(n: impl Into<i64>, one: &str, many: &str) -> String {
-    let n = n.into();
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 /// A warning about one line, as the acknowledgement prints it after `WARNING: `. `order_at` gives

@@ -13,6 +13,21 @@ use napjudge_engine::position::Position;
 use napjudge_engine::turn::{Fate, PhaseReport};
 use napjudge_engine::variant::{PhaseKind, PowerId, PowerKind, Variant};
 
+/// `1 build`, `2 builds`: a count with its noun in the number English gives it.
+pub(crate) fn plural(n: impl Into<i64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", noun(n, one, many))
+}
+
+/// The noun for a count, for tables that pad the count themselves.
+pub(crate) fn noun<'a>(n: impl Into<i64>, one: &'a str, many: &'a str) -> &'a str {
+    if n.into() == 1 {
+        one
+    } else {
+        many
+    }
+}
+
 /// Why a mail can't be rendered.
 #[derive(Debug, thiserror::Error)]
 #[error("rendering the {what} mail: {source}")]

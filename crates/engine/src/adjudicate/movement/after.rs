@@ -160,18 +160,45 @@ impl<'a> Resolver<'a> {
             None => self.attack_strength(m),
         };
         let mut with = Vec::new();
-        if self.standing_at(to).next().is_some() && attack <= self.hold_strength(to) {
-            with.push(to);
+        // The strongest unit that held the move back, when it was stronger than the attack: then
+        // the move was beaten, not stood off. Ties go to the lowest space, so that the reason
+        // does not depend on the order of writing. A move of no strength (into its own power's
+        // unit) was never a contest: it bounced.
+        let mut beaten: Option<(u32, ProvinceId, bool)> = None;
+        let mut stronger = |strength: u32, at: ProvinceId, holding: bool| {
+            let wins = beaten.is_none_or(|(s, p, _)| strength > s || (strength == s && at < p));
+            if attack > 0 && strength > attack && wins {
+                beaten = Some((strength, at, holding));
+            }
+        };
+        if self.standing_at(to).next().is_some() {
+            let hold = self.hold_strength(to);
+            if attack <= hold {
+                with.push(to);
+                stronger(hold, to, true);
+            }
         }
         let group = self.items[m].group;
         for k in self.into.range(to) {
             let o = self.into.get(k);
             let rival = o != m && (group.is_none() || self.items[o].group != group);
-            if rival && attack <= self.prevent_strength(o) && !with.contains(&self.items[o].at) {
+            if !rival {
+                continue;
+            }
+            let prevent = self.prevent_strength(o);
+            if attack <= prevent && !with.contains(&self.items[o].at) {
                 with.push(self.items[o].at);
+                stronger(prevent, self.items[o].at, false);
             }
         }
-        Reason::Bounced(with)
+        match beaten {
+            Some((strength, at, holding)) => Reason::Beaten {
+                strength,
+                at,
+                holding,
+            },
+            None => Reason::Bounced(with),
+        }
     }
 
     /// Where each ferried army that failed to land stays aboard (R3.1): in the sea of a convoying
