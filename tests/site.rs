@@ -473,6 +473,10 @@ fn napjudge(db: &Path, config: &Path, now: &str, args: &[&str]) -> String {
 /// "with `[site] url` set, every results mail links to its phase's page". With `[site] out`
 /// set, a tick that finds the games changed rewrites the archive (and one that finds nothing
 /// changed leaves it), and a rollback's void phases leave the web with it.
+///
+/// Issue 31, finding 4: only what the archive wrote is pruned (the files listed in
+/// `.napjudge-site`): a page of the site's owner, in the archive's folder or a game's, survives
+/// every build, by tick and by `napjudge site --out` (the game's one used to be deleted).
 #[test]
 fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     let dir = std::env::temp_dir().join(format!("napjudge-site-tick-{}", std::process::id()));
@@ -514,6 +518,15 @@ fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     let out = napjudge(&db, &config, "2026-12-02T09:30:00Z", &["tick"]);
     assert!(out.contains("site: wrote"), "{out}");
     assert_eq!(pages(), ["index.html"]);
+    let mine = [www.join("mine.html"), www.join("live").join("mine.html")];
+    for f in &mine {
+        std::fs::write(f, "<p>the site's owner's own page</p>").expect("a page of one's own");
+    }
+    let pages = || {
+        let mut v = pages();
+        v.retain(|p| p != "mine.html");
+        v
+    };
     // Winter 1800's deadline and grace have passed: processed, and the archive written again.
     let out = napjudge(&db, &config, "2026-12-02T10:01:00Z", &["tick"]);
     assert!(out.contains("site: wrote"), "{out}");
@@ -560,5 +573,22 @@ fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     let out = napjudge(&db, &config, "2026-12-03T12:01:00Z", &["tick"]);
     assert!(out.contains("site: wrote"), "{out}");
     assert_eq!(pages(), ["1800-winter-bids.html", "index.html"]);
+    let listed = std::fs::read_to_string(www.join(".napjudge-site")).expect("the list");
+    assert!(
+        listed.lines().any(|l| l == "live/1800-winter-bids.html"),
+        "{listed}"
+    );
+    assert!(!listed.contains("mine.html"), "{listed}");
+    let www_arg = www.display().to_string();
+    napjudge(
+        &db,
+        &config,
+        "2026-12-03T12:02:00Z",
+        &["site", "--out", &www_arg],
+    );
+    assert_eq!(pages(), ["1800-winter-bids.html", "index.html"]);
+    for f in &mine {
+        assert!(f.is_file(), "{} was deleted", f.display());
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -178,6 +178,65 @@ fn write(path: &Path, text: &str) -> Result<(), SiteError> {
     })
 }
 
+/// The file in the archive's folder that lists the files the last build wrote, one path (from
+/// the folder) a line. Only a file listed there is ever removed: the site's owner may keep
+/// files of their own in the folder.
+pub const MANIFEST: &str = ".napjudge-site";
+
+/// The files one build wrote, by their paths from the archive's folder.
+struct Written<'a> {
+    out: &'a Path,
+    files: Vec<String>,
+}
+
+impl Written<'_> {
+    /// Writes the file `path` (from the archive's folder) and lists it.
+    fn write(&mut self, path: &str, text: &str) -> Result<(), SiteError> {
+        write(&self.out.join(path), text)?;
+        self.files.push(path.to_string());
+        Ok(())
+    }
+
+    /// Removes each file the last build listed and this one did not write (a rollback's void
+    /// phases, a game no longer published), and lists this build's files for the next. A build
+    /// of some games (`napjudge site GAME`) removes nothing from the other games' folders, and
+    /// keeps them listed. With no list (a first build, or one by a napjudge before the list),
+    /// nothing is removed.
+    fn prune(mut self, only: Option<&[String]>) -> Result<(), SiteError> {
+        let manifest = self.out.join(MANIFEST);
+        let before = std::fs::read_to_string(&manifest).unwrap_or_default();
+        for old in before.lines() {
+            // A line that leads out of the folder (the list edited by hand) is not followed.
+            let outside = old.starts_with('/') || old.split('/').any(|c| c.is_empty() || c == "..");
+            if outside || self.files.iter().any(|f| f == old) {
+                continue;
+            }
+            let folder = old.rsplit_once('/').map_or("", |(d, _)| d);
+            if only.is_some_and(|dirs| !folder.is_empty() && !dirs.iter().any(|d| d == folder)) {
+                self.files.push(old.to_string());
+                continue;
+            }
+            let path = self.out.join(old);
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(SiteError::Io {
+                        path: path.display().to_string(),
+                        source: e,
+                    })
+                }
+                _ => {}
+            }
+            if !folder.is_empty() {
+                // A game's folder left empty goes too; one holding anything else stays.
+                let _ = std::fs::remove_dir(self.out.join(folder));
+            }
+        }
+        let mut list = self.files.join("\n");
+        list.push('\n');
+        write(&manifest, &list)
+    }
+}
+
 /// Makes the site in `out` from the store.
 pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError> {
     let games: Vec<Game> = if opts.games.is_empty() {
@@ -192,7 +251,11 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
             .collect::<Result<_, _>>()?
     };
     mkdir(out)?;
-    write(&out.join("site.css"), CSS)?;
+    let mut files = Written {
+        out,
+        files: Vec::new(),
+    };
+    files.write("site.css", CSS)?;
     let mut built = Built::default();
     let mut lines = Vec::new();
     let mut entries = Vec::new();
@@ -219,7 +282,7 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
             rows: &rows,
             dir: out.join(&dir),
         };
-        built.phases += site.write(opts, &dir, &mut entries)?;
+        built.phases += site.write(opts, &dir, &mut entries, &mut files)?;
         built.games += 1;
         lines.push(GameLine {
             href: format!("{dir}/index.html"),
@@ -229,8 +292,8 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
             phase: v.phase_name(now.position.phase),
         });
     }
-    write(
-        &out.join("index.html"),
+    files.write(
+        "index.html",
         &render("index.html", &IndexPage { games: &lines })?,
     )?;
     entries.sort_by(|a, b| b.updated.cmp(&a.updated).then(a.id.cmp(&b.id)));
@@ -242,7 +305,8 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
         alternate: feed::link(opts.url, "", "index.html"),
         entries,
     };
-    write(&out.join("feed.atom"), &feed::render(&judge_feed)?)?;
+    files.write("feed.atom", &feed::render(&judge_feed)?)?;
+    files.prune((!opts.games.is_empty()).then_some(taken.as_slice()))?;
     Ok(built)
 }
 
@@ -287,6 +351,7 @@ impl GameSite<'_> {
         opts: &Options,
         dir: &str,
         all: &mut Vec<feed::Entry>,
+        files: &mut Written,
     ) -> Result<usize, SiteError> {
         let (g, v) = (self.game, self.v);
         mkdir(&self.dir)?;
@@ -362,7 +427,7 @@ impl GameSite<'_> {
                     .map(|p| &p.1),
                 next: processed.get(i + 1).map(|p| &p.1),
             };
-            write(&self.dir.join(&link.href), &render(&link.href, &page)?)?;
+            files.write(&format!("{dir}/{}", link.href), &render(&link.href, &page)?)?;
             let updated = row.processed_at.unwrap_or(DateTime::<Utc>::UNIX_EPOCH);
             let key = link.href.trim_end_matches(".html");
             let entry = feed::Entry {
@@ -388,7 +453,7 @@ impl GameSite<'_> {
         };
         let no_export = match export::export(self.view, &g.name, Scope::Public) {
             Ok(json) => {
-                write(&self.dir.join("game.json"), &json)?;
+                files.write(&format!("{dir}/game.json"), &json)?;
                 String::new()
             }
             Err(e @ ExportError::Board { .. }) => e.to_string(),
@@ -408,7 +473,7 @@ impl GameSite<'_> {
             export: no_export.is_empty().then_some("game.json"),
             no_export: &no_export,
         };
-        write(&self.dir.join("index.html"), &render("index.html", &page)?)?;
+        files.write(&format!("{dir}/index.html"), &render("index.html", &page)?)?;
         entries.sort_by_key(|e| std::cmp::Reverse(e.updated));
         let game_feed = feed::Feed {
             id: feed::tag(opts.authority, first, dir),
@@ -418,31 +483,9 @@ impl GameSite<'_> {
             alternate: feed::link(opts.url, dir, "index.html"),
             entries,
         };
-        write(&self.dir.join("feed.atom"), &feed::render(&game_feed)?)?;
-        prune(&self.dir, &links)?;
+        files.write(&format!("{dir}/feed.atom"), &feed::render(&game_feed)?)?;
         Ok(processed.len())
     }
-}
-
-/// Removes the phase pages of `dir` that are no longer phases of the game: after a rollback the
-/// phases set aside are history in the store, not pages on the web (their results were void).
-fn prune(dir: &Path, kept: &[PhaseLink]) -> Result<(), SiteError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| SiteError::Io {
-        path: dir.display().to_string(),
-        source,
-    })?;
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let page = name.ends_with(".html") && name != "index.html";
-        if page && !kept.iter().any(|l| l.href == name) {
-            let path = entry.path();
-            std::fs::remove_file(&path).map_err(|source| SiteError::Io {
-                path: path.display().to_string(),
-                source,
-            })?;
-        }
-    }
-    Ok(())
 }
 
 /// A feed entry's text: the centres after the phase (`Centres: France 5, Austria 4`).
