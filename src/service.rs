@@ -30,8 +30,7 @@ const BATCH: usize = 50;
 /// The longest wait before `serve` tries a lost IMAP server again.
 const RECONNECT_MAX: Duration = Duration::from_secs(300);
 
-/// The wait after a fault of the database (a full disk, a damaged or locked file) or of the
-/// Maildir's folders, doubled at each fault in a row up to [`FAULT_WAIT_MAX`]: every message
+/// The wait after a fault of the database (a full disk, a damaged or locked file), doubled at each fault in a row up to [`FAULT_WAIT_MAX`]: every message
 /// would fail alike, and trying at once spends the CPU and fills the log.
 const FAULT_WAIT: Duration = Duration::from_secs(1);
 
@@ -92,8 +91,8 @@ enum Intake {
 enum Received {
     /// This many messages taken (stored, and let go at their source).
     Taken(usize),
-    /// A fault of the database or of the Maildir's folders stopped it, with what the log
-    /// says: the messages not taken wait at their source.
+    /// A fault of the database stopped it, with what the log says: the messages not taken
+    /// wait at their source.
     Fault(String),
 }
 
@@ -114,7 +113,12 @@ impl Intake {
                             None => Received::Taken(p.taken),
                         }
                     }
-                    Err(e) => Received::Fault(format!("maildir {}: {e}", dir.display())),
+                    // The Maildir's own fault (a folder that can't be read or written): the
+                    // tick goes on, and the next look in MAILDIR_EVERY tries again.
+                    Err(e) => {
+                        error!("maildir {}: {e}", dir.display());
+                        Received::Taken(0)
+                    }
                 }
             }
             Intake::Imap {
