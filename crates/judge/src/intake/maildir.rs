@@ -191,6 +191,23 @@ mod tests {
     use super::*;
     use crate::store::Store;
 
+    /// Issue 31, finding 2: a name too long for the flags is cut on a character's boundary (a
+    /// name of two-byte characters) to fit 255 bytes with them, and two names alike in their
+    /// start stay two.
+    #[test]
+    fn a_long_name_is_cut_to_fit_with_the_flags_and_stays_unique() {
+        let a = format!("x{}a", "é".repeat(130));
+        let b = format!("x{}b", "é".repeat(130));
+        let (cut_a, cut_b) = (seen_name(&a), seen_name(&b));
+        for cut in [&cut_a, &cut_b] {
+            assert!(cut.len() <= NAME_MAX, "{} bytes", cut.len());
+            assert!(cut.ends_with(SEEN), "{cut}");
+            assert!(cut.starts_with(&format!("x{}", "é".repeat(100))), "{cut}");
+        }
+        assert_ne!(cut_a, cut_b);
+        assert_eq!(seen_name("1.short"), "1.short:2,S");
+    }
+
     /// In name order: a mail stored, answered and moved to `cur/` marked seen; one over the size
     /// limit answered from its headers and set aside in `failed/`, which is no fault; a
     /// directory in `new/` left alone.
