@@ -17,8 +17,8 @@ use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::{PowerId, Variant};
 use napjudge_judge::{
-    board, game_dir, phase_file, show_in, Context, Game, GameError, PhaseRow, PhaseView, Player,
-    StoreError, View,
+    board, describe_ending, game_dir, phase_file, show_in, Context, Game, GameError, GameState,
+    PhaseRow, PhaseView, Player, StoreError, View,
 };
 use napjudge_picture as picture;
 use napjudge_replay::export::{self, ExportError, Scope};
@@ -85,6 +85,8 @@ pub struct Built {
 }
 
 const CSS: &str = include_str!("../../../templates/site.css");
+/// The arrow keys' script: the one script of the site, a file beside the CSS.
+const JS: &str = include_str!("../../../templates/site.js");
 
 /// A phase with a page: its file name and title.
 #[derive(Clone, Debug)]
@@ -145,7 +147,11 @@ struct GamePage<'a> {
     state: &'a str,
     phase: &'a str,
     deadline: &'a str,
+    /// How a finished game ended, shown instead of its phase and deadline.
+    ended: Option<&'a str>,
     board: &'a str,
+    /// The board's SVG file, to open full size.
+    board_file: &'a str,
     standings: &'a [Standing],
     phases: &'a [PhaseLink],
     chart: &'a str,
@@ -158,10 +164,15 @@ struct GamePage<'a> {
 struct PhasePage<'a> {
     title: &'a str,
     board: &'a str,
+    /// The board's SVG file, to open full size.
+    board_file: &'a str,
     v: &'a PhaseView,
     press: &'a [PressItem],
     prev: Option<&'a PhaseLink>,
     next: Option<&'a PhaseLink>,
+    /// Every phase with a page, for the list; `here` is this one's file.
+    phases: &'a [PhaseLink],
+    here: &'a str,
 }
 
 fn render<T: Template>(page: &str, t: &T) -> Result<String, SiteError> {
@@ -256,6 +267,7 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
         files: Vec::new(),
     };
     files.write("site.css", CSS)?;
+    files.write("site.js", JS)?;
     let mut built = Built::default();
     let mut lines = Vec::new();
     let mut entries = Vec::new();
@@ -338,9 +350,11 @@ impl GameSite<'_> {
             None => (None, picture::View::Before),
         };
         let position = report.map_or(position, |r| &r.next);
-        picture::draw(self.v, board, position, report, shown).map_err(|e| SiteError::Picture {
-            game: self.game.name.clone(),
-            source: e.into(),
+        picture::draw_titled(self.v, board, position, report, shown).map_err(|e| {
+            SiteError::Picture {
+                game: self.game.name.clone(),
+                source: e.into(),
+            }
         })
     }
 
@@ -373,6 +387,7 @@ impl GameSite<'_> {
                 (r, link)
             })
             .collect();
+        let links: Vec<PhaseLink> = processed.iter().map(|(_, l)| l.clone()).collect();
         let mut entries = Vec::new();
         let first = self
             .rows
@@ -416,9 +431,14 @@ impl GameSite<'_> {
                 })
                 .collect();
             let title = format!("{}: {}", g.name, link.name);
+            let key = link.href.trim_end_matches(".html");
+            let svg = self.svg(&board, &row.position, row)?;
+            let board_file = format!("{key}.svg");
+            files.write(&format!("{dir}/{board_file}"), &svg)?;
             let page = PhasePage {
                 title: &title,
-                board: &self.svg(&board, &row.position, row)?,
+                board: &svg,
+                board_file: &board_file,
                 v: &pv,
                 press: &items,
                 prev: i
@@ -426,10 +446,11 @@ impl GameSite<'_> {
                     .and_then(|p| processed.get(p))
                     .map(|p| &p.1),
                 next: processed.get(i + 1).map(|p| &p.1),
+                phases: &links,
+                here: &link.href,
             };
             files.write(&format!("{dir}/{}", link.href), &render(&link.href, &page)?)?;
             let updated = row.processed_at.unwrap_or(DateTime::<Utc>::UNIX_EPOCH);
-            let key = link.href.trim_end_matches(".html");
             let entry = feed::Entry {
                 id: feed::tag(opts.authority, first, &format!("{dir}/{key}")),
                 title: title.clone(),
@@ -447,10 +468,39 @@ impl GameSite<'_> {
             return Ok(0);
         };
         let current = now.report.as_ref().map_or(&now.position, |r| &r.next);
+        // A finished game has no deadline: its result stands where the deadline was.
+        let ending = match g.state {
+            GameState::Finished => self.view.ending(g.id)?,
+            _ => None,
+        };
+        let ended = match (&ending, g.state) {
+            (Some(e), _) => Some(format!(
+                "Ended {}, in {}.",
+                describe_ending(e, &g.timezone),
+                e.phase
+            )),
+            // A game an older napjudge finished recorded no ending: it ended in a victory.
+            (None, GameState::Finished) => Some("Ended in a victory.".to_string()),
+            _ => None,
+        };
         let deadline = match (now.report.is_some(), now.deadline) {
             (false, Some(d)) => show_in(d, &g.timezone),
             _ => "none".to_string(),
         };
+        if let (Some(e), Some(result)) = (&ending, &ended) {
+            let entry = feed::Entry {
+                id: feed::tag(opts.authority, first, &format!("{dir}/end")),
+                title: format!("{}: the game has ended", g.name),
+                updated: e.at,
+                href: feed::link(opts.url, dir, "index.html"),
+                summary: format!("{result} {}", summary(v, current)),
+            };
+            all.push(feed::Entry {
+                href: feed::link(opts.url, "", &format!("{dir}/index.html")),
+                ..entry.clone()
+            });
+            entries.push(entry);
+        }
         let no_export = match export::export(self.view, &g.name, Scope::Public) {
             Ok(json) => {
                 files.write(&format!("{dir}/game.json"), &json)?;
@@ -459,17 +509,20 @@ impl GameSite<'_> {
             Err(e @ ExportError::Board { .. }) => e.to_string(),
             Err(e) => return Err(e.into()),
         };
-        let links: Vec<PhaseLink> = processed.iter().map(|(_, l)| l.clone()).collect();
+        let svg = self.svg(&board, &now.position, now)?;
+        files.write(&format!("{dir}/{BOARD_FILE}"), &svg)?;
         let page = GamePage {
             name: &g.name,
             variant: &g.variant,
             state: &g.state.to_string(),
             phase: &v.phase_name(now.position.phase),
             deadline: &deadline,
-            board: &self.svg(&board, &now.position, now)?,
+            ended: ended.as_deref(),
+            board: &svg,
+            board_file: BOARD_FILE,
             standings: &standings(v, current),
             phases: &links,
-            chart: &chart::centres(v, self.rows),
+            chart: &chart::centres(v, self.rows, ended.is_some()),
             export: no_export.is_empty().then_some("game.json"),
             no_export: &no_export,
         };
@@ -487,6 +540,9 @@ impl GameSite<'_> {
         Ok(processed.len())
     }
 }
+
+/// The game page's board, as a file.
+const BOARD_FILE: &str = "board.svg";
 
 /// A feed entry's text: the centres after the phase (`Centres: France 5, Austria 4`).
 fn summary(v: &Variant, position: &Position) -> String {
