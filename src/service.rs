@@ -30,6 +30,16 @@ const BATCH: usize = 50;
 /// The longest wait before `serve` tries a lost IMAP server again.
 const RECONNECT_MAX: Duration = Duration::from_secs(300);
 
+/// The wait after a fault of the database (a full disk, a damaged or locked file), doubled at each fault in a row up to [`FAULT_WAIT_MAX`]: every message
+/// would fail alike, and trying at once spends the CPU and fills the log.
+const FAULT_WAIT: Duration = Duration::from_secs(1);
+
+/// The longest wait between two tries while the fault lasts.
+const FAULT_WAIT_MAX: Duration = Duration::from_secs(60);
+
+/// A fault that lasts is logged at most this often, with the number of tries not logged.
+const FAULT_LOG_EVERY: Duration = Duration::from_secs(60);
+
 /// `napjudge serve`'s options.
 pub struct Serve {
     /// Read this Maildir instead of the `[imap]` mailbox.
@@ -68,6 +78,8 @@ enum Intake {
         /// When to try connecting again, and the wait after the next failure.
         retry_at: Instant,
         backoff: Duration,
+        /// `serve`'s stop flag, which a session obeys between messages and while it waits.
+        stop: Arc<AtomicBool>,
     },
     /// A Maildir, looked into every [`MAILDIR_EVERY`].
     Maildir(PathBuf),
@@ -75,34 +87,52 @@ enum Intake {
     Pipe,
 }
 
+/// What one look at the intake did.
+enum Received {
+    /// This many messages taken (stored, and let go at their source).
+    Taken(usize),
+    /// A fault of the database stopped it, with what the log says: the messages not taken
+    /// wait at their source.
+    Fault(String),
+}
+
 impl Intake {
-    /// Stores and answers what has come in; the number of messages taken.
-    fn receive(&mut self, j: &mut Judge, cfg: &MailConfig) -> usize {
+    /// Stores and answers what has come in.
+    fn receive(&mut self, j: &mut Judge, cfg: &MailConfig) -> Received {
         match self {
-            Intake::Pipe => 0,
+            Intake::Pipe => Received::Taken(0),
             Intake::Maildir(dir) => {
-                let waiting = std::fs::read_dir(dir.join("new")).map_or(0, |d| d.count());
-                if waiting == 0 {
-                    return 0;
-                }
-                info!("maildir {}: {waiting} new message(s)", dir.display());
                 // A batch at a time, as from IMAP: a stop waits for one batch, not the burst.
-                if let Err(e) = wiring::poll_maildir(j, cfg, dir, &Clock::system(), BATCH) {
-                    error!("maildir {}: {e}", dir.display());
+                match wiring::poll_maildir(j, cfg, dir, &Clock::system(), BATCH) {
+                    Ok(p) => {
+                        if p.taken > 0 {
+                            info!("maildir {}: {} message(s) taken", dir.display(), p.taken);
+                        }
+                        match p.fault {
+                            Some(why) => Received::Fault(why),
+                            None => Received::Taken(p.taken),
+                        }
+                    }
+                    // The Maildir's own fault (a folder that can't be read or written): the
+                    // tick goes on, and the next look in MAILDIR_EVERY tries again.
+                    Err(e) => {
+                        error!("maildir {}: {e}", dir.display());
+                        Received::Taken(0)
+                    }
                 }
-                waiting.min(BATCH)
             }
             Intake::Imap {
                 config,
                 session,
                 retry_at,
                 backoff,
+                stop,
             } => {
                 if session.is_none() {
                     if Instant::now() < *retry_at {
-                        return 0;
+                        return Received::Taken(0);
                     }
-                    match Mailbox::open(config) {
+                    match Mailbox::open_until(config, Arc::clone(stop)) {
                         Ok(m) => {
                             info!("imap {}: connected, reading {}", config.host, config.folder);
                             *session = Some(Box::new(m));
@@ -112,12 +142,12 @@ impl Intake {
                             error!("{e}; trying again in {} s", backoff.as_secs());
                             *retry_at = Instant::now() + *backoff;
                             *backoff = (*backoff * 2).min(RECONNECT_MAX);
-                            return 0;
+                            return Received::Taken(0);
                         }
                     }
                 }
                 let Some(m) = session.as_mut() else {
-                    return 0;
+                    return Received::Taken(0);
                 };
                 let taken = |p: &PolledMessage| match (&p.left, &p.handled, &p.failed) {
                     (Some(why), _, _) => warn!("imap uid {}: {why}", p.uid),
@@ -133,14 +163,20 @@ impl Intake {
                     }
                 };
                 match m.poll(j, cfg, &Clock::system(), BATCH, &mut { taken }) {
-                    Ok(n) => n,
+                    Ok(n) => Received::Taken(n),
+                    // The session is sound: the database is at fault.
+                    Err(e @ ImapError::Store(_)) => Received::Fault(e.to_string()),
+                    Err(e) if stop.load(Ordering::SeqCst) => {
+                        info!("stopping in the middle of a message: {e}");
+                        Received::Taken(1)
+                    }
                     Err(e) => {
                         error!("{e}");
                         if let Some(m) = session.take() {
                             m.close();
                         }
                         // Whatever was taken before the fault is delivered at once.
-                        1
+                        Received::Taken(1)
                     }
                 }
             }
@@ -162,7 +198,10 @@ impl Intake {
                     Ok(true) => return,
                     Ok(false) => {}
                     Err(e) => {
-                        warn!("{e}");
+                        // A wait cut short by the stop is no fault.
+                        if !stop.load(Ordering::SeqCst) {
+                            warn!("{e}");
+                        }
                         if let Intake::Imap { session, .. } = self {
                             if let Some(m) = session.take() {
                                 m.close();
@@ -178,6 +217,74 @@ impl Intake {
                 _ => std::thread::sleep(left.min(Duration::from_millis(500))),
             }
         }
+    }
+}
+
+/// The wait after a fault: while it lasts `serve` touches neither the database nor the intake.
+#[derive(Default)]
+struct Backoff {
+    /// When to try again, while a fault lasts.
+    until: Option<Instant>,
+    /// The wait after the next fault.
+    next: Duration,
+    /// When the fault was last logged, and the faults since not logged.
+    logged: Option<Instant>,
+    unlogged: usize,
+}
+
+impl Backoff {
+    /// How long is left to wait, if a fault was the last thing seen.
+    fn left(&self) -> Option<Duration> {
+        self.until
+            .map(|u| u.saturating_duration_since(Instant::now()))
+            .filter(|d| !d.is_zero())
+    }
+
+    /// A fault: the wait starts (or doubles), and the fault is logged unless it was within
+    /// [`FAULT_LOG_EVERY`].
+    fn fault(&mut self, why: &str) {
+        let now = Instant::now();
+        let wait = if self.until.is_some() {
+            self.next
+        } else {
+            FAULT_WAIT
+        };
+        self.until = Some(now + wait);
+        self.next = (wait * 2).min(FAULT_WAIT_MAX);
+        if self
+            .logged
+            .is_some_and(|t| now.duration_since(t) < FAULT_LOG_EVERY)
+        {
+            self.unlogged += 1;
+            return;
+        }
+        error!(
+            "{why}; trying again in {} s{}",
+            wait.as_secs(),
+            self.unlogged()
+        );
+        self.logged = Some(now);
+        self.unlogged = 0;
+    }
+
+    /// The faults not logged since the last report, said.
+    fn unlogged(&self) -> String {
+        match self.unlogged {
+            0 => String::new(),
+            n => format!(" ({n} more fault(s) since the last report, not logged)"),
+        }
+    }
+
+    /// A round of `serve` touched the database without a fault: a fault has cleared.
+    fn cleared(&mut self) {
+        if self.until.take().is_some() {
+            info!(
+                "the fault has cleared: mail is taken again{}",
+                self.unlogged()
+            );
+        }
+        self.logged = None;
+        self.unlogged = 0;
     }
 }
 
@@ -206,13 +313,14 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
         (None, Some(imap)) => {
             // A mailbox that can't be reached at the start is a set-up to fix, not an outage
             // to wait out: say so and stop.
-            let m = Mailbox::open(imap).map_err(|e| e.to_string())?;
+            let m = Mailbox::open_until(imap, Arc::clone(&stop)).map_err(|e| e.to_string())?;
             info!("imap {}: connected, reading {}", imap.host, imap.folder);
             Intake::Imap {
                 config: Box::new(imap.clone()),
                 session: Some(Box::new(m)),
                 retry_at: Instant::now(),
                 backoff: SLICE,
+                stop: Arc::clone(&stop),
             }
         }
         (None, None) => {
@@ -228,18 +336,40 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
         every.as_secs()
     );
     let mut next_tick = Instant::now();
+    let mut backoff = Backoff::default();
     while !stop.load(Ordering::SeqCst) {
-        let came = intake.receive(&mut j, &cfg);
+        if let Some(left) = backoff.left() {
+            std::thread::sleep(left.min(Duration::from_millis(500)));
+            continue;
+        }
+        let came = match intake.receive(&mut j, &cfg) {
+            Received::Taken(n) => n,
+            Received::Fault(why) => {
+                backoff.fault(&why);
+                next_tick = Instant::now();
+                continue;
+            }
+        };
         if stop.load(Ordering::SeqCst) {
             break;
         }
         let ticked = Instant::now() >= next_tick;
+        let mut fault = None;
         if ticked {
-            tick(&mut j, &config, clock);
+            fault = tick(&mut j, &config, clock);
             next_tick = Instant::now() + every;
         }
+        if fault.is_none() && (ticked || came > 0) {
+            fault = deliver(&mut j, &config, target.as_ref(), clock);
+        }
+        if let Some(why) = fault {
+            backoff.fault(&why);
+            // The next try ticks: a round that ticks without a fault is the sign it cleared.
+            next_tick = Instant::now();
+            continue;
+        }
         if ticked || came > 0 {
-            deliver(&mut j, &config, target.as_ref(), clock);
+            backoff.cleared();
         }
         // A full batch: more may wait in the folder; take them before waiting.
         if came < BATCH {
@@ -256,8 +386,9 @@ pub fn serve(db: &Path, config_file: Option<&Path>, s: Serve) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-/// One tick, as `napjudge tick`'s (the games, then the web archive), logged.
-fn tick(j: &mut Judge, config: &Config, clock: Clock) {
+/// One tick, as `napjudge tick`'s (the games, then the web archive), logged; the fault that
+/// stopped it (the database's: every game would fail alike), for the back-off to log.
+fn tick(j: &mut Judge, config: &Config, clock: Clock) -> Option<String> {
     let ticked = wiring::run_tick(j, config, clock);
     match ticked.games {
         Ok((answered, report)) => {
@@ -271,23 +402,30 @@ fn tick(j: &mut Judge, config: &Config, clock: Clock) {
                 error!("tick: {line}");
             }
         }
-        Err(e) => error!("tick: {e}"),
+        Err(e) => return Some(format!("tick: {e}")),
     }
     match ticked.archive {
         Ok(Some(line)) => info!("tick: {line}"),
         Ok(None) => {}
         Err(e) => error!("tick: the web archive: {e}"),
     }
+    None
 }
 
 /// The outbox delivered, as `outbox send` does, logged; with nowhere to deliver, a warning
-/// when mail waits.
-fn deliver(j: &mut Judge, config: &Config, target: Option<&Target>, clock: Clock) {
+/// when mail waits. The fault that stopped it (the database's, or the outbox's folder or lock
+/// file's: every mail would fail alike), for the back-off to log.
+fn deliver(
+    j: &mut Judge,
+    config: &Config,
+    target: Option<&Target>,
+    clock: Clock,
+) -> Option<String> {
     let Some(target) = target else {
         if let Some(w) = wiring::undeliverable(j) {
             warn!("{w}");
         }
-        return;
+        return None;
     };
     match wiring::deliver(j, config, target, None, clock) {
         Ok(sent) => {
@@ -304,8 +442,9 @@ fn deliver(j: &mut Judge, config: &Config, target: Option<&Target>, clock: Clock
                 );
             }
         }
-        Err(e) => error!("outbox: {e}"),
+        Err(e) => return Some(format!("outbox: {e}")),
     }
+    None
 }
 
 /// The napjudge.toml `init` writes: every section a GM with a hosted mailbox needs, the two

@@ -142,20 +142,31 @@ pub fn handled(what: &str, h: &Handled) {
     }
 }
 
+/// What a poll of a Maildir did.
+pub struct MaildirPoll {
+    /// The files taken: moved to `cur/`, or set aside in `failed/`.
+    pub taken: usize,
+    /// Exit 1 when a file could not be read or stored (it is in `failed/`).
+    pub code: ExitCode,
+    /// A fault of the database stopped the poll: the files left stay in `new/` for the next one.
+    pub fault: Option<String>,
+}
+
 /// A Maildir polled (`mail poll --maildir`, and `serve --maildir` a batch at a time), each file
-/// printed as it is taken. Exit 1 when a file could not be read or stored (it is in `failed/`);
-/// exit 75 for a fault of the database (the files left stay in `new/` for the next run).
+/// printed as it is taken.
 pub fn poll_maildir(
     j: &mut Judge,
     cfg: &MailConfig,
     dir: &Path,
     clock: &Clock,
     at_most: usize,
-) -> Result<ExitCode, String> {
+) -> Result<MaildirPoll, String> {
     let mut code = ExitCode::SUCCESS;
+    let mut taken = 0;
     let mut report = |p: &PolledFile| {
-        if let Some(taken) = &p.taken {
-            match &taken.handled {
+        taken += 1;
+        if let Some(t) = &p.taken {
+            match &t.handled {
                 Some(h) => handled(&p.name, h),
                 None => println!("{}: stored by an earlier run, not answered again", p.name),
             }
@@ -180,14 +191,12 @@ pub fn poll_maildir(
             code = ExitCode::FAILURE;
         }
     };
-    match napjudge_judge::poll_maildir(j, cfg, dir, clock, at_most, &mut report) {
-        Ok(()) => Ok(code),
-        Err(e @ MaildirError::Store { .. }) => {
-            eprintln!("napjudge: {e}");
-            Ok(ExitCode::from(75))
-        }
-        Err(e) => Err(e.to_string()),
-    }
+    let fault = match napjudge_judge::poll_maildir(j, cfg, dir, clock, at_most, &mut report) {
+        Ok(()) => None,
+        Err(e @ MaildirError::Store { .. }) => Some(e.to_string()),
+        Err(e) => return Err(e.to_string()),
+    };
+    Ok(MaildirPoll { taken, code, fault })
 }
 
 /// What one tick did: the games (stored mail answered, reminders, the phases due), then the web

@@ -184,3 +184,47 @@ fn a_reply_carries_no_event() {
         assert!(ics.is_none(), "{subject}: no event");
     }
 }
+
+/// Issue 34: an ended game kept its last deadline in the players' calendars. The final mail
+/// carries the same event (the phase's UID) with a higher SEQUENCE and STATUS:CANCELLED, as
+/// RFC 5546 §3.2.1 cancels a published event, and no alarm.
+#[test]
+fn the_final_mail_cancels_the_deadline_in_the_calendar() {
+    let (mut j, db, out) = started(intake::scratch("calendar-end"), "cale", "Europe/Paris");
+    j.process("cale", false, t0() + Duration::hours(1))
+        .expect("process");
+    let sent = send(&db, &out, t0() + Duration::hours(1));
+    let (_, ics) = read(&sent[0]);
+    let announced = parse_event(ics.as_deref().expect("the results carry the next deadline"));
+    let how = napjudge_judge::GmEnd {
+        reason: "the players agreed".into(),
+        ..Default::default()
+    };
+    j.end("cale", &how, t0() + Duration::hours(2))
+        .expect("ended");
+    let sent = send(&db, &out, t0() + Duration::hours(2));
+    assert!(!sent.is_empty(), "the final mail");
+    for f in &sent {
+        let (subject, ics) = read(f);
+        assert!(subject.contains("the game has ended"), "{subject}");
+        let ics = ics.unwrap_or_else(|| panic!("{subject}: the event, cancelled"));
+        let cal: Calendar = ics.parse().expect("RFC 5545");
+        let e = cal
+            .components
+            .iter()
+            .find_map(|c| c.as_event())
+            .expect("one event");
+        assert_eq!(e.get_uid(), Some(announced.uid.as_str()), "{subject}");
+        assert_eq!(e.property_value("STATUS"), Some("CANCELLED"), "{ics}");
+        assert!(
+            e.get_sequence().expect("a SEQUENCE") > announced.sequence,
+            "{ics}"
+        );
+        assert!(
+            !e.components()
+                .iter()
+                .any(|c| c.component_kind() == "VALARM"),
+            "no alarm for a deadline that will not come:\n{ics}"
+        );
+    }
+}

@@ -356,3 +356,98 @@ fn a_refused_move_does_not_stop_the_poll() {
     );
     assert_eq!(replies(&db), 2, "both answered");
 }
+
+/// Issue 31, finding 3: `serve` took 141 s to stop on SIGTERM with a slow server, as it
+/// looked at the stop flag only after a batch of 50 messages. Twenty messages, each fetch
+/// answered two seconds late: SIGTERM while the third is awaited ends `serve` (a wait limit of
+/// 20 s; the whole batch would take 40), having taken whole messages only: each message moved
+/// was answered, each answered one moved, and the others stay in the folder, unanswered.
+#[test]
+fn serve_stops_between_messages_of_a_slow_server() {
+    let (port, seen) = start(|command| {
+        if command.starts_with("UID SEARCH") {
+            let uids: Vec<String> = (1..=20).map(|n| n.to_string()).collect();
+            return Answer::Ok(format!("* SEARCH {}\r\n", uids.join(" ")));
+        }
+        let uid = command
+            .strip_prefix("UID FETCH ")
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse::<u32>().ok());
+        match uid {
+            Some(n) if command.contains("RFC822.SIZE") => {
+                Answer::Ok(format!("* {n} FETCH (UID {n} RFC822.SIZE 200)\r\n"))
+            }
+            Some(n) => {
+                std::thread::sleep(Duration::from_secs(2));
+                Answer::Ok(fetched(n, &format!("p{n}@example.org")))
+            }
+            None => Answer::Ok("".into()),
+        }
+    });
+    let db = judge_dir("imap-slow-stop", port);
+    let out = db.with_file_name("out");
+    let log = std::fs::File::create(db.with_file_name("serve.log")).expect("log");
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .arg("--db")
+        .arg(&db)
+        .args(["serve", "--to-dir"])
+        .arg(&out)
+        .env("NAPJUDGE_TEST_IMAP", "secret")
+        .env_remove("NAPJUDGE_CONFIG")
+        .env_remove("NAPJUDGE_FROM")
+        .stdout(std::process::Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("napjudge serve runs");
+    let logs = || std::fs::read_to_string(db.with_file_name("serve.log")).unwrap_or_default();
+    let moves = || {
+        seen.commands()
+            .into_iter()
+            .filter(|c| c.starts_with("UID MOVE "))
+            .count()
+    };
+    let began = Instant::now();
+    // The fake server records a command before it answers: the third fetch is awaited.
+    while !seen
+        .commands()
+        .iter()
+        .any(|c| c.starts_with("UID FETCH 3 BODY.PEEK"))
+    {
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "the third message not fetched within a minute:\n{}",
+            logs()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let term = Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(term.success());
+    let stopped = Instant::now();
+    let status = loop {
+        if let Some(s) = serve.try_wait().expect("wait") {
+            break s;
+        }
+        if stopped.elapsed() > Duration::from_secs(20) {
+            let _ = serve.kill();
+            let _ = serve.wait();
+            panic!("serve did not stop within 20 s of SIGTERM:\n{}", logs());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{}", logs());
+    let moved = moves();
+    assert!(moved < 20, "the whole batch was taken:\n{}", logs());
+    assert_eq!(
+        replies(&db),
+        moved,
+        "each message moved answered, and only those"
+    );
+    let stored: i64 = rusqlite::Connection::open(&db)
+        .expect("db")
+        .query_row("SELECT COUNT(*) FROM inbox", [], |r| r.get(0))
+        .expect("inbox");
+    assert_eq!(stored as usize, moved, "none stored and left in the folder");
+}

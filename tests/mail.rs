@@ -110,6 +110,75 @@ fn a_game_by_mail_from_creation_through_a_full_year() {
     assert_eq!(stored as usize, steps.len());
 }
 
+/// Issue 31, finding 2: a file of a Maildir's `new/` whose name is too long to take the seen
+/// flags `:2,S` (over 251 bytes: a name may have 255) is answered and moved to `cur/` under a
+/// shorter name, unique by a digest of the whole; it used to fail the rename, and every later
+/// poll with it. Two such names alike in their first 240 bytes get two names in `cur/`, and the
+/// second poll takes its files as the first did.
+#[test]
+fn a_maildir_name_too_long_for_the_flags_is_moved_under_a_shorter_unique_name() {
+    let dir = scratch("mail-long-name");
+    let db = dir.join("judge.db");
+    drop(new_game(&db));
+    let maildir = dir.join("Maildir");
+    std::fs::create_dir_all(maildir.join("new")).expect("maildir");
+    let md = maildir.display().to_string();
+    let long = |tail: &str| {
+        format!(
+            "1700000000.M1P1.{}{tail}",
+            "h".repeat(252 - 16 - tail.len())
+        )
+    };
+    let deliver = |name: &str, id: &str| {
+        let m = format!(
+            "From: {id}@example.net\r\nMessage-ID: <{id}@example.net>\r\nSubject: help\r\n\r\nHELP\r\n"
+        );
+        std::fs::write(maildir.join("new").join(name), m).expect("deliver");
+    };
+    let poll = || {
+        Command::new(env!("CARGO_BIN_EXE_napjudge"))
+            .args(["--now", "2026-07-01T11:00:00Z", "--db"])
+            .arg(&db)
+            .args(["mail", "poll", "--maildir", &md])
+            .output()
+            .expect("napjudge runs")
+    };
+    let files = |sub: &str| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(maildir.join(sub))
+            .map(|d| {
+                d.filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    deliver(&long("a"), "first");
+    deliver("1700000001.M2P1.short", "second");
+    assert_eq!(long("a").len(), 252);
+    let o = poll();
+    assert!(o.status.success(), "{o:?}");
+    assert!(files("new").is_empty(), "{:?}", files("new"));
+    deliver(&long("b"), "third");
+    let o = poll();
+    assert!(o.status.success(), "{o:?}");
+    assert!(files("new").is_empty(), "{:?}", files("new"));
+    let cur = files("cur");
+    assert_eq!(cur.len(), 3, "{cur:?}");
+    assert!(
+        cur.iter().all(|f| f.len() <= 255 && f.ends_with(":2,S")),
+        "{cur:?}"
+    );
+    assert!(cur.contains(&"1700000001.M2P1.short:2,S".to_string()));
+    assert!(files("failed").is_empty());
+    let st = Store::open(&db).expect("db");
+    let answered = golden::queued(st.view())
+        .into_iter()
+        .filter(|m| m.kind == MailKind::Reply)
+        .count();
+    assert_eq!(answered, 3, "each mail answered");
+}
+
 /// Issue 10: `mail receive` exits 0 once the message is stored, whatever it said, and
 /// `mail poll` moves each message of a Maildir to `cur/` once stored, and answers it once.
 #[test]

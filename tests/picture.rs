@@ -5,7 +5,7 @@
 use chrono::{DateTime, Duration, Utc};
 use mail_parser::MimeHeaders;
 use napjudge_cases::{file, run};
-use napjudge_engine::variant::Variant;
+use napjudge_engine::variant::{SpaceKind, Variant};
 use napjudge_judge::{Judge, Mail, MailKind, Retry, Store, Target};
 use napjudge_picture::{self as picture, png, Format, View};
 use std::path::Path;
@@ -783,4 +783,120 @@ fn the_png_is_small_and_keeps_the_colours() {
             );
         }
     }
+}
+
+/// WCAG 2.1's contrast ratio of two `#rrggbb` colours (relative luminance from linear sRGB).
+fn wcag_contrast(a: &str, b: &str) -> f64 {
+    let l = |hex: &str| {
+        let [r, g, b] = linear_rgb(hex);
+        0.2126 * r + 0.7152 * g + 0.0722 * b
+    };
+    let (la, lb) = (l(a), l(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// The value of attribute `name` of the first tag in `tag`.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    tag.split(&format!(" {name}=\"")).nth(1)?.split('"').next()
+}
+
+/// Issue 34: labels read on their fills, at WCAG 2.1's 4.5:1 for normal text. A unit's counts
+/// on its power's colour (white on Austria's pink was 3.8:1, on Bavaria's teal 2.8:1), and every
+/// land space's name on every land fill (names on Prussia's lightened near-black were 3.4:1,
+/// England's 4.1:1), on the starting positions of both boards, every power on the board.
+#[test]
+fn labels_read_on_their_fills() {
+    for name in ["napoleonic", "standard"] {
+        let (v, d) = start_drawing(name);
+        let sea = d
+            .svg
+            .lines()
+            .filter(|l| l.starts_with("<rect width="))
+            .filter_map(|l| attr(l, "fill"))
+            .nth(1)
+            .expect("the sea's rectangle");
+        let mut boxes = 0;
+        for l in d.svg.lines().filter(|l| l.starts_with("<rect x=")) {
+            let Some((rect, text)) = l.split_once("<text") else {
+                continue;
+            };
+            let (fill, ink) = (attr(rect, "fill"), attr(text, "fill"));
+            let (Some(fill), Some(ink)) = (fill, ink) else {
+                continue;
+            };
+            let c = wcag_contrast(fill, ink);
+            assert!(c >= 4.5, "{name}: a unit's {ink} on {fill}: {c:.2}:1");
+            boxes += 1;
+        }
+        assert!(
+            boxes >= v.powers.len(),
+            "{name}: the units' boxes ({boxes})"
+        );
+        let land_fills: std::collections::BTreeSet<&str> = d
+            .svg
+            .lines()
+            .filter(|l| l.starts_with("<path d="))
+            .filter_map(|l| attr(l, "fill"))
+            .filter(|f| f.starts_with('#') && *f != sea)
+            .collect();
+        assert!(
+            land_fills.len() > v.powers.len() / 2,
+            "{name}: {land_fills:?}"
+        );
+        let colours = picture::power_colours(&v);
+        for p in v.provinces.iter().filter(|p| p.kind != SpaceKind::Sea) {
+            let ink = d
+                .svg
+                .lines()
+                .find(|l| l.starts_with(&format!("<text id=\"name-{}\"", p.code)))
+                .and_then(|l| attr(l, "fill"))
+                .expect("the name's colour");
+            for fill in &land_fills {
+                let c = wcag_contrast(fill, ink);
+                let whose = v
+                    .power_ids()
+                    .find(|q| colours[q.index()] == *fill)
+                    .map_or(String::new(), |q| v.power(q).name.clone());
+                assert!(
+                    c >= 4.5,
+                    "{name}: {} in {ink} on {fill} {whose}: {c:.2}:1",
+                    p.code
+                );
+            }
+        }
+    }
+}
+
+/// Issue 34: on the web a unit's order and outcome show on hover or tap (an SVG `<title>` per
+/// unit), and the mails' picture is drawn without, so the PNG stays as it was.
+#[test]
+fn the_webs_board_titles_each_unit_with_its_order() {
+    let (v, steps) = case("tests/picture/crowded.case", "picture-crowded");
+    let board = picture::board_for(&v).expect("shapes");
+    let report = &steps[0].report;
+    let plain = picture::draw(&v, &board, &report.next, Some(report), View::After).expect("SVG");
+    let titled =
+        picture::draw_titled(&v, &board, &report.next, Some(report), View::After).expect("SVG");
+    assert!(
+        !plain.contains("<title>"),
+        "the mails' picture has no titles"
+    );
+    let titles: Vec<&str> = titled
+        .split("<title>")
+        .skip(1)
+        .filter_map(|t| t.split("</title>").next())
+        .collect();
+    assert!(
+        titles.len() >= 8,
+        "a title on most of the units: {titles:?}"
+    );
+    for t in &titles {
+        let power = t.split(':').next().unwrap_or_default();
+        assert!(
+            v.powers.iter().any(|p| p.name == power),
+            "a title names its power: {t}"
+        );
+    }
+    let png = |svg: &str| png::render(svg).expect("PNG");
+    assert!(png(&plain) == png(&titled), "titles change no pixel");
 }

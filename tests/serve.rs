@@ -109,6 +109,12 @@ impl Served {
     fn start(&self, run: usize) -> Child {
         let err = std::fs::File::create(self.dir.join(format!("serve-{run}.log"))).expect("log");
         let mut serve = Command::new(env!("CARGO_BIN_EXE_napjudge"));
+        self.args(&mut serve);
+        serve.stderr(err).spawn().expect("napjudge serve runs")
+    }
+
+    /// `serve`'s arguments and environment, its output to nowhere.
+    fn args(&self, serve: &mut Command) {
         serve
             .arg("--db")
             .arg(&self.db)
@@ -121,10 +127,7 @@ impl Served {
             .env("NAPJUDGE_TEST_IMAP", PASSWORD)
             .env_remove("NAPJUDGE_CONFIG")
             .env_remove("NAPJUDGE_FROM")
-            .stdout(Stdio::null())
-            .stderr(err)
-            .spawn()
-            .expect("napjudge serve runs")
+            .stdout(Stdio::null());
     }
 
     fn logs(&self) -> String {
@@ -366,4 +369,71 @@ fn serve_on_a_maildir_answers_each_mail_once_across_a_sigterm() {
     assert_eq!(cur.len(), 270, "{cur:?}");
     assert!(cur.iter().all(|f| f.ends_with(":2,S")), "{cur:?}");
     assert!(files(&s, "failed").is_empty());
+}
+
+/// Issue 31, finding 1: `serve --maildir` on a full disk. The disk is made full for `serve`
+/// alone by its file size limit (RLIMIT_FSIZE, which binds root too) lowered to 0 while it runs
+/// (`prlimit`), SIGXFSZ ignored so that a write fails with EFBIG as on a full disk; its log goes
+/// through a pipe, which the limit does not bind. With 50 mails waiting, `serve` backs off and
+/// logs the fault once (it used to retry at once, logging each try: thousands of lines in a
+/// few seconds, and report the failed batch as 50 taken). The mails stay in `new/`, unanswered;
+/// once the limit is lifted every one is answered and moved to `cur/`.
+#[test]
+fn serve_backs_off_on_a_full_disk_and_answers_the_mail_once_it_clears() {
+    use std::io::{BufRead, Write};
+    let s = Served::new("serve-full", None, 3600);
+    let mut serve = Command::new("sh");
+    // The shell ignores SIGXFSZ and `exec`s serve, which keeps it ignored.
+    serve.args([
+        "-c",
+        "trap '' XFSZ; exec \"$0\" \"$@\"",
+        env!("CARGO_BIN_EXE_napjudge"),
+    ]);
+    s.args(&mut serve);
+    let mut child = serve
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("napjudge serve runs");
+    let pid = child.id().to_string();
+    let err = child.stderr.take().expect("stderr");
+    let mut log = std::fs::File::create(s.dir.join("serve-0.log")).expect("log");
+    let copier = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+            writeln!(log, "{line}").expect("log");
+        }
+    });
+    let fsize = |limit: &str| {
+        let ok = Command::new("prlimit")
+            .args(["--pid", &pid, &format!("--fsize={limit}:")])
+            .status()
+            .expect("prlimit runs");
+        assert!(ok.success(), "prlimit --fsize={limit}");
+    };
+    s.wait_for("serve started", |s| s.logs().contains("serving"));
+    fsize("0");
+    let maildir = s.maildir();
+    for i in 0..50 {
+        drop_mail(&maildir, i);
+    }
+    s.wait_for("the fault logged", |s| s.logs().contains(" ERROR "));
+    // A few seconds of the fault: a wait, not a measure (the count of lines is the check).
+    std::thread::sleep(Duration::from_secs(4));
+    let lines = s.logs().lines().count();
+    assert!(lines <= 6, "{lines} lines logged:\n{}", s.logs());
+    assert!(!s.logs().contains("50 message(s) taken"), "{}", s.logs());
+    assert_eq!(files(&s, "new").len(), 50, "every mail still waiting");
+    assert!(s.answered().is_empty());
+    fsize("unlimited");
+    s.wait_for("every mail answered", |s| {
+        s.answered().len() >= 50 && files(s, "new").is_empty()
+    });
+    stopped_with_each_answered_once(&s, &mut child, 50);
+    copier.join().expect("the log");
+    assert!(
+        s.logs()
+            .contains("the fault has cleared: mail is taken again ("),
+        "the faults not logged are counted:\n{}",
+        s.logs()
+    );
+    assert_eq!(files(&s, "cur").len(), 50);
 }

@@ -59,6 +59,8 @@ fn answer(mut stream: TcpStream, dir: &Path) {
                 Some("atom") => "application/atom+xml",
                 Some("json") => "application/json",
                 Some("png") => "image/png",
+                Some("svg") => "image/svg+xml",
+                Some("js") => "text/javascript",
                 _ => "application/octet-stream",
             };
             ("200 OK", bytes, kind)
@@ -250,6 +252,57 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         !work.join("nowhere").exists(),
         "nothing written for an unknown game"
     );
+    // Issue 34: a finished game showed its last deadline, and no result. The GM ends the real
+    // game in a draw; `game list` showed its deadline before and shows none after.
+    let listed = |game: &str| {
+        let out = napjudge(&["game", "list"]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines()
+            .find(|l| l.starts_with(&format!("{game}\t")))
+            .unwrap_or_else(|| panic!("{game} in the list:\n{text}"))
+            .to_string()
+    };
+    let deadline = |line: &str| line.rsplit('\t').next().unwrap_or_default().to_string();
+    assert!(
+        !deadline(&listed("wd439643")).is_empty(),
+        "a running game lists its deadline"
+    );
+    let end = napjudge(&[
+        "game",
+        "end",
+        "wd439643",
+        "--draw",
+        "England,France",
+        "--reason",
+        "agreed by the players",
+    ]);
+    assert!(
+        end.status.success(),
+        "{}",
+        String::from_utf8_lossy(&end.stderr)
+    );
+    let line = listed("wd439643");
+    assert!(line.contains("finished"), "{line}");
+    assert_eq!(
+        deadline(&line),
+        "",
+        "no deadline for a finished game: {line}"
+    );
+    let run = Command::new(env!("CARGO_BIN_EXE_napjudge"))
+        .args(["--db"])
+        .arg(&db)
+        .args(["site", "--out"])
+        .arg(&out)
+        .current_dir(&work)
+        .env_remove("NAPJUDGE_DB")
+        .env_remove("NAPJUDGE_CONFIG")
+        .output()
+        .expect("napjudge runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let nap = napjudge(&["game", "export", "nap1800"]);
     assert!(!nap.status.success());
     assert!(String::from_utf8_lossy(&nap.stderr).contains("standard Diplomacy only"));
@@ -271,7 +324,12 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
             .to_string_lossy()
             .replace('\\', "/");
         let html = std::fs::read_to_string(page).expect("a page");
-        assert!(!html.contains("<script"), "{rel}: no script");
+        // The one script is the arrow keys' file: nothing inline, nothing from elsewhere.
+        assert_eq!(
+            html.matches("<script").count(),
+            html.matches("<script src=\"../site.js\"></script>").count(),
+            "{rel}: no script but site.js"
+        );
         for link in links(&html) {
             let target = resolve(&rel, &link)
                 .unwrap_or_else(|| panic!("{rel}: link {link} is not relative inside the site"));
@@ -282,6 +340,15 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         }
     }
     assert!(checked.contains("site.css") && checked.contains("nap1800/feed.atom"));
+    assert!(
+        checked.contains("site.js"),
+        "the phase pages load the arrow keys' script"
+    );
+    assert!(
+        checked.contains("nap1800/board.svg")
+            && checked.contains("nap1800/1802-autumn-movement.svg"),
+        "each board links its SVG, to open full size"
+    );
 
     // The phase page as Chromium builds it: the board's SVG with each of the board's spaces.
     let phase = "nap1800/1802-autumn-movement.html";
@@ -297,9 +364,43 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         .collect();
     assert!(missing.is_empty(), "spaces not drawn: {missing:?}");
     assert!(dom.contains("A(Pic)-Bel"), "the orders are on the page");
+    // Issue 34: a unit's order and outcome on hover or tap, as the unit's <title>.
+    assert!(
+        dom.contains("<title>France: A(Pic)-Bel: "),
+        "the unit in Bel carries its order:\n{dom}"
+    );
+    assert!(
+        dom.contains("class=\"phases\"") && dom.contains("aria-current=\"page\""),
+        "the list of phases, this one marked"
+    );
 
-    // Fits 375 px: a probe page of the test's own (the site has no script) loads each page in a
-    // 375 px wide frame and compares the document's scroll width with its width.
+    // Issue 34: the finished game's page shows its result where the deadline was, and no
+    // deadline; both feeds have an entry for the ending.
+    let dom = chromium(
+        &["--dump-dom", &format!("{base}/wd439643/index.html")],
+        &profile,
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert!(
+        dom.contains("in a draw between England and France (agreed by the players)"),
+        "the result:\n{dom}"
+    );
+    assert!(
+        !dom.contains("Deadline"),
+        "no deadline for a finished game:\n{dom}"
+    );
+    for feed in ["wd439643/feed.atom", "feed.atom"] {
+        let xml = std::fs::read_to_string(out.join(feed)).expect("the feed");
+        assert!(
+            xml.contains("wd439643: the game has ended")
+                && xml.contains("in a draw between England and France"),
+            "{feed}: an entry for the ending"
+        );
+    }
+
+    // Fits a phone (390 px): a probe page of the test's own loads each page in a 390 px wide
+    // frame and compares the document's scroll width with its width; the board (issue 34:
+    // at most 900 px before) is as wide as the page's column, on the phone and at 1280 px.
     let probe_pages: Vec<String> = pages
         .iter()
         .map(|p| {
@@ -311,7 +412,18 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         .collect();
     let frames: String = probe_pages
         .iter()
-        .map(|p| format!("<iframe src=\"{p}\" width=\"375\" height=\"600\"></iframe>\n"))
+        .flat_map(|p| {
+            let wide = p.ends_with("nap1800/index.html") || p.ends_with(phase);
+            let mut frames = vec![format!(
+                "<iframe src=\"{p}\" width=\"390\" height=\"600\"></iframe>\n"
+            )];
+            if wide {
+                frames.push(format!(
+                    "<iframe src=\"{p}\" width=\"1280\" height=\"600\"></iframe>\n"
+                ));
+            }
+            frames
+        })
         .collect();
     let probe = format!(
         "<!DOCTYPE html><html><body>{frames}<pre id=\"result\">pending</pre><script>\n\
@@ -319,7 +431,11 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
            const out = [];\n\
            for (const f of document.querySelectorAll('iframe')) {{\n\
              const d = f.contentDocument.documentElement;\n\
-             out.push(f.getAttribute('src') + ' ' + d.scrollWidth + ' ' + d.clientWidth);\n\
+             const main = f.contentDocument.querySelector('main');\n\
+             const board = f.contentDocument.querySelector('figure.board svg');\n\
+             const inner = main.clientWidth - parseFloat(getComputedStyle(main).paddingLeft) - parseFloat(getComputedStyle(main).paddingRight);\n\
+             const b = board ? Math.round(board.getBoundingClientRect().width) + ' ' + Math.round(inner) : '- -';\n\
+             out.push(f.getAttribute('src') + ' ' + d.scrollWidth + ' ' + d.clientWidth + ' ' + b);\n\
            }}\n\
            document.getElementById('result').textContent = 'widths\\n' + out.join('\\n');\n\
          }});\n</script></body></html>"
@@ -340,10 +456,10 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         .nth(1)
         .and_then(|r| r.split("</pre>").next())
         .unwrap_or_else(|| panic!("the probe ran:\n{dom}"));
-    let mut measured = 0;
+    let (mut measured, mut boards) = (0, 0);
     for line in widths.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
-        let [page, scroll, width] = f.as_slice() else {
+        let [page, scroll, width, board, column] = f.as_slice() else {
             panic!("a probe line: {line}");
         };
         let (scroll, width): (u32, u32) = (
@@ -351,32 +467,109 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
             width.parse().expect("a width"),
         );
         assert!(
-            width > 300 && width <= 375,
-            "{page}: a 375 px frame, got {width}"
+            (300..=390).contains(&width) || (1200..=1280).contains(&width),
+            "{page}: a 390 or 1280 px frame, got {width}"
         );
         assert!(
             scroll <= width,
             "{page}: {scroll} px wide in {width} px: sideways scrolling"
         );
+        if let (Ok(board), Ok(column)) = (board.parse::<i64>(), column.parse::<i64>()) {
+            assert!(
+                (board - column).abs() <= 1,
+                "{page} at {width} px: the board is {board} px in a {column} px column"
+            );
+            if width > 1000 {
+                assert!(board > 1100, "{page}: the board grows past 900 px: {board}");
+            }
+            boards += 1;
+        }
         measured += 1;
     }
-    assert_eq!(measured, probe_pages.len(), "every page measured");
+    assert_eq!(
+        measured,
+        probe_pages.len() + 2,
+        "every page measured, two of them wide too"
+    );
+    assert!(
+        boards > probe_pages.len() / 2,
+        "the boards measured: {boards}"
+    );
     std::fs::remove_file(out.join("probe.html")).expect("the probe removed");
 
-    // Screenshots of a phase page for the note, at a desktop's and a phone's width.
+    // Issue 34: the arrow keys step through the phases. A probe frame opens the phase, presses
+    // → (the next phase opens), ← (back), ← (the previous one), reading where it lands.
+    let html = std::fs::read_to_string(out.join(phase)).expect("the phase page");
+    let rel = |r: &str| {
+        let at = html
+            .find(&format!("\" rel=\"{r}\""))
+            .unwrap_or_else(|| panic!("a {r} link"));
+        let start = html[..at].rfind("href=\"").expect("its href") + 6;
+        format!("/nap1800/{}", &html[start..at])
+    };
+    let (prev, next) = (rel("prev"), rel("next"));
+    let keys = format!(
+        "<!DOCTYPE html><html><body><iframe id=\"f\" src=\"{phase}\" width=\"800\" \
+         height=\"600\"></iframe><pre id=\"result\">pending</pre><script>\n\
+         const f = document.getElementById('f');\n\
+         const seen = [];\n\
+         const keys = ['ArrowRight', 'ArrowLeft', 'ArrowLeft'];\n\
+         f.addEventListener('load', () => {{\n\
+           seen.push(f.contentWindow.location.pathname);\n\
+           const key = keys.shift();\n\
+           if (key) {{\n\
+             setTimeout(() => f.contentDocument.dispatchEvent(\n\
+               new KeyboardEvent('keydown', {{ key, bubbles: true }})), 10);\n\
+           }} else {{\n\
+             document.getElementById('result').textContent = 'keys\\n' + seen.join('\\n');\n\
+           }}\n\
+         }});\n</script></body></html>"
+    );
+    std::fs::write(out.join("keys.html"), keys).expect("the probe");
+    let dom = chromium(
+        &[
+            "--virtual-time-budget=20000",
+            "--dump-dom",
+            &format!("{base}/keys.html"),
+        ],
+        &profile,
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let seen: Vec<&str> = dom
+        .split("keys\n")
+        .nth(1)
+        .and_then(|r| r.split("</pre>").next())
+        .unwrap_or_else(|| panic!("the keys probe ran:\n{dom}"))
+        .lines()
+        .collect();
+    let here = format!("/{phase}");
+    assert_eq!(
+        seen,
+        [here.as_str(), next.as_str(), here.as_str(), prev.as_str()],
+        "→, ←, ← from {phase}"
+    );
+    std::fs::remove_file(out.join("keys.html")).expect("the probe removed");
+
+    // Screenshots of a phase page and the finished game's page, at a desktop's and a phone's
+    // width: target/site-shots/{phase,finished}-{1280,390}.png.
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .expect("target/")
         .join("site-shots");
     std::fs::create_dir_all(&shots).expect("target/site-shots");
-    for width in [1280, 375] {
-        let file = shots.join(format!("phase-{width}.png"));
+    for (width, (name, page)) in [1280, 390].into_iter().flat_map(|w| {
+        [
+            (w, ("phase", phase)),
+            (w, ("finished", "wd439643/index.html")),
+        ]
+    }) {
+        let file = shots.join(format!("{name}-{width}.png"));
         let _ = std::fs::remove_file(&file);
         chromium(
             &[
                 &format!("--screenshot={}", file.display()),
                 &format!("--window-size={width},2400"),
-                &format!("{base}/{phase}"),
+                &format!("{base}/{page}"),
             ],
             &profile,
         );
@@ -386,17 +579,18 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         assert_eq!(w, width, "{}", file.display());
     }
 
-    // The feeds, parsed by Python's XML parser: Atom's namespace, one entry per processed phase
-    // (a page each), unique ids.
-    for (feed, dir) in [
-        ("nap1800/feed.atom", Some("nap1800")),
-        ("wd439643/feed.atom", Some("wd439643")),
-        ("feed.atom", None),
+    // The feeds, parsed as XML: Atom's namespace, one entry per processed phase
+    // (a page each) and one for the finished game's ending, unique ids.
+    for (feed, dir, ended) in [
+        ("nap1800/feed.atom", Some("nap1800"), 0),
+        ("wd439643/feed.atom", Some("wd439643"), 1),
+        ("feed.atom", None, 1),
     ] {
-        let want = match dir {
-            Some(d) => crate::tree::files(&out.join(d), Some("html")).len() - 1,
-            None => pages.len() - 1 - names.len(),
-        };
+        let want = ended
+            + match dir {
+                Some(d) => crate::tree::files(&out.join(d), Some("html")).len() - 1,
+                None => pages.len() - 1 - names.len(),
+            };
         let n = atom_entries(&out.join(feed));
         assert_eq!(n, want, "{feed}: an entry per processed phase");
     }
@@ -473,6 +667,10 @@ fn napjudge(db: &Path, config: &Path, now: &str, args: &[&str]) -> String {
 /// "with `[site] url` set, every results mail links to its phase's page". With `[site] out`
 /// set, a tick that finds the games changed rewrites the archive (and one that finds nothing
 /// changed leaves it), and a rollback's void phases leave the web with it.
+///
+/// Issue 31, finding 4: only what the archive wrote is pruned (the files listed in
+/// `.napjudge-site`): a page of the site's owner, in the archive's folder or a game's, survives
+/// every build, by tick and by `napjudge site --out` (the game's one used to be deleted).
 #[test]
 fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     let dir = std::env::temp_dir().join(format!("napjudge-site-tick-{}", std::process::id()));
@@ -514,6 +712,15 @@ fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     let out = napjudge(&db, &config, "2026-12-02T09:30:00Z", &["tick"]);
     assert!(out.contains("site: wrote"), "{out}");
     assert_eq!(pages(), ["index.html"]);
+    let mine = [www.join("mine.html"), www.join("live").join("mine.html")];
+    for f in &mine {
+        std::fs::write(f, "<p>the site's owner's own page</p>").expect("a page of one's own");
+    }
+    let pages = || {
+        let mut v = pages();
+        v.retain(|p| p != "mine.html");
+        v
+    };
     // Winter 1800's deadline and grace have passed: processed, and the archive written again.
     let out = napjudge(&db, &config, "2026-12-02T10:01:00Z", &["tick"]);
     assert!(out.contains("site: wrote"), "{out}");
@@ -560,5 +767,22 @@ fn tick_keeps_the_archive_up_to_date_and_a_rollback_prunes_its_pages() {
     let out = napjudge(&db, &config, "2026-12-03T12:01:00Z", &["tick"]);
     assert!(out.contains("site: wrote"), "{out}");
     assert_eq!(pages(), ["1800-winter-bids.html", "index.html"]);
+    let listed = std::fs::read_to_string(www.join(".napjudge-site")).expect("the list");
+    assert!(
+        listed.lines().any(|l| l == "live/1800-winter-bids.html"),
+        "{listed}"
+    );
+    assert!(!listed.contains("mine.html"), "{listed}");
+    let www_arg = www.display().to_string();
+    napjudge(
+        &db,
+        &config,
+        "2026-12-03T12:02:00Z",
+        &["site", "--out", &www_arg],
+    );
+    assert_eq!(pages(), ["1800-winter-bids.html", "index.html"]);
+    for f in &mine {
+        assert!(f.is_file(), "{} was deleted", f.display());
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -92,7 +92,13 @@ pub fn mail(
         } => {
             let cfg = wiring::mail_config(&config, from, max_size);
             if let Some(maildir) = maildir.filter(|_| !imap) {
-                return wiring::poll_maildir(&mut j, &cfg, &maildir, &clock, usize::MAX);
+                let polled = wiring::poll_maildir(&mut j, &cfg, &maildir, &clock, usize::MAX)?;
+                if let Some(fault) = polled.fault {
+                    // Exit 75: the files left stay in `new/` for the next run.
+                    eprintln!("napjudge: {fault}");
+                    return Ok(ExitCode::from(75));
+                }
+                return Ok(polled.code);
             }
             let Some(imap) = &config.imap else {
                 eprintln!("napjudge: mail poll --imap: no [imap] section in napjudge.toml");

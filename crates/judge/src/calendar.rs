@@ -3,7 +3,8 @@
 //!
 //! One event per phase: its UID is the phase's, and its SEQUENCE the seconds from the phase's
 //! start to the mail's sending, so a later mail (a moved deadline) always supersedes an earlier
-//! one of the same phase in the calendar.
+//! one of the same phase in the calendar. When the game ends, the phase's event is sent once
+//! more with STATUS:CANCELLED (RFC 5546 §3.2.1): a calendar then drops the deadline.
 
 use chrono::{DateTime, Offset, TimeZone, Utc};
 
@@ -23,6 +24,8 @@ pub(crate) struct Deadline<'a> {
     pub started: Option<DateTime<Utc>>,
     /// The judge's address: where orders go, and whose domain names the UID.
     pub judge: &'a str,
+    /// The game ended: the event is cancelled.
+    pub cancelled: bool,
 }
 
 /// The event's text (CRLF lines, folded at 75 octets), as of `now`.
@@ -71,6 +74,20 @@ pub(crate) fn event(d: &Deadline, now: DateTime<Utc>) -> String {
         }
         _ => format!("DTSTART:{}", stamp(d.at)),
     };
+    let (summary, description) = if d.cancelled {
+        (
+            format!("{}: game ended, no orders due", d.game),
+            format!("{} has ended: no orders are due for {}.", d.game, d.phase),
+        )
+    } else {
+        (
+            format!("{}: orders due, {}", d.game, d.phase),
+            format!(
+                "Orders for {} in {} are due. Mail them to {}.",
+                d.phase, d.game, d.judge
+            ),
+        )
+    };
     lines.extend([
         "BEGIN:VEVENT".into(),
         // A TEXT value: a name from an old database may hold a line break.
@@ -81,29 +98,25 @@ pub(crate) fn event(d: &Deadline, now: DateTime<Utc>) -> String {
         format!("DTSTAMP:{}", stamp(now)),
         format!("SEQUENCE:{sequence}"),
         start,
-        format!(
-            "SUMMARY:{}",
-            text(&format!("{}: orders due, {}", d.game, d.phase))
-        ),
-        format!(
-            "DESCRIPTION:{}",
-            text(&format!(
-                "Orders for {} in {} are due. Mail them to {}.",
-                d.phase, d.game, d.judge
-            ))
-        ),
+        format!("SUMMARY:{}", text(&summary)),
+        format!("DESCRIPTION:{}", text(&description)),
         "TRANSP:TRANSPARENT".into(),
-        "BEGIN:VALARM".into(),
-        "ACTION:DISPLAY".into(),
-        format!(
-            "DESCRIPTION:{}",
-            text(&format!("{}: orders due in an hour", d.game))
-        ),
-        "TRIGGER:-PT1H".into(),
-        "END:VALARM".into(),
-        "END:VEVENT".into(),
-        "END:VCALENDAR".into(),
     ]);
+    if d.cancelled {
+        lines.push("STATUS:CANCELLED".into());
+    } else {
+        lines.extend([
+            "BEGIN:VALARM".into(),
+            "ACTION:DISPLAY".into(),
+            format!(
+                "DESCRIPTION:{}",
+                text(&format!("{}: orders due in an hour", d.game))
+            ),
+            "TRIGGER:-PT1H".into(),
+            "END:VALARM".into(),
+        ]);
+    }
+    lines.extend(["END:VEVENT".into(), "END:VCALENDAR".into()]);
     let mut out = String::new();
     for l in &lines {
         fold(l, &mut out);
@@ -159,7 +172,39 @@ mod tests {
             zone,
             started: Some(parse_time("2026-12-01T17:00:00Z").expect("time")),
             judge: "judge@example.org",
+            cancelled: false,
         }
+    }
+
+    /// Issue 34: a game that ended kept its last deadline in every calendar. The final mail's
+    /// event cancels it: the same UID, a higher SEQUENCE than the last announcement's, and
+    /// STATUS:CANCELLED, with no alarm left to ring.
+    #[test]
+    fn an_ended_games_event_cancels_its_deadline() {
+        let seq = |e: &str| {
+            e.lines()
+                .find_map(|l| l.strip_prefix("SEQUENCE:"))
+                .and_then(|s| s.trim().parse::<i64>().ok())
+        };
+        let announced = event(
+            &deadline("UTC"),
+            parse_time("2026-12-02T17:00:00Z").expect("time"),
+        );
+        let cancel = event(
+            &Deadline {
+                cancelled: true,
+                ..deadline("UTC")
+            },
+            parse_time("2026-12-02T18:00:00Z").expect("time"),
+        );
+        assert!(
+            cancel.contains("UID:phase-7.g1@example.org\r\n"),
+            "{cancel}"
+        );
+        assert!(cancel.contains("STATUS:CANCELLED\r\n"), "{cancel}");
+        assert!(!cancel.contains("VALARM"), "{cancel}");
+        assert!(seq(&cancel) > seq(&announced), "{cancel}");
+        assert!(!announced.contains("STATUS:CANCELLED"), "{announced}");
     }
 
     #[test]

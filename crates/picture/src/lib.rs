@@ -6,7 +6,9 @@ pub mod draw;
 pub mod png;
 pub mod shapes;
 
-pub use draw::{draw, drawing, power_colours, DrawError, Drawing, Item, Layout, Rect, View};
+pub use draw::{
+    draw, draw_titled, drawing, power_colours, DrawError, Drawing, Item, Layout, Rect, View,
+};
 pub use png::PngError;
 pub use shapes::{Board, ShapeError};
 

@@ -14,8 +14,9 @@ fn count(v: &Variant, position: &Position, p: PowerId) -> usize {
         .count()
 }
 
-/// The chart of the game whose live phases are `rows`, as SVG text (empty before any phase).
-pub fn centres(v: &Variant, rows: &[PhaseRow]) -> String {
+/// The chart of the game whose live phases are `rows`, as SVG text (empty before any phase);
+/// `ended`: the game is over, its last point is its end.
+pub fn centres(v: &Variant, rows: &[PhaseRow], ended: bool) -> String {
     let Some(first) = rows.first() else {
         return String::new();
     };
@@ -30,9 +31,11 @@ pub fn centres(v: &Variant, rows: &[PhaseRow]) -> String {
             }
         }
     }
-    // The centres taken since the last Winter, until the next one counts them.
+    // The centres taken since the last Winter, until the next one counts them (at the end, for
+    // a game that ended).
     if let Some(last) = rows.last().filter(|r| r.report.is_none() && rows.len() > 1) {
-        points.push(("now".into(), &last.position));
+        let label = if ended { "end" } else { "now" };
+        points.push((label.into(), &last.position));
     }
     let colours = picture::power_colours(v);
     let series: Vec<(String, &str, Vec<usize>)> = v
@@ -88,9 +91,11 @@ pub fn centres(v: &Variant, rows: &[PhaseRow]) -> String {
             .enumerate()
             .map(|(i, &n)| format!("{:.1},{:.1}", x(i), y(n)))
             .collect();
+        // Each line on a dark edge: a light colour (Turkey's yellow) reads on the white too.
         let _ = writeln!(
             svg,
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\">\
+            "<polyline fill=\"none\" stroke=\"#333\" stroke-width=\"4\" points=\"{0}\"/>\
+             <polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2.5\" points=\"{0}\">\
              <title>{name}</title></polyline>",
             line.join(" ")
         );

@@ -17,8 +17,8 @@ use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::{PowerId, Variant};
 use napjudge_judge::{
-    board, game_dir, phase_file, show_in, Context, Game, GameError, PhaseRow, PhaseView, Player,
-    StoreError, View,
+    board, describe_ending, game_dir, phase_file, show_in, Context, Game, GameError, GameState,
+    PhaseRow, PhaseView, Player, StoreError, View,
 };
 use napjudge_picture as picture;
 use napjudge_replay::export::{self, ExportError, Scope};
@@ -85,6 +85,8 @@ pub struct Built {
 }
 
 const CSS: &str = include_str!("../../../templates/site.css");
+/// The arrow keys' script: the one script of the site, a file beside the CSS.
+const JS: &str = include_str!("../../../templates/site.js");
 
 /// A phase with a page: its file name and title.
 #[derive(Clone, Debug)]
@@ -145,7 +147,11 @@ struct GamePage<'a> {
     state: &'a str,
     phase: &'a str,
     deadline: &'a str,
+    /// How a finished game ended, shown instead of its phase and deadline.
+    ended: Option<&'a str>,
     board: &'a str,
+    /// The board's SVG file, to open full size.
+    board_file: &'a str,
     standings: &'a [Standing],
     phases: &'a [PhaseLink],
     chart: &'a str,
@@ -158,10 +164,15 @@ struct GamePage<'a> {
 struct PhasePage<'a> {
     title: &'a str,
     board: &'a str,
+    /// The board's SVG file, to open full size.
+    board_file: &'a str,
     v: &'a PhaseView,
     press: &'a [PressItem],
     prev: Option<&'a PhaseLink>,
     next: Option<&'a PhaseLink>,
+    /// Every phase with a page, for the list; `here` is this one's file.
+    phases: &'a [PhaseLink],
+    here: &'a str,
 }
 
 fn render<T: Template>(page: &str, t: &T) -> Result<String, SiteError> {
@@ -178,6 +189,65 @@ fn write(path: &Path, text: &str) -> Result<(), SiteError> {
     })
 }
 
+/// The file in the archive's folder that lists the files the last build wrote, one path (from
+/// the folder) a line. Only a file listed there is ever removed: the site's owner may keep
+/// files of their own in the folder.
+pub const MANIFEST: &str = ".napjudge-site";
+
+/// The files one build wrote, by their paths from the archive's folder.
+struct Written<'a> {
+    out: &'a Path,
+    files: Vec<String>,
+}
+
+impl Written<'_> {
+    /// Writes the file `path` (from the archive's folder) and lists it.
+    fn write(&mut self, path: &str, text: &str) -> Result<(), SiteError> {
+        write(&self.out.join(path), text)?;
+        self.files.push(path.to_string());
+        Ok(())
+    }
+
+    /// Removes each file the last build listed and this one did not write (a rollback's void
+    /// phases, a game no longer published), and lists this build's files for the next. A build
+    /// of some games (`napjudge site GAME`) removes nothing from the other games' folders, and
+    /// keeps them listed. With no list (a first build, or one by a napjudge before the list),
+    /// nothing is removed.
+    fn prune(mut self, only: Option<&[String]>) -> Result<(), SiteError> {
+        let manifest = self.out.join(MANIFEST);
+        let before = std::fs::read_to_string(&manifest).unwrap_or_default();
+        for old in before.lines() {
+            // A line that leads out of the folder (the list edited by hand) is not followed.
+            let outside = old.starts_with('/') || old.split('/').any(|c| c.is_empty() || c == "..");
+            if outside || self.files.iter().any(|f| f == old) {
+                continue;
+            }
+            let folder = old.rsplit_once('/').map_or("", |(d, _)| d);
+            if only.is_some_and(|dirs| !folder.is_empty() && !dirs.iter().any(|d| d == folder)) {
+                self.files.push(old.to_string());
+                continue;
+            }
+            let path = self.out.join(old);
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(SiteError::Io {
+                        path: path.display().to_string(),
+                        source: e,
+                    })
+                }
+                _ => {}
+            }
+            if !folder.is_empty() {
+                // A game's folder left empty goes too; one holding anything else stays.
+                let _ = std::fs::remove_dir(self.out.join(folder));
+            }
+        }
+        let mut list = self.files.join("\n");
+        list.push('\n');
+        write(&manifest, &list)
+    }
+}
+
 /// Makes the site in `out` from the store.
 pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError> {
     let games: Vec<Game> = if opts.games.is_empty() {
@@ -192,7 +262,12 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
             .collect::<Result<_, _>>()?
     };
     mkdir(out)?;
-    write(&out.join("site.css"), CSS)?;
+    let mut files = Written {
+        out,
+        files: Vec::new(),
+    };
+    files.write("site.css", CSS)?;
+    files.write("site.js", JS)?;
     let mut built = Built::default();
     let mut lines = Vec::new();
     let mut entries = Vec::new();
@@ -219,7 +294,7 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
             rows: &rows,
             dir: out.join(&dir),
         };
-        built.phases += site.write(opts, &dir, &mut entries)?;
+        built.phases += site.write(opts, &dir, &mut entries, &mut files)?;
         built.games += 1;
         lines.push(GameLine {
             href: format!("{dir}/index.html"),
@@ -229,8 +304,8 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
             phase: v.phase_name(now.position.phase),
         });
     }
-    write(
-        &out.join("index.html"),
+    files.write(
+        "index.html",
         &render("index.html", &IndexPage { games: &lines })?,
     )?;
     entries.sort_by(|a, b| b.updated.cmp(&a.updated).then(a.id.cmp(&b.id)));
@@ -242,7 +317,8 @@ pub fn build(view: View, out: &Path, opts: &Options) -> Result<Built, SiteError>
         alternate: feed::link(opts.url, "", "index.html"),
         entries,
     };
-    write(&out.join("feed.atom"), &feed::render(&judge_feed)?)?;
+    files.write("feed.atom", &feed::render(&judge_feed)?)?;
+    files.prune((!opts.games.is_empty()).then_some(taken.as_slice()))?;
     Ok(built)
 }
 
@@ -274,9 +350,11 @@ impl GameSite<'_> {
             None => (None, picture::View::Before),
         };
         let position = report.map_or(position, |r| &r.next);
-        picture::draw(self.v, board, position, report, shown).map_err(|e| SiteError::Picture {
-            game: self.game.name.clone(),
-            source: e.into(),
+        picture::draw_titled(self.v, board, position, report, shown).map_err(|e| {
+            SiteError::Picture {
+                game: self.game.name.clone(),
+                source: e.into(),
+            }
         })
     }
 
@@ -287,6 +365,7 @@ impl GameSite<'_> {
         opts: &Options,
         dir: &str,
         all: &mut Vec<feed::Entry>,
+        files: &mut Written,
     ) -> Result<usize, SiteError> {
         let (g, v) = (self.game, self.v);
         mkdir(&self.dir)?;
@@ -308,6 +387,7 @@ impl GameSite<'_> {
                 (r, link)
             })
             .collect();
+        let links: Vec<PhaseLink> = processed.iter().map(|(_, l)| l.clone()).collect();
         let mut entries = Vec::new();
         let first = self
             .rows
@@ -351,9 +431,14 @@ impl GameSite<'_> {
                 })
                 .collect();
             let title = format!("{}: {}", g.name, link.name);
+            let key = link.href.trim_end_matches(".html");
+            let svg = self.svg(&board, &row.position, row)?;
+            let board_file = format!("{key}.svg");
+            files.write(&format!("{dir}/{board_file}"), &svg)?;
             let page = PhasePage {
                 title: &title,
-                board: &self.svg(&board, &row.position, row)?,
+                board: &svg,
+                board_file: &board_file,
                 v: &pv,
                 press: &items,
                 prev: i
@@ -361,10 +446,11 @@ impl GameSite<'_> {
                     .and_then(|p| processed.get(p))
                     .map(|p| &p.1),
                 next: processed.get(i + 1).map(|p| &p.1),
+                phases: &links,
+                here: &link.href,
             };
-            write(&self.dir.join(&link.href), &render(&link.href, &page)?)?;
+            files.write(&format!("{dir}/{}", link.href), &render(&link.href, &page)?)?;
             let updated = row.processed_at.unwrap_or(DateTime::<Utc>::UNIX_EPOCH);
-            let key = link.href.trim_end_matches(".html");
             let entry = feed::Entry {
                 id: feed::tag(opts.authority, first, &format!("{dir}/{key}")),
                 title: title.clone(),
@@ -382,33 +468,65 @@ impl GameSite<'_> {
             return Ok(0);
         };
         let current = now.report.as_ref().map_or(&now.position, |r| &r.next);
+        // A finished game has no deadline: its result stands where the deadline was.
+        let ending = match g.state {
+            GameState::Finished => self.view.ending(g.id)?,
+            _ => None,
+        };
+        let ended = match (&ending, g.state) {
+            (Some(e), _) => Some(format!(
+                "Ended {}, in {}.",
+                describe_ending(e, &g.timezone),
+                e.phase
+            )),
+            // A game an older napjudge finished recorded no ending: it ended in a victory.
+            (None, GameState::Finished) => Some("Ended in a victory.".to_string()),
+            _ => None,
+        };
         let deadline = match (now.report.is_some(), now.deadline) {
             (false, Some(d)) => show_in(d, &g.timezone),
             _ => "none".to_string(),
         };
+        if let (Some(e), Some(result)) = (&ending, &ended) {
+            let entry = feed::Entry {
+                id: feed::tag(opts.authority, first, &format!("{dir}/end")),
+                title: format!("{}: the game has ended", g.name),
+                updated: e.at,
+                href: feed::link(opts.url, dir, "index.html"),
+                summary: format!("{result} {}", summary(v, current)),
+            };
+            all.push(feed::Entry {
+                href: feed::link(opts.url, "", &format!("{dir}/index.html")),
+                ..entry.clone()
+            });
+            entries.push(entry);
+        }
         let no_export = match export::export(self.view, &g.name, Scope::Public) {
             Ok(json) => {
-                write(&self.dir.join("game.json"), &json)?;
+                files.write(&format!("{dir}/game.json"), &json)?;
                 String::new()
             }
             Err(e @ ExportError::Board { .. }) => e.to_string(),
             Err(e) => return Err(e.into()),
         };
-        let links: Vec<PhaseLink> = processed.iter().map(|(_, l)| l.clone()).collect();
+        let svg = self.svg(&board, &now.position, now)?;
+        files.write(&format!("{dir}/{BOARD_FILE}"), &svg)?;
         let page = GamePage {
             name: &g.name,
             variant: &g.variant,
             state: &g.state.to_string(),
             phase: &v.phase_name(now.position.phase),
             deadline: &deadline,
-            board: &self.svg(&board, &now.position, now)?,
+            ended: ended.as_deref(),
+            board: &svg,
+            board_file: BOARD_FILE,
             standings: &standings(v, current),
             phases: &links,
-            chart: &chart::centres(v, self.rows),
+            chart: &chart::centres(v, self.rows, ended.is_some()),
             export: no_export.is_empty().then_some("game.json"),
             no_export: &no_export,
         };
-        write(&self.dir.join("index.html"), &render("index.html", &page)?)?;
+        files.write(&format!("{dir}/index.html"), &render("index.html", &page)?)?;
         entries.sort_by_key(|e| std::cmp::Reverse(e.updated));
         let game_feed = feed::Feed {
             id: feed::tag(opts.authority, first, dir),
@@ -418,32 +536,13 @@ impl GameSite<'_> {
             alternate: feed::link(opts.url, dir, "index.html"),
             entries,
         };
-        write(&self.dir.join("feed.atom"), &feed::render(&game_feed)?)?;
-        prune(&self.dir, &links)?;
+        files.write(&format!("{dir}/feed.atom"), &feed::render(&game_feed)?)?;
         Ok(processed.len())
     }
 }
 
-/// Removes the phase pages of `dir` that are no longer phases of the game: after a rollback the
-/// phases set aside are history in the store, not pages on the web (their results were void).
-fn prune(dir: &Path, kept: &[PhaseLink]) -> Result<(), SiteError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| SiteError::Io {
-        path: dir.display().to_string(),
-        source,
-    })?;
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let page = name.ends_with(".html") && name != "index.html";
-        if page && !kept.iter().any(|l| l.href == name) {
-            let path = entry.path();
-            std::fs::remove_file(&path).map_err(|source| SiteError::Io {
-                path: path.display().to_string(),
-                source,
-            })?;
-        }
-    }
-    Ok(())
-}
+/// The game page's board, as a file.
+const BOARD_FILE: &str = "board.svg";
 
 /// A feed entry's text: the centres after the phase (`Centres: France 5, Austria 4`).
 fn summary(v: &Variant, position: &Position) -> String {

@@ -245,7 +245,9 @@ impl Judge {
             let (phase, deadline) = match phase {
                 Some(p) => (
                     v.phase_name(p.position.phase),
+                    // A finished game's last phase keeps its deadline in the store; none runs.
                     p.deadline
+                        .filter(|_| g.state != GameState::Finished)
                         .map(|d| clock::show_in(d, &g.timezone))
                         .unwrap_or_default(),
                 ),

@@ -18,9 +18,14 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// The longest one read of the socket blocks before the stop flag is looked at again: a read
+/// waits out its timeout in slices this long, so `serve` stops within one after SIGTERM however
+/// slowly the server answers.
+const STOP_SLICE: Duration = Duration::from_millis(500);
 
 /// Why the mailbox can't be read; each message says what to check.
 #[derive(Debug, thiserror::Error)]
@@ -101,10 +106,38 @@ const SLACK: usize = 1 << 20;
 pub(crate) struct Stream {
     tls: Tls,
     timeout: Duration,
+    /// How long a read waits for the server now: `timeout`, or IDLE's own.
+    wait: Duration,
     /// Bytes read since the client last wrote (its last command).
     read: usize,
     /// The most one answer may be: the size limit and [`SLACK`]; set by [`Mailbox::poll`].
     bound: Arc<AtomicUsize>,
+    /// Set when the judge is to stop: a read waiting for the server gives up.
+    stop: Arc<AtomicBool>,
+}
+
+impl Stream {
+    /// One read of the TLS stream, waiting up to `wait` for the server in slices of
+    /// [`STOP_SLICE`] (the socket's timeout), and giving up when `stop` is set.
+    fn read_until_stopped(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let began = Instant::now();
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                // Not `Interrupted`, which a reader would try again.
+                return Err(std::io::Error::other(
+                    "the judge is stopping: the answer awaited was given up",
+                ));
+            }
+            match self.tls.read(buf) {
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) && began.elapsed() < self.wait => {}
+                done => return done,
+            }
+        }
+    }
 }
 
 impl Read for Stream {
@@ -119,7 +152,7 @@ impl Read for Stream {
                 ),
             ));
         }
-        let n = self.tls.read(buf)?;
+        let n = self.read_until_stopped(buf)?;
         self.read = self.read.saturating_add(n);
         Ok(n)
     }
@@ -137,8 +170,10 @@ impl Write for Stream {
 
 impl SetReadTimeout for Stream {
     fn set_read_timeout(&mut self, timeout: Option<Duration>) -> imap::Result<()> {
-        let t = timeout.unwrap_or(self.timeout);
-        self.tls.sock.set_read_timeout(Some(t))?;
+        self.wait = timeout.unwrap_or(self.timeout);
+        self.tls
+            .sock
+            .set_read_timeout(Some(self.wait.min(STOP_SLICE)))?;
         Ok(())
     }
 }
@@ -156,6 +191,8 @@ pub struct Mailbox {
     can_idle: bool,
     /// The stream's bound on one answer.
     bound: Arc<AtomicUsize>,
+    /// The stream's stop flag: set, a poll stops before the next message.
+    stop: Arc<AtomicBool>,
 }
 
 /// One message of a poll.
@@ -250,6 +287,13 @@ impl Mailbox {
     /// Connects, logs in and selects the folder; the `done` and `failed` folders are made when
     /// missing.
     pub fn open(c: &Imap) -> Result<Mailbox, ImapError> {
+        Mailbox::open_until(c, Arc::default())
+    }
+
+    /// As [`Mailbox::open`], for a judge that stops when `stop` is set (`serve` on SIGTERM): a
+    /// poll then stops before the next message, and a read waiting for the server gives up
+    /// within [`STOP_SLICE`].
+    pub fn open_until(c: &Imap, stop: Arc<AtomicBool>) -> Result<Mailbox, ImapError> {
         let password = c.password()?;
         let port = c.port();
         let timeout = Duration::from_secs(c.timeout);
@@ -291,6 +335,9 @@ impl Mailbox {
             ImapTls::Implicit => tcp,
             ImapTls::Starttls => starttls(tcp).map_err(|e| tls_err(format!("STARTTLS: {e}")))?,
         };
+        // From here every read is the stream's, which waits out the timeout in slices.
+        tcp.set_read_timeout(Some(timeout.min(STOP_SLICE)))
+            .map_err(connect)?;
         let name = ServerName::try_from(c.host.clone()).map_err(|e| tls_err(e.to_string()))?;
         let conn = rustls::ClientConnection::new(Arc::new(tls_config(c)?), name)
             .map_err(|e| tls_err(e.to_string()))?;
@@ -300,8 +347,10 @@ impl Mailbox {
         let stream = Stream {
             tls: rustls::StreamOwned::new(conn, tcp),
             timeout,
+            wait: timeout,
             read: 0,
             bound: Arc::clone(&bound),
+            stop: Arc::clone(&stop),
         };
         let mut client = imap::Client::new(stream);
         let classify = |e: imap::Error| match imap_fault(&e) {
@@ -351,6 +400,7 @@ impl Mailbox {
             can_expunge,
             can_idle,
             bound,
+            stop,
         })
     }
 
@@ -363,7 +413,8 @@ impl Mailbox {
 
     /// Takes the messages in the folder, oldest first, `at_most` of them: each stored and
     /// answered, then moved, then told to `taken`. The number taken. A fault of the database
-    /// or of the connection stops the poll; every message not moved stays for the next one.
+    /// or of the connection stops the poll, and so does the stop flag (between two messages);
+    /// every message not moved stays for the next one.
     pub fn poll(
         &mut self,
         j: &mut Judge,
@@ -382,9 +433,13 @@ impl Mailbox {
             .collect();
         uids.sort_unstable();
         uids.truncate(at_most);
-        let count = uids.len();
+        let mut count = 0;
         let mut flagged = Vec::new();
         for uid in uids {
+            if self.stop.load(Ordering::SeqCst) {
+                break;
+            }
+            count += 1;
             let Some((mut polled, folder)) = self.take(j, cfg, clock, uid)? else {
                 continue;
             };

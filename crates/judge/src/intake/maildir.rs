@@ -4,8 +4,30 @@
 use super::{receive_once, SetAside, Taken};
 use crate::clock::Clock;
 use crate::game::Judge;
-use crate::mail::{Incoming, MailConfig, MailError};
+use crate::mail::{digest_of, Incoming, MailConfig, MailError};
 use std::path::{Path, PathBuf};
+
+/// The longest file name of the common file systems, in bytes.
+const NAME_MAX: usize = 255;
+
+/// The flags of a message in `cur/` that has been read (the Maildir's "info").
+const SEEN: &str = ":2,S";
+
+/// The name in `cur/` of the file `name` of `new/`: the name and [`SEEN`]. A name too long to
+/// take the flags is cut, and a digest of the whole name keeps it unique: the rename would
+/// fail, and every later poll with it.
+fn seen_name(name: &str) -> String {
+    if name.len() + SEEN.len() <= NAME_MAX {
+        return format!("{name}{SEEN}");
+    }
+    let digest = digest_of(name.as_bytes());
+    let digest = digest.get(..16).unwrap_or(&digest);
+    let mut keep = NAME_MAX - SEEN.len() - digest.len() - 1;
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    format!("{}.{digest}{SEEN}", &name[..keep])
+}
 
 /// Why a poll of the Maildir stopped; every file not yet moved stays in `new/`.
 #[derive(Debug, thiserror::Error)]
@@ -136,7 +158,7 @@ pub fn poll(
             Err(err) => (None, Some(format!("can't be read ({err})"))),
         };
         let Some(why) = why else {
-            let target = cur.join(format!("{name}:2,S"));
+            let target = cur.join(seen_name(&name));
             polled(&Polled {
                 path: path.clone(),
                 name,
@@ -168,6 +190,23 @@ pub fn poll(
 mod tests {
     use super::*;
     use crate::store::Store;
+
+    /// Issue 31, finding 2: a name too long for the flags is cut on a character's boundary (a
+    /// name of two-byte characters) to fit 255 bytes with them, and two names alike in their
+    /// start stay two.
+    #[test]
+    fn a_long_name_is_cut_to_fit_with_the_flags_and_stays_unique() {
+        let a = format!("x{}a", "é".repeat(130));
+        let b = format!("x{}b", "é".repeat(130));
+        let (cut_a, cut_b) = (seen_name(&a), seen_name(&b));
+        for cut in [&cut_a, &cut_b] {
+            assert!(cut.len() <= NAME_MAX, "{} bytes", cut.len());
+            assert!(cut.ends_with(SEEN), "{cut}");
+            assert!(cut.starts_with(&format!("x{}", "é".repeat(100))), "{cut}");
+        }
+        assert_ne!(cut_a, cut_b);
+        assert_eq!(seen_name("1.short"), "1.short:2,S");
+    }
 
     /// In name order: a mail stored, answered and moved to `cur/` marked seen; one over the size
     /// limit answered from its headers and set aside in `failed/`, which is no fault; a

@@ -163,7 +163,7 @@ pub(super) fn header_part(raw: &[u8]) -> &[u8] {
 }
 
 /// The SHA-256 of a raw message, hex: how a message without a Message-ID is recognised again.
-pub(super) fn digest_of(raw: &[u8]) -> String {
+pub(crate) fn digest_of(raw: &[u8]) -> String {
     hex(&Sha256::digest(raw))
 }
 

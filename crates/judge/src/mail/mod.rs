@@ -33,7 +33,8 @@ use crate::render::RenderError;
 use crate::store::{InboxState, NewMessage, Pending};
 use answer::{answer, Stored};
 use chrono::{DateTime, Utc};
-use message::{digest_of, header_part, masked, parse, whole};
+pub(crate) use message::digest_of;
+use message::{header_part, masked, parse, whole};
 use recover::{answer_stored, settle};
 
 /// The default size limit of a message (bytes).

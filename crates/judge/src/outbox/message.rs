@@ -144,7 +144,10 @@ fn board(g: &crate::store::Game) -> Option<napjudge_engine::variant::Variant> {
 
 /// The next deadline of a mail's game as a calendar event, for the mails that announce one
 /// (results, reminders, the start and password mails, notices): none when the game has no
-/// deadline running (paused, ended, not started), or its board can't be read.
+/// deadline running (paused, not started), or its board can't be read. An ended game's mails
+/// (the final one first) cancel the event of the phase it ended in (RFC 5546 §3.2.1: the
+/// same UID, a higher SEQUENCE, STATUS:CANCELLED), so no calendar keeps a deadline that will
+/// never come.
 pub(super) fn deadline_event(
     store: &Store,
     cache: &mut HashMap<String, Option<Owned>>,
@@ -161,21 +164,24 @@ pub(super) fn deadline_event(
     if !cache.contains_key(&mail.game) {
         let view = store.view();
         let found = match view.game(&mail.game)? {
-            Some(g) if g.state == GameState::Running => match view.current_phase(g.id)? {
-                // The board loaded here, not through `game::board`: `game` calls the outbox,
-                // and the modules import each other one way (tests/architecture.rs).
-                Some(p) => match (p.deadline, board(&g)) {
-                    (Some(at), Some(v)) => Some(Owned {
-                        phase_id: p.id,
-                        phase: v.phase_name(p.position.phase),
-                        at,
-                        started: p.started,
-                        zone: g.timezone.clone(),
-                    }),
-                    _ => None,
-                },
-                None => None,
-            },
+            Some(g) if matches!(g.state, GameState::Running | GameState::Finished) => {
+                match view.current_phase(g.id)? {
+                    // The board loaded here, not through `game::board`: `game` calls the outbox,
+                    // and the modules import each other one way (tests/architecture.rs).
+                    Some(p) => match (p.deadline, board(&g)) {
+                        (Some(at), Some(v)) => Some(Owned {
+                            phase_id: p.id,
+                            phase: v.phase_name(p.position.phase),
+                            at,
+                            started: p.started,
+                            zone: g.timezone.clone(),
+                            cancelled: g.state == GameState::Finished,
+                        }),
+                        _ => None,
+                    },
+                    None => None,
+                }
+            }
             _ => None,
         };
         cache.insert(mail.game.clone(), found);
@@ -190,6 +196,7 @@ pub(super) fn deadline_event(
                 zone: &o.zone,
                 started: o.started,
                 judge: from,
+                cancelled: o.cancelled,
             },
             now,
         )
@@ -203,4 +210,5 @@ pub(super) struct Owned {
     at: DateTime<Utc>,
     started: Option<DateTime<Utc>>,
     zone: String,
+    cancelled: bool,
 }

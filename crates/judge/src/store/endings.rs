@@ -139,8 +139,8 @@ impl View<'_> {
             .collect()
     }
 
-    /// How the game ended, if it did and the judge recorded it.
-    pub(crate) fn ending(&self, game: i64) -> Result<Option<Ending>, StoreError> {
+    /// How the game ended, if it did and the judge recorded it (the web archive shows it).
+    pub fn ending(&self, game: i64) -> Result<Option<Ending>, StoreError> {
         let row: Option<(EndKind, String, String, String, String)> = self
             .0
             .query_row(

@@ -61,10 +61,30 @@ pub(super) fn shade(hex: &str, amount: f32) -> String {
     format!("#{:02x}{:02x}{:02x}", m(r), m(g), m(b))
 }
 
-/// Black or white, whichever reads on `hex`.
-pub(super) fn ink(hex: &str) -> &'static str {
+/// The relative luminance of `hex` (WCAG 2.1, from sRGB).
+fn luminance(hex: &str) -> f32 {
     let (r, g, b) = rgb(hex);
-    if 0.299 * r + 0.587 * g + 0.114 * b > 150.0 {
+    let lin = |c: f32| {
+        let c = c / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+}
+
+/// The WCAG 2.1 contrast ratio of two colours, 1 to 21.
+fn contrast(a: &str, b: &str) -> f32 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// Black or white, whichever contrasts more with `hex`: one of them always reaches 4.58:1,
+/// above WCAG's 4.5:1 for text (a luma threshold put white on Austria's pink, 3.8:1).
+pub(super) fn ink(hex: &str) -> &'static str {
+    if contrast(hex, "#000000") >= contrast(hex, "#ffffff") {
         "#000000"
     } else {
         "#ffffff"
@@ -103,7 +123,7 @@ pub(super) fn stripes(out: &mut String, v: &Variant, position: &Position, colour
     for (minor, major) in controlled {
         let (own, theirs) = (colours[minor.index()], colours[major.index()]);
         for (id, a, b, size) in [
-            ("land", tint(own, LAND_TINT), tint(theirs, LAND_TINT), 7.0),
+            ("land", land_colour(own), land_colour(theirs), 7.0),
             ("swatch", own.to_string(), theirs.to_string(), 5.0),
         ] {
             let _ = writeln!(
@@ -122,8 +142,24 @@ pub(super) fn stripes(out: &mut String, v: &Variant, position: &Position, colour
     out.push_str("</defs>\n");
 }
 
-/// How far a power's colour is lightened for its land.
+/// How far a power's colour is lightened for its land, at least.
 const LAND_TINT: f32 = 0.5;
+
+/// The colour of a land space's name.
+pub(super) const LAND_INK: &str = "#3a3020";
+
+/// A power's land: its colour mixed with white by [`LAND_TINT`], and further, by twentieths,
+/// until the names on it have WCAG's 4.5:1 (Prussia's near-black half-tinted was a grey with
+/// names at 3.4:1).
+fn land_colour(hex: &str) -> String {
+    let mut amount = LAND_TINT;
+    let mut land = tint(hex, amount);
+    while contrast(&land, LAND_INK) < 4.5 && amount < 1.0 {
+        amount += 0.05;
+        land = tint(hex, amount);
+    }
+    land
+}
 
 /// A land space's colour: its centre's owner, lighter (a controlled minor's centre striped with
 /// its controller's colour); neutral without a centre or owner.
@@ -141,7 +177,7 @@ pub(super) fn land_fill(
             Some(_) if v.power(owner).kind == PowerKind::Minor => {
                 format!("url(#land-{})", owner.index())
             }
-            _ => tint(colours[owner.index()], LAND_TINT),
+            _ => land_colour(colours[owner.index()]),
         },
         None => LAND.into(),
     }

@@ -17,7 +17,7 @@ pub use geometry::Rect;
 
 use crate::shapes::{Board, Class, Point, Problem};
 use canvas::Canvas;
-use colour::{land_fill, stripes, DECOR, OUTLINE, SEA};
+use colour::{land_fill, stripes, DECOR, LAND_INK, OUTLINE, SEA};
 use geometry::{dot_at, name_box, text_width, token_width, LABEL_SIZE, TOKEN_H};
 use legend::{legend, legend_columns};
 use napjudge_engine::order::{spec_text, Stage};
@@ -25,7 +25,7 @@ use napjudge_engine::outcome::Event;
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use napjudge_engine::variant::{ProvinceId, Variant};
-use orders::{drawable, event, OrderResult};
+use orders::{drawable, event, unit_title, OrderResult};
 use std::fmt::Write;
 use svg::{blockade_svg, escape, n, ring_path, token};
 
@@ -101,6 +101,19 @@ pub fn draw(
     drawing(v, board, position, report, view).map(|d| d.svg)
 }
 
+/// [`draw`] for the web: each unit box after a phase carries a `<title>`, its order and outcome,
+/// which a browser shows on hover or tap. The mails' pictures are drawn without (a PNG has no
+/// use for it, and the mails stay as they were).
+pub fn draw_titled(
+    v: &Variant,
+    board: &Board,
+    position: &Position,
+    report: Option<&PhaseReport>,
+    view: View,
+) -> Result<String, DrawError> {
+    drawn(v, board, position, report, view, true).map(|d| d.svg)
+}
+
 /// Draws `position` on `board` (with `report`'s orders, when given): the SVG and where its names,
 /// unit boxes and marks went. Names are placed first and never move; then the blockades' B, the
 /// forces, the dislodged forces, and the marks of the orders and events, each at the spot nearest
@@ -111,6 +124,18 @@ pub fn drawing(
     position: &Position,
     report: Option<&PhaseReport>,
     view: View,
+) -> Result<Drawing, DrawError> {
+    drawn(v, board, position, report, view, false)
+}
+
+/// [`drawing`], with each unit's `<title>` when `titled`.
+fn drawn(
+    v: &Variant,
+    board: &Board,
+    position: &Position,
+    report: Option<&PhaseReport>,
+    view: View,
+    titled: bool,
 ) -> Result<Drawing, DrawError> {
     let shapes = board.for_variant(v).map_err(DrawError::Shapes)?;
     let colours = power_colours(v);
@@ -179,7 +204,7 @@ pub fn drawing(
         let colour = if s.class == Class::Sea {
             "#2f5f80"
         } else {
-            "#3a3020"
+            LAND_INK
         };
         let _ = writeln!(
             out,
@@ -237,7 +262,17 @@ pub fn drawing(
         let at = f.coast.map_or(s.unit, |c| s.coast_point(c));
         let text = spec_text(f.armies, f.fleets);
         let r = cv.place(Item::Unit(p), at, token_width(&text), TOKEN_H, Some(p));
-        token(&mut tokens, r, &text, cv.colour(f.power), false);
+        let title = report
+            .filter(|_| titled)
+            .and_then(|rep| unit_title(v, rep, f.power, p));
+        token(
+            &mut tokens,
+            r,
+            &text,
+            cv.colour(f.power),
+            false,
+            title.as_deref(),
+        );
     }
     for d in &position.dislodged {
         let at = cv.dislodged_point(d.province);
@@ -249,7 +284,18 @@ pub fn drawing(
             TOKEN_H,
             None,
         );
-        token(&mut tokens, r, &text, cv.colour(d.force.power), true);
+        let title = report
+            .filter(|_| titled)
+            .and_then(|rep| unit_title(v, rep, d.force.power, d.province))
+            .map(|t| format!("{t}\n(dislodged)"));
+        token(
+            &mut tokens,
+            r,
+            &text,
+            cv.colour(d.force.power),
+            true,
+            title.as_deref(),
+        );
     }
     if let Some(r) = report {
         for po in &r.powers {

@@ -9,7 +9,8 @@ use super::Item;
 use crate::shapes::Point;
 use napjudge_engine::order::{spec_text, Order, OrderKind, Place, UnitSpec};
 use napjudge_engine::outcome::{Event, Outcome, WinterEvent};
-use napjudge_engine::variant::{PowerId, Region};
+use napjudge_engine::turn::PhaseReport;
+use napjudge_engine::variant::{PowerId, ProvinceId, Region, Variant};
 use std::fmt::Write;
 
 /// How an order ended, for its look.
@@ -54,6 +55,49 @@ pub(super) fn drawable(
             Some((settled, OrderResult::Void))
         }
     }
+}
+
+/// The hover text of `power`'s units in `at` after `report`'s phase: each of its orders that
+/// ended there (a move or retreat that succeeded into `at`) or was given from there and did not
+/// move away, as `France: A(Pic)-Bel: succeeds`, one a line; none when no order fits.
+pub(super) fn unit_title(
+    v: &Variant,
+    report: &PhaseReport,
+    power: PowerId,
+    at: ProvinceId,
+) -> Option<String> {
+    let who = &v.power(power).name;
+    let lines: Vec<String> = report
+        .powers
+        .iter()
+        .filter(|po| po.power == power)
+        .flat_map(|po| &po.orders)
+        .filter_map(|o| {
+            let order = o.order.checked.as_ref().ok()?;
+            let moved = match (&order.kind, &o.result) {
+                (
+                    OrderKind::Move { to, then, .. },
+                    Ok(Outcome::Succeeds | Outcome::SecondPhase),
+                ) => Some(then.unwrap_or(*to).province),
+                (OrderKind::Retreat { to, .. }, Ok(Outcome::Succeeds)) => Some(to.province),
+                _ => None,
+            };
+            let from = order.kind.unit().map(|u| u.at.province);
+            let here = match moved {
+                Some(to) => to == at,
+                None => from == Some(at),
+            };
+            here.then(|| {
+                let text = o.canonical.clone().unwrap_or_else(|| o.order.text.clone());
+                let outcome = match &o.result {
+                    Ok(outcome) => outcome.describe(v),
+                    Err(e) => format!("void: {e}"),
+                };
+                format!("{who}: {text}: {outcome}")
+            })
+        })
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 impl Canvas<'_> {

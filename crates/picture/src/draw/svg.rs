@@ -40,8 +40,19 @@ pub(super) fn ring_path(out: &mut String, rings: &[Ring]) {
     out.pop();
 }
 
-/// A force as its counts in its box, of its power's colour.
-pub(super) fn token(out: &mut String, r: Rect, text: &str, colour: &str, dislodged: bool) {
+/// A force as its counts in its box, of its power's colour; with `title`, grouped under a
+/// `<title>` a browser shows on hover or tap (resvg draws no title: the PNG is the same).
+pub(super) fn token(
+    out: &mut String,
+    r: Rect,
+    text: &str,
+    colour: &str,
+    dislodged: bool,
+    title: Option<&str>,
+) {
+    if let Some(t) = title {
+        let _ = write!(out, "<g><title>{}</title>", escape(t));
+    }
     let (stroke, width, dash) = if dislodged {
         ("#d00000", 1.6, " stroke-dasharray=\"2.5 1.5\"")
     } else {
@@ -61,6 +72,9 @@ pub(super) fn token(out: &mut String, r: Rect, text: &str, colour: &str, dislodg
         ink(colour),
         escape(text),
     );
+    if title.is_some() {
+        out.push_str("</g>\n");
+    }
 }
 
 /// The cross of a failed (red) or void (black) order, on a white halo.
