@@ -97,7 +97,7 @@ pub fn folder(view: View, name: &str) -> Result<Imported, DumpError> {
     let mails = view.game_mails(g.id, &g.name)?;
     let ours = mails
         .iter()
-        .filter(|m| !m.untied || signs_on_to(&m.raw, &g.name));
+        .filter(|m| !m.untied || names_game(&m.raw, &g.name));
     for (n, m) in ours.enumerate() {
         let who = m
             .role
@@ -333,18 +333,21 @@ fn unmask(
     out
 }
 
-/// Whether a mail has a line `SIGNON POWER GAME ...` (or `TAKEOVER`) for the game `game`: a
-/// mail the judge refused before tying it to a game, such as one with a wrong password.
-fn signs_on_to(raw: &[u8], game: &str) -> bool {
+/// Whether a mail has a line `SIGNON POWER GAME ...`, `TAKEOVER POWER GAME ...` or `OBSERVE
+/// GAME` for the game `game`: a mail the judge answered without tying it to a game, such as one
+/// with a wrong password, or an observer's.
+fn names_game(raw: &[u8], game: &str) -> bool {
     String::from_utf8_lossy(raw).lines().any(|l| {
         let w: Vec<&str> = l
             .trim_start_matches(|c: char| c == '>' || c.is_whitespace())
             .split_whitespace()
             .collect();
-        matches!(
-            w.first().map(|s| s.to_ascii_uppercase()).as_deref(),
-            Some("SIGNON" | "TAKEOVER")
-        ) && w.get(2).is_some_and(|g| g.eq_ignore_ascii_case(game))
+        let at = match w.first().map(|s| s.to_ascii_uppercase()).as_deref() {
+            Some("SIGNON" | "TAKEOVER") => 2,
+            Some("OBSERVE") => 1,
+            _ => return false,
+        };
+        w.get(at).is_some_and(|g| g.eq_ignore_ascii_case(game))
     })
 }
 

@@ -85,14 +85,16 @@ pub struct GameMail {
     pub role: Option<String>,
     /// The judge's reply to it (found by its Message-ID), if any.
     pub reply: Option<String>,
-    /// The judge tied it to no game (a SIGNON it refused): it has the game's name somewhere.
+    /// The judge tied it to no game (a SIGNON it refused, an OBSERVE): it has the game's name
+    /// somewhere.
     pub untied: bool,
 }
 
 impl View<'_> {
     /// Every mail received for the game `game` called `name`, in the order received, and the
     /// mails tied to no game that have `name` in them (a SIGNON refused for a wrong password
-    /// leaves the mail untied: the caller reads which of them name the game).
+    /// leaves the mail untied, as an OBSERVE does: the caller reads which of them name the
+    /// game).
     pub fn game_mails(&self, game: i64, name: &str) -> Result<Vec<GameMail>, StoreError> {
         let mut st = self.0.prepare_cached(
             "SELECT i.raw, i.received, i.state,
