@@ -280,8 +280,8 @@ fn mail(m: &GameMail, game: &str, passwords: &mut BTreeMap<String, (String, u32)
 /// What the store shows in place of a password (`napjudge_judge::mask_passwords`).
 const MASK: &str = "******";
 
-/// The body's masked passwords replaced: a SIGNON to this game as the role the judge accepted
-/// gets its replacement, any other the wrong one; an accepted SET PASSWORD the role's next one.
+/// The body's masked passwords replaced: a SIGNON to this game in a mail the judge accepted as
+/// a role's gets the role's replacement, any other the wrong one; an accepted SET PASSWORD the role's next one.
 fn unmask(
     text: &str,
     game: &str,
@@ -299,9 +299,9 @@ fn unmask(
         let current = role.and_then(|r| passwords.get(r));
         let replaced = match (upper(0).as_str(), upper(1).as_str()) {
             ("SIGNON", _) if w.get(3) == Some(&MASK) => {
-                let ours = role.is_some_and(|r| {
-                    upper(1) == r.to_ascii_uppercase() && upper(2) == game.to_ascii_uppercase()
-                });
+                // The judge accepted the mail's SIGNON to this game as `role`, however the power
+                // was written (`france`, an alias).
+                let ours = role.is_some() && upper(2) == game.to_ascii_uppercase();
                 Some(match (ours, current) {
                     (true, Some((p, _))) => p.clone(),
                     _ => WRONG.to_string(),
