@@ -191,6 +191,8 @@ fn a_game_from_its_first_mail_to_its_last() {
     let mut delivered = set_up;
     let mut last = first;
     let mut observed = Vec::new();
+    // Every password and code the story used, fixed or drawn by the judge.
+    let mut used: Vec<String> = Vec::new();
     for step in &steps {
         let name = golden::name(step);
         let ext = golden::ext(step);
@@ -249,6 +251,12 @@ fn a_game_from_its_first_mail_to_its_last() {
         }
         let got = format!("{printed}{}", Smtp::shown(&received, results_summary));
         secrets.learn(&got);
+        for marker in ["{{CODE}}", "{{PASSWORD}}"] {
+            let s = secrets.fill(marker);
+            if s != marker && !used.contains(&s) {
+                used.push(s);
+            }
+        }
         folder.check(&name, &secrets.hide(&got));
     }
     folder.finish();
@@ -273,6 +281,46 @@ fn a_game_from_its_first_mail_to_its_last() {
         "France's press to England"
     );
     assert_eq!(got("life: the game has ended"), 1, "the final mail");
+
+    // Issue 34: the game exported as a game folder has every mail the judge received for it
+    // (those refused for a wrong password too), and no password or code the players used.
+    used.extend(
+        [
+            "pw-france",
+            "pw-england",
+            "pw-austria",
+            "pw-prussia",
+            "pw-russia",
+            "gm-pw",
+            "pw-erin-pr",
+            "pw-dave-ru",
+        ]
+        .map(String::from),
+    );
+    let dumped = napjudge_replay::dump::folder(j.view(), "life").expect("life exports");
+    let mails = dumped
+        .files
+        .keys()
+        .filter(|p| p.starts_with("mail"))
+        .count();
+    let life_mails = steps
+        .iter()
+        .filter(|s| golden::ext(s) == "eml")
+        .filter(|s| {
+            std::fs::read_to_string(s).is_ok_and(|t| t.split_whitespace().any(|w| w == "life"))
+        })
+        .count();
+    assert_eq!(mails, life_mails, "every mail for life, in the export");
+    for (path, bytes) in &dumped.files {
+        let text = String::from_utf8_lossy(bytes);
+        for secret in &used {
+            assert!(
+                !text.contains(secret.as_str()),
+                "{}: has the secret '{secret}'",
+                path.display()
+            );
+        }
+    }
 
     // What the goldens show, checked on the store too.
     let view = j.view();

@@ -430,3 +430,216 @@ fn a_blockade_is_reported_once_with_its_outcome_after_the_second_phase() {
     assert_eq!(text.matches(" B Nap:").count(), 1, "{text}");
     assert_eq!(text.matches(" B Bre:").count(), 1, "{text}");
 }
+
+/// Issue 34: a standard game whose players wrote this judge's notation (`F Tri-Alb`,
+/// `A(Vie)-Gal`) is exported in MILA's own (`F TRI - ALB`), which `game import` reads back (it
+/// refused the export before: "can't read AUSTRIA's order 'F Tri-Alb'"); an export damaged in
+/// its second phase is refused naming that phase.
+#[test]
+fn an_export_is_in_milas_notation_and_imports_again() {
+    let work = temp("typed");
+    let game = work.join("typed");
+    std::fs::create_dir_all(game.join("mail")).expect("the folder");
+    let mut toml = String::from(
+        "[game]\nname = \"typed\"\nvariant = \"standard\"\noptions = []\n\
+         gm = \"gm@typed.example.org\"\nstart = \"2026-01-01T00:00:00Z\"\nmovement = \"48h\"\n\
+         retreat = \"24h\"\nwinter = \"24h\"\ngrace = \"0s\"\npictures = false\n",
+    );
+    for p in [
+        "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+    ] {
+        let l = p.to_ascii_lowercase();
+        toml.push_str(&format!(
+            "\n[powers.{p}]\naddress = \"{l}@typed.example.org\"\npassword = \"pw-{l}\"\n"
+        ));
+    }
+    std::fs::write(game.join("game.toml"), toml).expect("game.toml");
+    let mail = |n: u32, power: &str, orders: &str| {
+        let l = power.to_ascii_lowercase();
+        let eml = format!(
+            "From: {l}@typed.example.org\r\nTo: judge@napjudge.example.org\r\n\
+             Date: Thu, 01 Jan 2026 01:0{n}:00 +0000\r\nMessage-ID: <{n}.typed@example.org>\r\n\
+             Subject: orders\r\n\r\nSIGNON {power} typed pw-{l}\r\n{orders}"
+        );
+        std::fs::write(game.join(format!("mail/000{n}-{l}.eml")), eml).expect("a mail");
+    };
+    mail(
+        1,
+        "Austria",
+        "F Tri-Alb\r\nA(Vie)-Gal\r\nA bud s a vie-gal\r\n",
+    );
+    mail(2, "Russia", "F StP/sc-Bot\r\nA(War) H\r\n");
+    std::fs::write(game.join("record.txt"), "AFTER Spring 1901 Movement\nEND\n")
+        .expect("record.txt");
+    let f = folder::read(&game).expect("the folder reads");
+    let db = work.join("typed.db");
+    let r = replay::replay_game(&f, &db, &work.join("outbox"), &|_| {}).expect("replays");
+    assert!(r.differences.is_empty(), "{:?}", r.differences);
+    let store = napjudge_judge::Store::open(&db).expect("the store");
+    let json = export::export(store.view(), "typed", export::Scope::Full).expect("exports");
+    for order in [
+        "\"F TRI - ALB\"",
+        "\"A VIE - GAL\"",
+        "\"A BUD S A VIE - GAL\"",
+        "\"F STP/SC - BOT\"",
+        "\"A WAR H\"",
+    ] {
+        assert!(json.contains(order), "{order} in MILA's notation:\n{json}");
+    }
+    let again = import::import(&json, "typed.json", "typed", &[], None).expect("imports");
+    assert!(
+        again.files.keys().any(|p| p.starts_with("mail")),
+        "its mails"
+    );
+    // The second phase's position names a space the board doesn't have.
+    let (head, tail) = json.split_at(json.find("\"F1901M\"").expect("the second phase"));
+    let damaged = format!("{head}{}", tail.replacen("\"A GAL\"", "\"A XYZ\"", 1));
+    assert_ne!(damaged, json, "a unit changed");
+    let err =
+        import::import(&damaged, "typed.json", "typed", &[], None).expect_err("a damaged export");
+    assert!(
+        err.to_string()
+            .contains("phase F1901M: can't read the unit 'A XYZ'"),
+        "{err}"
+    );
+}
+
+/// Issue 31: `game import` was quadratic in the orders of a phase: each of N orders for one unit
+/// was void with the list of all the others (4,000 orders: 348 MB). A record of 20,000 such
+/// orders imports, and the acknowledgement's errors name a few others each, not all of them
+/// (their whole text was 20,000 × 20,000 line numbers).
+#[test]
+fn a_record_of_twenty_thousand_orders_imports_in_linear_work() {
+    const N: usize = 20_000;
+    let orders: Vec<String> = (0..N).map(|_| "\"A VIE H\"".to_string()).collect();
+    let state = r#"{"units": {"AUSTRIA": ["A VIE", "F TRI", "A BUD"]},
+        "centers": {"AUSTRIA": ["VIE", "TRI", "BUD"]}}"#;
+    let json = format!(
+        r#"{{"id": "big", "phases": [
+            {{"name": "S1901M", "state": {state}, "orders": {{"AUSTRIA": [{}]}}}},
+            {{"name": "COMPLETED", "state": {state}}}]}}"#,
+        orders.join(",")
+    );
+    let imported = import::import(&json, "big.json", "big", &[], None).expect("imports");
+    let mail = imported
+        .files
+        .iter()
+        .find(|(p, _)| p.starts_with("mail"))
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .expect("Austria's orders mail");
+    assert_eq!(
+        mail.matches("A VIE H").count(),
+        N,
+        "every order in the mail"
+    );
+    let v = napjudge_engine::variant::load_named("standard").expect("the board");
+    let austria = v.power_by_name("Austria").expect("Austria");
+    let position = napjudge_engine::position::Position::initial(&v);
+    let text = vec!["A VIE H"; N].join("\n");
+    let checked = napjudge_engine::turn::check(&v, Some(&position), Some(austria), &text);
+    let errors: Vec<String> = checked
+        .iter()
+        .filter_map(|c| c.checked.as_ref().err().map(ToString::to_string))
+        .collect();
+    assert_eq!(errors.len(), N, "every order for the unit is void (R1.4)");
+    let bytes: usize = errors.iter().map(String::len).sum();
+    assert!(
+        bytes < 300 * N,
+        "the errors' text is linear in the orders: {bytes} bytes, first: {}",
+        errors[0]
+    );
+    assert!(errors[0].contains("and 19994 more"), "{}", errors[0]);
+}
+
+/// Issue 34: any game, the Napoleonic one too, exported as a game folder (`game export NAME
+/// --out DIR`) replays with zero differences: the same phases, the same mails in. The players'
+/// passwords are in none of its files (each power has a replacement, used in its mails'
+/// SIGNONs). Bad input is refused and writes nothing: a folder already there, an unknown game,
+/// a name no game can have, a game with no phase played.
+#[test]
+fn a_game_exported_as_a_folder_replays_with_zero_differences() {
+    let work = temp("dump");
+    let fixture = root().join("fixtures/games/napoleonic-1800");
+    let run = |args: &[&str]| {
+        let out = napjudge(args, &work);
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let fixture_arg = fixture.display().to_string();
+    let (ok, first, err) = run(&[
+        "replay",
+        &fixture_arg,
+        "--db",
+        "judge.db",
+        "--outbox",
+        "out1",
+    ]);
+    assert!(ok, "{first}{err}");
+    assert!(first.contains(", 0 differences,"), "{first}");
+    let (ok, out, err) = run(&[
+        "--db", "judge.db", "game", "export", "nap1800", "--out", "nap",
+    ]);
+    assert!(ok, "{out}{err}");
+    let (ok, again, err) = run(&["replay", "nap", "--outbox", "out2"]);
+    assert!(ok, "{again}{err}");
+    assert!(again.contains(", 0 differences,"), "{again}");
+    // The same phases and mails in as the fixture's replay (the refused ones too: a wrong
+    // password leaves a mail tied to no game, and it is exported all the same).
+    let counts = |s: &str| s.split(" mails in").next().map(str::to_string);
+    assert_eq!(counts(&first), counts(&again), "{first}\n{again}");
+    let settings = std::fs::read_to_string(fixture.join("game.toml")).expect("game.toml");
+    let real: Vec<&str> = settings
+        .lines()
+        .filter_map(|l| l.strip_prefix("password = \""))
+        .filter_map(|l| l.split('"').next())
+        .collect();
+    assert!(real.len() >= 5, "the fixture's passwords: {real:?}");
+    for (path, bytes) in tree(&work.join("nap")) {
+        let text = String::from_utf8_lossy(&bytes);
+        for pw in &real {
+            assert!(
+                !text.contains(pw),
+                "{}: has the password '{pw}'",
+                path.display()
+            );
+        }
+    }
+
+    let refused = |args: Vec<String>, why: &str| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (ok, out, err) = run(&args);
+        assert!(!ok, "{args:?}: {out}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    };
+    let export = |name: &str, dir: &str| {
+        vec![
+            "--db".to_string(),
+            "judge.db".into(),
+            "game".into(),
+            "export".into(),
+            name.into(),
+            "--out".into(),
+            dir.into(),
+        ]
+    };
+    refused(export("nap1800", "nap"), "nap exists");
+    refused(export("nosuch", "x"), "there is no game 'nosuch'");
+    refused(export("../up", "y"), "../up");
+    let (ok, out, err) = run(&[
+        "--db",
+        "judge.db",
+        "game",
+        "create",
+        "fresh",
+        "--gm",
+        "gm@example.org",
+    ]);
+    assert!(ok, "{out}{err}");
+    refused(export("fresh", "z"), "has no phase processed yet");
+    for dir in ["x", "y", "z"] {
+        assert!(!work.join(dir).exists(), "{dir}: nothing written");
+    }
+}

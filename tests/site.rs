@@ -303,7 +303,7 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let nap = napjudge(&["game", "export", "nap1800"]);
+    let nap = napjudge(&["game", "export", "nap1800", "--mila", "-"]);
     assert!(!nap.status.success());
     assert!(String::from_utf8_lossy(&nap.stderr).contains("standard Diplomacy only"));
     assert!(

@@ -185,17 +185,22 @@ pub enum GameCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Writes a game as a MILA JSON record, the format `game import` reads (standard games
-    /// only): every phase, its orders and press (docs/games.md).
+    /// Writes a game out: with --out DIR as a game folder that `napjudge replay` plays again
+    /// (any variant; passwords replaced), with --mila FILE as a MILA JSON record, the format
+    /// `game import` reads (standard games only) (docs/games.md).
+    #[command(group(clap::ArgGroup::new("format").required(true).args(["out", "mila"])))]
     Export {
         /// The game.
         name: String,
-        /// The file to write (default: standard output).
-        #[arg(long)]
+        /// The game folder to write (game.toml, mail/, record.txt); it must not exist.
+        #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// Only what anyone may read: press to every power, and no press of the current phase
-        /// (what `napjudge site` publishes).
-        #[arg(long)]
+        /// The MILA JSON record to write, - for standard output.
+        #[arg(long, value_name = "FILE")]
+        mila: Option<PathBuf>,
+        /// With --mila, only what anyone may read: press to every power, and no press of the
+        /// current phase (what `napjudge site` publishes).
+        #[arg(long, requires = "mila")]
         public: bool,
     },
 }
@@ -326,8 +331,19 @@ pub fn game(
     {
         return replay::import(&file, &editions, out, name.as_deref(), force);
     }
-    if let GameCommand::Export { name, out, public } = command {
-        return replay::export(db, &name, out.as_deref(), public);
+    if let GameCommand::Export {
+        name,
+        out,
+        mila,
+        public,
+    } = command
+    {
+        return match (out, mila) {
+            (Some(dir), _) => replay::export_folder(db, &name, &dir),
+            (None, Some(file)) => replay::export(db, &name, &file, public),
+            // clap requires one of them.
+            (None, None) => Err("game export: give --out DIR or --mila FILE".into()),
+        };
     }
     let makes_database = matches!(command, GameCommand::Create(_));
     // The start and password mails tell players the judge's address, and `game process`'s

@@ -31,8 +31,8 @@ pub fn import(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `game export`: the record to `out`, else to standard output. The store is only read.
-pub fn export(db: &Path, name: &str, out: Option<&Path>, public: bool) -> Result<ExitCode, String> {
+/// `game export --mila`: the record to `out` (`-`: standard output). The store is only read.
+pub fn export(db: &Path, name: &str, out: &Path, public: bool) -> Result<ExitCode, String> {
     let store = wiring::open_existing(db)?;
     let scope = if public {
         replay::export::Scope::Public
@@ -40,12 +40,36 @@ pub fn export(db: &Path, name: &str, out: Option<&Path>, public: bool) -> Result
         replay::export::Scope::Full
     };
     let json = replay::export::export(store.view(), name, scope).map_err(|e| e.to_string())?;
-    match out {
-        Some(path) => {
-            std::fs::write(path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?
-        }
-        None => println!("{json}"),
+    if out == Path::new("-") {
+        println!("{json}");
+    } else {
+        std::fs::write(out, json + "\n").map_err(|e| format!("{}: {e}", out.display()))?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `game export --out DIR`: the game's folder, written whole (aside, then renamed) or not at
+/// all; a folder already there is refused. The store is only read.
+pub fn export_folder(db: &Path, name: &str, out: &Path) -> Result<ExitCode, String> {
+    if out.exists() {
+        return Err(format!(
+            "{} exists: give --out a folder that doesn't (nothing written)",
+            out.display()
+        ));
+    }
+    let store = wiring::open_existing(db)?;
+    let dumped = replay::dump::folder(store.view(), name).map_err(|e| e.to_string())?;
+    replay::import::write(&dumped, out, false).map_err(|e| e.to_string())?;
+    let mails = dumped
+        .files
+        .keys()
+        .filter(|p| p.starts_with("mail"))
+        .count();
+    println!(
+        "{name}: wrote {} ({mails} mails, passwords replaced); replay it with `napjudge replay {}`",
+        out.display(),
+        out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

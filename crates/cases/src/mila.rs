@@ -7,6 +7,7 @@
 //! it can't express is an error naming the phase. [`write`] is its inverse: a game in the same
 //! format, which [`read`] gives back. No I/O: the caller reads and writes the file.
 
+use napjudge_engine::order::{Order, OrderKind, UnitSpec};
 use napjudge_engine::position::Position;
 use napjudge_engine::variant::{
     Coast, Phase, PhaseKind, PowerId, Region, Season, UnitType, Variant,
@@ -470,6 +471,73 @@ fn mila_order(order: &str, kind: Option<PhaseKind>) -> String {
         }
         _ => words.join(" "),
     }
+}
+
+/// An order as the format writes it (`A PAR - BUR`, `F STP/SC S A MOS - LVN`, `A PAR B`), in
+/// this judge's notation as [`read`] gives it ([`RecordedPhase::orders`]), whatever notation the
+/// player wrote it in: what `game export` writes, so that MILA's own tools (and `game import`)
+/// read it. `position` is the phase's, for a supported or convoyed unit written without its type.
+/// None for an order the format has no word for (a Napoleonic one).
+pub fn recorded_order(
+    variant: &Variant,
+    position: &Position,
+    order: &Order<Region>,
+    kind: PhaseKind,
+) -> Option<String> {
+    use OrderKind::*;
+    let unit = |u: &UnitSpec<Region>| {
+        let letter = match (u.armies, u.fleets) {
+            (1, 0) => 'A',
+            (0, 1) => 'F',
+            (0, 0) => {
+                let f = position.force(u.at.province)?;
+                match (f.armies, f.fleets) {
+                    (1, 0) => 'A',
+                    (0, 1) => 'F',
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        Some(format!("{letter} {}", at(variant, u.at)))
+    };
+    let to = |r: &Region| at(variant, *r);
+    let mila = match &order.kind {
+        Hold { unit: u } => format!("{} H", unit(u)?),
+        Move {
+            unit: u,
+            to: t,
+            via_convoy,
+            then: None,
+        } => format!(
+            "{} - {}{}",
+            unit(u)?,
+            to(t),
+            if *via_convoy { " VIA" } else { "" }
+        ),
+        SupportHold { unit: u, supported } => format!("{} S {}", unit(u)?, unit(supported)?),
+        SupportMove {
+            unit: u,
+            supported,
+            to: t,
+        } => format!("{} S {} - {}", unit(u)?, unit(supported)?, to(t)),
+        Convoy {
+            unit: u,
+            army,
+            to: t,
+        } => format!("{} C {} - {}", unit(u)?, unit(army)?, to(t)),
+        Retreat { unit: u, to: t } => format!("{} R {}", unit(u)?, to(t)),
+        Disband { unit: u } | Remove { unit: u } => format!("{} D", unit(u)?),
+        Build { unit: u } => format!("{} B", unit(u)?),
+        Waive => "WAIVE".to_string(),
+        _ => return None,
+    };
+    order_text(&mila, Some(kind))
+}
+
+/// A region as the format names it: `STP/SC`.
+fn at(variant: &Variant, r: Region) -> String {
+    variant.region_name(r).to_ascii_uppercase()
 }
 
 /// `S1901M` → Spring 1901 Movement; `F1901R` → Autumn 1901 Retreat; `W1901A` → Winter 1901

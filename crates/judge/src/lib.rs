@@ -39,8 +39,8 @@ pub use press::PressRefusal;
 pub use store::{Store, StoreError, View, VERSION as SCHEMA_VERSION};
 // The store's rows, as a `View` reads them.
 pub use store::{
-    Choices, Earlier, Ending, Game, Mail, NewMessage, OrderText, Periods, PhaseRow, Player,
-    PressRow, PressRules, SeatChange,
+    Choices, Earlier, Ending, Game, GameMail, Mail, NewMessage, OrderText, Periods, PhaseRow,
+    Player, PressRow, PressRules, SeatChange,
 };
 // The store's typed words.
 pub use store::{

@@ -1,6 +1,7 @@
 //! `napjudge game export`: a game in the store written back as a MILA JSON record (the format
 //! [`crate::import`] reads, written by [`napjudge_cases::mila::write`]): every phase played, its
-//! position at the start, each power's orders in force when it was processed, and the press.
+//! position at the start, each power's orders as the judge read them when it was processed
+//! (in the format's notation, `A PAR - BUR`, whatever the player wrote), and the press.
 //!
 //! What the judge doesn't keep, the export can't give back: the record's id (the game's name is
 //! written instead) and the press's times to the 1/10,000 s (the judge's own time of each
@@ -78,20 +79,17 @@ pub fn record(
         let processed = row.report.is_some();
         let ph = row.position.phase;
         let mut orders = std::collections::BTreeMap::new();
-        if processed {
-            for t in view.latest_orders(row.id)? {
-                let Some(p) = v.power_by_name(&t.power) else {
-                    continue;
-                };
-                let lines: Vec<&str> = t
-                    .text
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .collect();
-                if !lines.is_empty() {
-                    orders.insert(p, lines.join("\n"));
-                }
+        // The orders as the judge read them, in the format's own notation whatever the player
+        // wrote: one the judge refused is left out (its unit held, as an unordered one does).
+        for p in row.report.iter().flat_map(|r| &r.powers) {
+            let lines: Vec<String> = p
+                .orders
+                .iter()
+                .filter_map(|o| o.order.checked.as_ref().ok())
+                .filter_map(|o| mila::recorded_order(&v, &row.position, o, ph.kind))
+                .collect();
+            if !lines.is_empty() {
+                orders.insert(p.power, lines.join("\n"));
             }
         }
         let mut messages = Vec::new();

@@ -8,6 +8,7 @@
 //! [`check_step`], the case runner's own check. The result mails go to a folder of `.eml` files
 //! through [`napjudge_judge::send`] (what `napjudge outbox send --to-dir` calls).
 
+pub mod dump;
 pub mod export;
 pub mod folder;
 pub mod import;
@@ -236,7 +237,7 @@ impl Run<'_> {
 
 /// Why the judge's reply says a mail was refused, if it does: a reply that doesn't read the
 /// mail as a power's (a wrong password, no SIGNON), or any line of it that is an `ERROR`.
-fn refusal(body: &str) -> Option<String> {
+pub(crate) fn refusal(body: &str) -> Option<String> {
     let first = body.lines().next().unwrap_or_default().trim().to_string();
     if !first.starts_with("The judge read your mail as") {
         return Some(first);

@@ -18,12 +18,15 @@ pub(super) fn check_numbered<'o>(
     // R1.4: every force's components named by all the orders together, before any is judged, so
     // that which order was written first decides nothing (RULINGS section 0).
     let mut used: Vec<Used> = Vec::new();
+    // Which orders `used` counts: looked up once an order, not searched for in every force.
+    let mut tallied = vec![false; checked.len()];
     if let Some(pos) = checker.position {
         for (this, order) in checked.iter().enumerate() {
             let Ok(order) = order else { continue };
             if counted(order) {
                 for unit in units_of(order) {
                     tally(pos, &mut used, unit, this);
+                    tallied[this] = true;
                 }
             }
         }
@@ -53,8 +56,9 @@ pub(super) fn check_numbered<'o>(
         })
         .collect();
     let merges = merge_sums(&checked);
+    let fleets = Fleets::of(&checked);
     let conflicts: Vec<Option<ValidationError>> = (0..checked.len())
-        .map(|i| conflict(checker, &checked, i, numbers))
+        .map(|i| conflict(checker, &checked, &fleets, i, numbers))
         .collect();
     checked
         .into_iter()
@@ -78,7 +82,7 @@ pub(super) fn check_numbered<'o>(
                 }
             }
             // `used` holds only the counted orders' forces (none without a position).
-            if !used.iter().any(|u| u.by.contains(&this)) {
+            if !tallied[this] {
                 return Ok(checked);
             }
             // A one-line merge participant whose force is over-ordered is void by itself, as its
@@ -151,7 +155,7 @@ pub fn over_named_across_sheets(
         if one_sheet || (u.armies <= u.has.0 && u.fleets <= u.has.1) {
             continue;
         }
-        let orders: Vec<String> = u.by.iter().map(|&k| name(k)).collect();
+        let orders = some_of(u.by.iter().map(|&k| name(k)), u.by.len());
         for &k in &u.by {
             let (s, i, _, _) = all[k];
             void.push((
@@ -160,7 +164,7 @@ pub fn over_named_across_sheets(
                     place: variant.province(u.at).name.clone(),
                     has: describe_counts(u.has.0, u.has.1),
                     named: describe_counts(u.armies, u.fleets),
-                    orders: orders.join(", "),
+                    orders: orders.clone(),
                 },
             ));
         }
@@ -174,19 +178,13 @@ pub fn over_named_across_sheets(
 fn conflict(
     checker: &Checker,
     checked: &[Checked],
+    fleets: &Fleets,
     this: usize,
     numbers: &Numbering,
 ) -> Option<ValidationError> {
     use OrderKind::*;
     let v = checker.variant;
     let order = checked.get(this)?.as_ref().ok()?;
-    let others = || {
-        checked
-            .iter()
-            .enumerate()
-            .filter(move |&(k, _)| k != this)
-            .filter_map(|(k, o)| Some((k, o.as_ref().ok()?)))
-    };
     let name = |p: ProvinceId| v.province(p).name.clone();
     // A fleet's own move that is not the embarkation's (`via convoy` is never the same move).
     let differs = |fleet_at: ProvinceId, to: ProvinceId, own: &Order<Region>| match &own.kind {
@@ -203,54 +201,55 @@ fn conflict(
     // Whether the embarkation finds a fleet in `fleet_at` to ride on (R3.2): one given the same
     // move, or one no first-phase order names. Without a position the fleets are not known.
     let carried = |fleet_at: ProvinceId, to: ProvinceId| {
-        let first = || {
-            checked
-                .iter()
-                .filter_map(|o| o.as_ref().ok())
-                .filter(|o| o.stage == Stage::First)
-        };
-        let same = first().any(|o| match &o.kind {
-            Move {
-                unit,
-                to: own_to,
-                via_convoy: false,
-                ..
-            } => unit.fleets > 0 && unit.at.province == fleet_at && own_to.province == to,
-            _ => false,
-        });
-        let named: u32 = first()
-            .filter_map(|o| match &o.kind {
-                EmbarkWith { .. } => None,
-                kind => kind.unit().filter(|u| u.at.province == fleet_at),
-            })
-            .map(|u| u32::from(u.fleets))
-            .sum();
+        let same = fleets.moves.contains(&(fleet_at, to));
+        let named = fleets.named.get(&fleet_at).copied().unwrap_or(0);
         let free = checker.position.is_none_or(|pos| {
             pos.force(fleet_at)
                 .is_some_and(|f| u32::from(f.fleets) > named)
         });
         same || free
     };
+    // Only the orders that can conflict are looked at: a set of thousands of moves is not
+    // searched once for each of them (issue 31).
+    fn among<'c>(
+        list: &'c [usize],
+        this: usize,
+        checked: &'c [Checked],
+    ) -> impl Iterator<Item = (usize, &'c Order<Region>)> {
+        list.iter()
+            .copied()
+            .filter(move |&k| k != this)
+            .filter_map(move |k| Some((k, checked.get(k)?.as_ref().ok()?)))
+    }
     match &order.kind {
-        EmbarkWith { fleet, to, .. } if !carried(fleet.at.province, to.province) => others()
-            .find(|(_, o)| o.stage == Stage::First && differs(fleet.at.province, to.province, o))
-            .map(|(k, _)| ValidationError::FleetMovedTwice {
-                place: name(fleet.at.province),
-                other: numbers.name(k),
-            }),
-        Move { unit, .. } if unit.fleets > 0 && order.stage == Stage::First => others()
-            .find(|(_, o)| match &o.kind {
-                EmbarkWith { fleet, to, .. } => {
-                    differs(fleet.at.province, to.province, order)
-                        && !carried(fleet.at.province, to.province)
-                }
-                _ => false,
-            })
-            .map(|(k, _)| ValidationError::FleetMovedTwice {
-                place: name(unit.at.province),
-                other: numbers.name(k),
-            }),
-        Blockade { unit, .. } => others()
+        EmbarkWith { fleet, to, .. } if !carried(fleet.at.province, to.province) => among(
+            fleets
+                .from
+                .get(&fleet.at.province)
+                .map_or(&[][..], Vec::as_slice),
+            this,
+            checked,
+        )
+        .find(|(_, o)| differs(fleet.at.province, to.province, o))
+        .map(|(k, _)| ValidationError::FleetMovedTwice {
+            place: name(fleet.at.province),
+            other: numbers.name(k),
+        }),
+        Move { unit, .. } if unit.fleets > 0 && order.stage == Stage::First => {
+            among(&fleets.embarkations, this, checked)
+                .find(|(_, o)| match &o.kind {
+                    EmbarkWith { fleet, to, .. } => {
+                        differs(fleet.at.province, to.province, order)
+                            && !carried(fleet.at.province, to.province)
+                    }
+                    _ => false,
+                })
+                .map(|(k, _)| ValidationError::FleetMovedTwice {
+                    place: name(unit.at.province),
+                    other: numbers.name(k),
+                })
+        }
+        Blockade { unit, .. } => among(&fleets.embarks, this, checked)
             .find(
                 |(_, o)| matches!(&o.kind, Embark { sea, .. } if sea.province == unit.at.province),
             )
@@ -259,6 +258,66 @@ fn conflict(
                 other: numbers.name(k),
             }),
         _ => None,
+    }
+}
+
+/// What [`conflict`] asks of the whole set, gathered once: the first-phase orders that give
+/// fleets moves, and the embarkations.
+struct Fleets {
+    /// The fleets' own first-phase moves not via convoy: (from, to).
+    moves: std::collections::BTreeSet<(ProvinceId, ProvinceId)>,
+    /// The fleets each first-phase order other than an embarkation names, by space.
+    named: std::collections::BTreeMap<ProvinceId, u32>,
+    /// The first-phase fleet moves (any), by the space they leave.
+    from: std::collections::BTreeMap<ProvinceId, Vec<usize>>,
+    /// The `EmbarkWith` orders.
+    embarkations: Vec<usize>,
+    /// The `Embark` orders.
+    embarks: Vec<usize>,
+}
+
+impl Fleets {
+    fn of(checked: &[Checked]) -> Fleets {
+        use OrderKind::*;
+        let mut f = Fleets {
+            moves: Default::default(),
+            named: Default::default(),
+            from: Default::default(),
+            embarkations: Vec::new(),
+            embarks: Vec::new(),
+        };
+        for (k, o) in checked.iter().enumerate() {
+            let Ok(o) = o else { continue };
+            match &o.kind {
+                EmbarkWith { .. } => f.embarkations.push(k),
+                Embark { .. } => f.embarks.push(k),
+                _ => {}
+            }
+            if o.stage != Stage::First {
+                continue;
+            }
+            if let Move {
+                unit,
+                to,
+                via_convoy,
+                ..
+            } = &o.kind
+            {
+                if unit.fleets > 0 {
+                    f.from.entry(unit.at.province).or_default().push(k);
+                    if !via_convoy {
+                        f.moves.insert((unit.at.province, to.province));
+                    }
+                }
+            }
+            if let Some(u) = (!matches!(o.kind, EmbarkWith { .. }))
+                .then(|| o.kind.unit())
+                .flatten()
+            {
+                *f.named.entry(u.at.province).or_default() += u32::from(u.fleets);
+            }
+        }
+        f
     }
 }
 
@@ -289,7 +348,8 @@ fn tally(pos: &Position, used: &mut Vec<Used>, unit: &UnitSpec<Region>, this: us
     let u = &mut used[i];
     u.armies = u.armies.saturating_add(unit.armies);
     u.fleets = u.fleets.saturating_add(unit.fleets);
-    if !u.by.contains(&this) {
+    // The orders are tallied in order: this one, if already counted for the force, is its last.
+    if u.by.last() != Some(&this) {
         u.by.push(this);
     }
 }
@@ -310,29 +370,42 @@ fn over_named(
     if u.armies <= has_a && u.fleets <= has_f {
         return Ok(());
     }
-    let others: Vec<String> =
+    // `by` is in the orders' order: a binary search, not a count through thousands of them.
+    let count = u.by.len() - usize::from(u.by.binary_search(&this).is_ok());
+    let others = some_of(
         u.by.iter()
             .filter(|&&k| k != this)
-            .map(|&k| numbers.name(k))
-            .collect();
+            .map(|&k| numbers.name(k)),
+        count,
+    );
     let place = checker.variant.province(p).name.clone();
-    Err(if has_a + has_f == 1 && !others.is_empty() {
-        ValidationError::SecondOrder {
-            place,
-            others: others.join(", "),
-        }
+    Err(if has_a + has_f == 1 && count > 0 {
+        ValidationError::SecondOrder { place, others }
     } else {
         ValidationError::TooMany {
             place,
             has: describe_counts(has_a, has_f),
             named: describe_counts(u.armies, u.fleets),
-            orders: if others.is_empty() {
+            orders: if count == 0 {
                 "this one".to_string()
             } else {
-                format!("this one and {}", others.join(", "))
+                format!("this one and {others}")
             },
         }
     })
+}
+
+/// How many orders a message names before `and N more`: a set of thousands of orders for one
+/// unit would otherwise give each of them the list of all the others (issue 31: quadratic).
+const NAMED: usize = 5;
+
+/// The first [`NAMED`] of `names` (of `count` in all), and how many more there are.
+fn some_of(names: impl Iterator<Item = String>, count: usize) -> String {
+    let listed: Vec<String> = names.take(NAMED).collect();
+    match count.saturating_sub(listed.len()) {
+        0 => listed.join(", "),
+        more => format!("{} and {more} more", listed.join(", ")),
+    }
 }
 
 /// The components of one force ordered so far, and by which orders (R1.4).

@@ -72,7 +72,65 @@ pub(crate) struct Pending {
     pub received: DateTime<Utc>,
 }
 
+/// A mail received for a game, as `game export` writes it into the game's folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameMail {
+    /// The raw bytes as stored: passwords and codes masked.
+    pub raw: Vec<u8>,
+    /// When the judge received it.
+    pub received: DateTime<Utc>,
+    /// What became of it.
+    pub state: InboxState,
+    /// Who it signed on as (a power's name, or GM), when its SIGNON was accepted.
+    pub role: Option<String>,
+    /// The judge's reply to it (found by its Message-ID), if any.
+    pub reply: Option<String>,
+    /// The judge tied it to no game (a SIGNON it refused, an OBSERVE): it has the game's name
+    /// somewhere.
+    pub untied: bool,
+}
+
 impl View<'_> {
+    /// Every mail received for the game `game` called `name`, in the order received, and the
+    /// mails tied to no game that have `name` in them (a SIGNON refused for a wrong password
+    /// leaves the mail untied, as an OBSERVE does: the caller reads which of them name the
+    /// game).
+    pub fn game_mails(&self, game: i64, name: &str) -> Result<Vec<GameMail>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT i.raw, i.received, i.state,
+                    (SELECT h.power FROM handled h WHERE h.inbox = i.id ORDER BY h.rowid LIMIT 1),
+                    (SELECT o.body FROM outbox o WHERE o.kind = ?2 AND i.message_id IS NOT NULL
+                        AND o.in_reply_to = i.message_id ORDER BY o.id LIMIT 1),
+                    i.game IS NULL
+             FROM inbox i
+             WHERE i.game = ?1 OR (i.game IS NULL AND CAST(i.raw AS TEXT) LIKE ?3)
+             ORDER BY i.id",
+        )?;
+        let like = format!("%{name}%");
+        let rows = st.query_map(params![game, super::MailKind::Reply, like], |r| {
+            Ok((
+                r.get::<_, Vec<u8>>(0)?,
+                r.get::<_, String>(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        })?;
+        rows.map(|row| {
+            let (raw, received, state, role, reply, untied) = row?;
+            Ok(GameMail {
+                raw,
+                received: read_time(&received)?,
+                state,
+                role,
+                reply,
+                untied,
+            })
+        })
+        .collect()
+    }
+
     /// When the message stored as `id` came before it: the same Message-ID, else (without
     /// one) the same digest.
     pub(crate) fn earlier(

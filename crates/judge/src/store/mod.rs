@@ -21,7 +21,7 @@ use std::path::Path;
 
 pub(crate) use endings::{Absence, Timing};
 pub use endings::{Choices, Ending};
-pub use inbox::{Earlier, NewMessage};
+pub use inbox::{Earlier, GameMail, NewMessage};
 pub(crate) use inbox::{Pending, SignedMail};
 // The record's earlier name, which the service still uses.
 pub use outbox::Mail;
