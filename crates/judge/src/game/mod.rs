@@ -39,6 +39,7 @@ pub(crate) use password::{hash_password, hash_password_at};
 pub use password::{verify_password, PasswordCost};
 pub use process::Processed;
 pub use seats::{IssuedCode, SeatError};
+pub(crate) use seats::CONFIRM_WITHIN;
 pub use signon::{Guesser, SignonRefusal};
 pub(crate) use signon::{PhasePassed, Signed, Stale, THROTTLE_WINDOW};
 pub use signon::{MIN_PASSWORD, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT};

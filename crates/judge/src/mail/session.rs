@@ -76,6 +76,9 @@ pub(super) struct Session<'a> {
     pub(super) j: &'a mut Judge,
     cfg: &'a MailConfig,
     pub(super) sender: &'a Address,
+    /// The mail's From (its sender is its Reply-To when it has one): who asked, as a request
+    /// to observe tells the address it names.
+    pub(super) from: &'a Address,
     /// The mail's time: every service call is made at it.
     pub(super) now: DateTime<Utc>,
     /// When the mail says it was written ([`Fresh::dated`]): orders written before the phase
@@ -175,17 +178,19 @@ fn stale(why: &Stale, s: &Signed) -> String {
 }
 
 impl<'a> Session<'a> {
-    /// A mail from `sender` about to be run at its time `now`.
+    /// A mail from `sender` (`from`: its From) about to be run at its time `now`.
     pub(super) fn new(
         j: &'a mut Judge,
         cfg: &'a MailConfig,
         sender: &'a Address,
+        from: &'a Address,
         now: DateTime<Utc>,
     ) -> Session<'a> {
         Session {
             j,
             cfg,
             sender,
+            from,
             now,
             dated: now,
             told_processed: false,
@@ -302,7 +307,9 @@ impl<'a> Session<'a> {
                     c @ (Command::Takeover { .. }
                     | Command::BadTakeover
                     | Command::Observe(_)
-                    | Command::Unobserve(_)),
+                    | Command::Unobserve(_)
+                    | Command::Confirm { .. }
+                    | Command::BadConfirm),
                     _,
                 ) => self.unsigned(c, head)?,
                 (Command::BadSignon, _) => {
@@ -519,8 +526,8 @@ fn is_report(c: &Command) -> bool {
     )
 }
 
-/// A line's heading in the reply: the line as written, but a new password or a takeover code
-/// is not echoed back.
+/// A line's heading in the reply: the line as written, but a new password, a takeover code or
+/// a token to observe is not echoed back.
 fn line_head(l: &Line) -> String {
     match &l.command {
         Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
@@ -530,6 +537,9 @@ fn line_head(l: &Line) -> String {
             echo(power),
             echo(game)
         ),
+        Command::Confirm { game, .. } => {
+            format!("line {}: CONFIRM OBSERVE {} ...", l.number, echo(game))
+        }
         _ => format!("line {}: {}", l.number, echo(&l.text)),
     }
 }

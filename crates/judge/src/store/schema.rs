@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 15;
+pub const VERSION: i64 = 16;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -318,6 +318,33 @@ ALTER TABLE players ADD COLUMN password_set TEXT;
 -- 1: the text these orders came in had a line refused; until the power's next orders (or the
 -- deadline) the phase is not processed early.
 ALTER TABLE orders ADD COLUMN flawed INTEGER NOT NULL DEFAULT 0;
+"#,
+    // Version 16 (issue 31: strangers' mail): OBSERVE by confirmation, observers capped, and
+    // the replies to strangers counted per address.
+    r#"
+-- The most observers a game takes (0: none by mail): it was a switch, and on is the default cap.
+UPDATE seat_rules SET observers = 20 WHERE observers = 1;
+-- OBSERVE asks; only a CONFIRM OBSERVE from the address, with the token mailed to it, subscribes.
+CREATE TABLE observe_requests (
+    id       INTEGER PRIMARY KEY,
+    game     INTEGER NOT NULL REFERENCES games(id),
+    address  TEXT NOT NULL,          -- the address to observe, lower case
+    asked_by TEXT NOT NULL,          -- the request's From, lower case
+    digest   TEXT NOT NULL,          -- SHA-256 of the token, never the token
+    asked    TEXT NOT NULL,
+    expires  TEXT NOT NULL,
+    used     TEXT                    -- when it was confirmed
+);
+CREATE INDEX observe_requests_digest ON observe_requests (game, digest);
+CREATE INDEX observe_requests_address ON observe_requests (address, asked);
+CREATE INDEX observe_requests_asked_by ON observe_requests (asked_by, asked);
+-- Each mail to an address that plays, runs and observes no game, in answer to mail from it
+-- (a reply, a confirmation request): a few a day, whatever a forger sends in its name.
+CREATE TABLE stranger_mail (
+    address TEXT NOT NULL,           -- lower case
+    at      TEXT NOT NULL
+);
+CREATE INDEX stranger_mail_address ON stranger_mail (address, at);
 "#,
 ];
 
