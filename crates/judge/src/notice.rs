@@ -224,8 +224,8 @@ fn setting_means(s: &Setting) -> String {
             "OBSERVE by mail is refused from now; the observers the game has stay.".into()
         }
         Setting::Observers(n) => format!(
-            "Anyone may OBSERVE the game by mail (confirmed from the address), while it has \
-             fewer than {n} observers; the observers the game has stay."
+            "Anyone may OBSERVE the game by mail, confirmed from their address, up to {n} \
+             observers in all; those the game has stay."
         ),
         Setting::Delay(p) if p.secs() == 0 => {
             "Once everyone has ordered, the phase is processed at once.".into()

@@ -470,4 +470,30 @@ mod tests {
         ));
         assert_eq!(Setting::parse("gm-copy", "ON"), Ok(Setting::GmCopy(true)));
     }
+
+    /// Issue 31: `observers` is the most observers by mail; on and off, its old words, are
+    /// the default (20) and none, and each number reads back from the words it is shown in.
+    #[test]
+    fn observers_is_a_number_with_on_and_off() {
+        assert_eq!(
+            Setting::parse("observers", "on"),
+            Ok(Setting::Observers(DEFAULT_OBSERVERS))
+        );
+        assert_eq!(Setting::parse("observers", "OFF"), Ok(Setting::Observers(0)));
+        for n in [0, 1, 20, 21, 1000] {
+            let s = Setting::Observers(n);
+            let text = s.to_string();
+            let (_, value) = text.split_once(' ').expect("KEY VALUE");
+            assert_eq!(Setting::parse("observers", value), Ok(s), "{text}");
+        }
+        assert_eq!(Setting::Observers(20).to_string(), "observers on");
+        assert_eq!(
+            Setting::parse("observers", "1001").map_err(|e| e.to_string()),
+            Err(
+                "observers 1001: write a whole number from 0 to 1000 (the most observers by \
+                 mail; on: 20, off: none)"
+                    .into()
+            )
+        );
+    }
 }

@@ -12,8 +12,9 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 /// The most mails an address that plays, runs and observes no game gets in answer to mail
 /// (replies, confirmation requests) in [`STRANGER_WINDOW`]: anyone can write a stranger's
-/// address in From or Reply-To.
-const STRANGER_MAILS: u32 = 5;
+/// address in From or Reply-To. Twice the SIGNON throttle's wrong passwords per sender
+/// (`SENDER_LIMIT`), so that one who mistyped a password still hears that it is throttled.
+const STRANGER_MAILS: u32 = 10;
 
 /// The window [`STRANGER_MAILS`] counts in.
 const STRANGER_WINDOW: TimeDelta = TimeDelta::hours(24);
@@ -41,7 +42,9 @@ pub(super) fn to_stranger(
     }
     let until = first.unwrap_or(now) + STRANGER_WINDOW;
     Ok(Some(format!(
-        "This is the last mail this address gets from the judge today: it answers at most          {STRANGER_MAILS} mails a day from an address that plays and observes no game. Further          mails are read but not answered until {}.\n\n{body}",
+        "This is the last mail this address gets from the judge today: it answers at most \
+         {STRANGER_MAILS} mails a day from an address that plays and observes no game. Further \
+         mails are read but not answered until {}.\n\n{body}",
         clock::show_in(until, "UTC")
     )))
 }
@@ -120,7 +123,8 @@ impl Judge {
         let body = to_stranger(&tx, &Address::new(reply.to), reply.body, now)?;
         let note = body.is_none().then(|| {
             format!(
-                "not answered: its sender had the {STRANGER_MAILS} mails a day the judge sends                  an address that plays and observes no game"
+                "not answered: its sender had the {STRANGER_MAILS} mails a day the judge sends \
+                 an address that plays and observes no game"
             )
         });
         let Some(secrets) = tx.set_message_state(id, state, reply.game, note.as_deref())? else {

@@ -729,6 +729,28 @@ mod tests {
         );
     }
 
+    /// Issue 31: a CONFIRM OBSERVE's token is masked in the stored mail like a takeover code,
+    /// and put back for the tick that answers it; a CONFIRM without its three words is one
+    /// command that says what to write.
+    #[test]
+    fn a_confirmation_token_is_masked_and_restored() {
+        let body = "confirm observe g2 Xy7kPq2mZz9a\nCONFIRM g2\n";
+        let (masked, secrets) = mask(body);
+        assert_eq!(masked, "confirm observe g2 ******\nCONFIRM g2\n");
+        let mut lines = read(&masked).expect("a short mail");
+        restore(&mut lines, &secrets_text(&secrets));
+        assert_eq!(
+            lines.iter().map(|l| &l.command).collect::<Vec<_>>(),
+            vec![
+                &Command::Confirm {
+                    game: "g2".into(),
+                    token: "Xy7kPq2mZz9a".into()
+                },
+                &Command::BadConfirm
+            ]
+        );
+    }
+
     /// A TAKEOVER's one-time code is masked in the stored mail like a password, and
     /// put back for the tick that answers it.
     #[test]
