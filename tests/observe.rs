@@ -90,7 +90,10 @@ fn observe_subscribes_nobody_until_the_address_confirms() {
     let mut j = new_game(&db);
     let raw = mail("ask", "Carol <carol@example.net>", None, "OBSERVE g");
     assert_eq!(send(&mut j, &raw, at(1)), Handled::Answered);
-    assert!(observers(&db).is_empty(), "no observer before the confirmation");
+    assert!(
+        observers(&db).is_empty(),
+        "no observer before the confirmation"
+    );
     let asks = to(&j, "carol@example.net", MailKind::Confirm);
     assert_eq!(asks.len(), 1, "one confirmation request");
     let ask = &asks[0].body;
@@ -209,7 +212,11 @@ fn the_21st_observer_is_refused_with_the_default_cap() {
     let raw = mail("21st-again", "carol@example.net", None, "OBSERVE g");
     send(&mut j, &raw, at(4));
     let line = format!("CONFIRM OBSERVE g {}", token(&j, "carol@example.net"));
-    send(&mut j, &mail("yes", "carol@example.net", None, &line), at(5));
+    send(
+        &mut j,
+        &mail("yes", "carol@example.net", None, &line),
+        at(5),
+    );
     assert_eq!(observers(&db).len(), 21);
 }
 
@@ -281,7 +288,10 @@ fn three_hundred_observes_naming_three_hundred_victims_subscribe_nobody() {
         send(&mut j, &raw, at(1));
     }
     let queued: Vec<Mail> = outbox(&j).into_iter().skip(before).collect();
-    let asks = queued.iter().filter(|m| m.kind == MailKind::Confirm).count();
+    let asks = queued
+        .iter()
+        .filter(|m| m.kind == MailKind::Confirm)
+        .count();
     assert_eq!(asks, 3, "the sender's 3 requests a day");
     assert_eq!(queued.len(), 300 + 3, "a reply each, and 3 requests");
     for i in 0..300 {
@@ -311,7 +321,12 @@ fn a_strangers_address_gets_ten_replies_a_day_and_the_last_says_so() {
         // Forged in the victim's name: From, or a Reply-To.
         let raw = match i % 2 {
             0 => mail(&format!("help{i}"), victim, None, "HELP"),
-            _ => mail(&format!("help{i}"), "mallory@evil.example", Some(victim), "HELP"),
+            _ => mail(
+                &format!("help{i}"),
+                "mallory@evil.example",
+                Some(victim),
+                "HELP",
+            ),
         };
         assert_eq!(send(&mut j, &raw, at(i + 1)), Handled::Answered, "{i}");
     }
@@ -339,7 +354,11 @@ fn a_strangers_address_gets_ten_replies_a_day_and_the_last_says_so() {
     send(&mut j, &mail("observe", victim, None, "OBSERVE g"), at(20));
     assert!(to(&j, victim, MailKind::Confirm).is_empty());
     // A day after the first reply, one more.
-    send(&mut j, &mail("tomorrow", victim, None, "HELP"), at(60 * 24 + 1));
+    send(
+        &mut j,
+        &mail("tomorrow", victim, None, "HELP"),
+        at(60 * 24 + 1),
+    );
     assert_eq!(to(&j, victim, MailKind::Reply).len(), 11);
     // France's player, as many as she sends.
     for i in 0..12 {
@@ -362,13 +381,22 @@ fn a_strangers_worst_mail_gets_one_small_reply_and_subscribes_nobody() {
     let before = outbox(&j).len();
     assert_eq!(send(&mut j, &raw, at(1)), Handled::Answered);
     let queued: Vec<Mail> = outbox(&j).into_iter().skip(before).collect();
-    let replies: Vec<&Mail> = queued.iter().filter(|m| m.kind == MailKind::Reply).collect();
+    let replies: Vec<&Mail> = queued
+        .iter()
+        .filter(|m| m.kind == MailKind::Reply)
+        .collect();
     assert_eq!(replies.len(), 1);
     let body = &replies[0].body;
     assert!(body.len() < 50_000, "{} bytes", body.len());
     let longest = body.lines().map(str::len).max().unwrap_or(0);
     assert!(longest <= 998, "a line of {longest}");
-    assert!(queued.iter().filter(|m| m.kind == MailKind::Confirm).count() <= 1);
+    assert!(
+        queued
+            .iter()
+            .filter(|m| m.kind == MailKind::Confirm)
+            .count()
+            <= 1
+    );
     assert!(observers(&db).is_empty());
 }
 

@@ -479,7 +479,10 @@ mod tests {
             Setting::parse("observers", "on"),
             Ok(Setting::Observers(DEFAULT_OBSERVERS))
         );
-        assert_eq!(Setting::parse("observers", "OFF"), Ok(Setting::Observers(0)));
+        assert_eq!(
+            Setting::parse("observers", "OFF"),
+            Ok(Setting::Observers(0))
+        );
         for n in [0, 1, 20, 21, 1000] {
             let s = Setting::Observers(n);
             let text = s.to_string();

@@ -560,8 +560,7 @@ pub(crate) fn restore(lines: &mut [Line], secrets: &str) {
             | Command::Takeover { code: password, .. }
             | Command::Confirm {
                 token: password, ..
-            } if password == MASK =>
-            {
+            } if password == MASK => {
                 *password = secret.to_string();
             }
             _ => {}
