@@ -118,6 +118,17 @@ pub enum SeatError {
          tomorrow"
     )]
     Requests(u32),
+    /// OBSERVE while a request for the address is unconfirmed.
+    #[error(
+        "a request to confirm was mailed to this address for game '{game}' already: send back \
+         the line it gives (it holds until {until}); no other request was mailed"
+    )]
+    Asked {
+        /// The game.
+        game: String,
+        /// Until when the request holds, in the game's zone.
+        until: String,
+    },
     /// OBSERVE for a stranger's address that had its mails of the day.
     #[error(
         "this address has had the mails the judge sends a day to an address that plays and \
@@ -742,6 +753,13 @@ impl Judge {
         let tx = self.store.begin()?;
         let game = open_game(game_of(tx.view(), name)?)?;
         may_observe(tx.view(), &game, address)?;
+        // One request at a time per address and game: its mail holds the line to send back.
+        if let Some(until) = tx.view().open_observe_request(game.id, address, now)? {
+            return Err(SeatError::Asked {
+                until: clock::show_in(until, &game.timezone),
+                game: game.name,
+            });
+        }
         let asked = tx
             .view()
             .observe_requests_since(address, asked_by, now - REQUESTS_WINDOW)?;

@@ -2,7 +2,7 @@
 //! phases each player has missed in a row, every seat left or given, the GM's takeover codes,
 //! and who observes a game.
 
-use super::{read_time, time, Address, ChangeKind, Role, StoreError, Tx, View};
+use super::{read_opt_time, read_time, time, Address, ChangeKind, Role, StoreError, Tx, View};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
@@ -184,6 +184,26 @@ impl View<'_> {
             params![address.folded(), asked_by.folded(), time(since)],
             |r| r.get(0),
         )?)
+    }
+
+    /// Until when the game's latest request for `address` holds, when one is unconfirmed and
+    /// good at `now`.
+    pub(crate) fn open_observe_request(
+        &self,
+        game: i64,
+        address: &Address,
+        now: DateTime<Utc>,
+    ) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let until: Option<Option<String>> = self
+            .0
+            .query_row(
+                "SELECT MAX(expires) FROM observe_requests
+                 WHERE game = ?1 AND address = ?2 AND used IS NULL AND expires >= ?3",
+                params![game, address.folded(), time(now)],
+                |r| r.get(0),
+            )
+            .optional()?;
+        read_opt_time(until.flatten())
     }
 
     /// The game's request to observe whose token has the digest `digest`, if any.
