@@ -19,9 +19,10 @@ const STRANGER_MAILS: u32 = 10;
 /// The window [`STRANGER_MAILS`] counts in.
 const STRANGER_WINDOW: TimeDelta = TimeDelta::hours(24);
 
-/// The body a mail in answer to mail may go to `to` with now, counted in the same transaction
-/// that queues it: unchanged to an address the judge knows (a player's, a GM's, an observer's);
-/// to a stranger's, counted, the last of the window saying so; none past the cap.
+/// The body a mail in answer to mail goes to `to` with now, if it may go, counted in the
+/// transaction that queues it: to an address the judge knows (a player's, a GM's, an
+/// observer's), unchanged; to a stranger's, counted, the last of the window saying so; past the
+/// cap, none.
 pub(super) fn to_stranger(
     tx: &Tx,
     to: &Address,
