@@ -11,7 +11,8 @@
 //! `NN-name.out` shows what the step printed, then each message the server received (its
 //! recipients, subject, attachments and text; a results mail summarised: `tests/mail/game` shows
 //! results in full). Takeover codes and passwords are random: the goldens show them as
-//! `{{CODE}}` and `{{PASSWORD}}`, and a step's mail uses the markers for the latest ones. Steps
+//! `{{CODE}}`, `{{PASSWORD}}` and `{{TOKEN}}`, and a step's mail uses the markers for the latest
+//! ones. Steps
 //! named `-bad-` must leave the games as they were. `NAPJUDGE_BLESS=1 cargo test --release --test
 //! suite mail_life::` rewrites the `.out` files: review their diff.
 //!
@@ -19,7 +20,8 @@
 //! - 01-03: the GM creates `life` (abandonment after 2 missed phases), seats the five players
 //!   and the GM (Russia with a generated password), starts it [start mails with instructions;
 //!   issue 32 finding 5: Russia's says its password was generated and mailed, and when, not
-//!   "ask your GM"]; 04: Carol observes it.
+//!   "ask your GM"]; 04-04a: Carol asks to observe it, and observes once she sends back the
+//!   token mailed to her (issue 31).
 //! - 05: the GM moves the deadline by mail [a deadline change noticed to everyone].
 //! - 06-07: Prussia's player resigns; his old password is refused [a player who resigns].
 //! - 08-11: France, England and Austria bid; Russia's player has gone quiet. The tick at the

@@ -5,8 +5,9 @@
 //! - `NN-name.tick`: the clock moved on by the hours the file holds, then `mail::tick`;
 //! - `NN-name.cmd`: `napjudge` run with the arguments the file holds (one a line).
 //!
-//! The game abandons a power after 2 phases in a row without orders. Codes and passwords are
-//! random: each one a step mails or prints is shown as `{{CODE}}` or `{{PASSWORD}}`, and the
+//! The game abandons a power after 2 phases in a row without orders. Codes, passwords and the
+//! tokens of OBSERVE are random: each one a step mails or prints is shown as `{{CODE}}`,
+//! `{{PASSWORD}}` or `{{TOKEN}}`, and the
 //! same markers in a later mail stand for the latest one. Steps named `bad-*` must leave the
 //! game untouched. `NAPJUDGE_BLESS=1 cargo test --release --test suite mail_seats::` rewrites the `.out` files.
 

@@ -40,6 +40,7 @@ mod mail_reading;
 mod mail_seats;
 mod mail_settings;
 mod mail_warnings;
+mod observe;
 mod order_parse;
 mod outage;
 mod picture;

@@ -154,7 +154,8 @@ pub enum GameCommand {
     /// Changes a setting of the game (everyone in a game under way is told): movement,
     /// retreat, winter, grace, remind (periods: 48h), zone (Europe/Paris), wait and pictures
     /// (on or off), press (white|grey|public|none), anonymous and gm-copy (on or off),
-    /// abandon (N missed phases; 0: never), observers (on or off), delay (a period),
+    /// abandon (N missed phases; 0: never), observers (the most by mail: N, on for 20, off for
+    /// none), delay (a period),
     /// absence-max-days (1 to 90), absences-per-year (0 to 52).
     Set {
         /// The game.
@@ -411,7 +412,7 @@ pub fn game(
                 println!("{g}: {address} no longer observes");
             } else {
                 let g = j
-                    .observe(&name, &a, false, clock.now())
+                    .observe(&name, &a, clock.now())
                     .map_err(|err| seat_error(&err))?;
                 println!("{g}: {address} observes");
             }
@@ -573,7 +574,7 @@ fn create(j: &mut Judge, clock: Clock, c: Create) -> Result<(), String> {
     for (on, setting) in [
         (anonymous, Setting::Anonymous(true)),
         (gm_copy, Setting::GmCopy(true)),
-        (no_observers, Setting::Observers(false)),
+        (no_observers, Setting::Observers(0)),
     ] {
         if on {
             settings.push(setting);

@@ -10,7 +10,8 @@
 //! - [`FivePowers`]: the standard five-power Napoleonic game most scenarios play;
 //!   [`results_queued`]: a five-power game with its Winter 1800 processed, for sending tests;
 //! - [`dump`] and [`game_state`]: the database as text, compared before and after each `bad-*`
-//!   step, which must change nothing; [`Secrets`]: random codes and passwords shown as markers.
+//!   step, which must change nothing; [`Secrets`]: random codes, passwords and tokens shown as
+//!   markers.
 
 // Each driver uses the part it needs: what one leaves unused is not dead.
 #![allow(dead_code)]
@@ -526,12 +527,13 @@ pub fn game_state(db: &Path, more: &[&str]) -> String {
 }
 
 /// The random secrets a scenario's mails show (a takeover code, a password): the goldens
-/// show the latest of each as `{{CODE}}` or `{{PASSWORD}}`, and a step's file may use the
-/// markers for them.
+/// show the latest of each as `{{CODE}}`, `{{PASSWORD}}` or (an OBSERVE's) `{{TOKEN}}`, and a
+/// step's file may use the markers for them.
 #[derive(Default)]
 pub struct Secrets {
     code: Option<String>,
     password: Option<String>,
+    token: Option<String>,
 }
 
 impl Secrets {
@@ -543,6 +545,9 @@ impl Secrets {
                 ["Your", "password:", pw] => self.password = Some(pw.to_string()),
                 ["TAKEOVER", _, _, code] if *code != "CODE" => self.code = Some(code.to_string()),
                 [.., "takeover", "code", "for", _, code] => self.code = Some(code.to_string()),
+                ["CONFIRM", "OBSERVE", _, token] if !matches!(*token, "TOKEN" | "{{TOKEN}}") => {
+                    self.token = Some(token.to_string())
+                }
                 _ => {}
             }
         }
@@ -551,7 +556,11 @@ impl Secrets {
     /// `text` with the secrets as their markers.
     pub fn hide(&self, text: &str) -> String {
         let mut out = text.to_string();
-        for (secret, marker) in [(&self.code, "{{CODE}}"), (&self.password, "{{PASSWORD}}")] {
+        for (secret, marker) in [
+            (&self.code, "{{CODE}}"),
+            (&self.password, "{{PASSWORD}}"),
+            (&self.token, "{{TOKEN}}"),
+        ] {
             if let Some(s) = secret {
                 out = out.replace(s.as_str(), marker);
             }
@@ -562,7 +571,11 @@ impl Secrets {
     /// `text` with the markers as the secrets.
     pub fn fill(&self, text: &str) -> String {
         let mut out = text.to_string();
-        for (secret, marker) in [(&self.code, "{{CODE}}"), (&self.password, "{{PASSWORD}}")] {
+        for (secret, marker) in [
+            (&self.code, "{{CODE}}"),
+            (&self.password, "{{PASSWORD}}"),
+            (&self.token, "{{TOKEN}}"),
+        ] {
             if let Some(s) = secret {
                 out = out.replace(marker, s.as_str());
             }

@@ -220,10 +220,13 @@ fn setting_means(s: &Setting) -> String {
              opens.",
             phases(*n)
         ),
-        Setting::Observers(true) => "Anyone may OBSERVE the game by mail.".into(),
-        Setting::Observers(false) => {
+        Setting::Observers(0) => {
             "OBSERVE by mail is refused from now; the observers the game has stay.".into()
         }
+        Setting::Observers(n) => format!(
+            "Anyone may OBSERVE the game by mail, confirmed from their address, up to {n} \
+             observers in all; those the game has stay."
+        ),
         Setting::Delay(p) if p.secs() == 0 => {
             "Once everyone has ordered, the phase is processed at once.".into()
         }

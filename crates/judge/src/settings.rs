@@ -12,7 +12,7 @@
 
 use crate::clock::{self, ClockError, Period};
 use crate::render::echo;
-use crate::store::{Game, PressMode, SeatRules, StoreError, Timing, Tx, View};
+use crate::store::{Game, PressMode, SeatRules, StoreError, Timing, Tx, View, DEFAULT_OBSERVERS};
 
 /// The longest absence a GM may allow, in days.
 pub(crate) const MAX_ABSENCE_DAYS: i64 = 90;
@@ -21,6 +21,8 @@ pub(crate) const MAX_ABSENCES_PER_YEAR: i64 = 52;
 /// The most phases in a row without orders a GM may wait before a power is abandoned: more
 /// than a long game has.
 pub(crate) const MAX_ABANDON: i64 = 99;
+/// The most observers a GM may let OBSERVE a game by mail: each gets every results mail.
+pub(crate) const MAX_OBSERVERS: i64 = 1000;
 
 /// One setting of a game with its new value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,8 +51,9 @@ pub enum Setting {
     GmCopy(bool),
     /// After this many phases in a row without orders a power is abandoned (0: never).
     Abandon(u32),
-    /// Whether anyone may OBSERVE the game by mail.
-    Observers(bool),
+    /// The most observers OBSERVE by mail may bring the game to (0, `off`: none; `on`: the
+    /// default, 20).
+    Observers(u32),
     /// Once everyone has ordered, how long after the last orders the phase is processed
     /// (njudge's delay).
     Delay(Period),
@@ -129,7 +132,20 @@ pub(crate) const KEYS: &[(&str, Reader)] = &[
         // In 0..=MAX_ABANDON: it fits.
         Ok(Setting::Abandon(u32::try_from(n).unwrap_or(0)))
     }),
-    ("observers", |k, v| Ok(Setting::Observers(switch(k, v)?))),
+    ("observers", |k, v| {
+        if let Ok(on) = switch(k, v) {
+            return Ok(Setting::Observers(if on { DEFAULT_OBSERVERS } else { 0 }));
+        }
+        let n = count(
+            k,
+            v,
+            0,
+            MAX_OBSERVERS,
+            "the most observers by mail; on: 20, off: none",
+        )?;
+        // In 0..=MAX_OBSERVERS: it fits.
+        Ok(Setting::Observers(u32::try_from(n).unwrap_or(0)))
+    }),
     ("delay", |k, v| Ok(Setting::Delay(period(k, v)?))),
     ("absence-max-days", |k, v| {
         Ok(Setting::AbsenceMaxDays(count(
@@ -292,7 +308,7 @@ impl Setting {
         };
         match self {
             Setting::Abandon(n) => return seats(&|r| r.abandon_after = *n),
-            Setting::Observers(on) => return seats(&|r| r.observers = *on),
+            Setting::Observers(n) => return seats(&|r| r.observers = *n),
             Setting::Delay(p) => return timing(&|t| t.delay = *p),
             Setting::AbsenceMaxDays(n) => return timing(&|t| t.absence_max_days = *n),
             Setting::AbsencesPerYear(n) => return timing(&|t| t.absences_per_year = *n),
@@ -328,7 +344,9 @@ impl std::fmt::Display for Setting {
             Setting::Anonymous(b) => write!(f, "anonymous {}", on(*b)),
             Setting::GmCopy(b) => write!(f, "gm-copy {}", on(*b)),
             Setting::Abandon(n) => write!(f, "abandon {n}"),
-            Setting::Observers(b) => write!(f, "observers {}", on(*b)),
+            Setting::Observers(0) => write!(f, "observers off"),
+            Setting::Observers(DEFAULT_OBSERVERS) => write!(f, "observers on"),
+            Setting::Observers(n) => write!(f, "observers {n}"),
             Setting::Delay(p) => write!(f, "delay {p}"),
             Setting::AbsenceMaxDays(n) => write!(f, "absence-max-days {n}"),
             Setting::AbsencesPerYear(n) => write!(f, "absences-per-year {n}"),
@@ -392,7 +410,7 @@ mod tests {
             Setting::Anonymous(true),
             Setting::GmCopy(false),
             Setting::Abandon(2),
-            Setting::Observers(false),
+            Setting::Observers(0),
             Setting::Delay(Period::hours(2)),
             Setting::AbsenceMaxDays(90),
             Setting::AbsencesPerYear(0),
@@ -451,5 +469,34 @@ mod tests {
             Err(SettingError::Value("delay", _))
         ));
         assert_eq!(Setting::parse("gm-copy", "ON"), Ok(Setting::GmCopy(true)));
+    }
+
+    /// Issue 31: `observers` is the most observers by mail; on and off, its old words, are
+    /// the default (20) and none, and each number reads back from the words it is shown in.
+    #[test]
+    fn observers_is_a_number_with_on_and_off() {
+        assert_eq!(
+            Setting::parse("observers", "on"),
+            Ok(Setting::Observers(DEFAULT_OBSERVERS))
+        );
+        assert_eq!(
+            Setting::parse("observers", "OFF"),
+            Ok(Setting::Observers(0))
+        );
+        for n in [0, 1, 20, 21, 1000] {
+            let s = Setting::Observers(n);
+            let text = s.to_string();
+            let (_, value) = text.split_once(' ').expect("KEY VALUE");
+            assert_eq!(Setting::parse("observers", value), Ok(s), "{text}");
+        }
+        assert_eq!(Setting::Observers(20).to_string(), "observers on");
+        assert_eq!(
+            Setting::parse("observers", "1001").map_err(|e| e.to_string()),
+            Err(
+                "observers 1001: write a whole number from 0 to 1000 (the most observers by \
+                 mail; on: 20, off: none)"
+                    .into()
+            )
+        );
     }
 }

@@ -333,9 +333,9 @@ fn unmask(
     out
 }
 
-/// Whether a mail has a line `SIGNON POWER GAME ...`, `TAKEOVER POWER GAME ...` or `OBSERVE
-/// GAME` for the game `game`: a mail the judge answered without tying it to a game, such as one
-/// with a wrong password, or an observer's.
+/// Whether a mail has a line `SIGNON POWER GAME ...`, `TAKEOVER POWER GAME ...`, `OBSERVE GAME`
+/// or `CONFIRM OBSERVE GAME ...` for the game `game`: a mail the judge answered without tying it
+/// to a game, such as one with a wrong password, or an observer's.
 fn names_game(raw: &[u8], game: &str) -> bool {
     String::from_utf8_lossy(raw).lines().any(|l| {
         let w: Vec<&str> = l
@@ -343,7 +343,7 @@ fn names_game(raw: &[u8], game: &str) -> bool {
             .split_whitespace()
             .collect();
         let at = match w.first().map(|s| s.to_ascii_uppercase()).as_deref() {
-            Some("SIGNON" | "TAKEOVER") => 2,
+            Some("SIGNON" | "TAKEOVER" | "CONFIRM") => 2,
             Some("OBSERVE") => 1,
             _ => return false,
         };

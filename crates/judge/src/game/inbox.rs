@@ -1,9 +1,54 @@
 //! The received messages' own record: each stored once, then marked, answered (with its
-//! reply queued in the same transaction) or failed.
+//! reply queued in the same transaction) or failed; and the cap on the mails a stranger's
+//! address gets in answer (issue 31: a forged sender can't turn the judge on anyone).
 
 use super::{GameError, Judge};
-use crate::store::{Earlier, InboxState, MailKind, MailPicture, NewMail, NewMessage, SignedMail};
-use chrono::{DateTime, Utc};
+use crate::clock;
+use crate::store::{
+    Address, Earlier, InboxState, MailKind, MailPicture, NewMail, NewMessage, SignedMail,
+    StoreError, Tx,
+};
+use chrono::{DateTime, TimeDelta, Utc};
+
+/// The most mails an address that plays, runs and observes no game gets in answer to mail
+/// (replies, confirmation requests) in [`STRANGER_WINDOW`]: anyone can write a stranger's
+/// address in From or Reply-To. Twice the SIGNON throttle's wrong passwords per sender
+/// (`SENDER_LIMIT`), so that one who mistyped a password still hears that it is throttled.
+const STRANGER_MAILS: u32 = 10;
+
+/// The window [`STRANGER_MAILS`] counts in.
+const STRANGER_WINDOW: TimeDelta = TimeDelta::hours(24);
+
+/// The body a mail in answer to mail goes to `to` with now, if it may go, counted in the
+/// transaction that queues it: to an address the judge knows (a player's, a GM's, an
+/// observer's), unchanged; to a stranger's, counted, the last of the window saying so; past the
+/// cap, none.
+pub(super) fn to_stranger(
+    tx: &Tx,
+    to: &Address,
+    body: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<String>, StoreError> {
+    if tx.view().is_known(to)? {
+        return Ok(Some(body.to_string()));
+    }
+    let since = now - STRANGER_WINDOW;
+    let (sent, first) = tx.view().stranger_mail(to, since)?;
+    if sent >= STRANGER_MAILS {
+        return Ok(None);
+    }
+    tx.add_stranger_mail(to, since, now)?;
+    if sent.saturating_add(1) < STRANGER_MAILS {
+        return Ok(Some(body.to_string()));
+    }
+    let until = first.unwrap_or(now) + STRANGER_WINDOW;
+    Ok(Some(format!(
+        "This is the last mail this address gets from the judge today: it answers at most \
+         {STRANGER_MAILS} mails a day from an address that plays and observes no game. Further \
+         mails are read but not answered until {}.\n\n{body}",
+        clock::show_in(until, "UTC")
+    )))
+}
 
 /// A reply to a received message, for [`Judge::answer_message`].
 pub(crate) struct Reply<'a> {
@@ -76,25 +121,34 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
-        let Some(secrets) = tx.set_message_state(id, state, reply.game, None)? else {
+        let body = to_stranger(&tx, &Address::new(reply.to), reply.body, now)?;
+        let note = body.is_none().then(|| {
+            format!(
+                "not answered: its sender had the {STRANGER_MAILS} mails a day the judge sends \
+                 an address that plays and observes no game"
+            )
+        });
+        let Some(secrets) = tx.set_message_state(id, state, reply.game, note.as_deref())? else {
             return Ok(());
         };
-        let mail = tx.queue_mail(
-            &NewMail {
-                game: reply.game,
-                phase: None,
-                kind: MailKind::Reply,
-                to: reply.to,
-                subject: reply.subject,
-                body: reply.body,
-                in_reply_to: reply.in_reply_to,
-            },
-            now,
-        )?;
-        match reply.picture {
-            Some(MailPicture::Stored(phase)) => tx.mail_picture(mail, *phase)?,
-            Some(MailPicture::Drawn(png)) => tx.mail_png(mail, png)?,
-            None => {}
+        if let Some(body) = body {
+            let mail = tx.queue_mail(
+                &NewMail {
+                    game: reply.game,
+                    phase: None,
+                    kind: MailKind::Reply,
+                    to: reply.to,
+                    subject: reply.subject,
+                    body: &body,
+                    in_reply_to: reply.in_reply_to,
+                },
+                now,
+            )?;
+            match reply.picture {
+                Some(MailPicture::Stored(phase)) => tx.mail_picture(mail, *phase)?,
+                Some(MailPicture::Drawn(png)) => tx.mail_png(mail, png)?,
+                None => {}
+            }
         }
         for m in reply.also {
             tx.queue_mail(m, now)?;
@@ -122,11 +176,16 @@ impl Judge {
         else {
             return Ok(());
         };
+        // The sender's word is a reply: capped as one.
+        let word = match sender {
+            Some(r) => to_stranger(&tx, &Address::new(r.to), r.body, now)?.map(|b| (r, b)),
+            None => None,
+        };
         let notices = [
-            Some((MailKind::Unanswered, gm)),
-            sender.map(|r| (MailKind::Reply, r)),
+            Some((MailKind::Unanswered, gm, gm.body.to_string())),
+            word.map(|(r, b)| (MailKind::Reply, r, b)),
         ];
-        for (kind, n) in notices.into_iter().flatten() {
+        for (kind, n, body) in notices.into_iter().flatten() {
             tx.queue_mail(
                 &NewMail {
                     game: n.game,
@@ -134,7 +193,7 @@ impl Judge {
                     kind,
                     to: n.to,
                     subject: n.subject,
-                    body: n.body,
+                    body: &body,
                     in_reply_to: n.in_reply_to,
                 },
                 now,

@@ -38,6 +38,7 @@ use password::new_password;
 pub(crate) use password::{hash_password, hash_password_at};
 pub use password::{verify_password, PasswordCost};
 pub use process::Processed;
+pub(crate) use seats::CONFIRM_WITHIN;
 pub use seats::{IssuedCode, SeatError};
 pub use signon::{Guesser, SignonRefusal};
 pub(crate) use signon::{PhasePassed, Signed, Stale, THROTTLE_WINDOW};

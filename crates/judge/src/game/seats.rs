@@ -6,11 +6,12 @@
 use super::{hash_password_at, new_password, signon, variant, GameError, Judge, SignonRefusal};
 use crate::clock;
 use crate::notice;
+use crate::render::echo;
 use crate::store::{
     Address, ChangeKind, CodeState, Game, GameState, MailKind, NewMail, PasswordFrom, Role,
     SeatChange, StoreError, Tx, View,
 };
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 use napjudge_engine::variant::{PowerKind, Variant};
 use sha2::{Digest, Sha256};
 
@@ -99,6 +100,64 @@ pub enum SeatError {
     /// OBSERVE of a game whose GM takes no observers.
     #[error("game '{0}' takes no observers: its GM has turned them off")]
     NoObservers(String),
+    /// OBSERVE of a game with as many observers as its GM takes.
+    #[error(
+        "game '{game}' has {cap} observers, as many as its GM takes: OBSERVE is refused until \
+         one leaves (or the GM takes more)"
+    )]
+    Full {
+        /// The game.
+        game: String,
+        /// The most observers it takes.
+        cap: u32,
+    },
+    /// OBSERVE for an address, or from a sender, that asked too often lately.
+    #[error(
+        "{0} requests to observe came for this address or from this sender in the last 24 \
+         hours, as many as the judge takes: no confirmation request was mailed; try again \
+         tomorrow"
+    )]
+    Requests(u32),
+    /// OBSERVE while a request for the address is unconfirmed.
+    #[error(
+        "a request to confirm was mailed to this address for game '{game}' already: send back \
+         the line it gives (it holds until {until}); no other request was mailed"
+    )]
+    Asked {
+        /// The game.
+        game: String,
+        /// Until when the request holds, in the game's zone.
+        until: String,
+    },
+    /// OBSERVE for a stranger's address that had its mails of the day.
+    #[error(
+        "this address has had the mails the judge sends a day to an address that plays and \
+         observes no game: no confirmation request was mailed; try again tomorrow"
+    )]
+    Quiet,
+    /// CONFIRM OBSERVE with a token that is not one of the game's for the sender.
+    #[error(
+        "that is not a token the judge mailed this address to observe game '{0}': check the \
+         line in the judge's mail, and send it from the address the mail went to"
+    )]
+    WrongToken(String),
+    /// CONFIRM OBSERVE with a token used already.
+    #[error(
+        "that token to observe game '{0}' was used already: a token confirms once (send \
+         OBSERVE {0} for a new one)"
+    )]
+    UsedToken(String),
+    /// CONFIRM OBSERVE after the token's time.
+    #[error(
+        "that token to observe game '{game}' was good until {at}: send OBSERVE {game} for a new \
+         one"
+    )]
+    Expired {
+        /// The game.
+        game: String,
+        /// When it expired, in the game's zone.
+        at: String,
+    },
     /// OBSERVE from a player or the GM.
     #[error("you are {role} in game '{game}': its results come to you already")]
     Plays {
@@ -301,6 +360,89 @@ pub(super) fn shown(
         )),
     }
     Ok(out)
+}
+
+/// Requests to observe one address, or one sender, may make in [`REQUESTS_WINDOW`]: each mails
+/// a confirmation request, to an address anyone may name.
+const OBSERVE_REQUESTS: u32 = 3;
+
+/// The window [`OBSERVE_REQUESTS`] counts in.
+const REQUESTS_WINDOW: TimeDelta = TimeDelta::hours(24);
+
+/// How long the token of a request to observe is good.
+pub(crate) const CONFIRM_WITHIN: TimeDelta = TimeDelta::days(7);
+
+/// The game named `name` (any case).
+fn game_of(view: View, name: &str) -> Result<Game, SeatError> {
+    Ok(view
+        .game_any_case(name)?
+        .ok_or_else(|| GameError::UnknownGame(name.to_string()))?)
+}
+
+/// Refuses `address` as an observer of the game when it plays in it or runs it.
+fn plays(view: View, game: &Game, address: &Address) -> Result<(), SeatError> {
+    let role = match &game.gm == address {
+        true => Some(Role::Gm),
+        false => view
+            .players(game.id)?
+            .into_iter()
+            .find(|p| &p.address == address)
+            .map(|p| p.role),
+    };
+    match role {
+        Some(role) => Err(SeatError::Plays {
+            role,
+            game: game.name.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Why `address` may not come to observe the game by mail, if it may not: the game takes no
+/// more observers, or `address` plays in it, runs it or observes it already.
+fn may_observe(view: View, game: &Game, address: &Address) -> Result<(), SeatError> {
+    let cap = view.seat_rules(game.id)?.observers;
+    if cap == 0 {
+        return Err(SeatError::NoObservers(game.name.clone()));
+    }
+    plays(view, game, address)?;
+    if view.observers(game.id)?.contains(address) {
+        return Err(SeatError::Observes {
+            address: address.clone(),
+            game: game.name.clone(),
+        });
+    }
+    if view.observer_count(game.id)? >= cap {
+        return Err(SeatError::Full {
+            game: game.name.clone(),
+            cap,
+        });
+    }
+    Ok(())
+}
+
+/// `address` observes the game from now (the game's record keeps it), unless it observes it
+/// already. The game's name.
+fn add_observer(
+    tx: &Tx,
+    game: Game,
+    address: &Address,
+    now: DateTime<Utc>,
+) -> Result<String, SeatError> {
+    if !tx.add_observer(game.id, address, now)? {
+        return Err(SeatError::Observes {
+            address: address.clone(),
+            game: game.name,
+        });
+    }
+    tx.add_gm_action(
+        game.id,
+        None,
+        &format!("{address} observes the game"),
+        None,
+        now,
+    )?;
+    Ok(game.name)
 }
 
 /// The seats' calls of the service.
@@ -575,57 +717,122 @@ impl Judge {
         Ok(old)
     }
 
-    /// `game observe` (`by_mail` false: the GM's, whatever the game's switch) and OBSERVE:
-    /// `address` gets the game's results, notices and broadcast press. The game's name.
+    /// `game observe`: the GM's choice that `address` get the game's results, notices and
+    /// broadcast press, at once (neither the game's cap nor a confirmation). The game's name.
     pub fn observe(
         &mut self,
         name: &str,
         address: &Address,
-        by_mail: bool,
         now: DateTime<Utc>,
     ) -> Result<String, SeatError> {
         if !address.is_valid() {
             return Err(GameError::Address(address.to_string()).into());
         }
         let tx = self.store.begin()?;
-        let game = tx
+        let game = open_game(game_of(tx.view(), name)?)?;
+        plays(tx.view(), &game, address)?;
+        let name = add_observer(&tx, game, address, now)?;
+        tx.commit()?;
+        Ok(name)
+    }
+
+    /// OBSERVE from `address` (the mail's Reply-To, else its From: `asked_by`): the request is
+    /// stored with a one-time token (its digest), and the token mailed to `address`, which
+    /// observes only once it sends it back ([`Judge::confirm_observe`]). The game's name.
+    pub(crate) fn request_observe(
+        &mut self,
+        name: &str,
+        address: &Address,
+        asked_by: &Address,
+        now: DateTime<Utc>,
+    ) -> Result<String, SeatError> {
+        if !address.is_valid() {
+            return Err(GameError::Address(address.to_string()).into());
+        }
+        let token = new_password()?;
+        let tx = self.store.begin()?;
+        let game = open_game(game_of(tx.view(), name)?)?;
+        may_observe(tx.view(), &game, address)?;
+        // One request at a time per address and game: its mail holds the line to send back.
+        if let Some(until) = tx.view().open_observe_request(game.id, address, now)? {
+            return Err(SeatError::Asked {
+                until: clock::show_in(until, &game.timezone),
+                game: game.name,
+            });
+        }
+        let asked = tx
             .view()
-            .game_any_case(name)?
-            .ok_or_else(|| GameError::UnknownGame(name.to_string()))?;
-        let game = open_game(game)?;
-        if by_mail && !tx.view().seat_rules(game.id)?.observers {
-            return Err(SeatError::NoObservers(game.name));
+            .observe_requests_since(address, asked_by, now - REQUESTS_WINDOW)?;
+        if asked >= OBSERVE_REQUESTS {
+            return Err(SeatError::Requests(OBSERVE_REQUESTS));
         }
-        let role = match &game.gm == address {
-            true => Some(Role::Gm),
-            false => tx
-                .view()
-                .players(game.id)?
-                .into_iter()
-                .find(|p| &p.address == address)
-                .map(|p| p.role),
+        let expires = now + CONFIRM_WITHIN;
+        let body = format!(
+            "Someone asked the judge at {judge} to send this address ({address}) the results, \
+             notices and broadcast press of game '{g}'. The request came from {from}.\n\n\
+             To confirm, mail the judge this line, from this address, by {until}:\n\n  \
+             CONFIRM OBSERVE {g} {token}\n\n\
+             If you did not ask for it, ignore this mail: nothing changes, and the judge mails \
+             nothing more about it.\n",
+            judge = self.address,
+            g = game.name,
+            from = echo(asked_by.as_str()),
+            until = clock::show_in(expires, &game.timezone),
+        );
+        let Some(body) = super::inbox::to_stranger(&tx, address, &body, now)? else {
+            return Err(SeatError::Quiet);
         };
-        if let Some(role) = role {
-            return Err(SeatError::Plays {
-                role,
-                game: game.name,
-            });
-        }
-        if !tx.add_observer(game.id, address, now)? {
-            return Err(SeatError::Observes {
-                address: address.clone(),
-                game: game.name,
-            });
-        }
-        tx.add_gm_action(
-            game.id,
-            None,
-            &format!("{address} observes the game"),
-            None,
+        tx.add_observe_request(game.id, address, asked_by, &digest(&token), now, expires)?;
+        let id = tx.queue_mail(
+            &NewMail {
+                game: Some(game.id),
+                phase: None,
+                kind: MailKind::Confirm,
+                to: address.as_str(),
+                subject: &format!("{}: confirm that you want to observe it", game.name),
+                body: &body,
+                in_reply_to: None,
+            },
             now,
         )?;
+        tx.mail_secret(id, &token)?;
         tx.commit()?;
         Ok(game.name)
+    }
+
+    /// CONFIRM OBSERVE GAME TOKEN from `sender`: with the token of a request for `sender`, not
+    /// used and not expired, `sender` observes the game. The game's name.
+    pub(crate) fn confirm_observe(
+        &mut self,
+        name: &str,
+        sender: &Address,
+        token: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, SeatError> {
+        let tx = self.store.begin()?;
+        let game = open_game(game_of(tx.view(), name)?)?;
+        // A token of another address is as good as none: the mail says nothing of it.
+        let Some(asked) = tx
+            .view()
+            .observe_request(game.id, &digest(token))?
+            .filter(|r| &r.address == sender)
+        else {
+            return Err(SeatError::WrongToken(game.name));
+        };
+        if asked.used {
+            return Err(SeatError::UsedToken(game.name));
+        }
+        if asked.expires < now {
+            return Err(SeatError::Expired {
+                at: clock::show_in(asked.expires, &game.timezone),
+                game: game.name,
+            });
+        }
+        may_observe(tx.view(), &game, sender)?;
+        tx.use_observe_request(asked.id, now)?;
+        let name = add_observer(&tx, game, sender, now)?;
+        tx.commit()?;
+        Ok(name)
     }
 
     /// `game observe --stop` and UNOBSERVE: `address` no longer observes the game.
@@ -636,10 +843,7 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<String, SeatError> {
         let tx = self.store.begin()?;
-        let game = tx
-            .view()
-            .game_any_case(name)?
-            .ok_or_else(|| GameError::UnknownGame(name.to_string()))?;
+        let game = game_of(tx.view(), name)?;
         if !tx.remove_observer(game.id, address)? {
             return Err(SeatError::NotObserving {
                 address: address.clone(),

@@ -153,7 +153,7 @@ pub(super) fn answer(
         digest: digest_of(own.as_bytes()),
         press,
     };
-    let read = Session::new(j, cfg, &h.sender, &h.subject, now).run(&lines, &fresh)?;
+    let read = Session::new(j, cfg, h, now).run(&lines, &fresh)?;
     // A reply to a mail with a line that failed starts with the mail as it was read.
     let mut blocks = Vec::new();
     let shown = as_read(&body.text);

@@ -127,6 +127,8 @@ impl Session<'_> {
             | Command::BadTakeover
             | Command::Observe(_)
             | Command::Unobserve(_)
+            | Command::Confirm { .. }
+            | Command::BadConfirm
             | Command::Order(_) => Block::new(head),
         })
     }

@@ -74,6 +74,8 @@ pub(super) struct Head {
     pub(super) message_id: Option<String>,
     /// Reply-To, else From (empty when there is neither).
     pub(super) sender: Address,
+    /// From (empty when there is none).
+    pub(super) from: Address,
     pub(super) subject: String,
     pub(super) auto: bool,
     /// The Date header, when it is a valid date.
@@ -115,7 +117,8 @@ fn head(m: &Message) -> Head {
             .and_then(|a| a.address())
             .map(|s| s.trim().to_string())
     };
-    let sender = addr(m.reply_to()).or_else(|| addr(m.from()));
+    let from = addr(m.from());
+    let sender = addr(m.reply_to()).or_else(|| from.clone());
     let raw = |name: &str| m.header_raw(name).map(|v| v.trim().to_ascii_lowercase());
     // RFC 3834: anything but "no" is automatic; bounces have an empty Return-Path; lists and
     // vacation programs mark themselves with Precedence.
@@ -128,6 +131,7 @@ fn head(m: &Message) -> Head {
     Head {
         message_id: m.message_id().map(|s| s.trim().to_string()),
         sender: Address::new(&sender.unwrap_or_default()),
+        from: Address::new(&from.unwrap_or_default()),
         subject: m.subject().unwrap_or("").to_string(),
         auto,
         date: m

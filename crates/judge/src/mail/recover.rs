@@ -47,9 +47,11 @@ fn repeatable(c: &Command) -> bool {
         | Command::Resign
         | Command::Takeover { .. }
         | Command::Observe(_)
+        | Command::Confirm { .. }
         | Command::Unobserve(_) => false,
         Command::BadSignon
         | Command::BadTakeover
+        | Command::BadConfirm
         | Command::Help
         | Command::List
         | Command::History

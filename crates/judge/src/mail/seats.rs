@@ -1,11 +1,11 @@
 //! Seats and observers by mail: RESIGN, the GM's CODE and REPLACE, TAKEOVER,
-//! OBSERVE and UNOBSERVE, and the answer to an observer who orders or sends press. Each is one
+//! OBSERVE (a request the address confirms), CONFIRM OBSERVE and UNOBSERVE, and the answer to an observer who orders or sends press. Each is one
 //! call of the service ([`crate::game::seats`]).
 
 use super::replies::Block;
 use super::session::{refusal, Session};
 use super::MailError;
-use crate::game::{GameError, Judge, SeatError, Signed};
+use crate::game::{GameError, Judge, SeatError, Signed, CONFIRM_WITHIN};
 use crate::mail::text::Command;
 use crate::render::echo;
 use crate::store::{ChangeKind, Role};
@@ -107,9 +107,14 @@ impl Session<'_> {
         Ok(left)
     }
 
-    /// A command that needs no SIGNON: TAKEOVER, OBSERVE, UNOBSERVE.
+    /// A command that needs no SIGNON: TAKEOVER, OBSERVE, CONFIRM OBSERVE, UNOBSERVE.
     pub(super) fn unsigned(&mut self, c: &Command, head: String) -> Result<(), MailError> {
         let (j, now, sender) = (&mut *self.j, self.now, self.sender);
+        // A mail without From answers its Reply-To: that address asked.
+        let from = match self.from.as_str().is_empty() {
+            true => sender,
+            false => self.from,
+        };
         let b = match c {
             Command::Takeover { power, game, code } => {
                 match j.takeover(sender, power, game, code, now) {
@@ -131,12 +136,30 @@ impl Session<'_> {
                 head,
                 "ERROR: write the game's name after the command. Nothing was done.",
             ),
-            Command::Observe(game) => answer(head, j.observe(game, sender, true, now), |g| {
-                format!(
-                    "You now observe game '{g}': you get its results, the notices to everyone \
-                     and its broadcast press. UNOBSERVE {g} stops them."
-                )
-            })?,
+            Command::Observe(game) => {
+                answer(head, j.request_observe(game, sender, from, now), |g| {
+                    format!(
+                        "The judge mailed {sender} a request to confirm: the results of game \
+                         '{g}', its notices to everyone and its broadcast press go there once \
+                         that address sends back the line the request gives (within {} days). \
+                         Until then nothing changes.",
+                        CONFIRM_WITHIN.num_days()
+                    )
+                })?
+            }
+            Command::Confirm { game, token } => {
+                answer(head, j.confirm_observe(game, sender, token, now), |g| {
+                    format!(
+                        "You now observe game '{g}': you get its results, the notices to \
+                         everyone and its broadcast press. UNOBSERVE {g} stops them."
+                    )
+                })?
+            }
+            Command::BadConfirm => Block::with(
+                head,
+                "ERROR: write CONFIRM OBSERVE GAME TOKEN, as the judge's request to confirm \
+                 gives it. Nothing was done.",
+            ),
             Command::Unobserve(game) => answer(head, j.unobserve(game, sender, now), |g| {
                 format!("You no longer observe game '{g}'.")
             })?,

@@ -2,6 +2,7 @@
 //! passed), HELP, the order lines flushed as a set before any other command, and the reply's
 //! blocks, each cut to the room the reply has left.
 
+use super::message::Head;
 use super::replies::{block_size, Block, Extras, GmHelpMail, HelpMail};
 use super::text::{Command, GmCommand, Line};
 use super::{players, seats, stray, MailConfig, MailError, MAX_COMMANDS, MAX_REPLY, MAX_REPORTS};
@@ -76,6 +77,9 @@ pub(super) struct Session<'a> {
     pub(super) j: &'a mut Judge,
     cfg: &'a MailConfig,
     pub(super) sender: &'a Address,
+    /// The mail's From (its sender is its Reply-To when it has one): who asked, as a request
+    /// to observe tells the address it names.
+    pub(super) from: &'a Address,
     /// The mail's Subject: a reply to a press mail is told how to answer press.
     subject: &'a str,
     /// The mail's time: every service call is made at it.
@@ -180,19 +184,19 @@ fn stale(why: &Stale, s: &Signed) -> String {
 }
 
 impl<'a> Session<'a> {
-    /// A mail from `sender` about to be run at its time `now`.
+    /// The mail of `head` about to be run at its time `now`.
     pub(super) fn new(
         j: &'a mut Judge,
         cfg: &'a MailConfig,
-        sender: &'a Address,
-        subject: &'a str,
+        head: &'a Head,
         now: DateTime<Utc>,
     ) -> Session<'a> {
         Session {
             j,
             cfg,
-            sender,
-            subject,
+            sender: &head.sender,
+            from: &head.from,
+            subject: &head.subject,
             now,
             dated: now,
             told_processed: false,
@@ -309,7 +313,9 @@ impl<'a> Session<'a> {
                     c @ (Command::Takeover { .. }
                     | Command::BadTakeover
                     | Command::Observe(_)
-                    | Command::Unobserve(_)),
+                    | Command::Unobserve(_)
+                    | Command::Confirm { .. }
+                    | Command::BadConfirm),
                     _,
                 ) => self.unsigned(c, head)?,
                 (Command::BadSignon, _) => {
@@ -531,8 +537,8 @@ fn is_report(c: &Command) -> bool {
     )
 }
 
-/// A line's heading in the reply: the line as written, but a new password or a takeover code
-/// is not echoed back.
+/// A line's heading in the reply: the line as written, but a new password, a takeover code or
+/// a token to observe is not echoed back.
 fn line_head(l: &Line) -> String {
     match &l.command {
         Command::SetPassword(_) => format!("line {}: SET PASSWORD ...", l.number),
@@ -542,6 +548,9 @@ fn line_head(l: &Line) -> String {
             echo(power),
             echo(game)
         ),
+        Command::Confirm { game, .. } => {
+            format!("line {}: CONFIRM OBSERVE {} ...", l.number, echo(game))
+        }
         _ => format!("line {}: {}", l.number, echo(&l.text)),
     }
 }

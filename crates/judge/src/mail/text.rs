@@ -79,6 +79,15 @@ pub(crate) enum Command {
     Observe(String),
     /// `UNOBSERVE GAME` (empty when not given).
     Unobserve(String),
+    /// `CONFIRM OBSERVE GAME TOKEN`: the token the judge mailed for an OBSERVE, sent back.
+    Confirm {
+        /// The game.
+        game: String,
+        /// The token.
+        token: String,
+    },
+    /// `CONFIRM` that doesn't have `OBSERVE GAME TOKEN`.
+    BadConfirm,
     /// One of the GM's commands.
     Gm(GmCommand),
     /// A known mobile signature ("Sent from my iPhone"): it ends the mail, and the reply lists
@@ -123,6 +132,7 @@ pub(crate) const COMMANDS: &[&str] = &[
     "TAKEOVER",
     "OBSERVE",
     "UNOBSERVE",
+    "CONFIRM OBSERVE",
     "CODE",
     "REPLACE",
     "SET WAIT",
@@ -391,6 +401,15 @@ pub(crate) fn read(body: &str) -> Result<Vec<Line>, TooLong> {
             },
             ("OBSERVE", _) => Command::Observe(rest(1)),
             ("UNOBSERVE", _) => Command::Unobserve(rest(1)),
+            ("CONFIRM", _) => match w.as_slice() {
+                [_, what, game, token] if what.eq_ignore_ascii_case("OBSERVE") => {
+                    Command::Confirm {
+                        game: game.to_string(),
+                        token: token.to_string(),
+                    }
+                }
+                _ => Command::BadConfirm,
+            },
             ("CODE", _) => Command::Gm(GmCommand::Code(tail(1))),
             ("REPLACE", _) => Command::Gm(GmCommand::Replace(tail(1))),
             ("SIGNOFF", _) => Command::Signoff,
@@ -468,8 +487,8 @@ pub(crate) fn as_read(body: &str) -> Vec<(usize, String)> {
 /// What a stored mail shows in place of a password.
 pub(crate) const MASK: &str = "******";
 
-/// `body` with the password of every SIGNON and SET PASSWORD line (and the code of a TAKEOVER)
-/// masked (`SIGNON France g1
+/// `body` with the password of every SIGNON and SET PASSWORD line (and the code of a TAKEOVER,
+/// the token of a CONFIRM OBSERVE) masked (`SIGNON France g1
 /// ******`), wherever the line is: quoted, in press, below a signature, read or not. And the
 /// passwords taken out, each with its line's number as `read` numbers lines.
 pub fn mask(body: &str) -> (String, Vec<(usize, String)>) {
@@ -485,7 +504,7 @@ pub fn mask(body: &str) -> (String, Vec<(usize, String)>) {
         let upper = |k: usize| w.get(k).map(|s| s.to_ascii_uppercase()).unwrap_or_default();
         // The word the password starts at.
         let secret_word = match (upper(0).as_str(), upper(1).as_str()) {
-            ("SIGNON", _) | ("TAKEOVER", _) => Some(3),
+            ("SIGNON", _) | ("TAKEOVER", _) | ("CONFIRM", "OBSERVE") => Some(3),
             ("SET", "PASSWORD") => Some(2),
             _ => None,
         };
@@ -539,8 +558,9 @@ pub(crate) fn restore(lines: &mut [Line], secrets: &str) {
             Command::Signon { password, .. }
             | Command::SetPassword(password)
             | Command::Takeover { code: password, .. }
-                if password == MASK =>
-            {
+            | Command::Confirm {
+                token: password, ..
+            } if password == MASK => {
                 *password = secret.to_string();
             }
             _ => {}
@@ -704,6 +724,28 @@ mod tests {
                     body: "Hello\n".into()
                 },
                 &Command::Closing
+            ]
+        );
+    }
+
+    /// Issue 31: a CONFIRM OBSERVE's token is masked in the stored mail like a takeover code,
+    /// and put back for the tick that answers it; a CONFIRM without its three words is one
+    /// command that says what to write.
+    #[test]
+    fn a_confirmation_token_is_masked_and_restored() {
+        let body = "confirm observe g2 Xy7kPq2mZz9a\nCONFIRM g2\n";
+        let (masked, secrets) = mask(body);
+        assert_eq!(masked, "confirm observe g2 ******\nCONFIRM g2\n");
+        let mut lines = read(&masked).expect("a short mail");
+        restore(&mut lines, &secrets_text(&secrets));
+        assert_eq!(
+            lines.iter().map(|l| &l.command).collect::<Vec<_>>(),
+            vec![
+                &Command::Confirm {
+                    game: "g2".into(),
+                    token: "Xy7kPq2mZz9a".into()
+                },
+                &Command::BadConfirm
             ]
         );
     }

@@ -34,7 +34,7 @@ pub(crate) use players::SignonFailure;
 pub use press::{PressRow, PressRules};
 pub use schema::VERSION;
 pub use seats::SeatChange;
-pub(crate) use seats::{CodeState, SeatRules};
+pub(crate) use seats::{CodeState, SeatRules, DEFAULT_OBSERVERS};
 pub use types::{
     Address, Author, ChangeKind, EndKind, GameState, InboxState, MailKind, MailState, PressMode,
     Reminded, Role,

@@ -1,7 +1,10 @@
 //! The outbox: mails queued, claimed for a try, sent, failed, given up and queued again, the
-//! pictures they carry, and the bodies HISTORY and the replay read back.
+//! pictures they carry, the bodies HISTORY and the replay read back, and the count of mail to
+//! strangers.
 
-use super::{read_opt_time, read_time, time, Fault, MailKind, MailState, StoreError, Tx, View};
+use super::{
+    read_opt_time, read_time, time, Address, Fault, MailKind, MailState, StoreError, Tx, View,
+};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension, Row};
 
@@ -111,6 +114,31 @@ fn read_mails(raw: Vec<MailRow>) -> Result<Vec<Mail>, StoreError> {
 }
 
 impl View<'_> {
+    /// Whether `address` plays, runs or observes a game: mail to it is not a stranger's.
+    pub(crate) fn is_known(&self, address: &Address) -> Result<bool, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT EXISTS (SELECT 1 FROM players WHERE lower(address) = ?1)
+                 OR EXISTS (SELECT 1 FROM games WHERE lower(gm) = ?1)
+                 OR EXISTS (SELECT 1 FROM observers WHERE lower(address) = ?1)",
+            [address.folded()],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The mails to the stranger `address` since `since`: how many, and the first's time.
+    pub(crate) fn stranger_mail(
+        &self,
+        address: &Address,
+        since: DateTime<Utc>,
+    ) -> Result<(u32, Option<DateTime<Utc>>), StoreError> {
+        let (n, first): (u32, Option<String>) = self.0.query_row(
+            "SELECT COUNT(*), MIN(at) FROM stranger_mail WHERE address = ?1 AND at > ?2",
+            params![address.folded(), time(since)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok((n, read_opt_time(first)?))
+    }
+
     /// The picture of `phase`, when one was stored.
     pub fn picture(&self, phase: i64) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(self
@@ -205,6 +233,25 @@ impl View<'_> {
 }
 
 impl Tx<'_> {
+    /// Counts a mail to the stranger `address`, and forgets its mails before `since`: only
+    /// the window's count is ever read.
+    pub(crate) fn add_stranger_mail(
+        &self,
+        address: &Address,
+        since: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "DELETE FROM stranger_mail WHERE address = ?1 AND at <= ?2",
+            params![address.folded(), time(since)],
+        )?;
+        self.0.execute(
+            "INSERT INTO stranger_mail (address, at) VALUES (?1, ?2)",
+            params![address.folded(), time(now)],
+        )?;
+        Ok(())
+    }
+
     /// Has the queued mail `id` carry the stored picture of `phase`.
     pub(crate) fn mail_picture(&self, id: i64, phase: i64) -> Result<(), StoreError> {
         self.0.execute(

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 15;
+pub const VERSION: i64 = 16;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -319,6 +319,33 @@ ALTER TABLE players ADD COLUMN password_set TEXT;
 -- deadline) the phase is not processed early.
 ALTER TABLE orders ADD COLUMN flawed INTEGER NOT NULL DEFAULT 0;
 "#,
+    // Version 16 (issue 31: strangers' mail): OBSERVE by confirmation, observers capped, and
+    // the replies to strangers counted per address.
+    r#"
+-- The most observers a game takes (0: none by mail): it was a switch, and on is the default cap.
+UPDATE seat_rules SET observers = 20 WHERE observers = 1;
+-- OBSERVE asks; only a CONFIRM OBSERVE from the address, with the token mailed to it, subscribes.
+CREATE TABLE observe_requests (
+    id       INTEGER PRIMARY KEY,
+    game     INTEGER NOT NULL REFERENCES games(id),
+    address  TEXT NOT NULL,          -- the address to observe, lower case
+    asked_by TEXT NOT NULL,          -- the request's From, lower case
+    digest   TEXT NOT NULL,          -- SHA-256 of the token, never the token
+    asked    TEXT NOT NULL,
+    expires  TEXT NOT NULL,
+    used     TEXT                    -- when it was confirmed
+);
+CREATE INDEX observe_requests_digest ON observe_requests (game, digest);
+CREATE INDEX observe_requests_address ON observe_requests (address, asked);
+CREATE INDEX observe_requests_asked_by ON observe_requests (asked_by, asked);
+-- Each mail to an address that plays, runs and observes no game, in answer to mail from it
+-- (a reply, a confirmation request): a few a day, whatever a forger sends in its name.
+CREATE TABLE stranger_mail (
+    address TEXT NOT NULL,           -- lower case
+    at      TEXT NOT NULL
+);
+CREATE INDEX stranger_mail_address ON stranger_mail (address, at);
+"#,
 ];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
@@ -344,8 +371,8 @@ pub(super) fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreErro
 mod tests {
     use super::*;
 
-    /// A file at `version` (1 to 3: the games table is the first version's) holding a game and
-    /// one result mail sent.
+    /// A file at `version` holding a game (the first version's columns) and one result mail
+    /// sent.
     fn old_file(version: usize) -> Connection {
         let conn = Connection::open_in_memory().expect("sqlite");
         for sql in &MIGRATIONS[..version] {
@@ -354,8 +381,10 @@ mod tests {
         conn.pragma_update(None, "user_version", version as i64)
             .expect("version");
         conn.execute_batch(
-            "INSERT INTO games VALUES (1, 'g', 'napoleonic', 'gm@example.org', 'UTC', 1, 1, 1,
-                                       1, 1, 0, 'running', '2026-07-01T10:00:00Z');
+            "INSERT INTO games (id, name, variant, gm, timezone, movement, retreat, winter,
+                                grace, remind, wait, state, created)
+             VALUES (1, 'g', 'napoleonic', 'gm@example.org', 'UTC', 1, 1, 1, 1, 1, 0, 'running',
+                     '2026-07-01T10:00:00Z');
              INSERT INTO outbox (game, kind, recipient, subject, body, state, created)
              VALUES (1, 'results', 'a@example.org', 's', 'b', 'sent', '2026-07-01T10:00:00Z');",
         )
@@ -392,6 +421,44 @@ mod tests {
             .query_row("SELECT COUNT(*) FROM inbox", [], |r| r.get(0))
             .expect("the inbox table");
         assert_eq!(inbox, 0);
+    }
+
+    /// Issue 31: a version 15 file's observers stay, its switch `observers on` becomes the
+    /// default number (20) and `off` none; the requests to observe and the count of mail to
+    /// strangers start empty.
+    #[test]
+    fn a_version_15_file_keeps_its_observers_and_its_switch_becomes_a_number() {
+        let mut conn = old_file(15);
+        conn.execute_batch(
+            "INSERT INTO games (id, name, variant, gm, timezone, movement, retreat, winter,
+                                grace, remind, wait, state, created)
+             VALUES (2, 'h', 'napoleonic', 'gm@example.org', 'UTC', 1, 1, 1, 1, 1, 0, 'running',
+                     '2026-07-01T10:00:00Z');
+             INSERT INTO seat_rules VALUES (1, 0, 1), (2, 2, 0);
+             INSERT INTO observers VALUES (1, 'carol@example.net', '2026-07-01T10:00:00Z');",
+        )
+        .expect("the old rows");
+        migrate(&mut conn, ":memory:").expect("migrates");
+        let rules: Vec<(i64, i64, i64)> = conn
+            .prepare("SELECT game, abandon_after, observers FROM seat_rules ORDER BY game")
+            .expect("query")
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("the rules");
+        assert_eq!(rules, [(1, 0, 20), (2, 2, 0)]);
+        let kept: String = conn
+            .query_row("SELECT address FROM observers WHERE game = 1", [], |r| {
+                r.get(0)
+            })
+            .expect("the observer stays");
+        assert_eq!(kept, "carol@example.net");
+        for table in ["observe_requests", "stranger_mail"] {
+            let n: i64 = conn
+                .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+                .expect("the new table");
+            assert_eq!(n, 0, "{table}");
+        }
     }
 
     /// A version 3 file migrates to the current version: its games

@@ -2,17 +2,20 @@
 //! phases each player has missed in a row, every seat left or given, the GM's takeover codes,
 //! and who observes a game.
 
-use super::{read_time, time, Address, ChangeKind, Role, StoreError, Tx, View};
+use super::{read_opt_time, read_time, time, Address, ChangeKind, Role, StoreError, Tx, View};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
+
+/// The observers a game takes by mail unless its GM says otherwise (`observers on`).
+pub(crate) const DEFAULT_OBSERVERS: u32 = 20;
 
 /// A game's seat rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SeatRules {
     /// After this many phases in a row without orders a power is abandoned (0: never).
     pub abandon_after: u32,
-    /// Whether anyone may OBSERVE the game by mail.
-    pub observers: bool,
+    /// The most observers OBSERVE by mail may bring the game to (0: none by mail).
+    pub observers: u32,
 }
 
 impl Default for SeatRules {
@@ -20,9 +23,22 @@ impl Default for SeatRules {
     fn default() -> SeatRules {
         SeatRules {
             abandon_after: 0,
-            observers: true,
+            observers: DEFAULT_OBSERVERS,
         }
     }
+}
+
+/// A request to observe a game, found by its token's digest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ObserveRequest {
+    /// Its row.
+    pub id: i64,
+    /// The address that would observe.
+    pub address: Address,
+    /// Until when its token is good.
+    pub expires: DateTime<Utc>,
+    /// Whether it was confirmed already.
+    pub used: bool,
 }
 
 /// One seat left or given.
@@ -146,6 +162,76 @@ impl View<'_> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// How many addresses observe the game.
+    pub(crate) fn observer_count(&self, game: i64) -> Result<u32, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM observers WHERE game = ?1",
+            [game],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The requests to observe made since `since` for `address` or by `asked_by`, any game.
+    pub(crate) fn observe_requests_since(
+        &self,
+        address: &Address,
+        asked_by: &Address,
+        since: DateTime<Utc>,
+    ) -> Result<u32, StoreError> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM observe_requests
+             WHERE (address = ?1 OR asked_by = ?2) AND asked > ?3",
+            params![address.folded(), asked_by.folded(), time(since)],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Until when the game's latest request for `address` holds, when one is unconfirmed and
+    /// good at `now`.
+    pub(crate) fn open_observe_request(
+        &self,
+        game: i64,
+        address: &Address,
+        now: DateTime<Utc>,
+    ) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let until: Option<Option<String>> = self
+            .0
+            .query_row(
+                "SELECT MAX(expires) FROM observe_requests
+                 WHERE game = ?1 AND address = ?2 AND used IS NULL AND expires >= ?3",
+                params![game, address.folded(), time(now)],
+                |r| r.get(0),
+            )
+            .optional()?;
+        read_opt_time(until.flatten())
+    }
+
+    /// The game's request to observe whose token has the digest `digest`, if any.
+    pub(crate) fn observe_request(
+        &self,
+        game: i64,
+        digest: &str,
+    ) -> Result<Option<ObserveRequest>, StoreError> {
+        let row: Option<(i64, Address, String, bool)> = self
+            .0
+            .query_row(
+                "SELECT id, address, expires, used IS NOT NULL FROM observe_requests
+                 WHERE game = ?1 AND digest = ?2",
+                params![game, digest],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        row.map(|(id, address, expires, used)| {
+            Ok(ObserveRequest {
+                id,
+                address,
+                expires: read_time(&expires)?,
+                used,
+            })
+        })
+        .transpose()
+    }
+
     /// The names of the games `address` observes.
     pub(crate) fn observed_by(&self, address: &Address) -> Result<Vec<String>, StoreError> {
         let mut st = self.0.prepare_cached(
@@ -252,6 +338,44 @@ impl Tx<'_> {
         let n = self.0.execute(
             "INSERT OR IGNORE INTO observers (game, address, since) VALUES (?1, ?2, ?3)",
             params![game, address, time(now)],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Stores a request of `asked_by` that `address` observe the game, by its token's digest.
+    pub(crate) fn add_observe_request(
+        &self,
+        game: i64,
+        address: &Address,
+        asked_by: &Address,
+        digest: &str,
+        now: DateTime<Utc>,
+        expires: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO observe_requests (game, address, asked_by, digest, asked, expires)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                game,
+                address.folded(),
+                asked_by.folded(),
+                digest,
+                time(now),
+                time(expires)
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Marks the request `id` confirmed; false when it was already.
+    pub(crate) fn use_observe_request(
+        &self,
+        id: i64,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let n = self.0.execute(
+            "UPDATE observe_requests SET used = ?2 WHERE id = ?1 AND used IS NULL",
+            params![id, time(now)],
         )?;
         Ok(n == 1)
     }

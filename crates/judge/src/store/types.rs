@@ -99,6 +99,8 @@ stored_word!(
         Unanswered => "unanswered",
         /// A change to a game told to everyone in it (`notice::broadcast`).
         Notice => "notice",
+        /// The request to confirm an OBSERVE, to the address that would observe.
+        Confirm => "confirm",
     }
 );
 
@@ -113,7 +115,7 @@ impl MailKind {
             | MailKind::Undeliverable
             | MailKind::Unanswered
             | MailKind::Notice => "auto-generated",
-            MailKind::Reply | MailKind::Press => "auto-replied",
+            MailKind::Reply | MailKind::Press | MailKind::Confirm => "auto-replied",
         }
     }
 
