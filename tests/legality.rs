@@ -349,6 +349,35 @@ fn check_second_legs(v: &Variant, phase: &Phase, step: &run::PlayedStep) -> Resu
     Ok(())
 }
 
+/// Blockaders never end carrying an army (R5.1): after the season, with nothing pending, the
+/// power's force in a sea where some of its fleets were given an accepted blockade has no more
+/// armies than the fleets there that were not blockading. The armies aboard go with the part that
+/// does not blockade, or stay with it.
+fn check_blockaders(v: &Variant, phase: &Phase, step: &run::PlayedStep) -> Result<(), String> {
+    let next = &step.report.next;
+    if next.phase.kind == PhaseKind::Retreat {
+        return Ok(());
+    }
+    for ((power, g), o) in phase.orders.iter().zip(&step.orders) {
+        let G::Blockade(u, _) = g else { continue };
+        if matches!(o.result, Err(_) | Ok(Outcome::Void(_))) {
+            continue;
+        }
+        let sea = u.1.province;
+        let Some(f) = next.force(sea).filter(|f| f.power == *power) else {
+            continue;
+        };
+        if u32::from(f.armies) + u32::from(u.0 .1) > u32::from(f.fleets) {
+            return Err(format!(
+                "{} after {} B: a blockader ends carrying an army (R5.1)",
+                f.name(v, sea),
+                plain(v).unit(*u)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether a retreat of `d` to `to` is legal in `pos` (R1.9, DATC 6.H.5, 6.H.6, 6.H.10).
 fn retreat_legal(pos: &Position, d: &Dislodged, to: ProvinceId) -> bool {
     pos.units[to.index()].is_none()
@@ -572,6 +601,7 @@ fn check(xs: &[u16]) -> Result<(), String> {
     check_orders(v, &phase, &step.before, &outcomes).map_err(with)?;
     check_sea_strength(v, &phase, &step.before, &outcomes).map_err(with)?;
     check_second_legs(v, &phase, &step).map_err(with)?;
+    check_blockaders(v, &phase, &step).map_err(with)?;
     let next = &step.report.next;
     if next.phase.kind == PhaseKind::Retreat {
         let rest: Vec<u16> = xs.iter().rev().copied().collect();
@@ -592,6 +622,7 @@ fn failure_kind(e: &str) -> String {
         ),
         ("landed", "landings put more armies ashore than are aboard"),
         ("holding the sea with", "strength at sea"),
+        ("a blockader ends carrying", "a blockader carrying an army"),
         (
             "its first move failed",
             "a chain's second leg void for a first move that held",

@@ -344,7 +344,58 @@ fn check_phase(phase: &Phase, seed: u64) -> Result<(), String> {
         compare(v, &base, &keys, &other, &k2, !style.split)
             .map_err(|e| format!("{e}\nwritten\n{text}\nand\n{t2}"))?;
     }
+    // Rewritings that change the orders' reasons, not what happens: the positions and the events
+    // are compared.
+    for (what, p2) in same_phase_written_otherwise(phase, &base) {
+        let (t2, k2) = p2.text(v, plain, &[]);
+        let other = play_phase(v, &t2).map_err(|e| format!("{e}\n{t2}"))?;
+        check_invariants(v, &other).map_err(|e| format!("{e}\n{t2}"))?;
+        let (none_a, none_b) = (vec![None; keys.len()], vec![None; k2.len()]);
+        compare(v, &base, &none_a, &other, &none_b, false)
+            .map_err(|e| format!("{e}\n{what}: written\n{text}\nand\n{t2}"))?;
+    }
     Ok(())
+}
+
+/// The phase written in ways that must change nothing on the board:
+/// - a controlled minor's orders on its controller's sheet instead of its own: a unit ordered on
+///   two sheets is over-named as on one (R1.4);
+/// - the same embark move or chain given once instead of twice (in the embarkation and in the
+///   fleets' own order, both accepted): given twice it is one move (R3.2).
+fn same_phase_written_otherwise(phase: &Phase, base: &Played) -> Vec<(&'static str, Phase)> {
+    let mut out = Vec::new();
+    if let Some(&(minor, major)) = phase.controls.first() {
+        if phase.orders.iter().any(|(p, _)| *p == minor) {
+            let mut p = phase.clone();
+            for o in &mut p.orders {
+                if o.0 == minor {
+                    o.0 = major;
+                }
+            }
+            out.push(("the minor's orders on its controller's sheet (R1.4)", p));
+        }
+    }
+    let accepted =
+        |i: usize| matches!(base.orders.get(i), Some((_, Ok(o))) if !matches!(o, Outcome::Void(_)));
+    for (i, (power, g)) in phase.orders.iter().enumerate() {
+        let G::EmbarkFleet(_, fleet, to, then) = g else {
+            continue;
+        };
+        let twice = phase.orders.iter().enumerate().position(|(j, (q, h))| {
+            let same = match h {
+                G::Move(u, a) => then.is_none() && a == to && u.1 == fleet.1,
+                G::Chain(u, a, b) => Some(*b) == *then && a == to && u.1 == fleet.1,
+                _ => false,
+            };
+            j != i && q == power && same
+        });
+        if let Some(j) = twice.filter(|&j| accepted(i) && accepted(j)) {
+            let mut p = phase.clone();
+            p.orders.remove(j);
+            out.push(("the embark move given once (R3.2)", p));
+        }
+    }
+    out
 }
 
 /// What kind of failure a message reports (its first words), to shrink toward the same one.
@@ -360,11 +411,7 @@ fn shrink(mut phase: Phase, seed: u64, error: &str) -> Phase {
     loop {
         let mut smaller = false;
         for i in (0..phase.orders.len()).rev() {
-            let mut p = Phase {
-                autumn: phase.autumn,
-                forces: phase.forces.clone(),
-                orders: phase.orders.clone(),
-            };
+            let mut p = phase.clone();
             p.orders.remove(i);
             if still(&p) {
                 phase = p;
@@ -372,11 +419,7 @@ fn shrink(mut phase: Phase, seed: u64, error: &str) -> Phase {
             }
         }
         for i in (0..phase.forces.len()).rev() {
-            let mut p = Phase {
-                autumn: phase.autumn,
-                forces: phase.forces.clone(),
-                orders: phase.orders.clone(),
-            };
+            let mut p = phase.clone();
             // Orders for the force go with it: an order naming no unit is another order.
             let gone = p.forces.remove(i).2;
             p.orders.retain(|(_, g)| g.unit().1 != gone);
@@ -510,7 +553,7 @@ fn arrivals(v: &Variant, phase: &Phase, played: &Played) -> Result<(), String> {
         let there = candidates
             .iter()
             .filter_map(|&p| played.after.force(p))
-            .find(|f| f.power == *power);
+            .find(|f| played.before.commands(*power, f.power));
         // A merge succeeds when some participants arrive: one whose path fails drops out (R2.4).
         let merge = matches!(g, G::Merge(..));
         let ok = there.is_some_and(|f| merge || (f.armies >= need.0 && f.fleets >= need.1));
