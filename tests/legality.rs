@@ -678,7 +678,7 @@ fn failure_kind(e: &str) -> String {
 #[test]
 #[ignore]
 fn survey_illegal_successes() {
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, u32)> = Vec::new();
     let mut failed = 0;
     let n = cases(3000);
     for k in 0..n {
@@ -691,9 +691,12 @@ fn survey_illegal_successes() {
         if let Err(e) = check(&xs) {
             failed += 1;
             let kind = failure_kind(&e);
-            if !seen.contains(&kind) {
-                println!("=== {kind}\n{e}\n");
-                seen.push(kind);
+            match seen.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, count)) => *count += 1,
+                None => {
+                    println!("=== {kind}\n{e}\n");
+                    seen.push((kind, 1));
+                }
             }
         }
     }
@@ -701,6 +704,9 @@ fn survey_illegal_successes() {
         "{failed} of {n} generated phases failed; {} kinds",
         seen.len()
     );
+    for (kind, count) in &seen {
+        println!("  {count} {kind}");
+    }
 }
 
 proptest! {

@@ -352,7 +352,7 @@ fn check_phase(phase: &Phase, seed: u64) -> Result<(), String> {
         check_invariants(v, &other).map_err(|e| format!("{e}\n{t2}"))?;
         let (none_a, none_b) = (vec![None; keys.len()], vec![None; k2.len()]);
         compare(v, &base, &none_a, &other, &none_b, false)
-            .map_err(|e| format!("{e}\n{what}: written\n{text}\nand\n{t2}"))?;
+            .map_err(|e| format!("{what}: {e}\nwritten\n{text}\nand\n{t2}"))?;
     }
     Ok(())
 }
@@ -440,7 +440,7 @@ fn shrink(mut phase: Phase, seed: u64, error: &str) -> Phase {
 #[ignore]
 fn survey_generated_failures() {
     let v = napoleonic();
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, u32)> = Vec::new();
     let mut failed = 0;
     let mut tally = [0; 3];
     let first_seed: u64 = std::env::var("PROPS_SEED")
@@ -490,9 +490,12 @@ fn survey_generated_failures() {
             let small = shrink(phase, seed, &e);
             let e = check_phase(&small, seed).err().unwrap_or(e);
             let sig = failure_kind(&e).to_string();
-            if !seen.contains(&sig) {
-                println!("=== {sig}\n{e}\n");
-                seen.push(sig);
+            match seen.iter_mut().find(|(k, _)| *k == sig) {
+                Some((_, count)) => *count += 1,
+                None => {
+                    println!("=== {sig}\n{e}\n");
+                    seen.push((sig, 1));
+                }
             }
         }
     }
@@ -500,6 +503,9 @@ fn survey_generated_failures() {
         "{failed} of {n} generated phases failed; {} kinds",
         seen.len()
     );
+    for (kind, count) in &seen {
+        println!("  {count} {kind}");
+    }
     println!(
         "orders: {} void, {} succeeded, {} failed",
         tally[0], tally[1], tally[2]
