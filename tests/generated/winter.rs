@@ -164,6 +164,46 @@ pub fn generate_winter(v: &Variant, xs: &[u16]) -> Winter {
         };
         forces.push((power, spec, region));
     }
+    // Civil disorder next to a passage (R7.4 with R6.1): a major left with one centre, on a
+    // passage's end, and an army on the other end (one move across, more around), among more
+    // units than its SP pay for.
+    if d.chance(30) {
+        let crossing = d.pick(&v.passages);
+        let me = d.pick(&majors);
+        if let (Some(x), Some(me)) = (crossing, me) {
+            let (centre, across) = if d.chance(50) { (x.a, x.b) } else { (x.b, x.a) };
+            let mine: Vec<ProvinceId> = owned
+                .iter()
+                .filter(|(o, c)| *o == me && *c != centre)
+                .map(|(_, c)| *c)
+                .collect();
+            for (_, cs) in owners.iter_mut() {
+                cs.retain(|c| *c != centre && !mine.contains(c));
+            }
+            owners.push((None, mine));
+            if v.province(centre).centre {
+                match owners.iter_mut().find(|(o, _)| *o == Some(me)) {
+                    Some((_, cs)) => cs.push(centre),
+                    None => owners.push((Some(me), vec![centre])),
+                }
+            }
+            forces.retain(|f| f.2.province != across);
+            forces.push((me, Spec(1, 0), Region::of(across)));
+            for _ in 0..2 + d.below(3) {
+                let around: Vec<ProvinceId> = v.army_adj[across.index()]
+                    .iter()
+                    .chain(v.army_adj[centre.index()].iter())
+                    .filter(|&p| kind(v, p) != SpaceKind::Sea)
+                    .collect();
+                if let Some(p) = d
+                    .pick(&around)
+                    .filter(|&p| !forces.iter().any(|f| f.2.province == p))
+                {
+                    forces.push((me, Spec(1, 0), Region::of(p)));
+                }
+            }
+        }
+    }
     // Ledgers: banks, loans (a borrower with several creditors), control of minors.
     let mut ledger: Vec<(PowerId, Vec<String>)> = Vec::new();
     let mut item = |p: PowerId, it: String| match ledger.iter_mut().find(|(q, _)| *q == p) {
@@ -259,6 +299,7 @@ pub fn generate_winter(v: &Variant, xs: &[u16]) -> Winter {
     Winter {
         owners: owners
             .iter()
+            .filter(|(_, cs)| !cs.is_empty())
             .map(|(o, cs)| {
                 let who = o.map_or("none".to_string(), |o| v.power(o).name.clone());
                 let codes: Vec<&str> = cs.iter().map(|&c| v.province(c).code.as_str()).collect();
