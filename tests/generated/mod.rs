@@ -811,10 +811,7 @@ pub fn generate(v: &Variant, xs: &[u16]) -> Phase {
         orders.extend(partial_blockade(v, &mut d, &powers, &mut forces));
     }
     orders.extend(doubled_chain(v, &mut d, &powers, &mut forces));
-    if let Some((minor, major, o)) = two_sheets(v, &mut d, &powers, &mut forces) {
-        controls.push((minor, major));
-        orders.extend(o);
-    }
+    controls.extend(two_sheets(v, &mut d, &powers, &mut forces, &mut orders));
     Phase {
         autumn,
         forces,
@@ -980,13 +977,15 @@ fn doubled_chain(
 
 /// A controlled minor's unit ordered on its own sheet and by its controller (R1.4, R7.9): a
 /// minor's force of one or two armies on one of its home centres, given an order on each sheet
-/// (a move, a hold or a support), which may together name more armies than it has.
+/// (a move or a hold), which may together name more armies than it has. Returns the minor and
+/// its controller.
 fn two_sheets(
     v: &Variant,
     d: &mut Dice,
     powers: &[PowerId],
     forces: &mut Vec<(PowerId, Spec, Region)>,
-) -> Option<(PowerId, PowerId, Vec<(PowerId, G)>)> {
+    orders: &mut Vec<(PowerId, G)>,
+) -> Option<(PowerId, PowerId)> {
     if !d.chance(25) {
         return None;
     }
@@ -1005,7 +1004,7 @@ fn two_sheets(
     let at = Region::of(home);
     forces.push((minor, Spec(armies, 0), at));
     let targets = moves(v, at, false);
-    let mut orders = Vec::new();
+    let mut given = Vec::new();
     for sheet in [major, minor] {
         let n = 1 + d.below(usize::from(armies));
         let u = U(Spec(n as u8, 0), at);
@@ -1013,12 +1012,13 @@ fn two_sheets(
             0 => G::Hold(u),
             _ => G::Move(u, d.pick(&targets)?),
         };
-        orders.push((sheet, g));
+        given.push((sheet, g));
     }
     if d.chance(50) {
-        orders.reverse();
+        given.reverse();
     }
-    Some((minor, major, orders))
+    orders.extend(given);
+    Some((minor, major))
 }
 
 /// A permutation of `0..n` drawn from `seed` (Fisher-Yates with a small LCG).
