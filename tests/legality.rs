@@ -14,6 +14,8 @@
 //!   is held, is decided by the fleets alone (a failed landing adds nothing), R1.5 and R3.3;
 //! - a chain's second leg is void for a failed first move only when the fleets didn't arrive,
 //!   R4.3;
+//! - blockaders never end carrying an army: the army goes with the part that does not
+//!   blockade, R5.1;
 //! - each retreat that succeeds is one its components could make as moves, to a space that is
 //!   vacant, not the attacker's origin and not a stand-off, into which no other power retreats;
 //!   the retreats a result lists are such spaces; and the retreat phase loses no unit it does not

@@ -1,7 +1,8 @@
 //! RULINGS §0's two properties, checked on generated Napoleonic phases and on every fixture case:
 //! the outcome does not depend on the order of writing nor on the notation (chain or `2:` order,
-//! one-line merge or one line per participant, parenthesised or judge notation), and no unit is
-//! lost or created except where a ruling says so. `docs/rules.md` ("Properties") says how to run
+//! one-line merge or one line per participant, parenthesised or judge notation), nor on the sheet a
+//! controlled minor's orders are on (R1.4), nor on an embark move given twice (R3.2); and no unit
+//! is lost or created except where a ruling says so. `docs/rules.md` ("Properties") says how to run
 //! a longer search (`PROPTEST_CASES=100000`).
 
 use napjudge_cases::{self as case, file, run};
