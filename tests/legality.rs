@@ -14,6 +14,8 @@
 //!   is held, is decided by the fleets alone (a failed landing adds nothing), R1.5 and R3.3;
 //! - a chain's second leg is void for a failed first move only when the fleets didn't arrive,
 //!   R4.3;
+//! - blockaders never end carrying an army: the army goes with the part that does not
+//!   blockade, R5.1;
 //! - each retreat that succeeds is one its components could make as moves, to a space that is
 //!   vacant, not the attacker's origin and not a stand-off, into which no other power retreats;
 //!   the retreats a result lists are such spaces; and the retreat phase loses no unit it does not
@@ -349,6 +351,35 @@ fn check_second_legs(v: &Variant, phase: &Phase, step: &run::PlayedStep) -> Resu
     Ok(())
 }
 
+/// Blockaders never end carrying an army (R5.1): after the season, with nothing pending, the
+/// power's force in a sea where some of its fleets were given an accepted blockade has no more
+/// armies than the fleets there that were not blockading. The armies aboard go with the part that
+/// does not blockade, or stay with it.
+fn check_blockaders(v: &Variant, phase: &Phase, step: &run::PlayedStep) -> Result<(), String> {
+    let next = &step.report.next;
+    if next.phase.kind == PhaseKind::Retreat {
+        return Ok(());
+    }
+    for ((power, g), o) in phase.orders.iter().zip(&step.orders) {
+        let G::Blockade(u, _) = g else { continue };
+        if matches!(o.result, Err(_) | Ok(Outcome::Void(_))) {
+            continue;
+        }
+        let sea = u.1.province;
+        let Some(f) = next.force(sea).filter(|f| f.power == *power) else {
+            continue;
+        };
+        if u32::from(f.armies) + u32::from(u.0 .1) > u32::from(f.fleets) {
+            return Err(format!(
+                "{} after {} B: a blockader ends carrying an army (R5.1)",
+                f.name(v, sea),
+                plain(v).unit(*u)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether a retreat of `d` to `to` is legal in `pos` (R1.9, DATC 6.H.5, 6.H.6, 6.H.10).
 fn retreat_legal(pos: &Position, d: &Dislodged, to: ProvinceId) -> bool {
     pos.units[to.index()].is_none()
@@ -572,6 +603,7 @@ fn check(xs: &[u16]) -> Result<(), String> {
     check_orders(v, &phase, &step.before, &outcomes).map_err(with)?;
     check_sea_strength(v, &phase, &step.before, &outcomes).map_err(with)?;
     check_second_legs(v, &phase, &step).map_err(with)?;
+    check_blockaders(v, &phase, &step).map_err(with)?;
     let next = &step.report.next;
     if next.phase.kind == PhaseKind::Retreat {
         let rest: Vec<u16> = xs.iter().rev().copied().collect();
@@ -592,6 +624,7 @@ fn failure_kind(e: &str) -> String {
         ),
         ("landed", "landings put more armies ashore than are aboard"),
         ("holding the sea with", "strength at sea"),
+        ("a blockader ends carrying", "a blockader carrying an army"),
         (
             "its first move failed",
             "a chain's second leg void for a first move that held",
@@ -647,7 +680,7 @@ fn failure_kind(e: &str) -> String {
 #[test]
 #[ignore]
 fn survey_illegal_successes() {
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, u32)> = Vec::new();
     let mut failed = 0;
     let n = cases(3000);
     for k in 0..n {
@@ -660,9 +693,12 @@ fn survey_illegal_successes() {
         if let Err(e) = check(&xs) {
             failed += 1;
             let kind = failure_kind(&e);
-            if !seen.contains(&kind) {
-                println!("=== {kind}\n{e}\n");
-                seen.push(kind);
+            match seen.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, count)) => *count += 1,
+                None => {
+                    println!("=== {kind}\n{e}\n");
+                    seen.push((kind, 1));
+                }
             }
         }
     }
@@ -670,6 +706,9 @@ fn survey_illegal_successes() {
         "{failed} of {n} generated phases failed; {} kinds",
         seen.len()
     );
+    for (kind, count) in &seen {
+        println!("  {count} {kind}");
+    }
 }
 
 proptest! {

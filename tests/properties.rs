@@ -1,7 +1,8 @@
 //! RULINGS §0's two properties, checked on generated Napoleonic phases and on every fixture case:
 //! the outcome does not depend on the order of writing nor on the notation (chain or `2:` order,
-//! one-line merge or one line per participant, parenthesised or judge notation), and no unit is
-//! lost or created except where a ruling says so. `docs/rules.md` ("Properties") says how to run
+//! one-line merge or one line per participant, parenthesised or judge notation), nor on the sheet a
+//! controlled minor's orders are on (R1.4), nor on an embark move given twice (R3.2); and no unit
+//! is lost or created except where a ruling says so. `docs/rules.md` ("Properties") says how to run
 //! a longer search (`PROPTEST_CASES=100000`).
 
 use napjudge_cases::{self as case, file, run};
@@ -344,7 +345,58 @@ fn check_phase(phase: &Phase, seed: u64) -> Result<(), String> {
         compare(v, &base, &keys, &other, &k2, !style.split)
             .map_err(|e| format!("{e}\nwritten\n{text}\nand\n{t2}"))?;
     }
+    // Rewritings that change the orders' reasons, not what happens: the positions and the events
+    // are compared.
+    for (what, p2) in same_phase_written_otherwise(phase, &base) {
+        let (t2, k2) = p2.text(v, plain, &[]);
+        let other = play_phase(v, &t2).map_err(|e| format!("{e}\n{t2}"))?;
+        check_invariants(v, &other).map_err(|e| format!("{e}\n{t2}"))?;
+        let (none_a, none_b) = (vec![None; keys.len()], vec![None; k2.len()]);
+        compare(v, &base, &none_a, &other, &none_b, false)
+            .map_err(|e| format!("{what}: {e}\nwritten\n{text}\nand\n{t2}"))?;
+    }
     Ok(())
+}
+
+/// The phase written in ways that must change nothing on the board:
+/// - a controlled minor's orders on its controller's sheet instead of its own: a unit ordered on
+///   two sheets is over-named as on one (R1.4);
+/// - the same embark move or chain given once instead of twice (in the embarkation and in the
+///   fleets' own order, both accepted): given twice it is one move (R3.2).
+fn same_phase_written_otherwise(phase: &Phase, base: &Played) -> Vec<(&'static str, Phase)> {
+    let mut out = Vec::new();
+    if let Some(&(minor, major)) = phase.controls.first() {
+        if phase.orders.iter().any(|(p, _)| *p == minor) {
+            let mut p = phase.clone();
+            for o in &mut p.orders {
+                if o.0 == minor {
+                    o.0 = major;
+                }
+            }
+            out.push(("the minor's orders on its controller's sheet (R1.4)", p));
+        }
+    }
+    let accepted =
+        |i: usize| matches!(base.orders.get(i), Some((_, Ok(o))) if !matches!(o, Outcome::Void(_)));
+    for (i, (power, g)) in phase.orders.iter().enumerate() {
+        let G::EmbarkFleet(_, fleet, to, then) = g else {
+            continue;
+        };
+        let twice = phase.orders.iter().enumerate().position(|(j, (q, h))| {
+            let same = match h {
+                G::Move(u, a) => then.is_none() && a == to && u.1 == fleet.1,
+                G::Chain(u, a, b) => Some(*b) == *then && a == to && u.1 == fleet.1,
+                _ => false,
+            };
+            j != i && q == power && same
+        });
+        if let Some(j) = twice.filter(|&j| accepted(i) && accepted(j)) {
+            let mut p = phase.clone();
+            p.orders.remove(j);
+            out.push(("the embark move given once (R3.2)", p));
+        }
+    }
+    out
 }
 
 /// What kind of failure a message reports (its first words), to shrink toward the same one.
@@ -360,11 +412,7 @@ fn shrink(mut phase: Phase, seed: u64, error: &str) -> Phase {
     loop {
         let mut smaller = false;
         for i in (0..phase.orders.len()).rev() {
-            let mut p = Phase {
-                autumn: phase.autumn,
-                forces: phase.forces.clone(),
-                orders: phase.orders.clone(),
-            };
+            let mut p = phase.clone();
             p.orders.remove(i);
             if still(&p) {
                 phase = p;
@@ -372,11 +420,7 @@ fn shrink(mut phase: Phase, seed: u64, error: &str) -> Phase {
             }
         }
         for i in (0..phase.forces.len()).rev() {
-            let mut p = Phase {
-                autumn: phase.autumn,
-                forces: phase.forces.clone(),
-                orders: phase.orders.clone(),
-            };
+            let mut p = phase.clone();
             // Orders for the force go with it: an order naming no unit is another order.
             let gone = p.forces.remove(i).2;
             p.orders.retain(|(_, g)| g.unit().1 != gone);
@@ -397,7 +441,7 @@ fn shrink(mut phase: Phase, seed: u64, error: &str) -> Phase {
 #[ignore]
 fn survey_generated_failures() {
     let v = napoleonic();
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, u32)> = Vec::new();
     let mut failed = 0;
     let mut tally = [0; 3];
     let first_seed: u64 = std::env::var("PROPS_SEED")
@@ -447,9 +491,12 @@ fn survey_generated_failures() {
             let small = shrink(phase, seed, &e);
             let e = check_phase(&small, seed).err().unwrap_or(e);
             let sig = failure_kind(&e).to_string();
-            if !seen.contains(&sig) {
-                println!("=== {sig}\n{e}\n");
-                seen.push(sig);
+            match seen.iter_mut().find(|(k, _)| *k == sig) {
+                Some((_, count)) => *count += 1,
+                None => {
+                    println!("=== {sig}\n{e}\n");
+                    seen.push((sig, 1));
+                }
             }
         }
     }
@@ -457,6 +504,9 @@ fn survey_generated_failures() {
         "{failed} of {n} generated phases failed; {} kinds",
         seen.len()
     );
+    for (kind, count) in &seen {
+        println!("  {count} {kind}");
+    }
     println!(
         "orders: {} void, {} succeeded, {} failed",
         tally[0], tally[1], tally[2]
@@ -510,7 +560,7 @@ fn arrivals(v: &Variant, phase: &Phase, played: &Played) -> Result<(), String> {
         let there = candidates
             .iter()
             .filter_map(|&p| played.after.force(p))
-            .find(|f| f.power == *power);
+            .find(|f| played.before.commands(*power, f.power));
         // A merge succeeds when some participants arrive: one whose path fails drops out (R2.4).
         let merge = matches!(g, G::Merge(..));
         let ok = there.is_some_and(|f| merge || (f.armies >= need.0 && f.fleets >= need.1));

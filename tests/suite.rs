@@ -58,4 +58,5 @@ mod validate;
 mod variant_load;
 mod warnings;
 mod webdiplomacy_games;
+mod winter_properties;
 mod wiring;

@@ -3,6 +3,7 @@
 //! every kind, legal and not, written in either notation.
 
 mod cases;
+pub mod winter;
 pub use cases::cases;
 
 use napjudge_engine::variant::{self, PowerId, PowerKind, ProvinceId, Region, SpaceKind, Variant};
@@ -220,11 +221,14 @@ impl Writer<'_> {
 }
 
 /// A generated phase: the position and each power's orders.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Phase {
     pub autumn: bool,
     pub forces: Vec<(PowerId, Spec, Region)>,
+    /// Each order with the power whose sheet it is on (a minor's own, or its controller's).
     pub orders: Vec<(PowerId, G)>,
+    /// The minors controlled, and by whom (a `LEDGER` item).
+    pub controls: Vec<(PowerId, PowerId)>,
 }
 
 impl Phase {
@@ -265,7 +269,15 @@ impl Phase {
             (0..lines.len()).collect()
         };
         let season = if self.autumn { "Autumn" } else { "Spring" };
-        let mut t = format!("CASE p\nVARIANT napoleonic\nPHASE {season} 1805 Movement\nSTATE\n");
+        let mut t = format!("CASE p\nVARIANT napoleonic\nPHASE {season} 1805 Movement\n");
+        if !self.controls.is_empty() {
+            t.push_str("LEDGER\n");
+            for (minor, major) in &self.controls {
+                let (minor, major) = (&v.power(*minor).name, &v.power(*major).name);
+                t.push_str(&format!("  {minor}: controller {major} 1 year\n"));
+            }
+        }
+        t.push_str("STATE\n");
         for (p, s, r) in &self.forces {
             t.push_str(&format!(
                 "  {}: {}\n",
@@ -792,11 +804,221 @@ pub fn generate(v: &Variant, xs: &[u16]) -> Phase {
             orders.push((power, G::Disembark(U(Spec(1, 0), sea), c)));
         }
     }
+    // The situations of issue 33's six faults, placed anywhere on the board.
+    let mut controls = Vec::new();
+    orders.extend(passage_retreat(v, &mut d, &powers, &majors, &mut forces));
+    if autumn {
+        orders.extend(partial_blockade(v, &mut d, &powers, &mut forces));
+    }
+    orders.extend(doubled_chain(v, &mut d, &powers, &mut forces));
+    controls.extend(two_sheets(v, &mut d, &powers, &mut forces, &mut orders));
     Phase {
         autumn,
         forces,
         orders,
+        controls,
     }
+}
+
+/// Whether no force stands in any of `ps` yet.
+fn vacant(forces: &[(PowerId, Spec, Region)], ps: &[ProvinceId]) -> bool {
+    !forces.iter().any(|f| ps.contains(&f.2.province))
+}
+
+/// A retreat where a direct passage is adjacent (R1.9, R6.1): an army on a passage's end is
+/// attacked by two armies of another power over land, so that it is dislodged next to the
+/// passage; the other end is empty or held.
+fn passage_retreat(
+    v: &Variant,
+    d: &mut Dice,
+    powers: &[PowerId],
+    majors: &[PowerId],
+    forces: &mut Vec<(PowerId, Spec, Region)>,
+) -> Vec<(PowerId, G)> {
+    let none = Vec::new();
+    if !d.chance(25) {
+        return none;
+    }
+    let Some(x) = d.pick(&v.passages) else {
+        return none;
+    };
+    let (at, other) = if d.chance(50) { (x.a, x.b) } else { (x.b, x.a) };
+    let land: Vec<ProvinceId> = v.army_adj[at.index()].iter().collect();
+    let (Some(from), Some(me)) = (d.pick(&land), d.pick(powers)) else {
+        return none;
+    };
+    let foes: Vec<PowerId> = majors.iter().copied().filter(|&p| p != me).collect();
+    let Some(foe) = d.pick(&foes) else {
+        return none;
+    };
+    if !vacant(forces, &[at, from]) {
+        return none;
+    }
+    forces.push((me, Spec(1, 0), Region::of(at)));
+    forces.push((foe, Spec(2, 0), Region::of(from)));
+    if d.chance(30) && vacant(forces, &[other]) {
+        forces.push((foe, Spec(1, 0), Region::of(other)));
+    }
+    let attack = G::Move(U(Spec(2, 0), Region::of(from)), Region::of(at));
+    vec![(foe, attack)]
+}
+
+/// Part of a force at sea blockading while the rest sails away or stays (R5.1): an A/nF in a sea
+/// next to another power's coastal home centre; some of its fleets blockade, and the rest (its
+/// army aboard) is given a move written one of three ways, or nothing.
+fn partial_blockade(
+    v: &Variant,
+    d: &mut Dice,
+    powers: &[PowerId],
+    forces: &mut Vec<(PowerId, Spec, Region)>,
+) -> Vec<(PowerId, G)> {
+    let none = Vec::new();
+    if !d.chance(30) {
+        return none;
+    }
+    let Some(me) = d.pick(powers) else {
+        return none;
+    };
+    let home_centre = |c: ProvinceId| {
+        let p = v.province(c);
+        p.kind == SpaceKind::Coast && p.centre && p.home.is_some_and(|h| h != me)
+    };
+    let seas: Vec<ProvinceId> = v
+        .province_ids()
+        .filter(|&s| kind(v, Region::of(s)) == SpaceKind::Sea)
+        .filter(|&s| v.fleet_reach[s.index()].iter().any(home_centre))
+        .collect();
+    let Some(sea) = d.pick(&seas).filter(|&s| vacant(forces, &[s])) else {
+        return none;
+    };
+    let centres: Vec<ProvinceId> = v.fleet_reach[sea.index()]
+        .iter()
+        .filter(|&c| home_centre(c))
+        .collect();
+    let Some(centre) = d.pick(&centres) else {
+        return none;
+    };
+    let fleets = 2 + d.below(2) as u8;
+    let blockading = 1 + d.below(usize::from(fleets) - 1) as u8;
+    let rest = fleets - blockading;
+    let armies = 1 + d.below(usize::from(rest)) as u8;
+    let at = Region::of(sea);
+    forces.push((me, Spec(armies, fleets), at));
+    let mut orders = vec![(
+        me,
+        G::Blockade(U(Spec(0, blockading), at), Region::of(centre)),
+    )];
+    let next: Vec<Region> = v
+        .fleet_moves(at)
+        .filter(|r| kind(v, *r) == SpaceKind::Sea)
+        .collect();
+    if let Some(to) = d.pick(&next) {
+        match d.below(4) {
+            0 => orders.push((me, G::Move(U(Spec(0, rest), at), to))),
+            1 => orders.push((me, G::SecondMove(U(Spec(0, rest), at), to))),
+            2 => orders.push((me, G::Move(U(Spec(armies, rest), at), to))),
+            _ => {}
+        }
+    }
+    orders
+}
+
+/// The same embark move or chain given twice (R3.2): `A(Pap) E F(ADR)-ION-AEG` with the fleets'
+/// own order giving the same move, sometimes onto fleets already carrying their limit.
+fn doubled_chain(
+    v: &Variant,
+    d: &mut Dice,
+    powers: &[PowerId],
+    forces: &mut Vec<(PowerId, Spec, Region)>,
+) -> Vec<(PowerId, G)> {
+    let none = Vec::new();
+    if !d.chance(25) {
+        return none;
+    }
+    let coasts: Vec<ProvinceId> = v
+        .province_ids()
+        .filter(|&c| kind(v, Region::of(c)) == SpaceKind::Coast)
+        .collect();
+    let (Some(coast), Some(me)) = (d.pick(&coasts), d.pick(powers)) else {
+        return none;
+    };
+    let seas: Vec<ProvinceId> = v.fleet_reach[coast.index()]
+        .iter()
+        .filter(|&s| kind(v, Region::of(s)) == SpaceKind::Sea)
+        .collect();
+    let Some(sea) = d.pick(&seas).filter(|&s| vacant(forces, &[s, coast])) else {
+        return none;
+    };
+    let sea = Region::of(sea);
+    let Some(to) = d.pick(&v.fleet_moves(sea).collect::<Vec<_>>()) else {
+        return none;
+    };
+    let then = if d.chance(70) {
+        d.pick(&v.fleet_moves(to).collect::<Vec<_>>())
+    } else {
+        None
+    };
+    let full = d.chance(40);
+    forces.push((me, Spec(1, 0), Region::of(coast)));
+    forces.push((me, Spec(u8::from(full), 1), sea));
+    let fleet = U(Spec(0, 1), sea);
+    let own = match then {
+        Some(b) if d.chance(50) => G::Chain(if full { U(Spec(1, 1), sea) } else { fleet }, to, b),
+        Some(b) => G::Chain(fleet, to, b),
+        None => G::Move(fleet, to),
+    };
+    let embark = G::EmbarkFleet(U(Spec(1, 0), Region::of(coast)), fleet, to, then);
+    let mut orders = vec![(me, embark), (me, own)];
+    if d.chance(50) {
+        orders.reverse();
+    }
+    orders
+}
+
+/// A controlled minor's unit ordered on its own sheet and by its controller (R1.4, R7.9): a
+/// minor's force of one or two armies on one of its home centres, given an order on each sheet
+/// (a move or a hold), which may together name more armies than it has. Returns the minor and
+/// its controller.
+fn two_sheets(
+    v: &Variant,
+    d: &mut Dice,
+    powers: &[PowerId],
+    forces: &mut Vec<(PowerId, Spec, Region)>,
+    orders: &mut Vec<(PowerId, G)>,
+) -> Option<(PowerId, PowerId)> {
+    if !d.chance(25) {
+        return None;
+    }
+    let minors: Vec<PowerId> = v
+        .power_ids()
+        .filter(|&p| v.power(p).kind == PowerKind::Minor)
+        .collect();
+    let (minor, major) = (d.pick(&minors)?, d.pick(powers)?);
+    let homes: Vec<ProvinceId> = v
+        .homes(minor)
+        .iter()
+        .filter(|&h| kind(v, Region::of(h)) != SpaceKind::Sea)
+        .collect();
+    let home = d.pick(&homes).filter(|&h| vacant(forces, &[h]))?;
+    let armies = 1 + d.below(2) as u8;
+    let at = Region::of(home);
+    forces.push((minor, Spec(armies, 0), at));
+    let targets = moves(v, at, false);
+    let mut given = Vec::new();
+    for sheet in [major, minor] {
+        let n = 1 + d.below(usize::from(armies));
+        let u = U(Spec(n as u8, 0), at);
+        let g = match d.below(3) {
+            0 => G::Hold(u),
+            _ => G::Move(u, d.pick(&targets)?),
+        };
+        given.push((sheet, g));
+    }
+    if d.chance(50) {
+        given.reverse();
+    }
+    orders.extend(given);
+    Some((minor, major))
 }
 
 /// A permutation of `0..n` drawn from `seed` (Fisher-Yates with a small LCG).

@@ -353,6 +353,8 @@ pub fn second_phase(variant: &Variant, position: &mut Position) -> Vec<super::De
         .map(|p| Order::new(without_dropped(&p.order.kind, &p.dropped)))
         .collect();
     // Blockading fleets keep blockading: attacks in this phase may still cut them (R5.2, R5.3).
+    // Fleets whose blockade was cut are still blockaders: the army goes with the part that does
+    // not blockade (R5.1).
     let blockade_orders: Vec<Order<Region>> = position
         .blockades
         .iter()
@@ -368,7 +370,10 @@ pub fn second_phase(variant: &Variant, position: &mut Position) -> Vec<super::De
         })
         .collect();
     for (b, order) in position.blockades.iter().zip(&blockade_orders) {
-        if b.held {
+        let still_there = position
+            .force(b.province)
+            .is_some_and(|f| f.power == b.power && f.fleets >= b.fleets);
+        if b.held || still_there {
             orders.push(order.clone());
         }
     }

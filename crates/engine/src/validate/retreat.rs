@@ -51,10 +51,10 @@ impl Checker<'_> {
                     .and_then(|d| d.force.coast)
                     .filter(|_| unit.fleets > 0);
             }
-            // Every component must reach the space as it could move there (R1.9), by the same
-            // check as a move: armies over land or across a direct passage (never to sea), fleets
-            // by sea or coast, armies at sea only aboard their fleets (R1.2, R3.5). Nothing denies
-            // a crossing in a retreat phase (a denial is a first-phase order, R6.2).
+            // Every component must reach the space as it could move there (R1.9), by the same check
+            // as a move: armies over land or across a direct passage (never to sea), fleets by sea
+            // or coast, armies at sea only aboard their fleets into another sea (R1.2, R3.5).
+            // Nothing denies a crossing in a retreat phase (a denial is a first-phase order, R6.2).
             if unit.fleets > 0 {
                 *to = self.fleet_destination(unit, *to)?;
             } else {

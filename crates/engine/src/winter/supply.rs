@@ -3,9 +3,11 @@
 //! conversion to IP, bank).
 //!
 //! Rulings: a borrower repays out of this Winter's income and bank before anything else; what it
-//! can't pay stays lent for another year; creditors are paid in the variant's order of powers. A loan may only lend SP the lender doesn't need for the
-//! units it has (loans received this Winter don't count). Conversions and banking come after the
-//! builds and removals; what is left unallocated is banked.
+//! can't pay stays lent for another year. A borrower that can't repay every creditor pays them in
+//! the variant's order of powers, whatever order the loans are listed or were recorded in. A loan
+//! may only lend SP the lender doesn't need for the units it has (loans received this Winter don't
+//! count). Conversions and banking come after the builds and removals; what is left unallocated
+//! is banked.
 
 use crate::order::{Order, OrderKind};
 use crate::outcome::{Outcome, Reason, Refusal, WinterEvent};

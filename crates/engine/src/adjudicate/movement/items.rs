@@ -726,12 +726,13 @@ impl<'a> Resolver<'a> {
 
 /// Armies aboard a sea force that no move takes along (unordered, or named in a hold, support or
 /// blockade) travel with its fleets sailing to other seas when the fleets staying behind have no
-/// room for them (R3.4: an A/F moves as one force at sea; blockading fleets have none, R5.1), the sailing moves taken by destination
-/// so that the order of writing plays no part. Fleets can't sail ashore from under armies aboard
-/// (R3.3: an army lands only by `D`), those ordered to land included (the landing may fail, and
-/// the army then stays aboard): while armies would be left without room, the moves of that
-/// force's fleets into coastal spaces are void (a merge participant drops out, R2.4). Returns the
-/// items made void. Unordered items left with no unit are dropped: nothing stays behind.
+/// room for them (R3.4: an A/F moves as one force at sea; blockading fleets have none, R5.1), the
+/// sailing moves taken by destination so that the order of writing plays no part. Fleets can't sail
+/// ashore from under armies aboard (R3.3: an army lands only by `D`), those ordered to land
+/// included (the landing may fail, and the army then stays aboard): while armies would be left
+/// without room, the moves of that force's fleets into coastal spaces are void (a merge participant
+/// drops out, R2.4). Returns the items made void. Unordered items left with no unit are dropped:
+/// nothing stays behind.
 fn carry_armies_aboard(variant: &Variant, items: &mut Vec<Item>) -> Vec<usize> {
     let mut void = Vec::new();
     let to_sea = |it: &Item| match it.act {
