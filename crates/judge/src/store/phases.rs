@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, OptionalExtension, Row};
+use std::cell::RefCell;
 
 /// A phase of a game: its position, and once played its report.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,12 +90,32 @@ struct RawPhase {
     started: Option<String>,
 }
 
+thread_local! {
+    /// The position last read, with its stored text: answering one mail reads the current
+    /// phase four or five times (sign-on, orders, press, the tick), the same text each time, and
+    /// parsing it again was a fifth of a replay's instructions (issue 35). Kept per thread, as a
+    /// connection is used by one thread at a time.
+    static LAST_POSITION: RefCell<Option<(String, Position)>> = const { RefCell::new(None) };
+}
+
+/// The position stored as `text`: the one last read when the text is the same, else parsed.
+fn read_position(text: String) -> Result<Position, StoreError> {
+    LAST_POSITION.with_borrow_mut(|last| {
+        if let Some((_, position)) = last.as_ref().filter(|(seen, _)| *seen == text) {
+            return Ok(position.clone());
+        }
+        let position: Position = from_json("position", &text)?;
+        *last = Some((text, position.clone()));
+        Ok(position)
+    })
+}
+
 impl RawPhase {
     fn read(self) -> Result<PhaseRow, StoreError> {
         Ok(PhaseRow {
             id: self.id,
             seq: self.seq,
-            position: from_json("position", &self.position)?,
+            position: read_position(self.position)?,
             report: self
                 .report
                 .map(|r| from_json("phase report", &r))
