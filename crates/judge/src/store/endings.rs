@@ -73,7 +73,7 @@ impl View<'_> {
     /// The game's limits (the defaults when the GM set none).
     pub(crate) fn timing(&self, game: i64) -> Result<Timing, StoreError> {
         let row: Option<(i64, i64, i64)> = row(
-            &self.0,
+            self.0,
             "SELECT delay, absence_max_days, absences_per_year FROM game_timing
                  WHERE game = ?1",
             [game],
@@ -141,7 +141,7 @@ impl View<'_> {
     /// How the game ended, if it did and the judge recorded it.
     pub(crate) fn ending(&self, game: i64) -> Result<Option<Ending>, StoreError> {
         let row: Option<(EndKind, String, String, String, String)> = row(
-            &self.0,
+            self.0,
             "SELECT kind, powers, reason, phase, at FROM endings WHERE game = ?1",
             [game],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
@@ -162,7 +162,7 @@ impl View<'_> {
     /// When a phase's orders last changed (an order text or a CLEAR), if they did.
     pub(crate) fn last_orders_at(&self, phase: i64) -> Result<Option<DateTime<Utc>>, StoreError> {
         let at: Option<String> = row(
-            &self.0,
+            self.0,
             "SELECT MAX(received) FROM orders WHERE phase = ?1",
             [phase],
             |r| r.get(0),

@@ -86,7 +86,7 @@ impl View<'_> {
             None => ("message_id IS NULL AND digest = ?1", digest),
         };
         let first = row(
-            &self.0,
+            self.0,
             &format!(
                 "SELECT i.id, i.received, i.state, g.timezone FROM inbox i
                      LEFT JOIN games g ON g.id = i.game
@@ -101,7 +101,7 @@ impl View<'_> {
         };
         let at = read_time(&at)?;
         let answered_twice = row(
-            &self.0,
+            self.0,
             &format!("SELECT COUNT(*) > 0 FROM inbox WHERE {key} AND id < ?2 AND state = ?3"),
             params![value, id, InboxState::Duplicate],
             |r| r.get(0),
@@ -119,7 +119,7 @@ impl View<'_> {
     /// from a mailbox finds the messages it stored before it was stopped.
     pub(crate) fn has_digest(&self, digest: &str) -> Result<bool, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT EXISTS (SELECT 1 FROM inbox WHERE digest = ?1)",
             params![digest],
             |r| r.get(0),
@@ -143,7 +143,7 @@ impl View<'_> {
     pub(crate) fn message(&self, id: i64) -> Result<Option<Pending>, StoreError> {
         type Row = (Vec<u8>, i64, String, Option<String>, String);
         let row: Option<Row> = row(
-            &self.0,
+            self.0,
             "SELECT raw, size, digest, secrets, received FROM inbox WHERE id = ?1",
             [id],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
@@ -169,7 +169,7 @@ impl View<'_> {
         after: DateTime<Utc>,
         until: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        Ok(row(&self.0,
+        Ok(row(self.0,
             "SELECT COUNT(*) FROM inbox WHERE state = 'stored' AND received > ?1 AND received <= ?2",
             params![time(after), time(until)],
             |r| r.get(0),
@@ -183,7 +183,7 @@ impl View<'_> {
         role: &Role,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
         let t: Option<String> = row(
-            &self.0,
+            self.0,
             "SELECT MAX(dated) FROM handled WHERE game = ?1 AND power = ?2",
             params![game, role],
             |r| r.get(0),
@@ -202,7 +202,7 @@ impl View<'_> {
         dated: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
         let t: Option<String> = row(
-            &self.0,
+            self.0,
             "SELECT MIN(h.dated) FROM handled h LEFT JOIN phases p ON p.id = h.phase
              WHERE h.game = ?1 AND h.power = ?2 AND h.digest = ?4
                AND (h.phase IS ?3 OR (p.superseded = 1 AND h.dated = ?5))",

@@ -340,7 +340,7 @@ impl View<'_> {
     /// The game called `name`.
     pub fn game(&self, name: &str) -> Result<Option<Game>, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             &format!("SELECT {GAME_COLUMNS} FROM games WHERE name = ?1"),
             [name],
             game_row,
@@ -362,7 +362,7 @@ impl View<'_> {
     /// tick.
     pub fn archive_stamp(&self) -> Result<String, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT (SELECT COALESCE(GROUP_CONCAT(name || '=' || state), '') FROM games)
                     || '|' || COUNT(*) || ':' || COALESCE(MAX(id), 0) || ':' || COUNT(report)
                     || ':' || COALESCE(SUM(superseded), 0)
@@ -379,7 +379,7 @@ impl View<'_> {
     /// first.
     pub(crate) fn game_any_case(&self, name: &str) -> Result<Option<Game>, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             &format!(
                 "SELECT {GAME_COLUMNS} FROM games WHERE name = ?1 COLLATE NOCASE
                      ORDER BY name = ?1 DESC LIMIT 1"

@@ -116,7 +116,7 @@ impl View<'_> {
     /// The picture of `phase`, when one was stored.
     pub fn picture(&self, phase: i64) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT png FROM pictures WHERE phase = ?1",
             [phase],
             |r| r.get(0),
@@ -127,7 +127,7 @@ impl View<'_> {
     /// The picture a mail carries of its own (a MAP of the board now), when it has one.
     pub fn mail_png(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(
-            row(&self.0, "SELECT png FROM outbox WHERE id = ?1", [id], |r| {
+            row(self.0, "SELECT png FROM outbox WHERE id = ?1", [id], |r| {
                 r.get(0)
             })
             .optional()?
@@ -158,7 +158,7 @@ impl View<'_> {
     /// The body of the first reply queued after row `after` of the outbox.
     pub fn reply_after(&self, after: i64) -> Result<Option<String>, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT body FROM outbox WHERE kind = ?2 AND id > ?1 ORDER BY id LIMIT 1",
             params![after, MailKind::Reply],
             |r| r.get(0),
@@ -169,7 +169,7 @@ impl View<'_> {
     /// The last row id of the outbox (0 when empty).
     pub fn last_mail_id(&self) -> Result<i64, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT COALESCE(MAX(id), 0) FROM outbox",
             [],
             |r| r.get(0),
@@ -179,7 +179,7 @@ impl View<'_> {
     /// How many mails of `kind` a game queued.
     pub fn mail_count(&self, game: i64, kind: MailKind) -> Result<i64, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT COUNT(*) FROM outbox WHERE kind = ?2 AND game = ?1",
             params![game, kind],
             |r| r.get(0),

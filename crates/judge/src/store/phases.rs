@@ -159,7 +159,7 @@ impl View<'_> {
     /// The phase to play next: the game's unprocessed, current phase.
     pub fn current_phase(&self, game: i64) -> Result<Option<PhaseRow>, StoreError> {
         row(
-            &self.0,
+            self.0,
             &format!(
                 "SELECT {PHASE_COLUMNS} FROM phases
                      WHERE game = ?1 AND report IS NULL AND superseded = 0
@@ -236,7 +236,7 @@ impl View<'_> {
     /// may replace results mailed before).
     pub(crate) fn rolled_back(&self, game: i64) -> Result<bool, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT EXISTS (SELECT 1 FROM phases
                             WHERE game = ?1 AND superseded = 1 AND report IS NOT NULL)",
             params![game],
@@ -438,5 +438,38 @@ impl Tx<'_> {
             params![game, phase, action, command, time(now)],
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use napjudge_engine::variant::{load_named, Phase, PhaseKind, Season};
+
+    /// Issue 35: the position kept from the last read is given back only for the same text; a
+    /// different text is parsed, and the kept one then replaced.
+    #[test]
+    fn a_position_is_reused_only_for_the_same_text() {
+        let variant = load_named("standard").expect("the standard board");
+        let at = |year, kind| {
+            Position::empty(
+                &variant,
+                Phase {
+                    year,
+                    season: Season::Spring,
+                    kind,
+                },
+            )
+        };
+        let spring = at(1901, PhaseKind::Movement);
+        let retreat = at(1901, PhaseKind::Retreat);
+        for p in [&spring, &spring, &retreat, &spring, &retreat, &retreat] {
+            let text = serde_json::to_string(p).expect("json");
+            assert_eq!(&read_position(text).expect("reads"), p);
+        }
+        assert!(
+            read_position("{}".into()).is_err(),
+            "a text that is no position"
+        );
     }
 }

@@ -65,7 +65,7 @@ impl View<'_> {
     /// A role's password hash (PHC string), if it has a player.
     pub fn password_hash(&self, game: i64, role: &Role) -> Result<Option<String>, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT password_hash FROM players WHERE game = ?1 AND power = ?2",
             params![game, role],
             |r| r.get(0),
@@ -81,7 +81,7 @@ impl View<'_> {
         role: &Role,
     ) -> Result<Option<Option<PasswordSet>>, StoreError> {
         let row: Option<(Option<PasswordFrom>, Option<String>)> = row(
-            &self.0,
+            self.0,
             "SELECT password_from, password_set FROM players WHERE game = ?1 AND power = ?2",
             params![game, role],
             |r| Ok((r.get(0)?, r.get(1)?)),

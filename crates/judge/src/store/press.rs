@@ -77,7 +77,7 @@ impl View<'_> {
         sender: &str,
     ) -> Result<i64, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT COUNT(*) FROM press WHERE game = ?1 AND phase = ?2 AND sender = ?3",
             params![game, phase, sender],
             |r| r.get(0),

@@ -66,7 +66,7 @@ impl View<'_> {
     /// The game's seat rules (the defaults when it has none of its own).
     pub(crate) fn seat_rules(&self, game: i64) -> Result<SeatRules, StoreError> {
         Ok(row(
-            &self.0,
+            self.0,
             "SELECT abandon_after, observers FROM seat_rules WHERE game = ?1",
             [game],
             |r| {
@@ -120,7 +120,7 @@ impl View<'_> {
         digest: &str,
     ) -> Result<Option<CodeState>, StoreError> {
         let row: Option<(i64, Option<String>, bool)> = row(
-            &self.0,
+            self.0,
             "SELECT id, used, void FROM takeover_codes
                  WHERE game = ?1 AND power = ?2 AND digest = ?3",
             params![game, power, digest],
