@@ -19,8 +19,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-cargo build --release --bin napjudge >&2
-bench=$(cargo bench --bench adjudicate --no-run --message-format=json 2>/dev/null |
+# One build, the release profile for both (`cargo bench` would build everything again under
+# the bench profile).
+bench=$(cargo build --release --bin napjudge --bench adjudicate --message-format=json |
     sed -n 's/.*"executable":"\([^"]*adjudicate[^"]*\)".*/\1/p' | tail -1)
 [ -x "$bench" ] || { echo "no adjudicate bench binary" >&2; exit 1; }
 
