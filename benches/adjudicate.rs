@@ -467,6 +467,40 @@ fn main() {
     }
     std::panic::set_hook(hook);
 
+    // `NAPJUDGE_BENCH_COUNT=WHAT:N`: run one workload N times and stop, nothing printed, for a
+    // load-independent count of it (`perf stat -e instructions:u`, `valgrind --tool=callgrind`;
+    // `benches/figures.sh` uses it). WHAT is spring_napjudge, spring_diplomacy, season_napjudge,
+    // season_adjudication, datc_napjudge or datc_diplomacy.
+    if let Ok(count) = std::env::var("NAPJUDGE_BENCH_COUNT") {
+        let (what, n) = count.split_once(':').expect("NAPJUDGE_BENCH_COUNT=WHAT:N");
+        let n: u32 = n.parse().expect("N a count");
+        let mut f: Box<dyn FnMut()> = match what {
+            "spring_napjudge" => Box::new(|| {
+                black_box(movement::adjudicate(
+                    &spring.variant,
+                    &spring.position,
+                    black_box(&spring.orders),
+                ));
+            }),
+            "spring_diplomacy" => Box::new(|| {
+                black_box(black_box(&spring_sub).adjudicate(&rules));
+            }),
+            "season_napjudge" => Box::new(|| {
+                black_box(black_box(&season).play());
+            }),
+            "season_adjudication" => Box::new(|| {
+                black_box(black_box(&season).adjudicate());
+            }),
+            "datc_napjudge" => Box::new(|| nap_datc(&datc.variant, black_box(&subset))),
+            "datc_diplomacy" => Box::new(|| dip_datc(black_box(&subs), &rules)),
+            other => panic!("no workload {other}"),
+        };
+        for _ in 0..n {
+            f();
+        }
+        return;
+    }
+
     let mut c = Criterion::default()
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_secs(1))

@@ -456,9 +456,15 @@ pub fn legal_retreats(variant: &Variant, position: &Position, d: &Dislodged) -> 
             coast: d.force.coast,
         }),
     };
+    // Only the spaces some component reaches from there are tried: the check below still
+    // decides, and trying the whole board was most of a phase report's cost (issue 35).
+    let from = d.province;
+    let near = |p: ProvinceId| {
+        variant.fleet_reach[from.index()].contains(p) || variant.army_reaches(from, p)
+    };
     variant
         .province_ids()
-        .filter(|&p| p != d.province && retreat_barred(position, d, p).is_none())
+        .filter(|&p| p != from && near(p) && retreat_barred(position, d, p).is_none())
         .flat_map(|p| {
             let coasts = &variant.province(p).coasts;
             std::iter::once(Region::of(p)).chain(coasts.iter().map(move |&c| Region {

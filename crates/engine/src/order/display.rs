@@ -35,10 +35,14 @@ impl PlaceName for Place {
 pub(super) fn unit_name<P: PlaceName>(unit: &UnitSpec<P>, variant: &Variant) -> String {
     let at = unit.at.name(variant);
     if unit.armies == 0 && unit.fleets == 0 {
-        at
-    } else {
-        format!("{}({at})", spec_text(unit.armies, unit.fleets))
+        return at;
     }
+    // Written onto the counts' string: every order's canonical form prints its units.
+    let mut name = spec_text(unit.armies, unit.fleets);
+    name.push('(');
+    name.push_str(&at);
+    name.push(')');
+    name
 }
 
 fn power_name(power: PowerId, variant: &Variant) -> &str {

@@ -154,18 +154,19 @@ impl Checker<'_> {
             .collect();
         reachable.sort();
         reachable.dedup();
-        let unit_name = format!("F({})", v.region_name(from));
+        // Named only in an error: a fleet's every move is checked here.
+        let fleet_name = || format!("F({})", v.region_name(from));
         match (to.coast, reachable.as_slice()) {
             (_, []) => Err(self
                 .wrong_coast(unit.at, to)
                 .unwrap_or(ValidationError::Unreachable {
-                    unit: unit_name,
+                    unit: fleet_name(),
                     place: v.region_name(to),
                 })),
             (None, [one]) => Ok(*one),
             (None, _) if v.province(to.province).coasts.is_empty() => Ok(to),
             (None, _) => Err(ValidationError::CoastNeeded {
-                unit: unit_name,
+                unit: fleet_name(),
                 place: v.province(to.province).code.clone(),
             }),
             (Some(c), _) if reachable.iter().any(|r| r.coast == Some(c)) => Ok(to),
@@ -173,7 +174,7 @@ impl Checker<'_> {
                 Ok(Region::of(to.province))
             }
             (Some(_), _) => Err(ValidationError::Unreachable {
-                unit: unit_name,
+                unit: fleet_name(),
                 place: v.region_name(to),
             }),
         }

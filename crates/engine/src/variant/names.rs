@@ -30,7 +30,12 @@ pub(crate) fn key(name: &str) -> String {
             out.push(' ');
             blank = false;
         }
-        out.extend(c.to_lowercase());
+        if c.is_ascii() {
+            // Most names are ASCII: lower case without Unicode's tables.
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
     }
     out
 }

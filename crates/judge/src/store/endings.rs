@@ -2,7 +2,7 @@
 //! player's choices (WAIT, the draw vote, a concession), absences, how a game ended, and the
 //! removal of a game that never started.
 
-use super::{from_json, json, read_time, time, EndKind, StoreError, Tx, View};
+use super::{exec, from_json, json, read_time, row, time, EndKind, StoreError, Tx, View};
 use crate::clock::Period;
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
@@ -72,15 +72,14 @@ pub struct Ending {
 impl View<'_> {
     /// The game's limits (the defaults when the GM set none).
     pub(crate) fn timing(&self, game: i64) -> Result<Timing, StoreError> {
-        let row: Option<(i64, i64, i64)> = self
-            .0
-            .query_row(
-                "SELECT delay, absence_max_days, absences_per_year FROM game_timing
+        let row: Option<(i64, i64, i64)> = row(
+            self.0,
+            "SELECT delay, absence_max_days, absences_per_year FROM game_timing
                  WHERE game = ?1",
-                [game],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
+            [game],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
         Ok(match row {
             Some((delay, days, per_year)) => Timing {
                 delay: Period::clamped(delay),
@@ -141,14 +140,13 @@ impl View<'_> {
 
     /// How the game ended, if it did and the judge recorded it (the web archive shows it).
     pub fn ending(&self, game: i64) -> Result<Option<Ending>, StoreError> {
-        let row: Option<(EndKind, String, String, String, String)> = self
-            .0
-            .query_row(
-                "SELECT kind, powers, reason, phase, at FROM endings WHERE game = ?1",
-                [game],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )
-            .optional()?;
+        let row: Option<(EndKind, String, String, String, String)> = row(
+            self.0,
+            "SELECT kind, powers, reason, phase, at FROM endings WHERE game = ?1",
+            [game],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()?;
         row.map(|(kind, powers, reason, phase, at)| {
             Ok(Ending {
                 kind,
@@ -163,7 +161,8 @@ impl View<'_> {
 
     /// When a phase's orders last changed (an order text or a CLEAR), if they did.
     pub(crate) fn last_orders_at(&self, phase: i64) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let at: Option<String> = self.0.query_row(
+        let at: Option<String> = row(
+            self.0,
             "SELECT MAX(received) FROM orders WHERE phase = ?1",
             [phase],
             |r| r.get(0),
@@ -175,7 +174,8 @@ impl View<'_> {
 impl Tx<'_> {
     /// Sets the game's limits.
     pub(crate) fn set_timing(&self, game: i64, t: &Timing) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT OR REPLACE INTO game_timing (game, delay, absence_max_days, absences_per_year)
              VALUES (?1, ?2, ?3, ?4)",
             params![game, t.delay, t.absence_max_days, t.absences_per_year],
@@ -190,7 +190,8 @@ impl Tx<'_> {
         power: &str,
         c: &Choices,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT OR REPLACE INTO choices (game, power, wait, draw, concede)
              VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game, power, c.wait, c.draw, c.concede],
@@ -200,7 +201,8 @@ impl Tx<'_> {
 
     /// Forgets every draw vote and concession of the game (the game ended, or went back).
     pub(crate) fn clear_votes(&self, game: i64) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE choices SET draw = 0, concede = NULL WHERE game = ?1",
             [game],
         )?;
@@ -216,7 +218,8 @@ impl Tx<'_> {
         end: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO absences (game, power, start, end, created) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game, power, time(start), time(end), time(now)],
         )?;
@@ -230,7 +233,8 @@ impl Tx<'_> {
         power: &str,
         now: DateTime<Utc>,
     ) -> Result<usize, StoreError> {
-        Ok(self.0.execute(
+        Ok(exec(
+            &self.0,
             "DELETE FROM absences WHERE game = ?1 AND power = ?2 AND end > ?3",
             params![game, power, time(now)],
         )?)
@@ -238,7 +242,8 @@ impl Tx<'_> {
 
     /// Records how the game ended.
     pub(crate) fn set_ending(&self, game: i64, e: &Ending) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT OR REPLACE INTO endings (game, kind, powers, reason, phase, at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![game, e.kind, json(&e.powers), e.reason, e.phase, time(e.at)],
@@ -248,8 +253,7 @@ impl Tx<'_> {
 
     /// Forgets how the game ended (the GM rolled it back to play on).
     pub(crate) fn forget_ending(&self, game: i64) -> Result<(), StoreError> {
-        self.0
-            .execute("DELETE FROM endings WHERE game = ?1", [game])?;
+        exec(&self.0, "DELETE FROM endings WHERE game = ?1", [game])?;
         Ok(())
     }
 
@@ -261,7 +265,8 @@ impl Tx<'_> {
         n: usize,
         phase: i64,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE outbox SET picture = ?3 WHERE id IN
                (SELECT id FROM outbox WHERE game = ?1 ORDER BY id DESC LIMIT ?2)
              AND EXISTS (SELECT 1 FROM pictures WHERE phase = ?3)",
@@ -274,11 +279,12 @@ impl Tx<'_> {
     /// mails and its settings. The mails to and from it stay in the outbox and the inbox,
     /// without a game. False when the game has phases (it started): nothing is removed.
     pub(crate) fn delete_forming_game(&self, game: i64) -> Result<bool, StoreError> {
-        let phases: i64 =
-            self.0
-                .query_row("SELECT COUNT(*) FROM phases WHERE game = ?1", [game], |r| {
-                    r.get(0)
-                })?;
+        let phases: i64 = row(
+            &self.0,
+            "SELECT COUNT(*) FROM phases WHERE game = ?1",
+            [game],
+            |r| r.get(0),
+        )?;
         if phases > 0 {
             return Ok(false);
         }
@@ -300,7 +306,7 @@ impl Tx<'_> {
             "DELETE FROM observers WHERE game = ?1",
             "DELETE FROM games WHERE id = ?1",
         ] {
-            self.0.execute(sql, [game])?;
+            exec(&self.0, sql, [game])?;
         }
         Ok(true)
     }

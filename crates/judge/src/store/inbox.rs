@@ -2,7 +2,7 @@
 //! messages stored and never answered, what became of each, and the record of each mail
 //! handled after its SIGNON (what refuses an older mail or a replay).
 
-use super::{read_opt_time, read_time, time, InboxState, Role, StoreError, Tx, View};
+use super::{exec, read_opt_time, read_time, row, time, InboxState, Role, StoreError, Tx, View};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
@@ -143,23 +143,23 @@ impl View<'_> {
             Some(m) => ("message_id = ?1", m),
             None => ("message_id IS NULL AND digest = ?1", digest),
         };
-        let first = self
-            .0
-            .query_row(
-                &format!(
-                    "SELECT i.id, i.received, i.state, g.timezone FROM inbox i
+        let first = row(
+            self.0,
+            &format!(
+                "SELECT i.id, i.received, i.state, g.timezone FROM inbox i
                      LEFT JOIN games g ON g.id = i.game
                      WHERE {key} AND i.id < ?2 ORDER BY i.id LIMIT 1"
-                ),
-                params![value, id],
-                |r| Ok((r.get(0)?, r.get::<_, String>(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()?;
+            ),
+            params![value, id],
+            |r| Ok((r.get(0)?, r.get::<_, String>(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?;
         let Some((first, at, state, zone)) = first else {
             return Ok(None);
         };
         let at = read_time(&at)?;
-        let answered_twice = self.0.query_row(
+        let answered_twice = row(
+            self.0,
             &format!("SELECT COUNT(*) > 0 FROM inbox WHERE {key} AND id < ?2 AND state = ?3"),
             params![value, id, InboxState::Duplicate],
             |r| r.get(0),
@@ -176,7 +176,8 @@ impl View<'_> {
     /// Whether a message with these bytes (their SHA-256) is stored: an intake that fetches
     /// from a mailbox finds the messages it stored before it was stopped.
     pub(crate) fn has_digest(&self, digest: &str) -> Result<bool, StoreError> {
-        Ok(self.0.query_row(
+        Ok(row(
+            self.0,
             "SELECT EXISTS (SELECT 1 FROM inbox WHERE digest = ?1)",
             params![digest],
             |r| r.get(0),
@@ -199,14 +200,13 @@ impl View<'_> {
     /// The stored message `id`, if there is one.
     pub(crate) fn message(&self, id: i64) -> Result<Option<Pending>, StoreError> {
         type Row = (Vec<u8>, i64, String, Option<String>, String);
-        let row: Option<Row> = self
-            .0
-            .query_row(
-                "SELECT raw, size, digest, secrets, received FROM inbox WHERE id = ?1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )
-            .optional()?;
+        let row: Option<Row> = row(
+            self.0,
+            "SELECT raw, size, digest, secrets, received FROM inbox WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()?;
         row.map(|(raw, size, digest, secrets, received)| {
             Ok(Pending {
                 id,
@@ -227,7 +227,7 @@ impl View<'_> {
         after: DateTime<Utc>,
         until: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        Ok(self.0.query_row(
+        Ok(row(self.0,
             "SELECT COUNT(*) FROM inbox WHERE state = 'stored' AND received > ?1 AND received <= ?2",
             params![time(after), time(until)],
             |r| r.get(0),
@@ -240,7 +240,8 @@ impl View<'_> {
         game: i64,
         role: &Role,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let t: Option<String> = self.0.query_row(
+        let t: Option<String> = row(
+            self.0,
             "SELECT MAX(dated) FROM handled WHERE game = ?1 AND power = ?2",
             params![game, role],
             |r| r.get(0),
@@ -258,7 +259,8 @@ impl View<'_> {
         digest: &str,
         dated: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let t: Option<String> = self.0.query_row(
+        let t: Option<String> = row(
+            self.0,
             "SELECT MIN(h.dated) FROM handled h LEFT JOIN phases p ON p.id = h.phase
              WHERE h.game = ?1 AND h.power = ?2 AND h.digest = ?4
                AND (h.phase IS ?3 OR (p.superseded = 1 AND h.dated = ?5))",
@@ -276,7 +278,8 @@ impl Tx<'_> {
         m: &NewMessage,
         now: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO inbox (message_id, digest, sender, size, raw, received, state, secrets)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
@@ -305,15 +308,15 @@ impl Tx<'_> {
         game: Option<i64>,
         note: Option<&str>,
     ) -> Result<Option<bool>, StoreError> {
-        let secrets: Option<bool> = self
-            .0
-            .query_row(
-                "SELECT secrets IS NOT NULL FROM inbox WHERE id = ?1 AND state = ?2",
-                params![id, InboxState::Stored],
-                |r| r.get(0),
-            )
-            .optional()?;
-        self.0.execute(
+        let secrets: Option<bool> = row(
+            &self.0,
+            "SELECT secrets IS NOT NULL FROM inbox WHERE id = ?1 AND state = ?2",
+            params![id, InboxState::Stored],
+            |r| r.get(0),
+        )
+        .optional()?;
+        exec(
+            &self.0,
             "UPDATE inbox SET state = ?2, game = ?3, note = ?4, secrets = NULL
              WHERE id = ?1 AND state = ?5",
             params![id, state, game, note, InboxState::Stored],
@@ -323,7 +326,8 @@ impl Tx<'_> {
 
     /// Records a mail handled after its SIGNON (with the received message `inbox`).
     pub(crate) fn add_handled(&self, inbox: i64, h: &SignedMail) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO handled (inbox, game, power, phase, dated, digest)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![inbox, h.game, h.role, h.phase, time(h.dated), h.digest],

@@ -3,7 +3,8 @@
 //! strangers.
 
 use super::{
-    read_opt_time, read_time, time, Address, Fault, MailKind, MailState, StoreError, Tx, View,
+    exec, read_opt_time, read_time, row, time, Address, Fault, MailKind, MailState, StoreError, Tx,
+    View,
 };
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension, Row};
@@ -141,21 +142,24 @@ impl View<'_> {
 
     /// The picture of `phase`, when one was stored.
     pub fn picture(&self, phase: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .0
-            .query_row("SELECT png FROM pictures WHERE phase = ?1", [phase], |r| {
-                r.get(0)
-            })
-            .optional()?)
+        Ok(row(
+            self.0,
+            "SELECT png FROM pictures WHERE phase = ?1",
+            [phase],
+            |r| r.get(0),
+        )
+        .optional()?)
     }
 
     /// The picture a mail carries of its own (a MAP of the board now), when it has one.
     pub fn mail_png(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .0
-            .query_row("SELECT png FROM outbox WHERE id = ?1", [id], |r| r.get(0))
+        Ok(
+            row(self.0, "SELECT png FROM outbox WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
             .optional()?
-            .flatten())
+            .flatten(),
+        )
     }
 
     /// The outbox, oldest first; only mails in `state` when given.
@@ -180,26 +184,29 @@ impl View<'_> {
 
     /// The body of the first reply queued after row `after` of the outbox.
     pub fn reply_after(&self, after: i64) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .0
-            .query_row(
-                "SELECT body FROM outbox WHERE kind = ?2 AND id > ?1 ORDER BY id LIMIT 1",
-                params![after, MailKind::Reply],
-                |r| r.get(0),
-            )
-            .optional()?)
+        Ok(row(
+            self.0,
+            "SELECT body FROM outbox WHERE kind = ?2 AND id > ?1 ORDER BY id LIMIT 1",
+            params![after, MailKind::Reply],
+            |r| r.get(0),
+        )
+        .optional()?)
     }
 
     /// The last row id of the outbox (0 when empty).
     pub fn last_mail_id(&self) -> Result<i64, StoreError> {
-        Ok(self
-            .0
-            .query_row("SELECT COALESCE(MAX(id), 0) FROM outbox", [], |r| r.get(0))?)
+        Ok(row(
+            self.0,
+            "SELECT COALESCE(MAX(id), 0) FROM outbox",
+            [],
+            |r| r.get(0),
+        )?)
     }
 
     /// How many mails of `kind` a game queued.
     pub fn mail_count(&self, game: i64, kind: MailKind) -> Result<i64, StoreError> {
-        Ok(self.0.query_row(
+        Ok(row(
+            self.0,
             "SELECT COUNT(*) FROM outbox WHERE kind = ?2 AND game = ?1",
             params![game, kind],
             |r| r.get(0),
@@ -254,7 +261,8 @@ impl Tx<'_> {
 
     /// Has the queued mail `id` carry the stored picture of `phase`.
     pub(crate) fn mail_picture(&self, id: i64, phase: i64) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE outbox SET picture = ?2 WHERE id = ?1",
             params![id, phase],
         )?;
@@ -263,14 +271,18 @@ impl Tx<'_> {
 
     /// Has the queued mail `id` carry `png`, a picture of its own.
     pub(crate) fn mail_png(&self, id: i64, png: &[u8]) -> Result<(), StoreError> {
-        self.0
-            .execute("UPDATE outbox SET png = ?2 WHERE id = ?1", params![id, png])?;
+        exec(
+            &self.0,
+            "UPDATE outbox SET png = ?2 WHERE id = ?1",
+            params![id, png],
+        )?;
         Ok(())
     }
 
     /// Queues a mail.
     pub(crate) fn queue_mail(&self, m: &NewMail, now: DateTime<Utc>) -> Result<i64, StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO outbox (game, phase, kind, recipient, subject, body, state, tries,
                                  created, in_reply_to)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9)",
@@ -291,11 +303,13 @@ impl Tx<'_> {
 
     /// Stores `png` as the picture of `phase` and attaches it to the phase's result mails.
     pub(crate) fn attach_picture(&self, phase: i64, png: &[u8]) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT OR REPLACE INTO pictures (phase, png) VALUES (?1, ?2)",
             params![phase, png],
         )?;
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE outbox SET picture = ?1 WHERE phase = ?1 AND kind = ?2",
             params![phase, MailKind::Results],
         )?;
@@ -313,7 +327,8 @@ impl Tx<'_> {
         now: DateTime<Utc>,
         until: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+        let n = exec(
+            &self.0,
             "UPDATE outbox SET message_id = COALESCE(message_id, ?2), next_try = ?4
              WHERE id = ?1 AND state IN ('queued', 'failed')
                    AND (next_try IS NULL OR next_try <= ?3)",
@@ -325,7 +340,8 @@ impl Tx<'_> {
     /// Marks a mail sent; a generated password it carried is masked in its body (sent, it is
     /// the player's to keep, not the judge's).
     pub(crate) fn mail_sent(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE outbox SET state = ?3, tries = tries + 1, error = NULL, sent_at = ?2,
                     next_try = NULL, fault = NULL, failing_since = NULL, given_up = NULL,
                     body = CASE WHEN secret IS NULL THEN body
@@ -352,7 +368,8 @@ impl Tx<'_> {
         } else {
             MailState::Undeliverable
         };
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE outbox SET state = ?2, tries = tries + 1, error = ?3, next_try = ?4,
                     fault = ?5, failing_since = COALESCE(failing_since, ?6),
                     given_up = CASE WHEN ?4 IS NULL THEN ?6 END
@@ -365,7 +382,8 @@ impl Tx<'_> {
     /// Queues a given-up mail again, as if new (its Message-ID kept): false when mail `id`
     /// isn't given up.
     pub(crate) fn requeue_mail(&self, id: i64) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+        let n = exec(
+            &self.0,
             "UPDATE outbox SET state = ?2, tries = 0, next_try = NULL, failing_since = NULL,
                     given_up = NULL
              WHERE id = ?1 AND state = ?3",
@@ -400,7 +418,8 @@ impl Tx<'_> {
     /// Keeps `secret` (a generated password in the mail's body) with the queued mail `id`, to be
     /// masked once it is sent.
     pub(crate) fn mail_secret(&self, id: i64, secret: &str) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE outbox SET secret = ?2 WHERE id = ?1",
             params![id, secret],
         )?;

@@ -2,13 +2,14 @@
 //! texts and CLEARs received in it, and the GM's actions.
 
 use super::{
-    from_json, game_row, json, read_opt_time, read_time, time, Author, Game, Reminded, StoreError,
-    Tx, View, GAME_COLUMNS,
+    exec, from_json, game_row, json, read_opt_time, read_time, row, time, Author, Game, Reminded,
+    StoreError, Tx, View, GAME_COLUMNS,
 };
 use chrono::{DateTime, Utc};
 use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, OptionalExtension, Row};
+use std::cell::RefCell;
 
 /// A phase of a game: its position, and once played its report.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,12 +90,32 @@ struct RawPhase {
     started: Option<String>,
 }
 
+thread_local! {
+    /// The position last read, with its stored text: answering one mail reads the current
+    /// phase four or five times (sign-on, orders, press, the tick), the same text each time, and
+    /// parsing it again was a fifth of a replay's instructions (issue 35). Kept per thread, as a
+    /// connection is used by one thread at a time.
+    static LAST_POSITION: RefCell<Option<(String, Position)>> = const { RefCell::new(None) };
+}
+
+/// The position stored as `text`: the one last read when the text is the same, else parsed.
+fn read_position(text: String) -> Result<Position, StoreError> {
+    LAST_POSITION.with_borrow_mut(|last| {
+        if let Some((_, position)) = last.as_ref().filter(|(seen, _)| *seen == text) {
+            return Ok(position.clone());
+        }
+        let position: Position = from_json("position", &text)?;
+        *last = Some((text, position.clone()));
+        Ok(position)
+    })
+}
+
 impl RawPhase {
     fn read(self) -> Result<PhaseRow, StoreError> {
         Ok(PhaseRow {
             id: self.id,
             seq: self.seq,
-            position: from_json("position", &self.position)?,
+            position: read_position(self.position)?,
             report: self
                 .report
                 .map(|r| from_json("phase report", &r))
@@ -137,19 +158,19 @@ const LATEST_ORDERS: &str = "SELECT power, text, received, by, cleared, flawed F
 impl View<'_> {
     /// The phase to play next: the game's unprocessed, current phase.
     pub fn current_phase(&self, game: i64) -> Result<Option<PhaseRow>, StoreError> {
-        self.0
-            .query_row(
-                &format!(
-                    "SELECT {PHASE_COLUMNS} FROM phases
+        row(
+            self.0,
+            &format!(
+                "SELECT {PHASE_COLUMNS} FROM phases
                      WHERE game = ?1 AND report IS NULL AND superseded = 0
                      ORDER BY seq DESC LIMIT 1"
-                ),
-                [game],
-                phase_row,
-            )
-            .optional()?
-            .map(RawPhase::read)
-            .transpose()
+            ),
+            [game],
+            phase_row,
+        )
+        .optional()?
+        .map(RawPhase::read)
+        .transpose()
     }
 
     /// Every running game's current phase that has a deadline (only `game`'s, when given), by
@@ -214,7 +235,8 @@ impl View<'_> {
     /// Whether a rollback set aside a processed phase of the game (then a phase played again
     /// may replace results mailed before).
     pub(crate) fn rolled_back(&self, game: i64) -> Result<bool, StoreError> {
-        Ok(self.0.query_row(
+        Ok(row(
+            self.0,
             "SELECT EXISTS (SELECT 1 FROM phases
                             WHERE game = ?1 AND superseded = 1 AND report IS NOT NULL)",
             params![game],
@@ -306,12 +328,14 @@ impl Tx<'_> {
         deadline: Option<DateTime<Utc>>,
         now: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        let seq: i64 = self.0.query_row(
+        let seq: i64 = row(
+            &self.0,
             "SELECT COALESCE(MAX(seq), 0) + 1 FROM phases WHERE game = ?1",
             [game],
             |r| r.get(0),
         )?;
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO phases (game, seq, position, owe, deadline, started)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![
@@ -336,7 +360,8 @@ impl Tx<'_> {
         late: &[String],
         missing: &[String],
     ) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+        let n = exec(
+            &self.0,
             "UPDATE phases SET report = ?2, processed_at = ?3, late = ?4, missing = ?5
              WHERE id = ?1 AND report IS NULL AND superseded = 0",
             params![phase, json(report), time(now), json(&late), json(&missing)],
@@ -350,7 +375,8 @@ impl Tx<'_> {
         phase: i64,
         deadline: Option<DateTime<Utc>>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE phases SET deadline = ?2, reminded = ?3 WHERE id = ?1",
             params![phase, deadline.map(time), Reminded::None],
         )?;
@@ -359,7 +385,8 @@ impl Tx<'_> {
 
     /// Records the reminders sent for a phase.
     pub(crate) fn set_reminded(&self, phase: i64, reminded: Reminded) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE phases SET reminded = ?2 WHERE id = ?1",
             params![phase, reminded],
         )?;
@@ -368,7 +395,8 @@ impl Tx<'_> {
 
     /// Sets aside every phase of the game from `seq` on (kept as history).
     pub(crate) fn supersede_from(&self, game: i64, seq: i64) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE phases SET superseded = 1 WHERE game = ?1 AND seq >= ?2",
             params![game, seq],
         )?;
@@ -378,7 +406,8 @@ impl Tx<'_> {
     /// Stores an order text (or, with `cleared`, a CLEAR of the text given) for a power in a
     /// phase; earlier rows are kept, the latest is in force.
     pub(crate) fn add_orders(&self, phase: i64, t: &OrderText) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO orders (phase, power, text, received, by, cleared, flawed)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
@@ -403,10 +432,44 @@ impl Tx<'_> {
         command: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO gm_actions (game, phase, action, command, at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game, phase, action, command, time(now)],
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use napjudge_engine::variant::{load_named, Phase, PhaseKind, Season};
+
+    /// Issue 35: the position kept from the last read is given back only for the same text; a
+    /// different text is parsed, and the kept one then replaced.
+    #[test]
+    fn a_position_is_reused_only_for_the_same_text() {
+        let variant = load_named("standard").expect("the standard board");
+        let at = |year, kind| {
+            Position::empty(
+                &variant,
+                Phase {
+                    year,
+                    season: Season::Spring,
+                    kind,
+                },
+            )
+        };
+        let spring = at(1901, PhaseKind::Movement);
+        let retreat = at(1901, PhaseKind::Retreat);
+        for p in [&spring, &spring, &retreat, &spring, &retreat, &retreat] {
+            let text = serde_json::to_string(p).expect("json");
+            assert_eq!(&read_position(text).expect("reads"), p);
+        }
+        assert!(
+            read_position("{}".into()).is_err(),
+            "a text that is no position"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Players: who plays each role of a game, their password hashes and addresses, and the wrong
 //! passwords the SIGNON throttle counts.
 
-use super::{read_time, time, Address, PasswordFrom, Role, StoreError, Tx, View};
+use super::{exec, read_time, row, time, Address, PasswordFrom, Role, StoreError, Tx, View};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
@@ -64,14 +64,13 @@ impl View<'_> {
 
     /// A role's password hash (PHC string), if it has a player.
     pub fn password_hash(&self, game: i64, role: &Role) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .0
-            .query_row(
-                "SELECT password_hash FROM players WHERE game = ?1 AND power = ?2",
-                params![game, role],
-                |r| r.get(0),
-            )
-            .optional()?)
+        Ok(row(
+            self.0,
+            "SELECT password_hash FROM players WHERE game = ?1 AND power = ?2",
+            params![game, role],
+            |r| r.get(0),
+        )
+        .optional()?)
     }
 
     /// Where a role's password came from and when it was set: none when nobody plays the role
@@ -81,14 +80,13 @@ impl View<'_> {
         game: i64,
         role: &Role,
     ) -> Result<Option<Option<PasswordSet>>, StoreError> {
-        let row: Option<(Option<PasswordFrom>, Option<String>)> = self
-            .0
-            .query_row(
-                "SELECT password_from, password_set FROM players WHERE game = ?1 AND power = ?2",
-                params![game, role],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
+        let row: Option<(Option<PasswordFrom>, Option<String>)> = row(
+            self.0,
+            "SELECT password_from, password_set FROM players WHERE game = ?1 AND power = ?2",
+            params![game, role],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
         row.map(|r| match r {
             (Some(from), Some(set)) => Ok(Some(PasswordSet {
                 from,
@@ -138,7 +136,8 @@ impl Tx<'_> {
         from: PasswordFrom,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO players (game, power, address, password_hash, password_from, password_set)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              ON CONFLICT (game, power) DO UPDATE
@@ -156,7 +155,8 @@ impl Tx<'_> {
         password_hash: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+        let n = exec(
+            &self.0,
             "UPDATE players SET password_hash = ?3, password_from = ?4, password_set = ?5
              WHERE game = ?1 AND power = ?2",
             params![game, role, password_hash, PasswordFrom::Player, time(now)],
@@ -171,7 +171,8 @@ impl Tx<'_> {
         role: &Role,
         address: &Address,
     ) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+        let n = exec(
+            &self.0,
             "UPDATE players SET address = ?3 WHERE game = ?1 AND power = ?2",
             params![game, role, address],
         )?;
@@ -181,8 +182,11 @@ impl Tx<'_> {
     /// Forgets the wrong passwords given at `since` or before (the throttle looks no further
     /// back).
     pub(crate) fn forget_signon_failures(&self, since: DateTime<Utc>) -> Result<(), StoreError> {
-        self.0
-            .execute("DELETE FROM signon_failures WHERE at <= ?1", [time(since)])?;
+        exec(
+            &self.0,
+            "DELETE FROM signon_failures WHERE at <= ?1",
+            [time(since)],
+        )?;
         Ok(())
     }
 
@@ -196,7 +200,8 @@ impl Tx<'_> {
         registered: bool,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO signon_failures (game, role, address, registered, at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game, role, sender.folded(), registered, time(now)],

@@ -1,6 +1,6 @@
 //! Press: a game's press options, and the press sent in it.
 
-use super::{read_time, time, Player, PressMode, StoreError, Tx, View};
+use super::{exec, read_time, row, time, Player, PressMode, StoreError, Tx, View};
 use chrono::{DateTime, Utc};
 use rusqlite::params;
 
@@ -76,7 +76,8 @@ impl View<'_> {
         phase: i64,
         sender: &str,
     ) -> Result<i64, StoreError> {
-        Ok(self.0.query_row(
+        Ok(row(
+            self.0,
             "SELECT COUNT(*) FROM press WHERE game = ?1 AND phase = ?2 AND sender = ?3",
             params![game, phase, sender],
             |r| r.get(0),
@@ -98,7 +99,8 @@ impl Tx<'_> {
         grey: bool,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO press (game, phase, sender, recipients, body, at, grey)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![game, phase, from, to, body, time(now), grey],

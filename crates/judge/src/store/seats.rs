@@ -2,7 +2,9 @@
 //! phases each player has missed in a row, every seat left or given, the GM's takeover codes,
 //! and who observes a game.
 
-use super::{read_opt_time, read_time, time, Address, ChangeKind, Role, StoreError, Tx, View};
+use super::{
+    exec, read_opt_time, read_time, row, time, Address, ChangeKind, Role, StoreError, Tx, View,
+};
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
@@ -81,20 +83,19 @@ type RawChange = (
 impl View<'_> {
     /// The game's seat rules (the defaults when it has none of its own).
     pub(crate) fn seat_rules(&self, game: i64) -> Result<SeatRules, StoreError> {
-        Ok(self
-            .0
-            .query_row(
-                "SELECT abandon_after, observers FROM seat_rules WHERE game = ?1",
-                [game],
-                |r| {
-                    Ok(SeatRules {
-                        abandon_after: r.get(0)?,
-                        observers: r.get(1)?,
-                    })
-                },
-            )
-            .optional()?
-            .unwrap_or_default())
+        Ok(row(
+            self.0,
+            "SELECT abandon_after, observers FROM seat_rules WHERE game = ?1",
+            [game],
+            |r| {
+                Ok(SeatRules {
+                    abandon_after: r.get(0)?,
+                    observers: r.get(1)?,
+                })
+            },
+        )
+        .optional()?
+        .unwrap_or_default())
     }
 
     /// Every seat change of the game, oldest first.
@@ -136,15 +137,14 @@ impl View<'_> {
         power: &str,
         digest: &str,
     ) -> Result<Option<CodeState>, StoreError> {
-        let row: Option<(i64, Option<String>, bool)> = self
-            .0
-            .query_row(
-                "SELECT id, used, void FROM takeover_codes
+        let row: Option<(i64, Option<String>, bool)> = row(
+            self.0,
+            "SELECT id, used, void FROM takeover_codes
                  WHERE game = ?1 AND power = ?2 AND digest = ?3",
-                params![game, power, digest],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
+            params![game, power, digest],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
         Ok(match row {
             None => None,
             Some((_, Some(used), _)) => Some(CodeState::Used(read_time(&used)?)),
@@ -246,7 +246,8 @@ impl View<'_> {
 impl Tx<'_> {
     /// Sets the game's seat rules.
     pub(crate) fn set_seat_rules(&self, game: i64, rules: SeatRules) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO seat_rules (game, abandon_after, observers) VALUES (?1, ?2, ?3)
              ON CONFLICT (game) DO UPDATE SET abandon_after = ?2, observers = ?3",
             params![game, rules.abandon_after, rules.observers],
@@ -256,7 +257,8 @@ impl Tx<'_> {
 
     /// Sets the phases in a row a power's player has missed.
     pub(crate) fn set_missed(&self, game: i64, role: &Role, missed: u32) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE players SET missed = ?3 WHERE game = ?1 AND power = ?2",
             params![game, role, missed],
         )?;
@@ -269,15 +271,15 @@ impl Tx<'_> {
         game: i64,
         role: &Role,
     ) -> Result<Option<Address>, StoreError> {
-        let old: Option<Address> = self
-            .0
-            .query_row(
-                "SELECT address FROM players WHERE game = ?1 AND power = ?2",
-                params![game, role],
-                |r| r.get(0),
-            )
-            .optional()?;
-        self.0.execute(
+        let old: Option<Address> = row(
+            &self.0,
+            "SELECT address FROM players WHERE game = ?1 AND power = ?2",
+            params![game, role],
+            |r| r.get(0),
+        )
+        .optional()?;
+        exec(
+            &self.0,
             "DELETE FROM players WHERE game = ?1 AND power = ?2",
             params![game, role],
         )?;
@@ -286,7 +288,8 @@ impl Tx<'_> {
 
     /// Records a seat change.
     pub(crate) fn add_seat_change(&self, game: i64, c: &SeatChange) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO seat_changes (game, power, change, old_address, new_address, missed, at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![game, c.power, c.kind, c.old, c.new, c.missed, time(c.at)],
@@ -296,7 +299,8 @@ impl Tx<'_> {
 
     /// Sets aside every unused code for the game's `power`.
     pub(crate) fn void_codes(&self, game: i64, power: &str) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "UPDATE takeover_codes SET void = 1 WHERE game = ?1 AND power = ?2 AND used IS NULL",
             params![game, power],
         )?;
@@ -312,7 +316,8 @@ impl Tx<'_> {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         self.void_codes(game, power)?;
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO takeover_codes (game, power, digest, issued) VALUES (?1, ?2, ?3, ?4)",
             params![game, power, digest, time(now)],
         )?;
@@ -321,7 +326,8 @@ impl Tx<'_> {
 
     /// Marks the code `id` used; false when it was used (or set aside) already.
     pub(crate) fn use_code(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+        let n = exec(
+            &self.0,
             "UPDATE takeover_codes SET used = ?2 WHERE id = ?1 AND used IS NULL AND void = 0",
             params![id, time(now)],
         )?;
@@ -335,7 +341,8 @@ impl Tx<'_> {
         address: &Address,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+        let n = exec(
+            &self.0,
             "INSERT OR IGNORE INTO observers (game, address, since) VALUES (?1, ?2, ?3)",
             params![game, address, time(now)],
         )?;
@@ -382,7 +389,8 @@ impl Tx<'_> {
 
     /// Removes an observer; false when the address didn't observe the game.
     pub(crate) fn remove_observer(&self, game: i64, address: &Address) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+        let n = exec(
+            &self.0,
             "DELETE FROM observers WHERE game = ?1 AND address = ?2",
             params![game, address],
         )?;

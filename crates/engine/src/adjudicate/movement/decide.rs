@@ -74,6 +74,10 @@ impl<'a> Resolver<'a> {
     /// Whether landing `m`'s armies are in its sea to land: not when they come aboard a carrier
     /// that doesn't arrive; such a landing fails and contests nothing (R3.3).
     pub(super) fn aboard(&mut self, m: usize) -> bool {
+        // Most moves come from no carrier: no call to find none (a path is asked for often).
+        if self.items[m].carrier.is_none() {
+            return true;
+        }
         match self.carrier_of(m) {
             Some(c) => self.arrives(c),
             None => true,

@@ -70,7 +70,15 @@ pub(super) fn keyword<'a>(i: &'a str, words: &[&str]) -> Res<'a, usize> {
 }
 
 fn keyword_in<'a, 'w>(i: &'a str, words: impl Iterator<Item = &'w str>) -> Res<'a, usize> {
+    let first = i.chars().next();
     for (n, w) in words.enumerate() {
+        // Most words fail on their first letter: an ASCII one that differs is a mismatch without
+        // the full case-insensitive comparison (parsing tries every word of a table in turn).
+        if let (Some(a), Some(b)) = (first, w.chars().next()) {
+            if a.is_ascii() && b.is_ascii() && !a.eq_ignore_ascii_case(&b) {
+                continue;
+            }
+        }
         if let Ok((rest, _)) = tag_no_case::<_, _, Fail<'a>>(w).parse(i) {
             let alphabetic = w.chars().all(char::is_alphabetic);
             if !alphabetic || !rest.starts_with(char::is_alphanumeric) {
