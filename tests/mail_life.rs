@@ -24,8 +24,10 @@
 //!   token mailed to her (issue 31).
 //! - 05: the GM moves the deadline by mail [a deadline change noticed to everyone].
 //! - 06-07: Prussia's player resigns; his old password is refused [a player who resigns].
-//! - 08-11: France, England and Austria bid; Russia's player has gone quiet. The tick at the
-//!   grace's end processes Winter 1800: Russia missed a phase [the observer gets results].
+//! - 08-11: France, England and Austria bid, each acknowledgement with the IP budget left;
+//!   10a: Austria reads its budget from LIST [issue 32: the IP budget read from LIST]; Russia's
+//!   player has gone quiet. The tick at the grace's end processes Winter 1800: Russia missed a
+//!   phase [the observer gets results].
 //! - 12-13: France's press to England and Austria's broadcast in the same phase [the observer
 //!   gets the broadcast, not the private press].
 //! - 14: England will be away over the deadline: it moves to the absence's end [an absence

@@ -900,3 +900,119 @@ fn the_webs_board_titles_each_unit_with_its_order() {
     let png = |svg: &str| png::render(svg).expect("PNG");
     assert!(png(&plain) == png(&titled), "titles change no pixel");
 }
+
+/// Issue 32 (a held blockade, R5.3): `2F(MAO) B Bre` holds in the crowded Autumn, whose movement
+/// phase is followed by a retreat. The blockade's event comes only when the season ends, with the
+/// retreat, yet the movement phase's picture (the one its results mail carries) shows the B on
+/// Brest, as the retreat's does.
+#[test]
+fn the_movement_picture_shows_a_blockade_that_held() {
+    use picture::Item;
+    let (v, steps) = case("tests/picture/crowded.case", "picture-crowded");
+    assert!(steps.len() > 1, "a retreat follows the movement phase");
+    let board = picture::board_for(&v).expect("shapes");
+    let bre = space(&v, "Bre");
+    for (i, step) in steps.iter().enumerate() {
+        let d = picture::drawing(
+            &v,
+            &board,
+            &step.report.next,
+            Some(&step.report),
+            View::After,
+        )
+        .expect("draws");
+        // One B for Brest, one in the legend.
+        assert_eq!(
+            d.svg.matches(">B</text>").count(),
+            2,
+            "phase {i}: Brest's B"
+        );
+        assert!(
+            d.layout
+                .items
+                .iter()
+                .any(|(item, _)| *item == Item::Blockade(bre)),
+            "phase {i}: the B is placed on Brest"
+        );
+    }
+}
+
+/// How far (in board units) a unit box keeps from another space's name: a box beside a
+/// neighbour's name reads as the neighbour's.
+const CLEAR_OF_OTHER_NAMES: f32 = 2.0;
+
+/// Issue 32: in western Germany (AN, Hes, Pal, Wur, Bav, Han with each of its coasts, Kol) and on
+/// Sardinia, crowded as in `tests/picture/west.case`, each space's units are drawn at their own
+/// point of the shapes (no name there for the drawing to move them off), their box lies inside
+/// the space (its corners and the middles of its edges: none astride a border; a fleet on a coast
+/// its centre), and it keeps `CLEAR_OF_OTHER_NAMES` from every other space's name.
+#[test]
+fn western_germany_and_sardinia_hold_their_own_units_clear_of_the_names() {
+    use picture::Item;
+    let mut checked = 0;
+    for (id, spaces) in [
+        (
+            "picture-west",
+            &["AN", "Hes", "Pal", "Wur", "Bav", "Han", "Kol", "Sar"][..],
+        ),
+        ("picture-west-han-ec", &["Han"][..]),
+        ("picture-west-han-wc", &["Han"][..]),
+    ] {
+        let (v, steps) = case("tests/picture/west.case", id);
+        let board = picture::board_for(&v).expect("shapes");
+        let shapes = board.for_variant(&v).expect("the shapes fit");
+        let pos = &steps[0].before;
+        let d = picture::drawing(&v, &board, pos, None, View::Before).expect("draws");
+        for code in spaces {
+            let p = space(&v, code);
+            let shape = shapes[p.index()];
+            let force = pos.units[p.index()].as_ref().expect("a force there");
+            let anchor = force.coast.map_or(shape.unit, |c| shape.coast_point(c));
+            let r = d
+                .layout
+                .items
+                .iter()
+                .find_map(|&(item, r)| (item == Item::Unit(p)).then_some(r))
+                .expect("the force's box");
+            let c = r.centre();
+            assert!(
+                (c.x - anchor.x).abs() < 0.01 && (c.y - anchor.y).abs() < 0.01,
+                "{id}: {code}'s units moved from their point {anchor:?} to {c:?} (a name is there)"
+            );
+            // A fleet on a coast is drawn at the coast: its centre in the space, its box may
+            // reach over the water it faces.
+            let reach: &[f32] = if force.coast.is_some() {
+                &[0.5]
+            } else {
+                &[0.0, 0.5, 1.0]
+            };
+            for &fx in reach {
+                for &fy in reach {
+                    let at = picture::shapes::Point {
+                        x: r.left + fx * (r.right - r.left),
+                        y: r.top + fy * (r.bottom - r.top),
+                    };
+                    assert!(
+                        shape.contains(at),
+                        "{id}: {code}'s box {r:?} leaves the space at {at:?}"
+                    );
+                }
+            }
+            let wide = picture::Rect {
+                left: r.left - CLEAR_OF_OTHER_NAMES,
+                top: r.top - CLEAR_OF_OTHER_NAMES,
+                right: r.right + CLEAR_OF_OTHER_NAMES,
+                bottom: r.bottom + CLEAR_OF_OTHER_NAMES,
+            };
+            for (q, name) in &d.layout.names {
+                assert!(
+                    *q == p || !wide.overlaps(name),
+                    "{id}: {code}'s box {r:?} is beside {}'s name {name:?}",
+                    v.province(*q).code
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 10);
+}

@@ -5,7 +5,9 @@
 //! exactly once (counted by Message-ID at the SMTP server); killed with SIGKILL instead, every
 //! mail is still answered once (a mail the server took just before the kill may come twice,
 //! with its one Message-ID). The same with `--maildir`: mails an MDA drops into `new/` are
-//! answered once each and moved to `cur/`, across a SIGTERM in the middle of the burst.
+//! answered once each and moved to `cur/`, across a SIGTERM in the middle of the burst. Issue
+//! 32: a player brought in by the GM's REPLACE by mail gets the configured judge address and a
+//! password, and signs on with it by mail.
 
 // Shared with other test binaries: not every helper is used here.
 #[allow(dead_code)]
@@ -436,4 +438,81 @@ fn serve_backs_off_on_a_full_disk_and_answers_the_mail_once_it_clears() {
         s.logs()
     );
     assert_eq!(files(&s, "cur").len(), 50);
+}
+
+/// The text of each message the SMTP server took for `to`, decoded.
+fn received_by(s: &Served, to: &str) -> Vec<String> {
+    let log = s.log.lock().expect("log");
+    log.iter()
+        .filter(|d| header(d, "To").is_some_and(|t| t.contains(to)))
+        .filter_map(|d| {
+            let m = mail_parser::MessageParser::default().parse(d.as_bytes())?;
+            Some(m.body_text(0)?.into_owned())
+        })
+        .collect()
+}
+
+/// Issue 32 ("a player brought in by REPLACE by mail under `serve`, through the loopback SMTP
+/// and Dovecot"): the GM's `REPLACE Russia frank@...` lands in Dovecot's INBOX; `serve` takes it
+/// by IMAP, and Frank gets, through the SMTP server, the mail with the configured judge address
+/// and his password; he signs on with that password by mail (through IMAP again) and is told he
+/// is signed on as Russia.
+#[test]
+fn serve_brings_in_a_player_by_replace_who_signs_on_by_mail() {
+    const FRANK: &str = "frank@example.net";
+    let d = Dovecot::start(&intake::scratch("serve-replace-imap"));
+    // Winter 1800 an hour long: nothing is processed meanwhile.
+    let s = Served::new("serve-replace", Some(d), 3600);
+    Judge::new(Store::open(&s.db).expect("db"))
+        .assign(
+            "g",
+            "GM",
+            "gm@example.org",
+            Some("gm-pw"),
+            chrono::Utc::now(),
+        )
+        .expect("the GM's mail password");
+    s.imap().deliver(
+        "From: gm@example.org\r\nTo: judge@example.org\r\nSubject: seats\r\n\
+         Message-ID: <replace@example.org>\r\n\r\nSIGNON GM g gm-pw\r\nREPLACE Russia frank@example.net\r\n",
+    );
+    let mut serve = s.start(0);
+    s.wait_for("Frank's password mail", |s| {
+        received_by(s, FRANK)
+            .iter()
+            .any(|m| m.contains("Your password: "))
+    });
+    let welcome = received_by(&s, FRANK)
+        .into_iter()
+        .find(|m| m.contains("Your password: "))
+        .expect("the password mail");
+    assert!(
+        welcome.contains("Mail your commands to the judge at judge@example.org"),
+        "{welcome}"
+    );
+    let password = welcome
+        .lines()
+        .find_map(|l| l.strip_prefix("Your password: "))
+        .map(str::trim)
+        .expect("the password's line")
+        .to_string();
+    s.imap().deliver(&mail(
+        FRANK,
+        "frank-signs-on",
+        &format!("SIGNON Russia g {password}"),
+    ));
+    s.wait_for("Frank's acknowledgement", |s| {
+        received_by(s, FRANK)
+            .iter()
+            .any(|m| m.contains("Signed on as Russia in game 'g'."))
+    });
+    signal(&serve, "-TERM");
+    assert!(ended(&mut serve).success(), "{}", s.logs());
+    let replies = received_by(&s, FRANK);
+    assert_eq!(
+        replies.len(),
+        2,
+        "the password mail and the answer: {replies:?}"
+    );
+    assert_eq!(s.imap().count("INBOX"), 0, "both mails taken");
 }

@@ -1,12 +1,13 @@
 //! The judge's address of napjudge.toml in every mail, whichever entry point made it: the
-//! shell's `game` commands, `mail receive`, `mail poll --maildir`, `tick` and `serve`. `serve`
-//! once told a player brought in by the GM's REPLACE by mail to write to the placeholder
-//! `judge@napjudge.invalid`, because it built its judge without the config's address.
+//! shell's `game` commands, `mail receive`, `mail poll --maildir` and `tick`; `serve` in
+//! `serve::serve_brings_in_a_player_by_replace_who_signs_on_by_mail` (through Dovecot and the
+//! SMTP server). `serve` once told a player brought in by the GM's REPLACE by mail to write to
+//! the placeholder `judge@napjudge.invalid`, because it built its judge without the config's
+//! address.
 
 use napjudge_judge::{Judge, MailKind, NewMessage, Store};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
 /// The address napjudge.toml gives.
 const JUDGE: &str = "judge@club.example";
@@ -215,66 +216,5 @@ fn the_shell_the_pipe_the_maildir_and_the_tick_name_the_configured_address() {
         .expect("the HELP answered");
     assert!(reply.body.contains(JUDGE), "{}", reply.body);
 
-    j.none_names_the_placeholder();
-}
-
-/// `serve`, stopped by SIGTERM (and killed if a check fails first).
-struct Serving(Child);
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-#[test]
-fn serve_names_the_configured_address_to_a_player_brought_in_by_mail() {
-    let j = Judged::new("serve");
-    j.start_game();
-    let maildir = j.dir.join("Maildir");
-    deliver_to(
-        &maildir,
-        "1.M1P1.test",
-        &replace("serve", "Russia", "frank@example.net"),
-    );
-    let out = j.dir.join("out");
-    let log = std::fs::File::create(j.dir.join("serve.log")).expect("log");
-    let mut serve = Serving(
-        j.command(&["serve", "--tick-every", "1", "--maildir"])
-            .arg(&maildir)
-            .arg("--to-dir")
-            .arg(&out)
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("napjudge serve runs"),
-    );
-    let logs = || std::fs::read_to_string(j.dir.join("serve.log")).unwrap_or_default();
-    let started = Instant::now();
-    let delivered = || {
-        std::fs::read_dir(&out).is_ok_and(|d| {
-            d.filter_map(Result::ok).any(|e| {
-                std::fs::read_to_string(e.path()).is_ok_and(|eml| eml.contains("frank@example.net"))
-            })
-        })
-    };
-    while !delivered() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "frank's password not delivered within a minute; serve's log:\n{}",
-            logs()
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let stopped = Command::new("kill")
-        .args(["-TERM", &serve.0.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(stopped.success());
-    let status = serve.0.wait().expect("serve ends");
-    assert!(status.success(), "{}", logs());
-
-    j.password_mail_to("frank@example.net");
     j.none_names_the_placeholder();
 }

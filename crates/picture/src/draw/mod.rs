@@ -225,7 +225,9 @@ fn drawn(
         }
     }
     // The blockades' B beside their centres' names: held or broken this phase (in the
-    // blockader's colour, broken ones crossed), else as the position has them.
+    // blockader's colour, broken ones crossed); else the season's blockades still in play (a
+    // movement phase followed by a retreat reports them only once the season ends, yet they held
+    // or broke in it); else as the position has them for the year.
     let mut blockades: Vec<(ProvinceId, &str, bool)> = Vec::new();
     for e in report.iter().flat_map(|r| &r.events) {
         if let Event::BlockadeHeld { power, centre, .. }
@@ -236,6 +238,11 @@ fn drawn(
                 cv.colour(*power),
                 matches!(e, Event::BlockadeCut { .. }),
             ));
+        }
+    }
+    for b in &position.blockades {
+        if !blockades.iter().any(|&(q, _, _)| q == b.centre) {
+            blockades.push((b.centre, cv.colour(b.power), !b.held));
         }
     }
     for p in position.blockaded.iter() {
