@@ -28,6 +28,7 @@ mod store;
 // The service: every change to a game is one call, one transaction, at the time its caller
 // gives; what the calls return, and why they fail.
 pub use game::{
+    public_secret, Drawn, Secret,
     board, check_name, describe as describe_ending, verify_password, Acknowledgement, GameError,
     GmEnd, Guesser, IssuedCode, Judge, NewGame, OrderCheck, OrdersTaken, PasswordCost, Processed,
     SeatError, SignonRefusal, TickEvent, TickReport, Vote, MIN_PASSWORD, OTHERS_LIMIT, OWNER_LIMIT,
@@ -70,7 +71,7 @@ pub use config::{
 // Time: the clock, periods, times as the GM types them.
 pub use clock::{after, parse_time, show_in, storable, Clock, ClockError, Period};
 // A game's settings, one reader and one writer.
-pub use settings::{Setting, SettingError};
+pub use settings::{current as game_settings, Setting, SettingError};
 // For the web archive: its paths, and a phase's results as the results mail shows them.
 pub use pages::{game_dir, phase_file};
 pub use render::{

@@ -2,7 +2,7 @@
 //! `game start`.
 
 use super::{
-    hash_password_at, names, new_password, period_for, variant, waiting, GameError, Judge,
+    hash_password_at, names, period_for, variant, waiting, GameError, Judge, Secret,
 };
 use crate::clock;
 use crate::notice;
@@ -153,7 +153,7 @@ impl Judge {
         };
         let (password, generated) = match password {
             Some(pw) => (pw.to_string(), false),
-            None => (new_password()?, true),
+            None => (self.drawn.draw(Secret::Password, &role, &game.name, now)?, true),
         };
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password_at(&password, self.password_cost)?;

@@ -3,7 +3,7 @@
 //! A seat left is open: its player row (and so its password) is gone, its units get no orders
 //! (civil disorder: the rules' defaults), and the tick doesn't wait for it.
 
-use super::{hash_password_at, new_password, signon, variant, GameError, Judge, SignonRefusal};
+use super::{hash_password_at, Secret, signon, variant, GameError, Judge, SignonRefusal};
 use crate::clock;
 use crate::notice;
 use crate::store::{
@@ -358,7 +358,7 @@ impl Judge {
         let game = open_game(Judge::game(self.store.view(), name)?)?;
         let v = variant(&mut self.variants, &game)?;
         let role = seat(v, &game, power)?;
-        let code = new_password()?;
+        let code = self.drawn.draw(Secret::Code, &role, &game.name, now)?;
         let tx = self.store.begin()?;
         if let Some(address) = tx.view().player_address(game.id, &role)? {
             return Err(SeatError::Held {
@@ -466,7 +466,7 @@ impl Judge {
         };
         // Only a good code gets a password made and hashed (in the transaction: it takes a
         // while on purpose, and a takeover is rare).
-        let password = new_password()?;
+        let password = self.drawn.draw(Secret::Password, &role, &game.name, now)?;
         let hash = hash_password_at(&password, self.password_cost)?;
         tx.use_code(id, now)?;
         tx.set_player(game.id, &role, sender, &hash, PasswordFrom::Mailed, now)?;
@@ -522,7 +522,7 @@ impl Judge {
         let game = open_game(Judge::game(self.store.view(), name)?)?;
         let v = variant(&mut self.variants, &game)?;
         let role = seat(v, &game, power)?;
-        let password = new_password()?;
+        let password = self.drawn.draw(Secret::Password, &role, &game.name, now)?;
         let hash = hash_password_at(&password, self.password_cost)?;
         let tx = self.store.begin()?;
         let old = tx.view().player_address(game.id, &role)?;

@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 15;
+pub const VERSION: i64 = 16;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -318,6 +318,12 @@ ALTER TABLE players ADD COLUMN password_set TEXT;
 -- 1: the text these orders came in had a line refused; until the power's next orders (or the
 -- deadline) the phase is not processed early.
 ALTER TABLE orders ADD COLUMN flawed INTEGER NOT NULL DEFAULT 0;
+"#,
+    // Version 16 (issue 34): what the GM did at the shell, so that a game folder can replay it.
+    r#"
+-- The napjudge arguments (JSON list: ["game", "resume", "life"]) of a GM's shell command that
+-- changed the game; NULL for an action by mail or one the shell's own record doesn't cover.
+ALTER TABLE gm_actions ADD COLUMN shell TEXT;
 "#,
 ];
 

@@ -81,6 +81,20 @@ impl View<'_> {
             .unwrap_or_default())
     }
 
+    /// Every takeover code issued for the game, oldest first: its power and when it was issued
+    /// (the codes themselves are kept as digests only).
+    pub fn codes_issued(&self, game: i64) -> Result<Vec<(String, DateTime<Utc>)>, StoreError> {
+        let mut st = self
+            .0
+            .prepare("SELECT power, issued FROM takeover_codes WHERE game = ?1 ORDER BY id")?;
+        let rows = st.query_map([game], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        rows.map(|r| {
+            let (power, at) = r?;
+            Ok((power, read_time(&at)?))
+        })
+        .collect()
+    }
+
     /// Every seat change of the game, oldest first.
     pub fn seat_changes(&self, game: i64) -> Result<Vec<SeatChange>, StoreError> {
         let mut st = self.0.prepare_cached(
