@@ -350,8 +350,15 @@ fn a_game_from_its_first_mail_to_its_last() {
         &|_| {},
     )
     .expect("the export replays");
-    assert_eq!(replayed.differences, Vec::<String>::new(), "life's export replayed");
-    assert_eq!(replayed.phases, 4, "Winter 1800, Spring and Autumn 1801, Autumn 1801 again");
+    assert_eq!(
+        replayed.differences,
+        Vec::<String>::new(),
+        "life's export replayed"
+    );
+    assert_eq!(
+        replayed.phases, 4,
+        "Winter 1800, Spring and Autumn 1801, Autumn 1801 again"
+    );
 
     // What the goldens show, checked on the store too.
     let view = j.view();

@@ -28,11 +28,10 @@ mod store;
 // The service: every change to a game is one call, one transaction, at the time its caller
 // gives; what the calls return, and why they fail.
 pub use game::{
-    public_secret, Drawn, Secret,
-    board, check_name, describe as describe_ending, verify_password, Acknowledgement, GameError,
-    GmEnd, Guesser, IssuedCode, Judge, NewGame, OrderCheck, OrdersTaken, PasswordCost, Processed,
-    SeatError, SignonRefusal, TickEvent, TickReport, Vote, MIN_PASSWORD, OTHERS_LIMIT, OWNER_LIMIT,
-    SENDER_LIMIT,
+    board, check_name, describe as describe_ending, public_secret, verify_password,
+    Acknowledgement, Drawn, GameError, GmEnd, Guesser, IssuedCode, Judge, NewGame, OrderCheck,
+    OrdersTaken, PasswordCost, Processed, SeatError, Secret, SignonRefusal, TickEvent, TickReport,
+    Vote, MIN_PASSWORD, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT,
 };
 pub use notice::NoticeError;
 pub use press::PressRefusal;

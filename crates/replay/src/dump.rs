@@ -18,7 +18,9 @@
 //! the replay reads a refusal; a duplicate; an ignored mail) is marked `X-Napjudge-Expect:
 //! refused`. What the GM did at the shell (`game replace`, `game resume`, ...: the commands
 //! the binary records) goes into game.toml's `[[shell]]`, with the settings game.toml's `[game]`
-//! has no key for in `[settings]`.
+//! has no key for in `[settings]`, and `ticks`: when the judge processed each phase, the times
+//! the replay then ticks at (the recorded judge may have ticked later than a mail that made a
+//! phase due).
 
 use crate::import::Imported;
 use crate::refusal;
@@ -28,7 +30,7 @@ use napjudge_engine::position::{Force, Position};
 use napjudge_engine::variant::{ProvinceId, Variant};
 use napjudge_judge::{
     board, game_settings, public_secret, ChangeKind, Game, GameError, GameMail, InboxState,
-    Secret, SeatChange, StoreError, View,
+    SeatChange, Secret, StoreError, View,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -96,7 +98,16 @@ pub fn folder(view: View, name: &str) -> Result<Imported, DumpError> {
         .map(|role| (role.clone(), (replacement(role, &g.name, 1), 1)))
         .collect();
     let mut files = BTreeMap::new();
-    let mut toml = settings(&g, &v, start, &seats, &passwords);
+    // When the judge processed each phase (set aside by a rollback or not): the replay ticks
+    // then, and only then, as the recorded judge did.
+    let mut ticks: Vec<DateTime<Utc>> = view
+        .phases(g.id)?
+        .iter()
+        .filter_map(|r| r.processed_at)
+        .collect();
+    ticks.sort();
+    ticks.dedup();
+    let mut toml = settings(&g, &v, start, &ticks, &seats, &passwords);
     let extra: Vec<String> = game_settings(view, &g)?
         .iter()
         .map(ToString::to_string)
@@ -121,24 +132,6 @@ pub fn folder(view: View, name: &str) -> Result<Imported, DumpError> {
             args.join(", ")
         );
     }
-    // When the judge processed each phase (set aside by a rollback or not): the replay ticks
-    // then, and only then, as the recorded judge did.
-    let mut ticks: Vec<DateTime<Utc>> = view
-        .phases(g.id)?
-        .iter()
-        .filter_map(|r| r.processed_at)
-        .collect();
-    ticks.sort();
-    ticks.dedup();
-    let ticks: Vec<String> = ticks
-        .iter()
-        .map(|t| quoted(&t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)))
-        .collect();
-    toml = toml.replacen(
-        "\nsource = ",
-        &format!("\nticks = [{}]\nsource = ", ticks.join(", ")),
-        1,
-    );
     files.insert(PathBuf::from("game.toml"), toml.into_bytes());
     let drawn = Drawn {
         game: g.name.clone(),
@@ -156,7 +149,10 @@ pub fn folder(view: View, name: &str) -> Result<Imported, DumpError> {
         .filter(|m| !m.untied || names_game(&m.raw, &g.name));
     for (n, m) in ours.enumerate() {
         // The seats given with a password the judge drew, up to the mail's time.
-        for c in drawn.seats[seated..].iter().take_while(|c| c.at <= m.received) {
+        for c in drawn.seats[seated..]
+            .iter()
+            .take_while(|c| c.at <= m.received)
+        {
             let k = passwords.get(&c.power).map_or(1, |p| p.1);
             let p = public_secret(Secret::Password, &c.power, &g.name, c.at);
             passwords.insert(c.power.clone(), (p, k));
@@ -275,6 +271,7 @@ fn settings(
     g: &Game,
     v: &Variant,
     start: DateTime<Utc>,
+    ticks: &[DateTime<Utc>],
     seats: &BTreeMap<String, String>,
     passwords: &BTreeMap<String, (String, u32)>,
 ) -> String {
@@ -302,6 +299,11 @@ fn settings(
     }
     let _ = writeln!(out, "wait = {}", g.wait);
     let _ = writeln!(out, "pictures = {}", g.pictures);
+    let ticks: Vec<String> = ticks
+        .iter()
+        .map(|t| quoted(&t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)))
+        .collect();
+    let _ = writeln!(out, "ticks = [{}]", ticks.join(", "));
     let _ = writeln!(
         out,
         "source = {}",

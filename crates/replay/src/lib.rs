@@ -5,8 +5,12 @@
 //! moved to each reminder time, deadline and grace end that comes first, and [`tick`] run (what
 //! `napjudge tick` calls) until it has nothing more to do. After each phase the judge processes,
 //! its stored report and next position are checked against record.txt's section for it by
-//! [`check_step`], the case runner's own check. The result mails go to a folder of `.eml` files
-//! through [`napjudge_judge::send`] (what `napjudge outbox send --to-dir` calls).
+//! [`check_step`], the case runner's own check (a phase a rollback sets aside is unchecked).
+//! The GM's shell steps (`[[shell]]`) run at their times through the service calls their
+//! commands make; a folder that lists `ticks` is ticked at those times only. The judge draws
+//! public passwords and codes, those an exported folder's mails use. The result mails go to a
+//! folder of `.eml` files through [`napjudge_judge::send`] (what `napjudge outbox send
+//! --to-dir` calls).
 
 pub mod dump;
 pub mod export;
@@ -176,7 +180,10 @@ impl Run<'_> {
             .j
             .view()
             .phases_from(self.game.id, last.unwrap_or(self.checker.seq))?;
-        if rows.first().is_some_and(|r| Some(r.seq) == last && r.superseded) {
+        if rows
+            .first()
+            .is_some_and(|r| Some(r.seq) == last && r.superseded)
+        {
             let aside: std::collections::HashSet<i64> = self
                 .j
                 .view()
@@ -334,8 +341,7 @@ impl Run<'_> {
 /// OBSERVE: "Here is what you asked for."), or any line of it that is an `ERROR`.
 pub(crate) fn refusal(body: &str) -> Option<String> {
     let first = body.lines().next().unwrap_or_default().trim().to_string();
-    if !first.starts_with("The judge read your mail as") && first != "Here is what you asked for."
-    {
+    if !first.starts_with("The judge read your mail as") && first != "Here is what you asked for." {
         return Some(first);
     }
     body.lines()

@@ -3,7 +3,7 @@
 //! A seat left is open: its player row (and so its password) is gone, its units get no orders
 //! (civil disorder: the rules' defaults), and the tick doesn't wait for it.
 
-use super::{hash_password_at, Secret, signon, variant, GameError, Judge, SignonRefusal};
+use super::{hash_password_at, signon, variant, GameError, Judge, Secret, SignonRefusal};
 use crate::clock;
 use crate::notice;
 use crate::store::{

@@ -292,7 +292,9 @@ impl View<'_> {
         let mut st = self.0.prepare_cached(
             "SELECT at, shell FROM gm_actions WHERE game = ?1 AND shell IS NOT NULL ORDER BY id",
         )?;
-        let rows = st.query_map([game], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let rows = st.query_map([game], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?;
         rows.map(|r| {
             let (at, args) = r?;
             Ok((read_time(&at)?, from_json("a shell step", &args)?))

@@ -87,7 +87,9 @@ impl View<'_> {
         let mut st = self
             .0
             .prepare("SELECT power, issued FROM takeover_codes WHERE game = ?1 ORDER BY id")?;
-        let rows = st.query_map([game], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let rows = st.query_map([game], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?;
         rows.map(|r| {
             let (power, at) = r?;
             Ok((power, read_time(&at)?))
