@@ -40,7 +40,7 @@ pub use store::{Store, StoreError, View, VERSION as SCHEMA_VERSION};
 // The store's rows, as a `View` reads them.
 pub use store::{
     Choices, Earlier, Ending, Game, GameMail, Mail, NewMessage, OrderText, Periods, PhaseRow,
-    Player, PressRow, PressRules, SeatChange,
+    Player, PressRow, PressRules, SeatChange, ShellStep,
 };
 // The store's typed words.
 pub use store::{

@@ -28,7 +28,7 @@ pub use outbox::Mail;
 pub(crate) use outbox::{MailPicture, NewMail};
 pub(crate) use phases::Due;
 pub use phases::OrderText;
-pub use phases::PhaseRow;
+pub use phases::{PhaseRow, ShellStep};
 pub use players::Player;
 pub(crate) use players::SignonFailure;
 pub use press::{PressRow, PressRules};

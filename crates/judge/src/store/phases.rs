@@ -10,6 +10,9 @@ use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, OptionalExtension, Row};
 
+/// A GM's shell command that changed a game: when, and its napjudge arguments.
+pub type ShellStep = (DateTime<Utc>, Vec<String>);
+
 /// A phase of a game: its position, and once played its report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PhaseRow {
@@ -288,7 +291,7 @@ impl View<'_> {
 
     /// The GM's shell commands that changed the game (`Judge::record_shell`), oldest first:
     /// when, and the napjudge arguments.
-    pub fn shell_steps(&self, game: i64) -> Result<Vec<(DateTime<Utc>, Vec<String>)>, StoreError> {
+    pub fn shell_steps(&self, game: i64) -> Result<Vec<ShellStep>, StoreError> {
         let mut st = self.0.prepare_cached(
             "SELECT at, shell FROM gm_actions WHERE game = ?1 AND shell IS NOT NULL ORDER BY id",
         )?;
