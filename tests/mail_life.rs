@@ -326,6 +326,44 @@ fn a_game_from_its_first_mail_to_its_last() {
         }
     }
 
+    // Issue 34, part 3: the export is the committed fixtures/games/life (NAPJUDGE_BLESS=1
+    // rewrites it), and it replays with zero differences: the GM's shell steps (`game resume`,
+    // `game replace`) run at their times, the codes and passwords the judge drew are drawn again
+    // as the export wrote them (a TAKEOVER accepted), the rollback's phase set aside, the
+    // abandonment after 2 missed phases as game.toml's [settings] says.
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/games/life");
+    if std::env::var_os("NAPJUDGE_BLESS").is_some() {
+        let _ = std::fs::remove_dir_all(&fixture);
+        napjudge_replay::import::write(&dumped, &fixture, false).expect("the fixture written");
+    }
+    for (path, bytes) in &dumped.files {
+        let committed = std::fs::read(fixture.join(path)).unwrap_or_default();
+        assert!(
+            committed == *bytes,
+            "fixtures/games/life/{} is not the export (NAPJUDGE_BLESS=1 rewrites it)",
+            path.display()
+        );
+    }
+    let exported = dir.join("exported");
+    napjudge_replay::import::write(&dumped, &exported, false).expect("the export written");
+    let read = napjudge_replay::folder::read(&exported).expect("the export reads");
+    let replayed = napjudge_replay::replay_game(
+        &read,
+        &dir.join("replay.db"),
+        &dir.join("replay-out"),
+        &|_| {},
+    )
+    .expect("the export replays");
+    assert_eq!(
+        replayed.differences,
+        Vec::<String>::new(),
+        "life's export replayed"
+    );
+    assert_eq!(
+        replayed.phases, 4,
+        "Winter 1800, Spring and Autumn 1801, Autumn 1801 again"
+    );
+
     // What the goldens show, checked on the store too.
     let view = j.view();
     for g in ["life", "vic"] {

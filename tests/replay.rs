@@ -643,3 +643,92 @@ fn a_game_exported_as_a_folder_replays_with_zero_differences() {
         assert!(!work.join(dir).exists(), "{dir}: nothing written");
     }
 }
+
+/// Issue 34, part 3: the life game's folder (fixtures/games/life) without the parts a folder
+/// couldn't carry before fails its replay: without its `[[shell]]` steps the game stays paused
+/// and Prussia's new player can't sign on; with a step the judge refuses, or one the replay
+/// doesn't run, the step is a difference; a `[settings]` key `game set` doesn't know is refused
+/// naming game.toml; without `ticks` the replay processes Autumn 1801 again at France's SET
+/// NOWAIT, before Austria's flawed orders (a difference the recorded judge didn't make).
+#[test]
+fn a_folder_s_shell_steps_settings_and_ticks_are_replayed() {
+    let work = temp("life-parts");
+    let fixture = root().join("fixtures/games/life");
+    let toml = std::fs::read_to_string(fixture.join("game.toml")).expect("game.toml");
+    let replayed = |name: &str, text: &str| {
+        let game = work.join(name);
+        copy_dir(&fixture, &game);
+        std::fs::write(game.join("game.toml"), text).expect("game.toml");
+        let f = folder::read(&game).expect("the folder");
+        replay::replay_game(
+            &f,
+            &work.join(format!("{name}.db")),
+            &work.join(name),
+            &|_| {},
+        )
+        .expect("replays")
+        .differences
+    };
+    let shell = toml
+        .find("\n[[shell]]")
+        .expect("the fixture has shell steps");
+    let without = replayed("noshell", &toml[..shell]);
+    assert!(
+        without
+            .iter()
+            .any(|d| d.contains("expected accepted, got refused")),
+        "{without:#?}"
+    );
+    let refused = replayed(
+        "badstep",
+        &toml.replace(
+            r#"args = ["game", "resume", "life"]"#,
+            r#"args = ["game", "deadline", "life", "2026-01-01 10:00"]"#,
+        ),
+    );
+    assert!(
+        refused
+            .iter()
+            .any(|d| d
+                .contains("shell step `napjudge game deadline life 2026-01-01 10:00`: refused")),
+        "{refused:#?}"
+    );
+    let unknown = replayed(
+        "unknownstep",
+        &toml.replace(
+            r#"args = ["game", "resume", "life"]"#,
+            r#"args = ["game", "process", "life"]"#,
+        ),
+    );
+    assert!(
+        unknown.iter().any(|d| d.contains(
+            "shell step `napjudge game process life`: refused: the replay runs `game pause`"
+        )),
+        "{unknown:#?}"
+    );
+    let ticks = toml
+        .lines()
+        .find(|l| l.starts_with("ticks = "))
+        .expect("the fixture lists its ticks");
+    let untimed = replayed("noticks", &toml.replace(&format!("{ticks}\n"), ""));
+    assert!(
+        untimed
+            .iter()
+            .any(|d| d.contains("0027-austria.eml: expected accepted, got refused")),
+        "{untimed:#?}"
+    );
+    let bad = work.join("badkey");
+    copy_dir(&fixture, &bad);
+    std::fs::write(
+        bad.join("game.toml"),
+        toml.replace("[settings]\n", "[settings]\nnosuch = \"1\"\n"),
+    )
+    .expect("game.toml");
+    let err = folder::read(&bad)
+        .expect_err("an unknown setting")
+        .to_string();
+    assert!(
+        err.contains("game.toml") && err.contains("'nosuch' is not a setting"),
+        "{err}"
+    );
+}

@@ -357,6 +357,7 @@ pub fn game(
     // A time as the GM reads it: in the game's zone.
     let local = |j: &Judge, name: &str, t| j.local_time(name, t);
     let e = |e: GameError| shell_error(&e);
+    let step = shell_step(&command);
     match command {
         GameCommand::Create(c) => create(&mut j, clock, c)?,
         GameCommand::Assign {
@@ -531,7 +532,52 @@ pub fn game(
         GameCommand::Import { .. } => return Err("game import needs no database".into()),
         GameCommand::Export { .. } => return Err("game export is run before the judge".into()),
     }
+    if let Some((name, args)) = step {
+        j.record_shell(&name, &args, clock.now()).map_err(e)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A command that changes a game under way and that `napjudge replay` runs again (see
+/// `crates/replay`, "shell steps"): its game and its arguments, recorded once it succeeded so
+/// that `game export` writes it into the game's folder.
+fn shell_step(command: &GameCommand) -> Option<(String, Vec<String>)> {
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let (name, args) = match command {
+        GameCommand::Pause { name } => (name, words(&["game", "pause", name])),
+        GameCommand::Resume { name } => (name, words(&["game", "resume", name])),
+        GameCommand::Replace {
+            name,
+            power,
+            address,
+        } => (name, words(&["game", "replace", name, power, address])),
+        GameCommand::Code { name, power, mail } => {
+            let mut a = words(&["game", "code", name, power]);
+            if let Some(to) = mail {
+                a.extend(words(&["--mail", to]));
+            }
+            (name, a)
+        }
+        GameCommand::Rollback {
+            name,
+            phase,
+            reason,
+        } => {
+            let mut a = words(&["game", "rollback", name, phase]);
+            if let Some(r) = reason {
+                a.extend(words(&["--reason", r]));
+            }
+            (name, a)
+        }
+        GameCommand::Deadline { name, time } => (name, words(&["game", "deadline", name, time])),
+        GameCommand::Set {
+            name,
+            setting,
+            value,
+        } => (name, words(&["game", "set", name, setting, value])),
+        _ => return None,
+    };
+    Some((name.clone(), args))
 }
 
 /// `game create`: the game with the flags given, read as `game set` reads them.

@@ -28,10 +28,10 @@ mod store;
 // The service: every change to a game is one call, one transaction, at the time its caller
 // gives; what the calls return, and why they fail.
 pub use game::{
-    board, check_name, describe as describe_ending, verify_password, Acknowledgement, GameError,
-    GmEnd, Guesser, IssuedCode, Judge, NewGame, OrderCheck, OrdersTaken, PasswordCost, Processed,
-    SeatError, SignonRefusal, TickEvent, TickReport, Vote, MIN_PASSWORD, OTHERS_LIMIT, OWNER_LIMIT,
-    SENDER_LIMIT,
+    board, check_name, describe as describe_ending, public_secret, verify_password,
+    Acknowledgement, Drawn, GameError, GmEnd, Guesser, IssuedCode, Judge, NewGame, OrderCheck,
+    OrdersTaken, PasswordCost, Processed, SeatError, Secret, SignonRefusal, TickEvent, TickReport,
+    Vote, MIN_PASSWORD, OBSERVER, OTHERS_LIMIT, OWNER_LIMIT, SENDER_LIMIT,
 };
 pub use notice::NoticeError;
 pub use press::PressRefusal;
@@ -40,7 +40,7 @@ pub use store::{Store, StoreError, View, VERSION as SCHEMA_VERSION};
 // The store's rows, as a `View` reads them.
 pub use store::{
     Choices, Earlier, Ending, Game, GameMail, Mail, NewMessage, OrderText, Periods, PhaseRow,
-    Player, PressRow, PressRules, SeatChange,
+    Player, PressRow, PressRules, SeatChange, ShellStep,
 };
 // The store's typed words.
 pub use store::{
@@ -70,7 +70,7 @@ pub use config::{
 // Time: the clock, periods, times as the GM types them.
 pub use clock::{after, parse_time, show_in, storable, Clock, ClockError, Period};
 // A game's settings, one reader and one writer.
-pub use settings::{Setting, SettingError};
+pub use settings::{current as game_settings, Setting, SettingError};
 // For the web archive: its paths, and a phase's results as the results mail shows them.
 pub use pages::{game_dir, phase_file};
 pub use render::{

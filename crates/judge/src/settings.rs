@@ -219,7 +219,7 @@ pub(crate) fn is_key(key: &str) -> bool {
 
 /// Every setting of `game` as it stands, in the order of [`KEYS`]: what `game show` and LIST
 /// show, in the words `game set` takes.
-pub(crate) fn current(view: View<'_>, game: &Game) -> Result<Vec<Setting>, StoreError> {
+pub fn current(view: View<'_>, game: &Game) -> Result<Vec<Setting>, StoreError> {
     let seats = view.seat_rules(game.id)?;
     let timing = view.timing(game.id)?;
     Ok(vec![

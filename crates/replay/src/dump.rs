@@ -8,14 +8,19 @@
 //! replacement password, `power-GAME` as `game import` does, and writes it into every SIGNON of
 //! a mail the judge accepted for that power; a SIGNON the judge refused gets a password that is
 //! none of them. A `SET PASSWORD` the judge accepted gives the power its next replacement
-//! (`power-GAME-2`), which its later SIGNONs use. A `TAKEOVER` code can't be replaced (the judge
-//! draws a new one when the GM's CODE is replayed): it stays masked, and the replay refuses it.
+//! (`power-GAME-2`), which its later SIGNONs use. A password or code the judge drew (a seat
+//! given by `game replace` or REPLACE, taken over with a code; a takeover code) is written as the
+//! replay's judge draws it ([`napjudge_judge::public_secret`]: from the role, the game and the
+//! time, all in the store).
 //!
 //! Each mail's `Date:` is the time the judge received it, so the replay gives it to the judge
 //! when the judge got it; a mail the judge refused (its reply, found by the Message-ID, reads as
 //! the replay reads a refusal; a duplicate; an ignored mail) is marked `X-Napjudge-Expect:
-//! refused`. What the GM did at the shell (`game replace`, `game resume`, ...) is no mail and
-//! is not in the folder.
+//! refused`. What the GM did at the shell (`game replace`, `game resume`, ...: the commands
+//! the binary records) goes into game.toml's `[[shell]]`, with the settings game.toml's `[game]`
+//! has no key for in `[settings]`, and `ticks`: when the judge processed each phase, the times
+//! the replay then ticks at (the recorded judge may have ticked later than a mail that made a
+//! phase due).
 
 use crate::import::Imported;
 use crate::refusal;
@@ -23,7 +28,10 @@ use chrono::{DateTime, Utc};
 use napjudge_cases::write::{force_lines, owner_lines};
 use napjudge_engine::position::{Force, Position};
 use napjudge_engine::variant::{ProvinceId, Variant};
-use napjudge_judge::{board, Game, GameError, GameMail, InboxState, StoreError, View};
+use napjudge_judge::{
+    board, game_settings, public_secret, ChangeKind, Game, GameError, GameMail, InboxState,
+    SeatChange, Secret, StoreError, View, OBSERVER,
+};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -90,27 +98,106 @@ pub fn folder(view: View, name: &str) -> Result<Imported, DumpError> {
         .map(|role| (role.clone(), (replacement(role, &g.name, 1), 1)))
         .collect();
     let mut files = BTreeMap::new();
-    files.insert(
-        PathBuf::from("game.toml"),
-        settings(&g, &v, start, &seats, &passwords).into_bytes(),
-    );
+    // When the judge processed each phase (set aside by a rollback or not): the replay ticks
+    // then, and only then, as the recorded judge did.
+    let mut ticks: Vec<DateTime<Utc>> = view
+        .phases(g.id)?
+        .iter()
+        .filter_map(|r| r.processed_at)
+        .collect();
+    ticks.sort();
+    ticks.dedup();
+    let mut toml = settings(&g, &v, start, &ticks, &seats, &passwords);
+    let extra: Vec<String> = game_settings(view, &g)?
+        .iter()
+        .map(ToString::to_string)
+        .filter(|s| !IN_GAME.contains(&s.split(' ').next().unwrap_or_default()))
+        .collect();
+    toml.push_str("\n[settings]\n");
+    for s in extra {
+        if let Some((k, val)) = s.split_once(' ') {
+            let _ = writeln!(toml, "{k} = {}", quoted(val));
+        }
+    }
+    for (at, args) in view.shell_steps(g.id)? {
+        if at < start {
+            // Before the game began: its settings are game.toml's.
+            continue;
+        }
+        let args: Vec<String> = args.iter().map(|a| quoted(a)).collect();
+        let _ = write!(
+            toml,
+            "\n[[shell]]\nat = {}\nargs = [{}]\n",
+            quoted(&at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            args.join(", ")
+        );
+    }
+    files.insert(PathBuf::from("game.toml"), toml.into_bytes());
+    let drawn = Drawn {
+        game: g.name.clone(),
+        seats: view
+            .seat_changes(g.id)?
+            .into_iter()
+            .filter(|c| matches!(c.kind, ChangeKind::Replaced | ChangeKind::TookOver))
+            .collect(),
+        codes: view.codes_issued(g.id)?,
+        observers: view.observe_confirmed(g.id)?,
+    };
+    let mut seated = 0;
     let mails = view.game_mails(g.id, &g.name)?;
     let ours = mails
         .iter()
         .filter(|m| !m.untied || names_game(&m.raw, &g.name));
     for (n, m) in ours.enumerate() {
+        // The seats given with a password the judge drew, up to the mail's time.
+        for c in drawn.seats[seated..]
+            .iter()
+            .take_while(|c| c.at <= m.received)
+        {
+            let k = passwords.get(&c.power).map_or(1, |p| p.1);
+            let p = public_secret(Secret::Password, &c.power, &g.name, c.at);
+            passwords.insert(c.power.clone(), (p, k));
+            seated += 1;
+        }
         let who = m
             .role
             .as_deref()
             .map_or_else(|| "mail".to_string(), str::to_ascii_lowercase);
         let file = PathBuf::from(format!("mail/{:04}-{who}.eml", n + 1));
-        files.insert(file, mail(m, &g.name, &mut passwords));
+        files.insert(file, mail(m, &drawn, &mut passwords));
     }
     files.insert(PathBuf::from("record.txt"), record.into_bytes());
     Ok(Imported {
         name: g.name,
         files,
     })
+}
+
+/// The `[game]` keys of game.toml among `game set`'s: the rest go into `[settings]`.
+const IN_GAME: &[&str] = &[
+    "movement", "retreat", "winter", "grace", "remind", "zone", "wait", "pictures",
+];
+
+/// What the replay's judge draws ([`napjudge_judge::Drawn::Public`]) comes from these.
+struct Drawn {
+    game: String,
+    /// The seats given with a drawn password, oldest first.
+    seats: Vec<SeatChange>,
+    /// Each takeover code's power and when it was issued, oldest first.
+    codes: Vec<(String, DateTime<Utc>)>,
+    /// Each confirmed request to observe: when it was asked, and when confirmed.
+    observers: Vec<(DateTime<Utc>, DateTime<Utc>)>,
+}
+
+impl Drawn {
+    /// The code the replay's judge drew for `role`'s latest code before `at`.
+    fn code(&self, role: &str, at: DateTime<Utc>) -> Option<String> {
+        self.codes
+            .iter()
+            .rev()
+            .find(|(power, issued)| power == role && *issued <= at)
+            .map(|(_, issued)| public_secret(Secret::Code, role, &self.game, *issued))
+    }
 }
 
 /// A role's `k`th replacement password: `france-GAME`, then `france-GAME-2`.
@@ -187,6 +274,7 @@ fn settings(
     g: &Game,
     v: &Variant,
     start: DateTime<Utc>,
+    ticks: &[DateTime<Utc>],
     seats: &BTreeMap<String, String>,
     passwords: &BTreeMap<String, (String, u32)>,
 ) -> String {
@@ -214,6 +302,11 @@ fn settings(
     }
     let _ = writeln!(out, "wait = {}", g.wait);
     let _ = writeln!(out, "pictures = {}", g.pictures);
+    let ticks: Vec<String> = ticks
+        .iter()
+        .map(|t| quoted(&t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)))
+        .collect();
+    let _ = writeln!(out, "ticks = [{}]", ticks.join(", "));
     let _ = writeln!(
         out,
         "source = {}",
@@ -234,7 +327,7 @@ fn settings(
 /// A stored mail as the folder's file: its `Date:` the time received, marked when the judge
 /// refused it, its masked passwords replaced (`passwords` moves on at an accepted
 /// `SET PASSWORD`).
-fn mail(m: &GameMail, game: &str, passwords: &mut BTreeMap<String, (String, u32)>) -> Vec<u8> {
+fn mail(m: &GameMail, drawn: &Drawn, passwords: &mut BTreeMap<String, (String, u32)>) -> Vec<u8> {
     let refused = match m.state {
         InboxState::Duplicate | InboxState::Ignored => true,
         _ => m.reply.as_deref().is_some_and(|r| refusal(r).is_some()),
@@ -270,7 +363,7 @@ fn mail(m: &GameMail, game: &str, passwords: &mut BTreeMap<String, (String, u32)
     }
     match std::str::from_utf8(body) {
         Ok(text) if text.contains(MASK) => {
-            out.extend_from_slice(unmask(text, game, m.role.as_deref(), passwords).as_bytes());
+            out.extend_from_slice(unmask(text, drawn, m, passwords).as_bytes());
         }
         _ => out.extend_from_slice(body),
     }
@@ -281,13 +374,15 @@ fn mail(m: &GameMail, game: &str, passwords: &mut BTreeMap<String, (String, u32)
 const MASK: &str = "******";
 
 /// The body's masked passwords replaced: a SIGNON to this game in a mail the judge accepted as
-/// a role's gets the role's replacement, any other the wrong one; an accepted SET PASSWORD the role's next one.
+/// a role's gets the role's replacement, any other the wrong one; an accepted SET PASSWORD the
+/// role's next one; an accepted TAKEOVER the code the replay's judge draws.
 fn unmask(
     text: &str,
-    game: &str,
-    role: Option<&str>,
+    drawn: &Drawn,
+    m: &GameMail,
     passwords: &mut BTreeMap<String, (String, u32)>,
 ) -> String {
+    let (game, role) = (drawn.game.as_str(), m.role.as_deref());
     let mut out = String::with_capacity(text.len());
     let mut next: Option<(String, u32)> = None;
     for line in text.split_inclusive('\n') {
@@ -306,6 +401,32 @@ fn unmask(
                     (true, Some((p, _))) => p.clone(),
                     _ => WRONG.to_string(),
                 })
+            }
+            ("TAKEOVER", _) if w.get(3) == Some(&MASK) => {
+                // Accepted: the seat was taken over when the judge got the mail (the mail is
+                // tied to no role: the sender had none yet).
+                let ours = upper(2) == game.to_ascii_uppercase();
+                let took = drawn.seats.iter().find(|c| {
+                    ours && c.kind == ChangeKind::TookOver
+                        && c.at == m.received
+                        && c.power.eq_ignore_ascii_case(w[1])
+                });
+                Some(
+                    took.and_then(|c| drawn.code(&c.power, m.received))
+                        .unwrap_or_else(|| WRONG.to_string()),
+                )
+            }
+            ("CONFIRM", "OBSERVE") if w.get(3) == Some(&MASK) => {
+                // Accepted: the request was confirmed when the judge got the mail.
+                let ours = upper(2) == game.to_ascii_uppercase();
+                let asked = drawn
+                    .observers
+                    .iter()
+                    .find(|(_, used)| ours && *used == m.received);
+                Some(asked.map_or_else(
+                    || WRONG.to_string(),
+                    |(asked, _)| public_secret(Secret::Token, OBSERVER, game, *asked),
+                ))
             }
             ("SET", "PASSWORD") if w.get(2) == Some(&MASK) => match (role, current) {
                 (Some(r), Some((_, k))) => {

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use napjudge_cases::file::{self, CaseFileError, Section};
-use napjudge_judge::{parse_time, ClockError, Period, Periods};
+use napjudge_judge::{parse_time, ClockError, Period, Periods, Setting};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -85,6 +85,11 @@ pub struct GameSettings {
     /// Where the game comes from, free text.
     #[serde(default)]
     pub source: String,
+    /// When the recorded judge ran the ticks that processed its phases (`game export` writes
+    /// them): when given, the replay ticks at these times only, not at each mail, reminder
+    /// time and deadline.
+    #[serde(default)]
+    pub ticks: Option<Vec<String>>,
 }
 
 fn default_judge() -> String {
@@ -113,12 +118,38 @@ pub struct PowerSettings {
     pub password: String,
 }
 
+/// `[[shell]]` of game.toml: a GM's command at the shell, run by the replay at its time.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShellStep {
+    /// When the GM ran it.
+    pub at: String,
+    /// Its napjudge arguments: `["game", "resume", "life"]`.
+    pub args: Vec<String>,
+}
+
+/// A shell step, its time read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// When.
+    pub at: DateTime<Utc>,
+    /// The napjudge arguments.
+    pub args: Vec<String>,
+}
+
 /// game.toml.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     /// The game.
     pub game: GameSettings,
+    /// The settings `[game]` has no key for, as `game set KEY VALUE` takes them (`abandon =
+    /// "2"`, `press = "grey"`, `delay = "10m"`): a key `game set` doesn't know is refused.
+    #[serde(default)]
+    pub settings: BTreeMap<String, String>,
+    /// The GM's commands at the shell, in time order.
+    #[serde(default)]
+    pub shell: Vec<ShellStep>,
     /// Each power's player, by power name; `[powers.GM]` gives the GM's password when the
     /// folder has mails from the GM.
     pub powers: BTreeMap<String, PowerSettings>,
@@ -141,6 +172,52 @@ impl Settings {
             grace: read("grace", &self.game.grace)?,
             remind: read("remind", &self.game.remind)?,
         })
+    }
+
+    /// `[settings]`, read as `game set` reads them.
+    pub fn game_settings(&self, path: &str) -> Result<Vec<Setting>, FolderError> {
+        self.settings
+            .iter()
+            .map(|(k, v)| {
+                Setting::parse(k, v).map_err(|e| FolderError::Settings {
+                    path: path.to_string(),
+                    message: format!("[settings] {k}: {e}"),
+                })
+            })
+            .collect()
+    }
+
+    /// `[[shell]]`, the times read.
+    pub fn shell_steps(&self, path: &str) -> Result<Vec<Step>, FolderError> {
+        self.shell
+            .iter()
+            .map(|s| {
+                Ok(Step {
+                    at: parse_time(&s.at).map_err(|source| FolderError::Clock {
+                        path: path.to_string(),
+                        key: "shell at",
+                        source,
+                    })?,
+                    args: s.args.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// `ticks`, read.
+    pub fn ticks(&self, path: &str) -> Result<Option<Vec<DateTime<Utc>>>, FolderError> {
+        let read = |t: &String| {
+            parse_time(t).map_err(|source| FolderError::Clock {
+                path: path.to_string(),
+                key: "ticks",
+                source,
+            })
+        };
+        self.game
+            .ticks
+            .as_ref()
+            .map(|ts| ts.iter().map(read).collect())
+            .transpose()
     }
 
     /// When the game starts.
@@ -231,6 +308,9 @@ pub fn read(dir: &Path) -> Result<Folder, FolderError> {
     })?;
     settings.periods(&shown)?;
     settings.start(&shown)?;
+    settings.game_settings(&shown)?;
+    settings.shell_steps(&shown)?;
+    settings.ticks(&shown)?;
     let mail_dir = dir.join("mail");
     let io = |source| FolderError::Io {
         path: mail_dir.display().to_string(),

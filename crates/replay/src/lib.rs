@@ -5,8 +5,12 @@
 //! moved to each reminder time, deadline and grace end that comes first, and [`tick`] run (what
 //! `napjudge tick` calls) until it has nothing more to do. After each phase the judge processes,
 //! its stored report and next position are checked against record.txt's section for it by
-//! [`check_step`], the case runner's own check. The result mails go to a folder of `.eml` files
-//! through [`napjudge_judge::send`] (what `napjudge outbox send --to-dir` calls).
+//! [`check_step`], the case runner's own check (a phase a rollback sets aside is unchecked).
+//! The GM's shell steps (`[[shell]]`) run at their times through the service calls their
+//! commands make; a folder that lists `ticks` is ticked at those times only. The judge draws
+//! public passwords and codes, those an exported folder's mails use. The result mails go to a
+//! folder of `.eml` files through [`napjudge_judge::send`] (what `napjudge outbox send
+//! --to-dir` calls).
 
 pub mod dump;
 pub mod export;
@@ -21,8 +25,8 @@ use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use napjudge_engine::variant::Variant;
 use napjudge_judge::{
-    after, tick, Game, GameError, Handled, Judge, MailConfig, MailError, MailKind, NewGame,
-    OutboxError, PasswordCost, Retry, Store, StoreError, Target, MAX_SIZE,
+    after, tick, Drawn, Game, GameError, Handled, Judge, MailConfig, MailError, MailKind, NewGame,
+    OutboxError, PasswordCost, Retry, Setting, Store, StoreError, Target, MAX_SIZE,
 };
 use std::path::{Path, PathBuf};
 
@@ -84,6 +88,9 @@ struct Checker<'a> {
     checked: usize,
     /// The `seq` of the first phase not yet seen processed.
     seq: i64,
+    /// Each phase checked, in order: its `seq`, the section index it was matched from, and the
+    /// differences it added (`differences[from..to]`), undone when a rollback sets it aside.
+    done: Vec<(i64, usize, std::ops::Range<usize>)>,
     differences: Vec<String>,
 }
 
@@ -133,6 +140,26 @@ impl Checker<'_> {
     }
 }
 
+/// What the replay does next, in time order.
+enum Event<'a> {
+    /// A GM's shell step.
+    Shell(&'a folder::Step),
+    /// A mail in.
+    Mail(&'a folder::MailFile),
+    /// A recorded tick.
+    Tick(DateTime<Utc>),
+}
+
+impl Event<'_> {
+    fn at(&self) -> DateTime<Utc> {
+        match self {
+            Event::Shell(s) => s.at,
+            Event::Mail(m) => m.date,
+            Event::Tick(t) => *t,
+        }
+    }
+}
+
 /// The replay of one game in a judge.
 struct Run<'a> {
     j: Judge,
@@ -144,26 +171,100 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Checks every phase processed since the last call.
+    /// Checks every phase processed since the last call. A phase checked that a rollback has
+    /// since set aside is unchecked: its section is matched again by the phase played in its
+    /// place, and its differences are dropped (record.txt holds the phases that stand).
     fn check_new(&mut self) -> Result<(), ReplayError> {
-        let rows = self.j.view().phases_from(self.game.id, self.checker.seq)?;
+        let last = self.checker.done.last().map(|d| d.0);
+        let rows = self
+            .j
+            .view()
+            .phases_from(self.game.id, last.unwrap_or(self.checker.seq))?;
+        if rows
+            .first()
+            .is_some_and(|r| Some(r.seq) == last && r.superseded)
+        {
+            let aside: std::collections::HashSet<i64> = self
+                .j
+                .view()
+                .phases(self.game.id)?
+                .into_iter()
+                .filter(|r| r.superseded)
+                .map(|r| r.seq)
+                .collect();
+            let c = &mut self.checker;
+            while let Some((seq, next, added)) = c.done.last().cloned() {
+                if !aside.contains(&seq) {
+                    break;
+                }
+                c.done.pop();
+                c.next = next;
+                c.differences.drain(added);
+            }
+        }
         let mut processed = Vec::new();
-        for r in rows {
-            // The replay doesn't roll back: phases are processed in `seq` order.
-            let Some(report) = r.report.filter(|_| !r.superseded) else {
+        let from = self.checker.seq;
+        for r in rows.into_iter().filter(|r| r.seq >= from) {
+            if r.superseded {
+                self.checker.seq = r.seq + 1;
+                continue;
+            }
+            let Some(report) = r.report else {
                 break;
             };
             self.checker.seq = r.seq + 1;
-            processed.push((r.position, report));
+            processed.push((r.seq, r.position, report));
         }
         let checker = &mut self.checker;
         self.j.with_variant(&self.game, |v, _| {
-            for (before, report) in processed {
+            for (seq, before, report) in processed {
                 checker.checked += 1;
+                let (next, from) = (checker.next, checker.differences.len());
                 checker.phase(v, before, report);
+                checker
+                    .done
+                    .push((seq, next, from..checker.differences.len()));
             }
         })?;
         Ok(())
+    }
+
+    /// Runs a GM's shell step through the service call its `napjudge` command makes; why the
+    /// judge refused it, if it did.
+    fn shell(&mut self, args: &[String]) -> Result<Option<String>, ReplayError> {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (j, now) = (&mut self.j, self.now);
+        let e = |e: &dyn std::fmt::Display| Some(e.to_string());
+        let refused = match a.as_slice() {
+            ["game", "pause", n] => j.pause(n, now).err().and_then(|x| e(&x)),
+            ["game", "resume", n] => j.resume(n, now).err().and_then(|x| e(&x)),
+            ["game", "replace", n, p, to] => j.replace(n, p, to, now).err().and_then(|x| e(&x)),
+            ["game", "code", n, p] => j.issue_code(n, p, None, now).err().and_then(|x| e(&x)),
+            ["game", "code", n, p, "--mail", to] => {
+                j.issue_code(n, p, Some(to), now).err().and_then(|x| e(&x))
+            }
+            ["game", "rollback", n, phase] => {
+                j.rollback(n, phase, None, now).err().and_then(|x| e(&x))
+            }
+            ["game", "rollback", n, phase, "--reason", r] => {
+                j.rollback(n, phase, Some(r), now).err().and_then(|x| e(&x))
+            }
+            ["game", "deadline", n, t] => j.set_deadline(n, t, now).err().and_then(|x| e(&x)),
+            ["game", "set", n, k, v] => match Setting::parse(k, v) {
+                Ok(setting) => j.set(n, &setting, now).err().and_then(|x| e(&x)),
+                Err(x) => e(&x),
+            },
+            _ => Some(
+                "the replay runs `game pause`, `resume`, `replace`, `code`, `rollback`, \
+                 `deadline` and `set` only"
+                    .into(),
+            ),
+        };
+        // A setting may have changed the periods the clock goes by.
+        if let Some(g) = self.j.view().game(&self.game.name)? {
+            self.game = g;
+        }
+        Ok(refused)
     }
 
     /// `tick` at the clock's time until it has nothing more to do (a phase nobody owes orders
@@ -236,10 +337,11 @@ impl Run<'_> {
 }
 
 /// Why the judge's reply says a mail was refused, if it does: a reply that doesn't read the
-/// mail as a power's (a wrong password, no SIGNON), or any line of it that is an `ERROR`.
+/// mail as a power's (a wrong password, no SIGNON) nor as commands that need none (TAKEOVER,
+/// OBSERVE: "Here is what you asked for."), or any line of it that is an `ERROR`.
 pub(crate) fn refusal(body: &str) -> Option<String> {
     let first = body.lines().next().unwrap_or_default().trim().to_string();
-    if !first.starts_with("The judge read your mail as") {
+    if !first.starts_with("The judge read your mail as") && first != "Here is what you asked for." {
         return Some(first);
     }
     body.lines()
@@ -260,11 +362,15 @@ pub fn replay_game(
     let toml = folder.dir.join("game.toml").display().to_string();
     let periods = s.periods(&toml)?;
     let start = s.start(&toml)?;
+    let settings = s.game_settings(&toml)?;
+    let steps = s.shell_steps(&toml)?;
+    // Public draws: the passwords and codes the judge makes are those an export wrote.
     let mut j = Judge::new(Store::open_scratch(db)?)
         .with_password_cost(PasswordCost::Light)
+        .with_drawn(Drawn::Public)
         .with_address(&s.game.judge);
     let name = s.game.name.clone();
-    j.create(
+    j.create_with(
         &NewGame {
             name: name.clone(),
             variant: s.game.variant.clone(),
@@ -276,6 +382,7 @@ pub fn replay_game(
             pictures: s.game.pictures,
             press: Default::default(),
         },
+        &settings,
         start,
     )?;
     // `GM` among them sets the password the GM signs on with, as `game assign NAME GM` does.
@@ -301,13 +408,49 @@ pub fn replay_game(
             next: 0,
             checked: 0,
             seq: 0,
+            done: Vec::new(),
             differences: Vec::new(),
         },
     };
     run.settle()?;
-    for m in &folder.mails {
-        run.advance(Some(m.date))?;
-        run.now = run.now.max(m.date);
+    // The GM's shell steps among the mails by time, a step before a mail of the same second;
+    // the recorded ticks, when listed, after both.
+    let ticks = s.ticks(&toml)?;
+    let mut events: Vec<Event> = steps
+        .iter()
+        .map(Event::Shell)
+        .chain(folder.mails.iter().map(Event::Mail))
+        .chain(ticks.iter().flatten().map(|&t| Event::Tick(t)))
+        .collect();
+    events.sort_by_key(Event::at);
+    for event in events {
+        let at = event.at();
+        if ticks.is_none() {
+            run.advance(Some(at))?;
+        }
+        run.now = run.now.max(at);
+        let m = match event {
+            Event::Tick(_) => {
+                run.settle()?;
+                progress(run.checker.next);
+                continue;
+            }
+            Event::Shell(st) => {
+                if let Some(why) = run.shell(&st.args)? {
+                    let phase = run.phase_now()?;
+                    run.checker.differences.push(format!(
+                        "{name} {phase}: shell step `napjudge {}`: refused: {why}",
+                        st.args.join(" ")
+                    ));
+                }
+                if ticks.is_none() {
+                    run.settle()?;
+                }
+                progress(run.checker.next);
+                continue;
+            }
+            Event::Mail(m) => m,
+        };
         let refused = run.receive(&m.raw)?;
         let difference = match (refused, m.refused) {
             (Some(why), false) => Some(format!("expected accepted, got refused: {why}")),
@@ -323,10 +466,17 @@ pub fn replay_game(
                 .differences
                 .push(format!("{name} {phase}: mail {}: {d}", m.name));
         }
-        run.settle()?;
+        if ticks.is_none() {
+            run.settle()?;
+        } else {
+            // What the mail did, checked (a GM's PROCESS, a draw voted).
+            run.check_new()?;
+        }
         progress(run.checker.next);
     }
-    run.advance(None)?;
+    if ticks.is_none() {
+        run.advance(None)?;
+    }
     progress(run.checker.next);
     let checker = &mut run.checker;
     for section in &checker.sections[checker.next.min(checker.sections.len())..] {

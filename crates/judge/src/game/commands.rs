@@ -53,6 +53,22 @@ impl Judge {
         Ok(command)
     }
 
+    /// Records a GM's shell command that changed the game (`napjudge game resume life`: its
+    /// arguments), after the call that did it, so that `game export` can write it as a step of
+    /// the game's folder for `napjudge replay` to run again.
+    pub fn record_shell(
+        &mut self,
+        name: &str,
+        args: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<(), GameError> {
+        let tx = self.store.begin()?;
+        let game = Judge::game(tx.view(), name)?;
+        tx.add_shell_step(game.id, args, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// `game pause`: the game's deadlines pass unheeded until it is resumed
     /// ([`Judge::resume`]); everyone is told.
     pub fn pause(&mut self, name: &str, now: DateTime<Utc>) -> Result<(), GameError> {

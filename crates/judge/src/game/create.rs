@@ -1,9 +1,7 @@
 //! Setting a game up: `game create` (with its name checked), `game assign` of its seats, and
 //! `game start`.
 
-use super::{
-    hash_password_at, names, new_password, period_for, variant, waiting, GameError, Judge,
-};
+use super::{hash_password_at, names, period_for, variant, waiting, GameError, Judge, Secret};
 use crate::clock;
 use crate::notice;
 use crate::settings::Setting;
@@ -153,7 +151,11 @@ impl Judge {
         };
         let (password, generated) = match password {
             Some(pw) => (pw.to_string(), false),
-            None => (new_password()?, true),
+            None => (
+                self.drawn
+                    .draw(Secret::Password, role.name(), &game.name, now)?,
+                true,
+            ),
         };
         // Hash outside the transaction: it takes a while on purpose.
         let hash = hash_password_at(&password, self.password_cost)?;

@@ -34,9 +34,9 @@ pub use error::GameError;
 pub(crate) use inbox::Reply;
 pub(crate) use orders::OrderSet;
 pub use orders::{Acknowledgement, OrderCheck, OrdersTaken};
-use password::new_password;
+
 pub(crate) use password::{hash_password, hash_password_at};
-pub use password::{verify_password, PasswordCost};
+pub use password::{public_secret, verify_password, Drawn, PasswordCost, Secret, OBSERVER};
 pub use process::Processed;
 pub(crate) use seats::CONFIRM_WITHIN;
 pub use seats::{IssuedCode, SeatError};
@@ -51,6 +51,7 @@ pub(crate) use waiting::{read_absence, AbsenceSet, Outlook};
 pub struct Judge {
     store: Store,
     password_cost: PasswordCost,
+    drawn: Drawn,
     variants: HashMap<String, Variant>,
     /// The judge's own address, which the start and password mails tell players to write to.
     address: String,
@@ -150,6 +151,7 @@ impl Judge {
         Judge {
             store,
             password_cost: PasswordCost::Full,
+            drawn: Drawn::Random,
             variants: HashMap::new(),
             address: crate::config::UNSET_ADDRESS.to_string(),
             site: None,
@@ -173,6 +175,12 @@ impl Judge {
     /// The same judge, hashing the passwords `assign` sets at `cost` (a replay's are light).
     pub fn with_password_cost(mut self, cost: PasswordCost) -> Judge {
         self.password_cost = cost;
+        self
+    }
+
+    /// The same judge, drawing passwords and codes as `drawn` says (a replay's are public).
+    pub fn with_drawn(mut self, drawn: Drawn) -> Judge {
+        self.drawn = drawn;
         self
     }
 

@@ -2,9 +2,10 @@
 
 use super::GameError;
 use argon2::password_hash::PasswordHasher;
+use chrono::{DateTime, Utc};
 
 /// A password of 12 letters and digits from the system's random source.
-pub(super) fn new_password() -> Result<String, GameError> {
+fn new_password() -> Result<String, GameError> {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyzACDEFGHJKLMNPQRSTUVWXYZ23456789";
     let bytes = argon2::password_hash::try_generate_salt()
         .map_err(|e| GameError::Password(e.to_string()))?;
@@ -13,6 +14,64 @@ pub(super) fn new_password() -> Result<String, GameError> {
         .take(12)
         .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
         .collect())
+}
+
+/// Where the passwords and takeover codes the judge draws come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Drawn {
+    /// The system's random source: what a real judge uses.
+    #[default]
+    Random,
+    /// [`public_secret`]: a replayed game folder's, so that its mails written with them (the
+    /// exported ones: `crates/replay/src/dump.rs`) sign on as the recorded game's did.
+    Public,
+}
+
+impl Drawn {
+    /// A password or code for `role` of `game`, drawn at `now`.
+    pub(crate) fn draw(
+        self,
+        what: Secret,
+        role: &str,
+        game: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, GameError> {
+        match self {
+            Drawn::Random => new_password(),
+            Drawn::Public => Ok(public_secret(what, role, game, now)),
+        }
+    }
+}
+
+/// The name an OBSERVE's token is drawn for ([`Secret::Token`]): an observer has no role.
+pub const OBSERVER: &str = "observer";
+
+/// A drawn password or code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Secret {
+    /// A player's password (`game assign` without one, `game replace`, a TAKEOVER).
+    Password,
+    /// A takeover code (`game code`, CODE).
+    Code,
+    /// An OBSERVE's token, drawn for the role `observer`.
+    Token,
+}
+
+/// What a judge with [`Drawn::Public`] draws for `role` of `game` at `at`: `russia-life-
+/// 20261209T000000`, `code-russia-life-...`. Public, and known from the seat changes' and the
+/// codes' times alone.
+pub fn public_secret(what: Secret, role: &str, game: &str, at: DateTime<Utc>) -> String {
+    let base = format!(
+        "{}-{}-{}",
+        role.to_ascii_lowercase(),
+        game.to_ascii_lowercase(),
+        at.format("%Y%m%dT%H%M%S")
+    );
+    match what {
+        Secret::Password => base,
+        Secret::Code => format!("code-{base}"),
+        Secret::Token => format!("token-{base}"),
+    }
 }
 
 /// How costly the argon2 hash of a password `game assign` sets is.

@@ -3,7 +3,7 @@
 //! A seat left is open: its player row (and so its password) is gone, its units get no orders
 //! (civil disorder: the rules' defaults), and the tick doesn't wait for it.
 
-use super::{hash_password_at, new_password, signon, variant, GameError, Judge, SignonRefusal};
+use super::{hash_password_at, signon, variant, GameError, Judge, Secret, SignonRefusal, OBSERVER};
 use crate::clock;
 use crate::notice;
 use crate::render::echo;
@@ -500,7 +500,9 @@ impl Judge {
         let game = open_game(Judge::game(self.store.view(), name)?)?;
         let v = variant(&mut self.variants, &game)?;
         let role = seat(v, &game, power)?;
-        let code = new_password()?;
+        let code = self
+            .drawn
+            .draw(Secret::Code, role.name(), &game.name, now)?;
         let tx = self.store.begin()?;
         if let Some(address) = tx.view().player_address(game.id, &role)? {
             return Err(SeatError::Held {
@@ -608,7 +610,9 @@ impl Judge {
         };
         // Only a good code gets a password made and hashed (in the transaction: it takes a
         // while on purpose, and a takeover is rare).
-        let password = new_password()?;
+        let password = self
+            .drawn
+            .draw(Secret::Password, role.name(), &game.name, now)?;
         let hash = hash_password_at(&password, self.password_cost)?;
         tx.use_code(id, now)?;
         tx.set_player(game.id, &role, sender, &hash, PasswordFrom::Mailed, now)?;
@@ -664,7 +668,9 @@ impl Judge {
         let game = open_game(Judge::game(self.store.view(), name)?)?;
         let v = variant(&mut self.variants, &game)?;
         let role = seat(v, &game, power)?;
-        let password = new_password()?;
+        let password = self
+            .drawn
+            .draw(Secret::Password, role.name(), &game.name, now)?;
         let hash = hash_password_at(&password, self.password_cost)?;
         let tx = self.store.begin()?;
         let old = tx.view().player_address(game.id, &role)?;
@@ -749,9 +755,9 @@ impl Judge {
         if !address.is_valid() {
             return Err(GameError::Address(address.to_string()).into());
         }
-        let token = new_password()?;
         let tx = self.store.begin()?;
         let game = open_game(game_of(tx.view(), name)?)?;
+        let token = self.drawn.draw(Secret::Token, OBSERVER, &game.name, now)?;
         may_observe(tx.view(), &game, address)?;
         // One request at a time per address and game: its mail holds the line to send back.
         if let Some(until) = tx.view().open_observe_request(game.id, address, now)? {

@@ -29,7 +29,7 @@ pub use outbox::Mail;
 pub(crate) use outbox::{MailPicture, NewMail};
 pub(crate) use phases::Due;
 pub use phases::OrderText;
-pub use phases::PhaseRow;
+pub use phases::{PhaseRow, ShellStep};
 pub use players::Player;
 pub(crate) use players::SignonFailure;
 pub use press::{PressRow, PressRules};
@@ -202,7 +202,9 @@ impl Store {
     pub fn open_scratch(path: &Path) -> Result<Store, StoreError> {
         let store = Store::open(path)?;
         store.conn.pragma_update(None, "synchronous", "OFF")?;
-        store.conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+        store
+            .conn
+            .pragma_update(None, "locking_mode", "EXCLUSIVE")?;
         store.conn.pragma_update(None, "secure_delete", "OFF")?;
         Ok(store)
     }

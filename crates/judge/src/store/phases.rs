@@ -11,6 +11,9 @@ use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, OptionalExtension, Row};
 use std::cell::RefCell;
 
+/// A GM's shell command that changed a game: when, and its napjudge arguments.
+pub type ShellStep = (DateTime<Utc>, Vec<String>);
+
 /// A phase of a game: its position, and once played its report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PhaseRow {
@@ -308,6 +311,22 @@ impl View<'_> {
             .collect()
     }
 
+    /// The GM's shell commands that changed the game (`Judge::record_shell`), oldest first:
+    /// when, and the napjudge arguments.
+    pub fn shell_steps(&self, game: i64) -> Result<Vec<ShellStep>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT at, shell FROM gm_actions WHERE game = ?1 AND shell IS NOT NULL ORDER BY id",
+        )?;
+        let rows = st.query_map([game], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?;
+        rows.map(|r| {
+            let (at, args) = r?;
+            Ok((read_time(&at)?, from_json("a shell step", &args)?))
+        })
+        .collect()
+    }
+
     /// The GM commands (`CONTROL Denmark France`) for a phase, in the order given.
     pub(crate) fn gm_commands(&self, phase: i64) -> Result<Vec<String>, StoreError> {
         let mut st = self.0.prepare_cached(
@@ -418,6 +437,25 @@ impl Tx<'_> {
                 t.by,
                 t.cleared,
                 t.flawed
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Records a GM's shell command that changed the game, by its napjudge arguments.
+    pub(crate) fn add_shell_step(
+        &self,
+        game: i64,
+        args: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.0.execute(
+            "INSERT INTO gm_actions (game, action, shell, at) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                game,
+                format!("at the shell: napjudge {}", args.join(" ")),
+                json(&args),
+                time(now)
             ],
         )?;
         Ok(())

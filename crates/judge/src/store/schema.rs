@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 17;
+pub const VERSION: i64 = 18;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -350,6 +350,12 @@ CREATE INDEX stranger_mail_address ON stranger_mail (address, at);
     // stored mail (each tick asks; a scan read each mail's raw bytes to reach its state).
     r#"
 CREATE INDEX inbox_stored ON inbox (state, received);
+"#,
+    // Version 18 (issue 34): what the GM did at the shell, so that a game folder can replay it.
+    r#"
+-- The napjudge arguments (JSON list: ["game", "resume", "life"]) of a GM's shell command that
+-- changed the game; NULL for an action by mail or one the shell's own record doesn't cover.
+ALTER TABLE gm_actions ADD COLUMN shell TEXT;
 "#,
 ];
 

@@ -98,6 +98,42 @@ impl View<'_> {
         .unwrap_or_default())
     }
 
+    /// Every takeover code issued for the game, oldest first: its power and when it was issued
+    /// (the codes themselves are kept as digests only).
+    pub fn codes_issued(&self, game: i64) -> Result<Vec<(String, DateTime<Utc>)>, StoreError> {
+        let mut st = self
+            .0
+            .prepare("SELECT power, issued FROM takeover_codes WHERE game = ?1 ORDER BY id")?;
+        let rows = st.query_map([game], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?;
+        rows.map(|r| {
+            let (power, at) = r?;
+            Ok((power, read_time(&at)?))
+        })
+        .collect()
+    }
+
+    /// Every request to observe the game that was confirmed, oldest first: when it was asked
+    /// and when confirmed (the tokens themselves are kept as digests only).
+    pub fn observe_confirmed(
+        &self,
+        game: i64,
+    ) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>, StoreError> {
+        let mut st = self.0.prepare_cached(
+            "SELECT asked, used FROM observe_requests
+             WHERE game = ?1 AND used IS NOT NULL ORDER BY id",
+        )?;
+        let rows = st.query_map([game], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?;
+        rows.map(|r| {
+            let (asked, used) = r?;
+            Ok((read_time(&asked)?, read_time(&used)?))
+        })
+        .collect()
+    }
+
     /// Every seat change of the game, oldest first.
     pub fn seat_changes(&self, game: i64) -> Result<Vec<SeatChange>, StoreError> {
         let mut st = self.0.prepare_cached(
