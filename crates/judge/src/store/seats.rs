@@ -8,6 +8,9 @@ use super::{
 use chrono::{DateTime, Utc};
 use rusqlite::{params, OptionalExtension};
 
+/// A confirmed request to observe: when it was asked, and when confirmed.
+pub(crate) type Confirmed = (DateTime<Utc>, DateTime<Utc>);
+
 /// The observers a game takes by mail unless its GM says otherwise (`observers on`).
 pub(crate) const DEFAULT_OBSERVERS: u32 = 20;
 
@@ -116,10 +119,7 @@ impl View<'_> {
 
     /// Every request to observe the game that was confirmed, oldest first: when it was asked
     /// and when confirmed (the tokens themselves are kept as digests only).
-    pub fn observe_confirmed(
-        &self,
-        game: i64,
-    ) -> Result<Vec<(DateTime<Utc>, DateTime<Utc>)>, StoreError> {
+    pub fn observe_confirmed(&self, game: i64) -> Result<Vec<Confirmed>, StoreError> {
         let mut st = self.0.prepare_cached(
             "SELECT asked, used FROM observe_requests
              WHERE game = ?1 AND used IS NOT NULL ORDER BY id",
