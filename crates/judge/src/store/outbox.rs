@@ -117,7 +117,8 @@ fn read_mails(raw: Vec<MailRow>) -> Result<Vec<Mail>, StoreError> {
 impl View<'_> {
     /// Whether `address` plays, runs or observes a game: mail to it is not a stranger's.
     pub(crate) fn is_known(&self, address: &Address) -> Result<bool, StoreError> {
-        Ok(self.0.query_row(
+        Ok(row(
+            self.0,
             "SELECT EXISTS (SELECT 1 FROM players WHERE lower(address) = ?1)
                  OR EXISTS (SELECT 1 FROM games WHERE lower(gm) = ?1)
                  OR EXISTS (SELECT 1 FROM observers WHERE lower(address) = ?1)",
@@ -132,7 +133,8 @@ impl View<'_> {
         address: &Address,
         since: DateTime<Utc>,
     ) -> Result<(u32, Option<DateTime<Utc>>), StoreError> {
-        let (n, first): (u32, Option<String>) = self.0.query_row(
+        let (n, first): (u32, Option<String>) = row(
+            self.0,
             "SELECT COUNT(*), MIN(at) FROM stranger_mail WHERE address = ?1 AND at > ?2",
             params![address.folded(), time(since)],
             |r| Ok((r.get(0)?, r.get(1)?)),
@@ -248,11 +250,13 @@ impl Tx<'_> {
         since: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "DELETE FROM stranger_mail WHERE address = ?1 AND at <= ?2",
             params![address.folded(), time(since)],
         )?;
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO stranger_mail (address, at) VALUES (?1, ?2)",
             params![address.folded(), time(now)],
         )?;

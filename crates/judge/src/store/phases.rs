@@ -449,7 +449,8 @@ impl Tx<'_> {
         args: &[String],
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO gm_actions (game, action, shell, at) VALUES (?1, ?2, ?3, ?4)",
             params![
                 game,

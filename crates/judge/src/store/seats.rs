@@ -104,9 +104,9 @@ impl View<'_> {
     /// Every takeover code issued for the game, oldest first: its power and when it was issued
     /// (the codes themselves are kept as digests only).
     pub fn codes_issued(&self, game: i64) -> Result<Vec<(String, DateTime<Utc>)>, StoreError> {
-        let mut st = self
-            .0
-            .prepare("SELECT power, issued FROM takeover_codes WHERE game = ?1 ORDER BY id")?;
+        let mut st = self.0.prepare_cached(
+            "SELECT power, issued FROM takeover_codes WHERE game = ?1 ORDER BY id",
+        )?;
         let rows = st.query_map([game], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })?;
@@ -200,7 +200,8 @@ impl View<'_> {
 
     /// How many addresses observe the game.
     pub(crate) fn observer_count(&self, game: i64) -> Result<u32, StoreError> {
-        Ok(self.0.query_row(
+        Ok(row(
+            self.0,
             "SELECT COUNT(*) FROM observers WHERE game = ?1",
             [game],
             |r| r.get(0),
@@ -214,7 +215,8 @@ impl View<'_> {
         asked_by: &Address,
         since: DateTime<Utc>,
     ) -> Result<u32, StoreError> {
-        Ok(self.0.query_row(
+        Ok(row(
+            self.0,
             "SELECT COUNT(*) FROM observe_requests
              WHERE (address = ?1 OR asked_by = ?2) AND asked > ?3",
             params![address.folded(), asked_by.folded(), time(since)],
@@ -230,15 +232,14 @@ impl View<'_> {
         address: &Address,
         now: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let until: Option<Option<String>> = self
-            .0
-            .query_row(
-                "SELECT MAX(expires) FROM observe_requests
+        let until: Option<Option<String>> = row(
+            self.0,
+            "SELECT MAX(expires) FROM observe_requests
                  WHERE game = ?1 AND address = ?2 AND used IS NULL AND expires >= ?3",
-                params![game, address.folded(), time(now)],
-                |r| r.get(0),
-            )
-            .optional()?;
+            params![game, address.folded(), time(now)],
+            |r| r.get(0),
+        )
+        .optional()?;
         read_opt_time(until.flatten())
     }
 
@@ -248,24 +249,24 @@ impl View<'_> {
         game: i64,
         digest: &str,
     ) -> Result<Option<ObserveRequest>, StoreError> {
-        let row: Option<(i64, Address, String, bool)> = self
-            .0
-            .query_row(
-                "SELECT id, address, expires, used IS NOT NULL FROM observe_requests
+        let found: Option<(i64, Address, String, bool)> = row(
+            self.0,
+            "SELECT id, address, expires, used IS NOT NULL FROM observe_requests
                  WHERE game = ?1 AND digest = ?2",
-                params![game, digest],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )
-            .optional()?;
-        row.map(|(id, address, expires, used)| {
-            Ok(ObserveRequest {
-                id,
-                address,
-                expires: read_time(&expires)?,
-                used,
+            params![game, digest],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?;
+        found
+            .map(|(id, address, expires, used)| {
+                Ok(ObserveRequest {
+                    id,
+                    address,
+                    expires: read_time(&expires)?,
+                    used,
+                })
             })
-        })
-        .transpose()
+            .transpose()
     }
 
     /// The names of the games `address` observes.
@@ -395,7 +396,8 @@ impl Tx<'_> {
         now: DateTime<Utc>,
         expires: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.0.execute(
+        exec(
+            &self.0,
             "INSERT INTO observe_requests (game, address, asked_by, digest, asked, expires)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![
@@ -416,7 +418,8 @@ impl Tx<'_> {
         id: i64,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let n = self.0.execute(
+        let n = exec(
+            &self.0,
             "UPDATE observe_requests SET used = ?2 WHERE id = ?1 AND used IS NULL",
             params![id, time(now)],
         )?;
