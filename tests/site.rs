@@ -241,6 +241,7 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
             .arg(&db)
             .args(args)
             .current_dir(&work)
+            .env_remove("NAPJUDGE_DB")
             .env_remove("NAPJUDGE_CONFIG")
             .output()
             .expect("napjudge runs")
@@ -288,16 +289,7 @@ fn the_web_archive_is_served_drawn_linked_and_fits_a_phone() {
         "",
         "no deadline for a finished game: {line}"
     );
-    let run = Command::new(env!("CARGO_BIN_EXE_napjudge"))
-        .args(["--db"])
-        .arg(&db)
-        .args(["site", "--out"])
-        .arg(&out)
-        .current_dir(&work)
-        .env_remove("NAPJUDGE_DB")
-        .env_remove("NAPJUDGE_CONFIG")
-        .output()
-        .expect("napjudge runs");
+    let run = napjudge(&["site", "--out", out.to_str().expect("a UTF-8 path")]);
     assert!(
         run.status.success(),
         "{}",
