@@ -261,6 +261,51 @@ fn a_corrupted_record_is_reported_and_fails_the_replay() {
     assert!(stdout.contains("1 difference,"), "{stdout}");
 }
 
+/// Issue 35: games with a store each are replayed side by side, the largest first, and yet
+/// reported in the folders' order: the larger game, first by its folder's name and still running
+/// when the smaller one is done, has its difference printed first, as one shared store
+/// (`--db`, one game at a time) prints it.
+#[test]
+fn games_replayed_side_by_side_are_reported_in_the_folders_order() {
+    let work = temp("order");
+    let want = "  England: A(Edi), F(NTH), F(NWG)\n";
+    for (dir, game) in [("1-large", "wd445034"), ("2-small", "wd448105")] {
+        let to = work.join("games").join(dir);
+        copy_dir(&root().join("fixtures/games").join(game), &to);
+        let record = std::fs::read_to_string(to.join("record.txt")).expect("the record");
+        assert!(
+            record.contains(want),
+            "{game}: the first phase's English units"
+        );
+        std::fs::write(
+            to.join("record.txt"),
+            record.replacen(want, "  England: A(Yor), F(NTH), F(NWG)\n", 1),
+        )
+        .expect("the changed record");
+    }
+    let differences = |args: &[&str]| {
+        let out = napjudge(args, &work);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert!(stdout.contains("replayed 2 games:"), "{stdout}");
+        assert!(stdout.contains(" 2 differences,"), "{stdout}");
+        stdout
+            .lines()
+            .filter(|l| l.contains("POSTSTATE differs"))
+            .map(|l| l.split(' ').next().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+    };
+    let games = ["wd445034", "wd448105"];
+    assert_eq!(
+        differences(&["replay", "games", "--outbox", "side-by-side"]),
+        games
+    );
+    assert_eq!(
+        differences(&["replay", "games", "--outbox", "one-store", "--db", "one.db"]),
+        games
+    );
+}
+
 /// Issue 11: a record with a phase the import can't express is refused with the phase named,
 /// and no folder is written.
 #[test]

@@ -103,8 +103,12 @@ fn replay_root() -> PathBuf {
 /// `napjudge replay PATH`: every game folder at PATH replayed through the judge (docs/games.md);
 /// exit 1 when any differs from its record. `db`: one store for every game instead of a fresh
 /// one each; `outbox`: where each game's mails go (`DIR/NAME`, else [`replay_root`]`/NAME`).
+/// Games with a store each are independent: they are replayed on as many threads as the machine
+/// has cores, the largest first, and reported in the folders' order.
 pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<ExitCode, String> {
     use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Mutex;
     let started = std::time::Instant::now();
     let dirs = folder::find(path).map_err(|e| e.to_string())?;
     if dirs.is_empty() {
@@ -113,6 +117,10 @@ pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<E
             path.display()
         ));
     }
+    let folders = dirs
+        .iter()
+        .map(|dir| folder::read(dir).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
     let temp = TempDir::new()?;
     // Drawn on stderr, and only when it is a terminal.
     let bars = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
@@ -121,12 +129,24 @@ pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<E
     };
     let overall = bars.add(ProgressBar::new(dirs.len() as u64));
     overall.set_style(style("games  [{bar:30}] {pos}/{len} {elapsed}"));
-    let mut total = replay::Replayed::default();
-    let mut games = 0;
-    let mut outboxes = Vec::new();
-    for dir in &dirs {
-        let f = folder::read(dir).map_err(|e| e.to_string())?;
-        let name = f.settings.game.name.clone();
+    // One store for every game (`--db`) takes one game at a time.
+    let threads = match db {
+        Some(_) => 1,
+        None => std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(folders.len()),
+    };
+    let mut order: Vec<usize> = (0..folders.len()).collect();
+    if threads > 1 {
+        order.sort_by_key(|&i| std::cmp::Reverse(folders[i].mails.len()));
+    }
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let results: Mutex<Vec<Option<Result<replay::Replayed, String>>>> =
+        Mutex::new(folders.iter().map(|_| None).collect());
+    let play = |i: usize| {
+        let f = &folders[i];
+        let name = &f.settings.game.name;
         let bar = bars.add(ProgressBar::new(f.record.len() as u64));
         bar.set_style(style("{msg:>10} [{bar:30}] {pos}/{len} phases"));
         bar.set_message(name.clone());
@@ -135,13 +155,40 @@ pub fn replay(path: &Path, db: Option<&Path>, outbox: Option<&Path>) -> Result<E
             None => temp.0.join(format!("{name}.db")),
         };
         let out = match outbox {
-            Some(d) => d.join(&name),
-            None => replay_root().join(&name),
+            Some(d) => d.join(name),
+            None => replay_root().join(name),
         };
-        let r = replay::replay_game(&f, &store, &out, &|n| bar.set_position(n as u64))
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        let r = replay::replay_game(f, &store, &out, &|n| bar.set_position(n as u64))
+            .map_err(|e| format!("{}: {e}", dirs[i].display()));
         bar.finish_and_clear();
         overall.inc(1);
+        r
+    };
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                // A game that can't be replayed ends the run: no new game is started.
+                while !failed.load(Ordering::Relaxed) {
+                    let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let r = play(i);
+                    failed.fetch_or(r.is_err(), Ordering::Relaxed);
+                    if let Ok(mut all) = results.lock() {
+                        all[i] = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    let results = results
+        .into_inner()
+        .map_err(|_| "a replay thread panicked".to_string())?;
+    let mut total = replay::Replayed::default();
+    let mut games = 0;
+    let mut outboxes = Vec::new();
+    for r in results.into_iter().flatten() {
+        let r = r?;
         for d in &r.differences {
             bars.suspend(|| println!("{d}"));
         }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::path::Path;
-use std::rc::Rc;
+use std::sync::Arc;
 
 impl Line {
     /// `FILE:LINE: message`, the one form of an error inside a case file.
@@ -15,8 +15,9 @@ impl Line {
 /// A line of a case file, with where it came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
-    /// The file it is in (shared by all its lines).
-    pub file: Rc<str>,
+    /// The file it is in (shared by all its lines, and between threads: a replay runs games side
+    /// by side).
+    pub file: Arc<str>,
     /// The 1-based line number in the file.
     pub number: usize,
     /// The text, trimmed, comment removed.
@@ -199,7 +200,7 @@ fn parse_mode(file: &str, text: &str, record: bool) -> Result<Vec<Case>, CaseFil
         line,
         message,
     };
-    let shared: Rc<str> = Rc::from(file);
+    let shared: Arc<str> = Arc::from(file);
     let mut cases = Vec::new();
     let mut current: Option<Case> = None;
     let mut block = Block::None;

@@ -163,7 +163,7 @@ pub fn sheets(variant: &Variant, lines: &[Line]) -> Result<(Sheets, SheetLines),
 }
 
 /// The file a case's lines come from.
-fn case_file(case: &Case, lines: &[Line]) -> std::rc::Rc<str> {
+fn case_file(case: &Case, lines: &[Line]) -> std::sync::Arc<str> {
     lines
         .first()
         .map_or_else(|| case.file.as_str().into(), |l| l.file.clone())
