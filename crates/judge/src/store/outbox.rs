@@ -114,17 +114,15 @@ fn read_mails(raw: Vec<MailRow>) -> Result<Vec<Mail>, StoreError> {
         .collect()
 }
 
+/// Whether ?1, a folded address, plays, runs or observes a game (through schema 19's indexes).
+pub(super) const IS_KNOWN: &str = "SELECT EXISTS (SELECT 1 FROM players WHERE lower(address) = ?1)
+     OR EXISTS (SELECT 1 FROM games WHERE lower(gm) = ?1)
+     OR EXISTS (SELECT 1 FROM observers WHERE lower(address) = ?1)";
+
 impl View<'_> {
     /// Whether `address` plays, runs or observes a game: mail to it is not a stranger's.
     pub(crate) fn is_known(&self, address: &Address) -> Result<bool, StoreError> {
-        Ok(row(
-            self.0,
-            "SELECT EXISTS (SELECT 1 FROM players WHERE lower(address) = ?1)
-                 OR EXISTS (SELECT 1 FROM games WHERE lower(gm) = ?1)
-                 OR EXISTS (SELECT 1 FROM observers WHERE lower(address) = ?1)",
-            [address.folded()],
-            |r| r.get(0),
-        )?)
+        Ok(row(self.0, IS_KNOWN, [address.folded()], |r| r.get(0))?)
     }
 
     /// The mails to the stranger `address` since `since`: how many, and the first's time.

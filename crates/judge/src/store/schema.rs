@@ -5,7 +5,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 /// The schema version this program writes.
-pub const VERSION: i64 = 18;
+pub const VERSION: i64 = 19;
 
 /// Migration `i` takes a file from version `i` to `i + 1`.
 const MIGRATIONS: [&str; VERSION as usize] = [
@@ -357,6 +357,14 @@ CREATE INDEX inbox_stored ON inbox (state, received);
 -- changed the game; NULL for an action by mail or one the shell's own record doesn't cover.
 ALTER TABLE gm_actions ADD COLUMN shell TEXT;
 "#,
+    // Version 19 (issue 35, speed): whether an address plays, runs or observes any game, asked
+    // for each mail queued (a stranger's are capped), found without reading every player, game
+    // and observer.
+    r#"
+CREATE INDEX players_address_folded ON players (lower(address));
+CREATE INDEX games_gm_folded ON games (lower(gm));
+CREATE INDEX observers_address_folded ON observers (lower(address));
+"#,
 ];
 
 /// Brings the file to [`VERSION`], each step in its own transaction.
@@ -432,6 +440,40 @@ mod tests {
             .query_row("SELECT COUNT(*) FROM inbox", [], |r| r.get(0))
             .expect("the inbox table");
         assert_eq!(inbox, 0);
+    }
+
+    /// Issue 35: whether an address is known (asked for each mail queued) reads schema 19's
+    /// indexes on the folded addresses, not every player, game and observer.
+    #[test]
+    fn whether_an_address_is_known_is_found_by_index() {
+        let mut conn = old_file(18);
+        migrate(&mut conn, ":memory:").expect("migrates");
+        let plan: Vec<String> = conn
+            .prepare(&format!(
+                "EXPLAIN QUERY PLAN {}",
+                super::super::outbox::IS_KNOWN
+            ))
+            .expect("the plan")
+            .query_map(["a@example.org"], |r| r.get::<_, String>(3))
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("the plan's steps");
+        for index in [
+            "players_address_folded",
+            "games_gm_folded",
+            "observers_address_folded",
+        ] {
+            assert!(
+                plan.iter().any(|step| step.contains(index)),
+                "{index} not used: {plan:?}"
+            );
+        }
+        assert!(
+            !plan
+                .iter()
+                .any(|step| step.starts_with("SCAN") && step != "SCAN CONSTANT ROW"),
+            "a table read whole: {plan:?}"
+        );
     }
 
     /// Issue 31: a version 15 file's observers stay, its switch `observers on` becomes the
