@@ -689,6 +689,121 @@ fn a_game_exported_as_a_folder_replays_with_zero_differences() {
     }
 }
 
+/// Issue 34's last shell commands: a game the GM played at the shell alone (`game control`,
+/// `game observe` and `--stop`, `game process --now-anyway`, `game end --draw --reason`) is
+/// exported with each of them as a `[[shell]]` step, and its replay plays the same phases and
+/// ends the game as the GM did; the observer gets the results only while it observes. Before,
+/// none was recorded: the replay processed each phase at its deadline instead, and never ended.
+#[test]
+fn a_game_run_at_the_shell_is_exported_and_replayed_with_its_gm_commands() {
+    let work = temp("gm-shell");
+    let at = |t: &str, args: &[&str]| {
+        let mut all = vec!["--db", "judge.db", "--now", t];
+        all.extend_from_slice(args);
+        let out = napjudge(&all, &work);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    at(
+        "2026-07-01T10:00:00Z",
+        &["game", "create", "g", "--gm", "gm@example.org"],
+    );
+    for p in ["Austria", "England", "France", "Prussia", "Russia"] {
+        let addr = format!("{}@example.org", p.to_lowercase());
+        at(
+            "2026-07-01T10:00:00Z",
+            &["game", "assign", "g", p, &addr, "--password", "secret-pw"],
+        );
+    }
+    at("2026-07-01T10:00:00Z", &["game", "start", "g"]);
+    let steps: [(&str, &[&str]); 6] = [
+        (
+            "2026-07-01T10:30:00Z",
+            &["game", "control", "g", "Sweden", "Russia"],
+        ),
+        (
+            "2026-07-01T10:40:00Z",
+            &["game", "observe", "g", "carol@example.net"],
+        ),
+        (
+            "2026-07-01T11:00:00Z",
+            &["game", "process", "g", "--now-anyway"],
+        ),
+        (
+            "2026-07-01T11:10:00Z",
+            &["game", "observe", "g", "carol@example.net", "--stop"],
+        ),
+        (
+            "2026-07-01T12:00:00Z",
+            &["game", "process", "g", "--now-anyway"],
+        ),
+        (
+            "2026-07-01T13:00:00Z",
+            &[
+                "game",
+                "end",
+                "g",
+                "--draw",
+                "France,Russia",
+                "--reason",
+                "agreed by all",
+            ],
+        ),
+    ];
+    for (t, args) in steps {
+        at(t, args);
+    }
+    let out = napjudge(
+        &["--db", "judge.db", "game", "export", "g", "--out", "g"],
+        &work,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let toml = std::fs::read_to_string(work.join("g/game.toml")).expect("game.toml");
+    for (_, args) in steps {
+        let quoted: Vec<String> = args.iter().map(|a| format!("\"{a}\"")).collect();
+        let line = format!("args = [{}]", quoted.join(", "));
+        assert!(toml.contains(&line), "{line} not in:\n{toml}");
+    }
+    let out = napjudge(&["replay", "g", "--outbox", "out"], &work);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("replayed 1 game: 2 phases,"), "{stdout}");
+    assert!(stdout.contains(" 0 differences,"), "{stdout}");
+    let mails: Vec<String> = tree(&work.join("out/g"))
+        .into_iter()
+        .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned())
+        .collect();
+    let to_carol: Vec<&String> = mails
+        .iter()
+        .filter(|m| m.contains("\r\nTo: carol@example.net\r\n"))
+        .collect();
+    assert!(
+        to_carol
+            .iter()
+            .any(|m| m.contains("results of Winter 1800 Bids")),
+        "carol observed the first results: {to_carol:#?}"
+    );
+    assert!(
+        !to_carol
+            .iter()
+            .any(|m| m.contains("results of Spring 1801 Movement")),
+        "carol stopped before the second: {to_carol:#?}"
+    );
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.contains("To: france@example.org") && m.contains("agreed by all")),
+        "the final mail of the draw"
+    );
+}
+
 /// Issue 34, part 3: the life game's folder (fixtures/games/life) without the parts a folder
 /// couldn't carry before fails its replay: without its `[[shell]]` steps the game stays paused
 /// and Prussia's new player can't sign on; with a step the judge refuses, or one the replay
@@ -742,12 +857,12 @@ fn a_folder_s_shell_steps_settings_and_ticks_are_replayed() {
         "unknownstep",
         &toml.replace(
             r#"args = ["game", "resume", "life"]"#,
-            r#"args = ["game", "process", "life"]"#,
+            r#"args = ["game", "delete", "life"]"#,
         ),
     );
     assert!(
         unknown.iter().any(|d| d.contains(
-            "shell step `napjudge game process life`: refused: the replay runs `game pause`"
+            "shell step `napjudge game delete life`: refused: the replay runs `game pause`"
         )),
         "{unknown:#?}"
     );

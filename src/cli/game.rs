@@ -575,6 +575,49 @@ fn shell_step(command: &GameCommand) -> Option<(String, Vec<String>)> {
             setting,
             value,
         } => (name, words(&["game", "set", name, setting, value])),
+        GameCommand::Process {
+            name,
+            preview: false,
+            now_anyway,
+        } => {
+            let mut a = words(&["game", "process", name]);
+            if *now_anyway {
+                a.push("--now-anyway".into());
+            }
+            (name, a)
+        }
+        GameCommand::Control { name, minor, power } => {
+            (name, words(&["game", "control", name, minor, power]))
+        }
+        GameCommand::Observe {
+            name,
+            address,
+            stop,
+        } => {
+            let mut a = words(&["game", "observe", name, address]);
+            if *stop {
+                a.push("--stop".into());
+            }
+            (name, a)
+        }
+        GameCommand::End {
+            name,
+            draw,
+            winner,
+            reason,
+        } => {
+            let mut a = words(&["game", "end", name]);
+            if !draw.is_empty() {
+                a.extend(["--draw".to_string(), draw.join(",")]);
+            }
+            if let Some(w) = winner {
+                a.extend(words(&["--winner", w]));
+            }
+            if !reason.is_empty() {
+                a.extend(words(&["--reason", reason]));
+            }
+            (name, a)
+        }
         _ => return None,
     };
     Some((name.clone(), args))

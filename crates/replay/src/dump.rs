@@ -16,8 +16,8 @@
 //! Each mail's `Date:` is the time the judge received it, so the replay gives it to the judge
 //! when the judge got it; a mail the judge refused (its reply, found by the Message-ID, reads as
 //! the replay reads a refusal; a duplicate; an ignored mail) is marked `X-Napjudge-Expect:
-//! refused`. What the GM did at the shell (`game replace`, `game resume`, ...: the commands
-//! the binary records) goes into game.toml's `[[shell]]`, with the settings game.toml's `[game]`
+//! refused`. What the GM did at the shell (`game replace`, `game resume`, `game process`,
+//! `game end`, ...: the commands the binary records) goes into game.toml's `[[shell]]`, with the settings game.toml's `[game]`
 //! has no key for in `[settings]`, and `ticks`: when the judge processed each phase, the times
 //! the replay then ticks at (the recorded judge may have ticked later than a mail that made a
 //! phase due).

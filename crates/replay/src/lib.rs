@@ -25,8 +25,9 @@ use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use napjudge_engine::variant::Variant;
 use napjudge_judge::{
-    after, tick, Drawn, Game, GameError, Handled, Judge, MailConfig, MailError, MailKind, NewGame,
-    OutboxError, PasswordCost, Retry, Setting, Store, StoreError, Target, MAX_SIZE,
+    after, tick, Address, Drawn, Game, GameError, GmEnd, Handled, Judge, MailConfig, MailError,
+    MailKind, NewGame, OutboxError, PasswordCost, Retry, Setting, Store, StoreError, Target,
+    MAX_SIZE,
 };
 use std::path::{Path, PathBuf};
 
@@ -254,9 +255,28 @@ impl Run<'_> {
                 Ok(setting) => j.set(n, &setting, now).err().and_then(|x| e(&x)),
                 Err(x) => e(&x),
             },
+            ["game", "process", n] => j.process_due(n, None, false, now).err().and_then(|x| e(&x)),
+            ["game", "process", n, "--now-anyway"] => {
+                j.process_due(n, None, true, now).err().and_then(|x| e(&x))
+            }
+            ["game", "control", n, minor, major] => {
+                j.control(n, minor, major, now).err().and_then(|x| e(&x))
+            }
+            ["game", "observe", n, a] => j
+                .observe(n, &Address::new(a), now)
+                .err()
+                .and_then(|x| e(&x)),
+            ["game", "observe", n, a, "--stop"] => j
+                .unobserve(n, &Address::new(a), now)
+                .err()
+                .and_then(|x| e(&x)),
+            ["game", "end", n, flags @ ..] => match gm_end(flags) {
+                Some(how) => j.end(n, &how, now).err().and_then(|x| e(&x)),
+                None => e(&"`game end` takes --draw, --winner and --reason, each once"),
+            },
             _ => Some(
                 "the replay runs `game pause`, `resume`, `replace`, `code`, `rollback`, \
-                 `deadline` and `set` only"
+                 `deadline`, `set`, `process`, `control`, `observe` and `end` only"
                     .into(),
             ),
         };
@@ -334,6 +354,32 @@ impl Run<'_> {
             (Handled::Failed(why), _) => Some(format!("not answered: {why}")),
         })
     }
+}
+
+/// A shell step's `game end` flags (as the binary records them: `--draw A,B`, `--winner P`,
+/// `--reason TEXT`) as the GM's ending; none when a flag is unknown, given twice or has no value.
+fn gm_end(flags: &[&str]) -> Option<GmEnd> {
+    let mut how = GmEnd {
+        draw: Vec::new(),
+        winner: None,
+        reason: String::new(),
+    };
+    let (mut draw, mut reason) = (false, false);
+    for pair in flags.chunks(2) {
+        match *pair {
+            ["--draw", v] if !draw => {
+                draw = true;
+                how.draw = v.split(',').map(str::to_string).collect();
+            }
+            ["--winner", v] if how.winner.is_none() => how.winner = Some(v.to_string()),
+            ["--reason", v] if !reason => {
+                reason = true;
+                how.reason = v.to_string();
+            }
+            _ => return None,
+        }
+    }
+    Some(how)
 }
 
 /// Why the judge's reply says a mail was refused, if it does: a reply that doesn't read the
@@ -443,6 +489,8 @@ pub fn replay_game(
                         st.args.join(" ")
                     ));
                 }
+                // What the step did, checked (`game process` plays a phase).
+                run.check_new()?;
                 if ticks.is_none() {
                     run.settle()?;
                 }
