@@ -321,7 +321,8 @@ fn three_hundred_observes_naming_three_hundred_victims_subscribe_nobody() {
 
 /// A stranger's address gets at most 10 mails a day in answer to mail, whoever sends them in
 /// its name: the 10th says it is the last until when, the 11th and 12th are read and stored but
-/// not answered. A day after the first, it is answered again; a player is never capped.
+/// not answered. A day after the first, it is answered again; a player is never capped, nor a
+/// mail signed on with a power's password from an address no game has (a player's phone).
 #[test]
 fn a_strangers_address_gets_ten_replies_a_day_and_the_last_says_so() {
     let dir = scratch("stranger");
@@ -377,6 +378,33 @@ fn a_strangers_address_gets_ten_replies_a_day_and_the_last_says_so() {
         send(&mut j, &raw, at(i + 1));
     }
     assert_eq!(to(&j, "france@example.org", MailKind::Reply).len(), 12);
+    // France's player from her phone, an address no game has: signed on with her password,
+    // every mail is answered; with a wrong one, she is a stranger.
+    let phone = "france.phone@example.net";
+    for i in 0..12 {
+        // Each a different text: the same text again in a phase is refused as a replay.
+        let body = format!(
+            "SIGNON France g pw-france\nLIST\n{}",
+            "HELP\n".repeat(i as usize)
+        );
+        let raw = mail(&format!("phone{i}"), phone, None, &body);
+        send(&mut j, &raw, at(i + 1));
+    }
+    assert_eq!(to(&j, phone, MailKind::Reply).len(), 12, "signed on");
+    for i in 0..12 {
+        let raw = mail(
+            &format!("wrong{i}"),
+            phone,
+            None,
+            "SIGNON France g wrong\nLIST",
+        );
+        send(&mut j, &raw, at(i + 1));
+    }
+    assert_eq!(
+        to(&j, phone, MailKind::Reply).len(),
+        12 + 10,
+        "10 as a stranger's"
+    );
 }
 
 /// A stranger's worst mail, 1 MB of OBSERVE, TAKEOVER and CONFIRM OBSERVE lines with long

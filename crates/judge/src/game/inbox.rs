@@ -121,7 +121,12 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
-        let body = to_stranger(&tx, &Address::new(reply.to), reply.body, now)?;
+        // A mail that signed on with a power's password is its player's, from whatever address
+        // (a copy goes to the power's own): its reply is not a stranger's.
+        let body = match reply.handled {
+            Some(_) => Some(reply.body.to_string()),
+            None => to_stranger(&tx, &Address::new(reply.to), reply.body, now)?,
+        };
         let note = body.is_none().then(|| {
             format!(
                 "not answered: its sender had the {STRANGER_MAILS} mails a day the judge sends \
