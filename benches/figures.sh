@@ -5,7 +5,8 @@
 #   1. Spring 1901, napjudge against the `diplomacy` crate (same run, same inputs): time each, ratio
 #   2. the DATC's 145 movement phases, both engines: time each, ratio
 #   3. a Napoleonic season through `turn::play` from each power's text (88 units)
-#   4. the main job, `napjudge replay fixtures/games/`: wall and user time, median of 3 runs
+#   4. the main job, `napjudge replay fixtures/games/`: wall and user time, median of 3 runs (its
+#      games side by side, as many at once as the machine has cores)
 #
 #   bash benches/figures.sh          # about 2 minutes on the 2-core machine, idle
 #   IR=1 bash benches/figures.sh     # also instructions per call (valgrind's callgrind), which
@@ -77,4 +78,4 @@ echo "|---|---|"
 echo "| Spring 1901, napjudge vs the \`diplomacy\` crate | $s_nap us vs $s_dip us (${s_ratio}x)${ir_spring} |"
 echo "| DATC, 145 movement phases | $(awk "BEGIN{printf \"%.2f\", $d_nap/1000}") ms vs $(awk "BEGIN{printf \"%.2f\", $d_dip/1000}") ms (${d_ratio}x)${ir_datc} |"
 echo "| a Napoleonic season through \`turn::play\` from each power's text (88 units) | $season_us us${ir_season} |"
-echo "| the main job, \`replay fixtures/games/\` ($mails) | $wall s (median of 3, user $user s) |"
+echo "| the main job, \`replay fixtures/games/\` ($mails) | $wall s (median of 3, user $user s; games side by side on $(nproc) cores) |"
