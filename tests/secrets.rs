@@ -373,13 +373,19 @@ fn the_database_is_private_and_a_readable_one_is_warned_of() {
 }
 
 /// Issue 31, finding 4b: `outbox send --to-dir` wrote its `.eml` files 0644, and some hold a
-/// generated password. They are written 0600.
+/// generated password. They are written 0600, and so is a mail whose half-written file a crashed
+/// send left behind, readable by others (issue 35: that file is no longer removed first, only
+/// when it is there).
 #[cfg(unix)]
 #[test]
 fn mails_written_to_a_folder_are_readable_by_their_owner_only() {
     use std::os::unix::fs::PermissionsExt;
     let (mut j, db) = new_game("eml-mode");
     let out = db.with_file_name("out");
+    std::fs::create_dir_all(&out).expect("the folder");
+    let leftover = out.join(".000001.eml.tmp");
+    std::fs::write(&leftover, "half a mail").expect("the crashed send's file");
+    std::fs::set_permissions(&leftover, std::fs::Permissions::from_mode(0o644)).expect("chmod");
     let retry = Retry::from_config(&Default::default());
     let sent = j
         .send_outbox(&Target::Dir(out.clone()), JUDGE, retry, at(1))
@@ -390,6 +396,12 @@ fn mails_written_to_a_folder_are_readable_by_their_owner_only() {
         let mode = std::fs::metadata(&path).expect("eml").permissions().mode() & 0o777;
         assert_eq!(mode, 0o600, "{}", path.display());
     }
+    assert!(!leftover.exists(), "the leftover became the mail");
+    let first = std::fs::read_to_string(out.join("000001.eml")).expect("the first mail");
+    assert!(
+        first.contains("Message-ID:") && !first.contains("half a mail"),
+        "{first}"
+    );
 }
 
 /// The players' rows (power, address, password hash): what a refused TAKEOVER leaves alone.
