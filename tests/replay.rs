@@ -689,11 +689,12 @@ fn a_game_exported_as_a_folder_replays_with_zero_differences() {
     }
 }
 
-/// Issue 34's last shell commands: a game the GM played at the shell alone (`game control`,
-/// `game observe` and `--stop`, `game process --now-anyway`, `game end --draw --reason`) is
-/// exported with each of them as a `[[shell]]` step, and its replay plays the same phases and
-/// ends the game as the GM did; the observer gets the results only while it observes. Before,
-/// none was recorded: the replay processed each phase at its deadline instead, and never ended.
+/// Issue 34's last shell commands: a game the GM played at the shell alone (`game orders` from
+/// a file, `game control`, `game observe` and `--stop`, `game process --now-anyway`, `game end
+/// --draw --reason`) is exported with each of them as a `[[shell]]` step (the orders as its
+/// input), and its replay plays the same phases with the GM's orders and ends the game as the
+/// GM did; the observer gets the results only while it observes. Before, none was recorded: the
+/// replay processed each phase at its deadline instead, without France's bid, and never ended.
 #[test]
 fn a_game_run_at_the_shell_is_exported_and_replayed_with_its_gm_commands() {
     let work = temp("gm-shell");
@@ -719,6 +720,11 @@ fn a_game_run_at_the_shell_is_exported_and_replayed_with_its_gm_commands() {
         );
     }
     at("2026-07-01T10:00:00Z", &["game", "start", "g"]);
+    std::fs::write(work.join("france.txt"), "BID 3 Denmark\n").expect("the GM's orders file");
+    at(
+        "2026-07-01T10:20:00Z",
+        &["game", "orders", "g", "France", "france.txt"],
+    );
     let steps: [(&str, &[&str]); 6] = [
         (
             "2026-07-01T10:30:00Z",
@@ -771,6 +777,9 @@ fn a_game_run_at_the_shell_is_exported_and_replayed_with_its_gm_commands() {
         let line = format!("args = [{}]", quoted.join(", "));
         assert!(toml.contains(&line), "{line} not in:\n{toml}");
     }
+    // The GM's orders as the step's input, not as the file they came from.
+    let orders = "args = [\"game\", \"orders\", \"g\", \"France\"]\ninput = \"BID 3 Denmark\\n\"\n";
+    assert!(toml.contains(orders), "{orders} not in:\n{toml}");
     let out = napjudge(&["replay", "g", "--outbox", "out"], &work);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
@@ -801,6 +810,12 @@ fn a_game_run_at_the_shell_is_exported_and_replayed_with_its_gm_commands() {
             .iter()
             .any(|m| m.contains("To: france@example.org") && m.contains("agreed by all")),
         "the final mail of the draw"
+    );
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.contains("results of Winter 1800 Bids") && m.contains("BID 3 Denmark")),
+        "France's bid, entered by the GM, in the results"
     );
 }
 

@@ -533,7 +533,7 @@ pub fn game(
         GameCommand::Export { .. } => return Err("game export is run before the judge".into()),
     }
     if let Some((name, args)) = step {
-        j.record_shell(&name, &args, clock.now()).map_err(e)?;
+        j.record_shell(&name, &args, None, clock.now()).map_err(e)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -724,6 +724,14 @@ fn orders(
         .orders(name, power, &text, by, clock.now())
         .map_err(|e| shell_error(&e))?
         .ack;
+    // The orders as the step's input, whatever file they came from: `napjudge replay` enters
+    // them again.
+    let mut args: Vec<String> = ["game", "orders", name, power].map(String::from).to_vec();
+    if as_player {
+        args.push("--as-player".into());
+    }
+    j.record_shell(name, &args, Some(&text), clock.now())
+        .map_err(|e| shell_error(&e))?;
     let lines = &ack.lines;
     let mut failed = false;
     for l in lines {

@@ -119,18 +119,21 @@ pub fn folder(view: View, name: &str) -> Result<Imported, DumpError> {
             let _ = writeln!(toml, "{k} = {}", quoted(val));
         }
     }
-    for (at, args) in view.shell_steps(g.id)? {
-        if at < start {
+    for step in view.shell_steps(g.id)? {
+        if step.at < start {
             // Before the game began: its settings are game.toml's.
             continue;
         }
-        let args: Vec<String> = args.iter().map(|a| quoted(a)).collect();
+        let args: Vec<String> = step.args.iter().map(|a| quoted(a)).collect();
         let _ = write!(
             toml,
             "\n[[shell]]\nat = {}\nargs = [{}]\n",
-            quoted(&at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+            quoted(&step.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
             args.join(", ")
         );
+        if let Some(input) = &step.input {
+            let _ = writeln!(toml, "input = {}", quoted(input));
+        }
     }
     files.insert(PathBuf::from("game.toml"), toml.into_bytes());
     let drawn = Drawn {

@@ -126,6 +126,9 @@ pub struct ShellStep {
     pub at: String,
     /// Its napjudge arguments: `["game", "resume", "life"]`.
     pub args: Vec<String>,
+    /// What it read on its standard input: `game orders`' orders.
+    #[serde(default)]
+    pub input: Option<String>,
 }
 
 /// A shell step, its time read.
@@ -135,6 +138,8 @@ pub struct Step {
     pub at: DateTime<Utc>,
     /// The napjudge arguments.
     pub args: Vec<String>,
+    /// Its standard input.
+    pub input: Option<String>,
 }
 
 /// game.toml.
@@ -199,6 +204,7 @@ impl Settings {
                         source,
                     })?,
                     args: s.args.clone(),
+                    input: s.input.clone(),
                 })
             })
             .collect()

@@ -25,9 +25,9 @@ use napjudge_engine::position::Position;
 use napjudge_engine::turn::PhaseReport;
 use napjudge_engine::variant::Variant;
 use napjudge_judge::{
-    after, tick, Address, Drawn, Game, GameError, GmEnd, Handled, Judge, MailConfig, MailError,
-    MailKind, NewGame, OutboxError, PasswordCost, Retry, Setting, Store, StoreError, Target,
-    MAX_SIZE,
+    after, tick, Address, Author, Drawn, Game, GameError, GmEnd, Handled, Judge, MailConfig,
+    MailError, MailKind, NewGame, OutboxError, PasswordCost, Retry, Setting, Store, StoreError,
+    Target, MAX_SIZE,
 };
 use std::path::{Path, PathBuf};
 
@@ -232,7 +232,11 @@ impl Run<'_> {
 
     /// Runs a GM's shell step through the service call its `napjudge` command makes; why the
     /// judge refused it, if it did.
-    fn shell(&mut self, args: &[String]) -> Result<Option<String>, ReplayError> {
+    fn shell(
+        &mut self,
+        args: &[String],
+        input: Option<&str>,
+    ) -> Result<Option<String>, ReplayError> {
         let a: Vec<&str> = args.iter().map(String::as_str).collect();
         let (j, now) = (&mut self.j, self.now);
         let e = |e: &dyn std::fmt::Display| Some(e.to_string());
@@ -270,13 +274,27 @@ impl Run<'_> {
                 .unobserve(n, &Address::new(a), now)
                 .err()
                 .and_then(|x| e(&x)),
+            ["game", "orders", n, p, by @ ..] => {
+                let by = match by {
+                    [] => Some(Author::Gm),
+                    ["--as-player"] => Some(Author::Player),
+                    _ => None,
+                };
+                match (by, input) {
+                    (Some(by), Some(text)) => {
+                        j.orders(n, p, text, by, now).err().and_then(|x| e(&x))
+                    }
+                    (None, _) => e(&"`game orders` takes --as-player only"),
+                    (_, None) => e(&"`game orders` needs its orders as the step's input"),
+                }
+            }
             ["game", "end", n, flags @ ..] => match gm_end(flags) {
                 Some(how) => j.end(n, &how, now).err().and_then(|x| e(&x)),
                 None => e(&"`game end` takes --draw, --winner and --reason, each once"),
             },
             _ => Some(
                 "the replay runs `game pause`, `resume`, `replace`, `code`, `rollback`, \
-                 `deadline`, `set`, `process`, `control`, `observe` and `end` only"
+                 `deadline`, `set`, `process`, `control`, `observe`, `end` and `orders` only"
                     .into(),
             ),
         };
@@ -482,7 +500,7 @@ pub fn replay_game(
                 continue;
             }
             Event::Shell(st) => {
-                if let Some(why) = run.shell(&st.args)? {
+                if let Some(why) = run.shell(&st.args, st.input.as_deref())? {
                     let phase = run.phase_now()?;
                     run.checker.differences.push(format!(
                         "{name} {phase}: shell step `napjudge {}`: refused: {why}",

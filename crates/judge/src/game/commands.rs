@@ -54,17 +54,19 @@ impl Judge {
     }
 
     /// Records a GM's shell command that changed the game (`napjudge game resume life`: its
-    /// arguments), after the call that did it, so that `game export` can write it as a step of
-    /// the game's folder for `napjudge replay` to run again.
+    /// arguments, and what it read on its standard input: `game orders`' orders), after the
+    /// call that did it, so that `game export` can write it as a step of the game's folder for
+    /// `napjudge replay` to run again.
     pub fn record_shell(
         &mut self,
         name: &str,
         args: &[String],
+        input: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), GameError> {
         let tx = self.store.begin()?;
         let game = Judge::game(tx.view(), name)?;
-        tx.add_shell_step(game.id, args, now)?;
+        tx.add_shell_step(game.id, args, input, now)?;
         tx.commit()?;
         Ok(())
     }

@@ -11,8 +11,24 @@ use napjudge_engine::turn::PhaseReport;
 use rusqlite::{params, OptionalExtension, Row};
 use std::cell::RefCell;
 
-/// A GM's shell command that changed a game: when, and its napjudge arguments.
-pub type ShellStep = (DateTime<Utc>, Vec<String>);
+/// A GM's shell command that changed a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShellStep {
+    /// When it ran.
+    pub at: DateTime<Utc>,
+    /// Its napjudge arguments: `["game", "resume", "life"]`.
+    pub args: Vec<String>,
+    /// What it read on its standard input (`game orders`' orders), if it read any.
+    pub input: Option<String>,
+}
+
+/// A shell step as stored in `gm_actions.shell`: its arguments, or with its input, both.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+enum StoredShell {
+    Args(Vec<String>),
+    WithInput { args: Vec<String>, input: String },
+}
 
 /// A phase of a game: its position, and once played its report.
 #[derive(Clone, Debug, PartialEq)]
@@ -321,8 +337,16 @@ impl View<'_> {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })?;
         rows.map(|r| {
-            let (at, args) = r?;
-            Ok((read_time(&at)?, from_json("a shell step", &args)?))
+            let (at, shell) = r?;
+            let (args, input) = match from_json("a shell step", &shell)? {
+                StoredShell::Args(args) => (args, None),
+                StoredShell::WithInput { args, input } => (args, Some(input)),
+            };
+            Ok(ShellStep {
+                at: read_time(&at)?,
+                args,
+                input,
+            })
         })
         .collect()
     }
@@ -442,20 +466,29 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Records a GM's shell command that changed the game, by its napjudge arguments.
+    /// Records a GM's shell command that changed the game, by its napjudge arguments and what
+    /// it read on its standard input.
     pub(crate) fn add_shell_step(
         &self,
         game: i64,
         args: &[String],
+        input: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        let stored = match input {
+            None => StoredShell::Args(args.to_vec()),
+            Some(input) => StoredShell::WithInput {
+                args: args.to_vec(),
+                input: input.to_string(),
+            },
+        };
         exec(
             &self.0,
             "INSERT INTO gm_actions (game, action, shell, at) VALUES (?1, ?2, ?3, ?4)",
             params![
                 game,
                 format!("at the shell: napjudge {}", args.join(" ")),
-                json(&args),
+                json(&stored),
                 time(now)
             ],
         )?;
