@@ -1,6 +1,6 @@
 //! The order parser's unit tests, on a small board built by hand.
 
-use super::words::name_ends;
+use super::words::NameEnds;
 use super::*;
 use crate::order::display::PlaceName;
 use crate::order::OrderKind;
@@ -125,10 +125,10 @@ fn error(text: &str) -> ParseError {
 
 #[test]
 fn name_ends_stop_after_each_word() {
-    assert_eq!(name_ends("Par-Bur"), vec![3, 7]);
-    assert_eq!(name_ends("St. Petersburg/nc"), vec![3, 14]);
-    assert_eq!(name_ends("North Sea)"), vec![5, 9]);
-    assert_eq!(name_ends("(Par)"), Vec::<usize>::new());
+    assert_eq!(NameEnds::new("Par-Bur").as_slice(), vec![3, 7]);
+    assert_eq!(NameEnds::new("St. Petersburg/nc").as_slice(), vec![3, 14]);
+    assert_eq!(NameEnds::new("North Sea)").as_slice(), vec![5, 9]);
+    assert_eq!(NameEnds::new("(Par)").as_slice(), &[] as &[usize]);
 }
 
 #[test]
