@@ -17,7 +17,7 @@ pub(super) fn check_numbered<'o>(
     let checked: Vec<Checked> = orders.map(|o| checker.check(o)).collect();
     // R1.4: every force's components named by all the orders together, before any is judged, so
     // that which order was written first decides nothing (RULINGS section 0).
-    let mut used: Vec<Used> = Vec::new();
+    let mut used = Tally::new();
     // Which orders `used` counts: looked up once an order, not searched for in every force.
     let mut tallied = vec![false; checked.len()];
     if let Some(pos) = checker.position {
@@ -25,7 +25,7 @@ pub(super) fn check_numbered<'o>(
             let Ok(order) = order else { continue };
             if counted(order) {
                 for unit in units_of(order) {
-                    tally(pos, &mut used, unit, this);
+                    used.add(pos, unit, this);
                     tallied[this] = true;
                 }
             }
@@ -133,11 +133,11 @@ pub fn over_named_across_sheets(
                 .map(move |(k, &(line, order))| (s, k, line, order))
         })
         .collect();
-    let mut used: Vec<Used> = Vec::new();
+    let mut used = Tally::new();
     for (this, &(_, _, _, order)) in all.iter().enumerate() {
         if counted(order) {
             for unit in units_of(order) {
-                tally(position, &mut used, unit, this);
+                used.add(position, unit, this);
             }
         }
     }
@@ -146,7 +146,7 @@ pub fn over_named_across_sheets(
         format!("{} line {line}", variant.power(sheets[s].0).name)
     };
     let mut void = Vec::new();
-    for u in &used {
+    for u in &used.forces {
         let sheets_used = |k: &usize| all[*k].0;
         let one_sheet =
             u.by.iter()
@@ -321,36 +321,62 @@ impl Fleets {
     }
 }
 
-/// Adds one order's components to what its force is given in all (R1.4).
-fn tally(pos: &Position, used: &mut Vec<Used>, unit: &UnitSpec<Region>, this: usize) {
-    let p = unit.at.province;
-    let (has_a, has_f) = match pos.phase.kind {
-        PhaseKind::Retreat | PhaseKind::SecondRetreat => pos
-            .dislodged
-            .iter()
-            .find(|d| d.province == p)
-            .map_or((0, 0), |d| (d.force.armies, d.force.fleets)),
-        _ => pos.force(p).map_or((0, 0), |f| (f.armies, f.fleets)),
-    };
-    let i = match used.iter().position(|e| e.at == p) {
-        Some(i) => i,
-        None => {
-            used.push(Used {
-                at: p,
-                has: (has_a, has_f),
-                armies: 0,
-                fleets: 0,
-                by: Vec::new(),
-            });
-            used.len() - 1
+/// The components every force is given by a set of orders, and by which orders (R1.4).
+struct Tally {
+    forces: Vec<Used>,
+    /// Each space's entry in `forces`, plus one (0: none): every order of a set is tallied and
+    /// looked up again, so a force is found by its space in one step, not searched for (issue 35).
+    /// A space's id is a byte.
+    slot: [u16; 256],
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            forces: Vec::new(),
+            slot: [0; 256],
         }
-    };
-    let u = &mut used[i];
-    u.armies = u.armies.saturating_add(unit.armies);
-    u.fleets = u.fleets.saturating_add(unit.fleets);
-    // The orders are tallied in order: this one, if already counted for the force, is its last.
-    if u.by.last() != Some(&this) {
-        u.by.push(this);
+    }
+
+    /// The force in `p`, if an order named it.
+    fn get(&self, p: ProvinceId) -> Option<&Used> {
+        let slot = usize::from(self.slot[p.index()]);
+        slot.checked_sub(1).and_then(|i| self.forces.get(i))
+    }
+
+    /// Adds one order's components to what its force is given in all.
+    fn add(&mut self, pos: &Position, unit: &UnitSpec<Region>, this: usize) {
+        let p = unit.at.province;
+        let i = match usize::from(self.slot[p.index()]).checked_sub(1) {
+            Some(i) => i,
+            None => {
+                let has = match pos.phase.kind {
+                    PhaseKind::Retreat | PhaseKind::SecondRetreat => pos
+                        .dislodged
+                        .iter()
+                        .find(|d| d.province == p)
+                        .map_or((0, 0), |d| (d.force.armies, d.force.fleets)),
+                    _ => pos.force(p).map_or((0, 0), |f| (f.armies, f.fleets)),
+                };
+                self.forces.push(Used {
+                    at: p,
+                    has,
+                    armies: 0,
+                    fleets: 0,
+                    by: Vec::new(),
+                });
+                // At most one entry a space: fewer than 256.
+                self.slot[p.index()] = self.forces.len() as u16;
+                self.forces.len() - 1
+            }
+        };
+        let u = &mut self.forces[i];
+        u.armies = u.armies.saturating_add(unit.armies);
+        u.fleets = u.fleets.saturating_add(unit.fleets);
+        // The orders are tallied in order: this one, if already counted for the force, is its last.
+        if u.by.last() != Some(&this) {
+            u.by.push(this);
+        }
     }
 }
 
@@ -358,12 +384,12 @@ fn tally(pos: &Position, used: &mut Vec<Used>, unit: &UnitSpec<Region>, this: us
 /// than it has (R1.4): every one of them is, whichever was written first.
 fn over_named(
     checker: &Checker,
-    used: &[Used],
+    used: &Tally,
     p: ProvinceId,
     this: usize,
     numbers: &Numbering,
 ) -> Result<(), ValidationError> {
-    let Some(u) = used.iter().find(|e| e.at == p) else {
+    let Some(u) = used.get(p) else {
         return Ok(());
     };
     let (has_a, has_f) = u.has;
