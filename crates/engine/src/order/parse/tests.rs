@@ -221,3 +221,15 @@ fn multi_word_power_names() {
     );
     assert_eq!(canon("RENEW LOAN TO Britain"), "RENEW Great Britain");
 }
+
+/// Keywords match ASCII letters in any case, and a character whose lower case is an ASCII letter
+/// (the Kelvin sign, lower case `k`) is not that letter: `BAN\u{212A}` is no BANK, and reading it
+/// must not cut the line inside the character (nom's case-insensitive tag did, and panicked).
+#[test]
+fn keywords_match_ascii_case_only() {
+    assert_eq!(canon("bAnK 6"), "BANK 6");
+    assert_eq!(canon("A Par MoVe Bur"), "A(Par)-Bur");
+    assert_eq!(canon("A Par \u{2192} Bur"), "A(Par)-Bur");
+    let e = parse_line(&board(), "BAN\u{212A} 6").expect_err("not a keyword");
+    assert_eq!(e.column, 1, "{e}");
+}
