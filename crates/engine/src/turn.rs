@@ -86,9 +86,10 @@ pub fn check(
     text: &str,
 ) -> Vec<CheckedOrder> {
     let parsed = parse_mail(variant, text, power);
-    let orders: Vec<(usize, Order<Place>)> = parsed
+    // Borrowed, not cloned: the parsed orders are kept for the report.
+    let orders: Vec<(usize, &Order<Place>)> = parsed
         .iter()
-        .filter_map(|r| r.as_ref().ok().map(|p| (p.line, p.order.clone())))
+        .filter_map(|r| r.as_ref().ok().map(|p| (p.line, &p.order)))
         .collect();
     let checker = Checker {
         variant,

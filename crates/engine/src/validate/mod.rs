@@ -262,8 +262,8 @@ pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
 
 /// [`check_set`] for the orders of a mail, each with its line number: messages about an earlier
 /// order name its line.
-pub fn check_mail(checker: &Checker, lines: &[(usize, Order<Place>)]) -> Vec<Checked> {
+pub fn check_mail(checker: &Checker, lines: &[(usize, &Order<Place>)]) -> Vec<Checked> {
     let numbers: Vec<usize> = lines.iter().map(|(n, _)| *n).collect();
-    let orders = lines.iter().map(|(_, o)| o);
+    let orders = lines.iter().map(|&(_, o)| o);
     check_numbered(checker, orders, &Numbering::Lines(&numbers))
 }
