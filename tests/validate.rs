@@ -93,7 +93,8 @@ fn r1_4_a_second_order_names_the_other_line() {
         position: Some(&p),
         power: v.power_by_name("France"),
     };
-    let lines = [(2, order(&v, "A(Par)-Bur")), (5, order(&v, "A Par - Pic"))];
+    let (first, second) = (order(&v, "A(Par)-Bur"), order(&v, "A Par - Pic"));
+    let lines = [(2, &first), (5, &second)];
     let r = napjudge_engine::validate::check_mail(&checker, &lines);
     let e = |k: usize| r[k].as_ref().err().map(ToString::to_string);
     assert!(

@@ -374,25 +374,21 @@ fn movement(
     let order_at = |p: ProvinceId| {
         first
             .iter()
-            .find(|(_, o)| named(o).iter().any(|u| u.at.province == p))
+            .find(|(_, o)| named(o).any(|u| u.at.province == p))
             .map(|(l, _)| *l)
     };
     // Whether the power's own orders leave a force of it in `p` after the first moves (staying,
     // or ordered in): then no other power's fleet can be there to move again.
     let held = |p: ProvinceId| {
         stays(p)
-            || acting_first.iter().any(|(_, o)| {
-                named(o)
-                    .iter()
-                    .any(|u| leaves_to(o, u.at.province) == Some(p))
-            })
+            || acting_first
+                .iter()
+                .any(|(_, o)| named(o).any(|u| leaves_to(o, u.at.province) == Some(p)))
     };
     let moves = |from: ProvinceId, to: Region, armies: bool| {
         acting_first.iter().any(|(_, o)| {
             leaves_for(o, from).is_some_and(|d| to.names_move_into(d))
-                && named(o)
-                    .iter()
-                    .any(|u| u.at.province == from && (!armies || u.armies > 0))
+                && named(o).any(|u| u.at.province == from && (!armies || u.armies > 0))
         })
     };
     let checker = Checker {
@@ -443,7 +439,7 @@ fn movement(
                     let ordered = kept
                         .iter()
                         .find(|(_, m)| {
-                            m.stage == Stage::Second && named(m).iter().any(|u| u.at.province == at)
+                            m.stage == Stage::Second && named(m).any(|u| u.at.province == at)
                         })
                         .map(|(l, _)| *l)
                         .or_else(|| order_at(at))
@@ -451,9 +447,7 @@ fn movement(
                             first
                                 .iter()
                                 .find(|(_, m)| {
-                                    named(m)
-                                        .iter()
-                                        .any(|u| leaves_to(m, u.at.province) == Some(at))
+                                    named(m).any(|u| leaves_to(m, u.at.province) == Some(at))
                                 })
                                 .map(|(l, _)| *l)
                         });
@@ -623,7 +617,6 @@ fn second_without_first(
         chains + seconds
     };
     named(order)
-        .iter()
         .map(|u| u.at.province)
         .find(|&p| named_second(p) > fleets_at(p))
 }

@@ -85,11 +85,11 @@ pub fn check(
     power: Option<PowerId>,
     text: &str,
 ) -> Vec<CheckedOrder> {
-    let lines: Vec<&str> = text.lines().collect();
     let parsed = parse_mail(variant, text, power);
-    let orders: Vec<(usize, Order<Place>)> = parsed
+    // Borrowed, not cloned: the parsed orders are kept for the report.
+    let orders: Vec<(usize, &Order<Place>)> = parsed
         .iter()
-        .filter_map(|r| r.as_ref().ok().map(|p| (p.line, p.order.clone())))
+        .filter_map(|r| r.as_ref().ok().map(|p| (p.line, &p.order)))
         .collect();
     let checker = Checker {
         variant,
@@ -97,6 +97,8 @@ pub fn check(
         power,
     };
     let mut valid = check_mail(&checker, &orders).into_iter();
+    // The results come in the order of their lines, one a line: the text is read alongside.
+    let mut lines = text.lines().enumerate();
     parsed
         .into_iter()
         .map(|r| {
@@ -111,8 +113,8 @@ pub fn check(
                 Err(e) => (e.line, None, Err(OrderError::Parse(e))),
             };
             let text = lines
-                .get(line.saturating_sub(1))
-                .map_or(String::new(), |l| l.trim().to_string());
+                .find(|&(i, _)| i + 1 == line)
+                .map_or(String::new(), |(_, l)| l.trim().to_string());
             CheckedOrder {
                 line,
                 text,
@@ -379,10 +381,11 @@ pub fn unordered(position: &Position, power: PowerId, orders: &[&Order<Region>])
     let mine = |owner: PowerId| position.commands(power, owner);
     match position.phase.kind {
         PhaseKind::Movement | PhaseKind::SecondMovement => {
-            let mut named_at: BTreeMap<ProvinceId, (u32, u32)> = BTreeMap::new();
+            // By space: (armies, fleets) named. A space's id is a byte: a table, not a map.
+            let mut named_at = [(0u32, 0u32); 256];
             for o in orders.iter().filter(|o| o.stage == Stage::First) {
                 for u in named(o) {
-                    let n = named_at.entry(u.at.province).or_default();
+                    let n = &mut named_at[u.at.province.index()];
                     n.0 += u32::from(u.armies);
                     n.1 += u32::from(u.fleets);
                 }
@@ -394,7 +397,7 @@ pub fn unordered(position: &Position, power: PowerId, orders: &[&Order<Region>])
                 .forces()
                 .filter(|(_, f)| mine(f.power))
                 .filter_map(|(at, f)| {
-                    let (a, fl) = named_at.get(&at).copied().unwrap_or((0, 0));
+                    let (a, fl) = named_at[at.index()];
                     let rest = Force {
                         armies: less(f.armies, a),
                         fleets: less(f.fleets, fl),
@@ -431,13 +434,14 @@ pub fn unordered(position: &Position, power: PowerId, orders: &[&Order<Region>])
 }
 
 /// The units an order names, with the stage it acts in: an embarkation names its army and the
-/// fleet it boards.
-pub fn named(order: &Order<Region>) -> Vec<&UnitSpec<Region>> {
-    match &order.kind {
-        OrderKind::Merge { units, .. } => units.iter().collect(),
-        OrderKind::EmbarkWith { unit, fleet, .. } => vec![unit, fleet],
-        kind => kind.unit().into_iter().collect(),
-    }
+/// fleet it boards. An iterator, not a list: asked of every order of every sheet (issue 35).
+pub fn named(order: &Order<Region>) -> impl Iterator<Item = &UnitSpec<Region>> {
+    let (many, pair) = match &order.kind {
+        OrderKind::Merge { units, .. } => (units.as_slice(), [None, None]),
+        OrderKind::EmbarkWith { unit, fleet, .. } => (&[][..], [Some(unit), Some(fleet)]),
+        kind => (&[][..], [kind.unit(), None]),
+    };
+    many.iter().chain(pair.into_iter().flatten())
 }
 
 /// The regions a dislodged force may retreat to as a whole: those a retreat order validates for

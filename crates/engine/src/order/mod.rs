@@ -441,47 +441,49 @@ impl<P> Order<P> {
         }
     }
 
-    /// Every place the order names, the units' own spaces included.
-    pub fn places(&self) -> Vec<&P> {
+    /// Every place the order names, the units' own spaces included. An iterator, not a list:
+    /// validation asks this of every order (issue 35).
+    pub fn places(&self) -> impl Iterator<Item = &P> {
         use OrderKind::*;
-        match &self.kind {
-            Hold { unit } | Disband { unit } | Build { unit } | Remove { unit } => vec![&unit.at],
-            Move { unit, to, then, .. } => {
-                let mut v = vec![&unit.at, to];
-                v.extend(then.iter());
-                v
+        let (units, fixed): (&[UnitSpec<P>], [Option<&P>; 4]) = match &self.kind {
+            Hold { unit } | Disband { unit } | Build { unit } | Remove { unit } => {
+                (&[], [Some(&unit.at), None, None, None])
             }
-            SupportHold { unit, supported } => vec![&unit.at, &supported.at],
+            Move { unit, to, then, .. } => (&[], [Some(&unit.at), Some(to), then.as_ref(), None]),
+            SupportHold { unit, supported } => {
+                (&[], [Some(&unit.at), Some(&supported.at), None, None])
+            }
             SupportMove {
                 unit,
                 supported,
                 to,
-            } => vec![&unit.at, &supported.at, to],
-            SupportMerge { unit, target } => vec![&unit.at, target],
-            Convoy { unit, army, to } => vec![&unit.at, &army.at, to],
-            Merge { units, target, .. } => {
-                let mut v: Vec<&P> = units.iter().map(|u| &u.at).collect();
-                v.push(target);
-                v
-            }
-            Embark { unit, sea } => vec![&unit.at, sea],
+            } => (&[], [Some(&unit.at), Some(&supported.at), Some(to), None]),
+            SupportMerge { unit, target } => (&[], [Some(&unit.at), Some(target), None, None]),
+            Convoy { unit, army, to } => (&[], [Some(&unit.at), Some(&army.at), Some(to), None]),
+            Merge { units, target, .. } => (units, [Some(target), None, None, None]),
+            Embark { unit, sea } => (&[], [Some(&unit.at), Some(sea), None, None]),
             EmbarkWith {
                 unit,
                 fleet,
                 to,
                 then,
-            } => {
-                let mut v = vec![&unit.at, &fleet.at, to];
-                v.extend(then.iter());
-                v
+            } => (
+                &[],
+                [Some(&unit.at), Some(&fleet.at), Some(to), then.as_ref()],
+            ),
+            Disembark { unit, to } | Retreat { unit, to } => {
+                (&[], [Some(&unit.at), Some(to), None, None])
             }
-            Disembark { unit, to } | Retreat { unit, to } => vec![&unit.at, to],
-            Blockade { unit, centre } => vec![&unit.at, centre],
-            Deny { unit, from, to } => vec![&unit.at, from, to],
+            Blockade { unit, centre } => (&[], [Some(&unit.at), Some(centre), None, None]),
+            Deny { unit, from, to } => (&[], [Some(&unit.at), Some(from), Some(to), None]),
             Waive | Bank { .. } | Loan { .. } | Renew { .. } | Convert { .. } | Bid { .. } => {
-                vec![]
+                (&[], [None; 4])
             }
-        }
+        };
+        units
+            .iter()
+            .map(|u| &u.at)
+            .chain(fixed.into_iter().flatten())
     }
 
     /// A first-stage order of that kind.

@@ -88,7 +88,7 @@ impl Checker<'_> {
             .filter_map(|(s, r)| Some((s, r.as_ref().ok()?)))
             .collect();
         let whole = |(written, checked): &(&Order<Region>, &Order<Region>)| {
-            units_of(written).len() == units_of(checked).len()
+            units_of(written).count() == units_of(checked).count()
         };
         if valid.len() > 1 && valid.iter().any(whole) {
             // A meaning under which every participant written is there beats one that drops
@@ -217,11 +217,13 @@ fn real_problem(results: &[(Order<Region>, Checked)]) -> Option<ValidationError>
 }
 
 /// The units an order gives orders to (not the ones it names as supported or convoyed).
-fn units_of<P>(order: &Order<P>) -> Vec<&UnitSpec<P>> {
-    match &order.kind {
-        OrderKind::Merge { units, .. } => units.iter().collect(),
-        kind => kind.unit().into_iter().collect(),
-    }
+/// An iterator, not a list: validation asks this of every order several times (issue 35).
+fn units_of<P>(order: &Order<P>) -> impl Iterator<Item = &UnitSpec<P>> {
+    let (many, one) = match &order.kind {
+        OrderKind::Merge { units, .. } => (units.as_slice(), None),
+        kind => (&[][..], kind.unit()),
+    };
+    many.iter().chain(one)
 }
 
 /// The order with every place settled: known places as they are, ambiguous ones by `choice`
@@ -260,8 +262,8 @@ pub fn check_set(checker: &Checker, orders: &[Order<Place>]) -> Vec<Checked> {
 
 /// [`check_set`] for the orders of a mail, each with its line number: messages about an earlier
 /// order name its line.
-pub fn check_mail(checker: &Checker, lines: &[(usize, Order<Place>)]) -> Vec<Checked> {
+pub fn check_mail(checker: &Checker, lines: &[(usize, &Order<Place>)]) -> Vec<Checked> {
     let numbers: Vec<usize> = lines.iter().map(|(n, _)| *n).collect();
-    let orders = lines.iter().map(|(_, o)| o);
+    let orders = lines.iter().map(|&(_, o)| o);
     check_numbered(checker, orders, &Numbering::Lines(&numbers))
 }

@@ -91,18 +91,17 @@ impl Checker<'_> {
         let Some(pos) = self.position else {
             return Ok(());
         };
-        let place = self.variant.province(unit.at.province).name.clone();
+        // Named only in an error: most units are there.
+        let place = || self.variant.province(unit.at.province).name.clone();
         let force = pos
             .force(unit.at.province)
-            .ok_or_else(|| ValidationError::Empty {
-                place: place.clone(),
-            })?;
+            .ok_or_else(|| ValidationError::Empty { place: place() })?;
         // Another power's unit is the problem, whatever its kind.
         self.check_owner(force.power, unit.at.province)?;
         if unit.armies > force.armies || unit.fleets > force.fleets {
             return Err(ValidationError::NoUnit {
                 what: describe_counts(unit.armies, unit.fleets),
-                place,
+                place: place(),
                 holds: describe_counts(force.armies, force.fleets),
             });
         }

@@ -17,7 +17,7 @@ pub(super) fn check_numbered<'o>(
     let checked: Vec<Checked> = orders.map(|o| checker.check(o)).collect();
     // R1.4: every force's components named by all the orders together, before any is judged, so
     // that which order was written first decides nothing (RULINGS section 0).
-    let mut used: Vec<Used> = Vec::new();
+    let mut used = Tally::new(checked.len());
     // Which orders `used` counts: looked up once an order, not searched for in every force.
     let mut tallied = vec![false; checked.len()];
     if let Some(pos) = checker.position {
@@ -25,7 +25,7 @@ pub(super) fn check_numbered<'o>(
             let Ok(order) = order else { continue };
             if counted(order) {
                 for unit in units_of(order) {
-                    tally(pos, &mut used, unit, this);
+                    used.add(pos, unit, this);
                     tallied[this] = true;
                 }
             }
@@ -133,11 +133,11 @@ pub fn over_named_across_sheets(
                 .map(move |(k, &(line, order))| (s, k, line, order))
         })
         .collect();
-    let mut used: Vec<Used> = Vec::new();
+    let mut used = Tally::new(all.len());
     for (this, &(_, _, _, order)) in all.iter().enumerate() {
         if counted(order) {
             for unit in units_of(order) {
-                tally(position, &mut used, unit, this);
+                used.add(position, unit, this);
             }
         }
     }
@@ -146,17 +146,17 @@ pub fn over_named_across_sheets(
         format!("{} line {line}", variant.power(sheets[s].0).name)
     };
     let mut void = Vec::new();
-    for u in &used {
-        let sheets_used = |k: &usize| all[*k].0;
-        let one_sheet =
-            u.by.iter()
-                .map(sheets_used)
-                .all(|s| s == sheets_used(&u.by[0]));
-        if one_sheet || (u.armies <= u.has.0 && u.fleets <= u.has.1) {
+    for (force, u) in used.forces.iter().enumerate() {
+        if u.armies <= u.has.0 && u.fleets <= u.has.1 {
             continue;
         }
-        let orders = some_of(u.by.iter().map(|&k| name(k)), u.by.len());
-        for &k in &u.by {
+        let mut sheets_used = used.by(force).map(|k| all[k].0);
+        let first = sheets_used.next();
+        if sheets_used.all(|s| Some(s) == first) {
+            continue;
+        }
+        let orders = some_of(used.by(force).map(name), u.orders);
+        for k in used.by(force) {
             let (s, i, _, _) = all[k];
             void.push((
                 (s, i),
@@ -321,36 +321,88 @@ impl Fleets {
     }
 }
 
-/// Adds one order's components to what its force is given in all (R1.4).
-fn tally(pos: &Position, used: &mut Vec<Used>, unit: &UnitSpec<Region>, this: usize) {
-    let p = unit.at.province;
-    let (has_a, has_f) = match pos.phase.kind {
-        PhaseKind::Retreat | PhaseKind::SecondRetreat => pos
-            .dislodged
-            .iter()
-            .find(|d| d.province == p)
-            .map_or((0, 0), |d| (d.force.armies, d.force.fleets)),
-        _ => pos.force(p).map_or((0, 0), |f| (f.armies, f.fleets)),
-    };
-    let i = match used.iter().position(|e| e.at == p) {
-        Some(i) => i,
-        None => {
-            used.push(Used {
-                at: p,
-                has: (has_a, has_f),
-                armies: 0,
-                fleets: 0,
-                by: Vec::new(),
-            });
-            used.len() - 1
+/// The components every force is given by a set of orders, and by which orders (R1.4).
+struct Tally {
+    forces: Vec<Used>,
+    /// Each order counted for a force, as (its entry in `forces`, the order), in the orders'
+    /// order: one list for all the forces, not one each, read only for a force over-named.
+    named: Vec<(usize, usize)>,
+    /// Each space's entry in `forces`, plus one (0: none): every order of a set is tallied and
+    /// looked up again, so a force is found by its space in one step, not searched for (issue 35).
+    /// A space's id is a byte.
+    slot: [u16; 256],
+}
+
+impl Tally {
+    /// For `orders` orders (about as many forces).
+    fn new(orders: usize) -> Tally {
+        Tally {
+            forces: Vec::with_capacity(orders),
+            named: Vec::with_capacity(orders),
+            slot: [0; 256],
         }
-    };
-    let u = &mut used[i];
-    u.armies = u.armies.saturating_add(unit.armies);
-    u.fleets = u.fleets.saturating_add(unit.fleets);
-    // The orders are tallied in order: this one, if already counted for the force, is its last.
-    if u.by.last() != Some(&this) {
-        u.by.push(this);
+    }
+
+    /// The force in `p`, if an order named it, with its entry.
+    fn get(&self, p: ProvinceId) -> Option<(usize, &Used)> {
+        let i = usize::from(self.slot[p.index()]).checked_sub(1)?;
+        Some((i, self.forces.get(i)?))
+    }
+
+    /// The orders counted for the force at entry `force`, in order.
+    fn by(&self, force: usize) -> impl Iterator<Item = usize> + '_ {
+        self.named
+            .iter()
+            .filter(move |&&(f, _)| f == force)
+            .map(|&(_, k)| k)
+    }
+
+    /// Whether `order` was counted for the force at entry `force` (`named` is in the orders'
+    /// order: a binary search, not a count through thousands of them).
+    fn counted(&self, force: usize, order: usize) -> bool {
+        let start = self.named.partition_point(|&(_, k)| k < order);
+        self.named[start..]
+            .iter()
+            .take_while(|&&(_, k)| k == order)
+            .any(|&(f, _)| f == force)
+    }
+
+    /// Adds one order's components to what its force is given in all.
+    fn add(&mut self, pos: &Position, unit: &UnitSpec<Region>, this: usize) {
+        let p = unit.at.province;
+        let i = match usize::from(self.slot[p.index()]).checked_sub(1) {
+            Some(i) => i,
+            None => {
+                let has = match pos.phase.kind {
+                    PhaseKind::Retreat | PhaseKind::SecondRetreat => pos
+                        .dislodged
+                        .iter()
+                        .find(|d| d.province == p)
+                        .map_or((0, 0), |d| (d.force.armies, d.force.fleets)),
+                    _ => pos.force(p).map_or((0, 0), |f| (f.armies, f.fleets)),
+                };
+                self.forces.push(Used {
+                    at: p,
+                    has,
+                    armies: 0,
+                    fleets: 0,
+                    orders: 0,
+                    last: None,
+                });
+                // At most one entry a space: fewer than 256.
+                self.slot[p.index()] = self.forces.len() as u16;
+                self.forces.len() - 1
+            }
+        };
+        let u = &mut self.forces[i];
+        u.armies = u.armies.saturating_add(unit.armies);
+        u.fleets = u.fleets.saturating_add(unit.fleets);
+        // The orders are tallied in order: this one, if already counted for the force, is its last.
+        if u.last != Some(this) {
+            u.last = Some(this);
+            u.orders += 1;
+            self.named.push((i, this));
+        }
     }
 }
 
@@ -358,24 +410,23 @@ fn tally(pos: &Position, used: &mut Vec<Used>, unit: &UnitSpec<Region>, this: us
 /// than it has (R1.4): every one of them is, whichever was written first.
 fn over_named(
     checker: &Checker,
-    used: &[Used],
+    used: &Tally,
     p: ProvinceId,
     this: usize,
     numbers: &Numbering,
 ) -> Result<(), ValidationError> {
-    let Some(u) = used.iter().find(|e| e.at == p) else {
+    let Some((force, u)) = used.get(p) else {
         return Ok(());
     };
     let (has_a, has_f) = u.has;
     if u.armies <= has_a && u.fleets <= has_f {
         return Ok(());
     }
-    // `by` is in the orders' order: a binary search, not a count through thousands of them.
-    let count = u.by.len() - usize::from(u.by.binary_search(&this).is_ok());
+    let count = u.orders - usize::from(used.counted(force, this));
     let others = some_of(
-        u.by.iter()
-            .filter(|&&k| k != this)
-            .map(|&k| numbers.name(k)),
+        used.by(force)
+            .filter(|&k| k != this)
+            .map(|k| numbers.name(k)),
         count,
     );
     let place = checker.variant.province(p).name.clone();
@@ -415,7 +466,9 @@ struct Used {
     has: (u8, u8),
     armies: u8,
     fleets: u8,
-    by: Vec<usize>,
+    /// How many orders name it, and the last of them.
+    orders: usize,
+    last: Option<usize>,
 }
 
 /// How messages name an earlier order of the set: `order 2`, or its line in a mail.

@@ -20,7 +20,7 @@ pub use rules::{
 pub use summary::summary;
 pub use text::{decode, DecodeError};
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// The most spaces a board may have: sets of spaces are 128-bit sets.
 pub const MAX_PROVINCES: usize = 128;
@@ -126,15 +126,30 @@ pub enum UnitType {
 /// `A`, `2A`, `F`, `A/3F`, `2A/2F`: counts and types of a force or order (here, with the unit
 /// types, so that an order, a position and an event all write units the one way).
 pub fn spec_text(armies: u8, fleets: u8) -> String {
-    let part = |n: u8, letter: char| match n {
-        0 => String::new(),
-        1 => letter.to_string(),
-        n => format!("{n}{letter}"),
-    };
+    let mut out = String::with_capacity(8);
+    write_spec(&mut out, armies, fleets);
+    out
+}
+
+/// [`spec_text`] written onto `out`: an order's canonical form writes its units in place.
+pub fn write_spec(out: &mut String, armies: u8, fleets: u8) {
+    fn part(out: &mut String, n: u8, letter: char) {
+        if n > 1 {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{n}");
+        }
+        if n > 0 {
+            out.push(letter);
+        }
+    }
     match (armies, fleets) {
-        (a, 0) => part(a, 'A'),
-        (0, f) => part(f, 'F'),
-        (a, f) => format!("{}/{}", part(a, 'A'), part(f, 'F')),
+        (a, 0) => part(out, a, 'A'),
+        (0, f) => part(out, f, 'F'),
+        (a, f) => {
+            part(out, a, 'A');
+            out.push('/');
+            part(out, f, 'F');
+        }
     }
 }
 

@@ -18,26 +18,60 @@ pub enum Lookup {
 
 /// The key a name is filed under: lower case, dots dropped, runs of spaces folded.
 pub(crate) fn key(name: &str) -> String {
-    // One pass and one allocation: the parser files every prefix it tries.
     let mut out = String::with_capacity(name.len());
+    fold_key(name, |c| {
+        out.push(c);
+        true
+    });
+    out
+}
+
+/// Gives each character of [`key`] to `push` in turn, stopping (false) as soon as it says no.
+fn fold_key(name: &str, mut push: impl FnMut(char) -> bool) -> bool {
+    let mut started = false;
     let mut blank = false;
     for c in name.chars() {
         if c == '.' || c.is_whitespace() {
-            blank = !out.is_empty();
+            blank = started;
             continue;
         }
-        if blank {
-            out.push(' ');
-            blank = false;
+        if blank && !push(' ') {
+            return false;
         }
-        if c.is_ascii() {
+        blank = false;
+        started = true;
+        let fits = if c.is_ascii() {
             // Most names are ASCII: lower case without Unicode's tables.
-            out.push(c.to_ascii_lowercase());
+            push(c.to_ascii_lowercase())
         } else {
-            out.extend(c.to_lowercase());
+            c.to_lowercase().all(&mut push)
+        };
+        if !fits {
+            return false;
         }
     }
-    out
+    true
+}
+
+/// The longest key [`short_key`] builds on the stack.
+const SHORT_KEY: usize = 64;
+
+/// [`key`] written into `buf` when it is ASCII and fits, else `None`: the parser looks up every
+/// prefix of a line it tries as a name, and nearly all are short ASCII names, so none allocates.
+fn short_key<'b>(name: &str, buf: &'b mut [u8; SHORT_KEY]) -> Option<&'b str> {
+    let mut len = 0;
+    let fits = fold_key(name, |c| match (buf.get_mut(len), u8::try_from(c)) {
+        (Some(slot), Ok(b)) if b.is_ascii() => {
+            *slot = b;
+            len += 1;
+            true
+        }
+        _ => false,
+    });
+    if !fits {
+        return None;
+    }
+    std::str::from_utf8(&buf[..len]).ok()
 }
 
 /// Edit distance between two short strings (for suggestions).
@@ -74,10 +108,12 @@ impl Variant {
     /// The spaces `name` (a code, full name or alias) answers to, without a suggestion when
     /// none: the parser tries many prefixes of a line, and only an error reported needs one.
     pub fn find(&self, name: &str) -> Option<&[ProvinceId]> {
-        self.names
-            .get(&key(name))
-            .map(Vec::as_slice)
-            .filter(|s| !s.is_empty())
+        let mut buf = [0; SHORT_KEY];
+        let found = match short_key(name, &mut buf) {
+            Some(k) => self.names.get(k),
+            None => self.names.get(&key(name)),
+        };
+        found.map(Vec::as_slice).filter(|s| !s.is_empty())
     }
 
     /// What `name` means: a code, full name or alias of a space, or the closest known name.
@@ -120,6 +156,28 @@ mod tests {
     fn key_folds_case_dots_and_spaces() {
         assert_eq!(key("St. Petersburg"), "st petersburg");
         assert_eq!(key("  ST   Petersburg "), "st petersburg");
+        assert_eq!(key("St.Petersburg"), "st petersburg");
+        assert_eq!(key("Côte d'Or"), "côte d'or");
+    }
+
+    /// The parser's stack-built key is the same key, and gives way to [`key`] beyond ASCII.
+    #[test]
+    fn short_key_is_the_key_or_none() {
+        let mut buf = [0; SHORT_KEY];
+        for name in [
+            "St. Petersburg",
+            "  ST   Petersburg ",
+            "Mid-Atlantic Ocean",
+            "nwy",
+        ] {
+            assert_eq!(
+                short_key(name, &mut buf),
+                Some(key(name).as_str()),
+                "{name}"
+            );
+        }
+        assert_eq!(short_key("Côte", &mut buf), None);
+        assert_eq!(short_key(&"a".repeat(SHORT_KEY + 1), &mut buf), None);
     }
 
     #[test]

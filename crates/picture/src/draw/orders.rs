@@ -44,7 +44,7 @@ pub(super) fn drawable(
         (Ok(order), Err(_)) => Some((order.clone(), OrderResult::Void)),
         (Err(_), _) => {
             let parsed = o.order.parsed.as_ref()?;
-            if !parsed.places().iter().all(|p| matches!(p, Place::Known(_))) {
+            if !parsed.places().all(|p| matches!(p, Place::Known(_))) {
                 return None;
             }
             let settled = parsed.map(&|p: &Place| match p {

@@ -112,6 +112,9 @@ pub fn parse_orders(variant: &Variant, body: &str) -> Vec<Result<ParsedLine, Par
     parse_mail(variant, body, None)
 }
 
+/// How many lines' results [`parse_mail`] makes room for at once, at most.
+const MAIL_LINES_RESERVED: usize = 64;
+
 /// [`parse_orders`] for one power's mail: a line may start with a power's name and a colon
 /// (`France: A(Par)-Bur`), which must be `power` when it is given.
 pub fn parse_mail(
@@ -119,25 +122,28 @@ pub fn parse_mail(
     body: &str,
     power: Option<PowerId>,
 ) -> Vec<Result<ParsedLine, ParseError>> {
-    body.lines()
-        .enumerate()
-        .filter_map(|(i, l)| {
-            let text = l.find('#').map_or(l, |hash| &l[..hash]);
-            if text.trim().is_empty() {
-                return None;
-            }
-            let at_line = |e: ParseError| ParseError { line: i + 1, ..e };
-            Some(
-                mail_line(variant, text, power)
-                    .map(|(named, order)| ParsedLine {
-                        line: i + 1,
-                        power: named,
-                        order,
-                    })
-                    .map_err(at_line),
-            )
-        })
-        .collect()
+    // Room for a sheet's lines at once (a line per newline, and one more): growing the vector
+    // moves every order read so far, and orders are large (issue 35). Capped: a mail of blank
+    // lines must not reserve room for an order a line.
+    let lines = body.bytes().filter(|&b| b == b'\n').count() + 1;
+    let mut out = Vec::with_capacity(lines.min(MAIL_LINES_RESERVED));
+    out.extend(body.lines().enumerate().filter_map(|(i, l)| {
+        let text = l.find('#').map_or(l, |hash| &l[..hash]);
+        if text.trim().is_empty() {
+            return None;
+        }
+        let at_line = |e: ParseError| ParseError { line: i + 1, ..e };
+        Some(
+            mail_line(variant, text, power)
+                .map(|(named, order)| ParsedLine {
+                    line: i + 1,
+                    power: named,
+                    order,
+                })
+                .map_err(at_line),
+        )
+    }));
+    out
 }
 
 /// One line of a mail: the power named before a colon, if any, and the order.

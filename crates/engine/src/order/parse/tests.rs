@@ -1,6 +1,6 @@
 //! The order parser's unit tests, on a small board built by hand.
 
-use super::words::name_ends;
+use super::words::NameEnds;
 use super::*;
 use crate::order::display::PlaceName;
 use crate::order::OrderKind;
@@ -125,10 +125,10 @@ fn error(text: &str) -> ParseError {
 
 #[test]
 fn name_ends_stop_after_each_word() {
-    assert_eq!(name_ends("Par-Bur"), vec![3, 7]);
-    assert_eq!(name_ends("St. Petersburg/nc"), vec![3, 14]);
-    assert_eq!(name_ends("North Sea)"), vec![5, 9]);
-    assert_eq!(name_ends("(Par)"), Vec::<usize>::new());
+    assert_eq!(NameEnds::new("Par-Bur").as_slice(), vec![3, 7]);
+    assert_eq!(NameEnds::new("St. Petersburg/nc").as_slice(), vec![3, 14]);
+    assert_eq!(NameEnds::new("North Sea)").as_slice(), vec![5, 9]);
+    assert_eq!(NameEnds::new("(Par)").as_slice(), &[] as &[usize]);
 }
 
 #[test]
@@ -220,4 +220,16 @@ fn multi_word_power_names() {
         "BID 3 Denmark FOR Great Britain"
     );
     assert_eq!(canon("RENEW LOAN TO Britain"), "RENEW Great Britain");
+}
+
+/// Keywords match ASCII letters in any case, and a character whose lower case is an ASCII letter
+/// (the Kelvin sign, lower case `k`) is not that letter: `BAN\u{212A}` is no BANK, and reading it
+/// must not cut the line inside the character (nom's case-insensitive tag did, and panicked).
+#[test]
+fn keywords_match_ascii_case_only() {
+    assert_eq!(canon("bAnK 6"), "BANK 6");
+    assert_eq!(canon("A Par MoVe Bur"), "A(Par)-Bur");
+    assert_eq!(canon("A Par \u{2192} Bur"), "A(Par)-Bur");
+    let e = parse_line(&board(), "BAN\u{212A} 6").expect_err("not a keyword");
+    assert_eq!(e.column, 1, "{e}");
 }

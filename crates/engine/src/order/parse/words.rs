@@ -4,7 +4,7 @@
 use super::fail::{failure, failure_hint, mismatch, Fail, Res};
 use crate::order::Stage;
 use crate::variant::Coast;
-use nom::bytes::complete::{tag, tag_no_case, take_while};
+use nom::bytes::complete::{tag, take_while};
 use nom::character::complete::digit1;
 use nom::Parser;
 
@@ -26,26 +26,44 @@ fn is_name_char(c: char) -> bool {
 }
 
 /// The byte offsets at which a name starting at `i` may end (after each word), shortest first.
-pub(super) fn name_ends(i: &str) -> Vec<usize> {
-    let mut ends = Vec::new();
-    let mut chars = i.char_indices().peekable();
-    while let Some((idx, c)) = chars.next() {
-        if !is_name_char(c) || idx >= MAX_NAME {
-            break;
+/// On the stack: the parser asks at every place it reads.
+pub(super) struct NameEnds {
+    ends: [usize; MAX_NAME],
+    len: usize,
+}
+
+impl NameEnds {
+    pub(super) fn new(i: &str) -> NameEnds {
+        let mut ends = NameEnds {
+            ends: [0; MAX_NAME],
+            len: 0,
+        };
+        let mut chars = i.char_indices().peekable();
+        while let Some((idx, c)) = chars.next() {
+            // Each end is past its own character: fewer ends than `MAX_NAME` bytes.
+            if !is_name_char(c) || idx >= MAX_NAME {
+                break;
+            }
+            if is_word_char(c) && !chars.peek().is_some_and(|&(_, n)| is_word_char(n)) {
+                ends.ends[ends.len] = idx + c.len_utf8();
+                ends.len += 1;
+            }
         }
-        if is_word_char(c) && !chars.peek().is_some_and(|&(_, n)| is_word_char(n)) {
-            ends.push(idx + c.len_utf8());
-        }
+        ends
     }
-    ends
+
+    pub(super) fn as_slice(&self) -> &[usize] {
+        &self.ends[..self.len]
+    }
 }
 
 /// The longest run of name text at `i` that `find` knows, with its end.
 pub(super) fn longest<T>(i: &str, find: impl Fn(&str) -> Option<T>) -> Option<(usize, T)> {
-    name_ends(i)
-        .into_iter()
+    NameEnds::new(i)
+        .as_slice()
+        .iter()
         .rev()
-        .find_map(|end| i.get(..end).and_then(&find).map(|t| (end, t)))
+        .find_map(|&end| i.get(..end).and_then(&find).map(|t| (end, t)))
 }
 
 /// The name an unknown-name error quotes, and the suggestion for it: the shortest run of words
@@ -54,7 +72,8 @@ pub(super) fn unknown_name(
     i: &str,
     suggest: impl Fn(&str) -> Option<String>,
 ) -> Option<(&str, Option<String>)> {
-    let ends = name_ends(i);
+    let ends = NameEnds::new(i);
+    let ends = ends.as_slice();
     ends.iter()
         .find_map(|&e| {
             let name = i.get(..e)?;
@@ -70,20 +89,20 @@ pub(super) fn keyword<'a>(i: &'a str, words: &[&str]) -> Res<'a, usize> {
 }
 
 fn keyword_in<'a, 'w>(i: &'a str, words: impl Iterator<Item = &'w str>) -> Res<'a, usize> {
-    let first = i.chars().next();
     for (n, w) in words.enumerate() {
-        // Most words fail on their first letter: an ASCII one that differs is a mismatch without
-        // the full case-insensitive comparison (parsing tries every word of a table in turn).
-        if let (Some(a), Some(b)) = (first, w.chars().next()) {
-            if a.is_ascii() && b.is_ascii() && !a.eq_ignore_ascii_case(&b) {
-                continue;
-            }
-        }
-        if let Ok((rest, _)) = tag_no_case::<_, _, Fail<'a>>(w).parse(i) {
-            let alphabetic = w.chars().all(char::is_alphabetic);
-            if !alphabetic || !rest.starts_with(char::is_alphanumeric) {
-                return Ok((rest, n));
-            }
+        // Compared as bytes, ASCII letters without case: parsing tries every word of a table in
+        // turn, and most fail on the first byte. The non-ASCII words (`\u{2013}`, `\u{2192}`)
+        // have no case and compare exactly.
+        let Some(rest) = i
+            .get(..w.len())
+            .filter(|head| head.eq_ignore_ascii_case(w))
+            .map(|_| &i[w.len()..])
+        else {
+            continue;
+        };
+        let alphabetic = w.chars().all(char::is_alphabetic);
+        if !alphabetic || !rest.starts_with(char::is_alphanumeric) {
+            return Ok((rest, n));
         }
     }
     Err(mismatch(i))
