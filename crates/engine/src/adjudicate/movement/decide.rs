@@ -9,6 +9,22 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 impl<'a> Resolver<'a> {
     pub(super) fn resolve_all(&mut self) {
+        // Most phases have no cycle of decisions: each decision, asked for in turn, reads only
+        // decisions that can be decided before it, and the answers are the same in any order.
+        // Only when some decision's evaluation comes back to itself (a guess is read) are the
+        // answers thrown away and the phase decided again in the graph's order, cycles whole.
+        for i in 0..self.d.len() {
+            self.resolve(i);
+        }
+        if !self.cyclic {
+            self.file_landings();
+            return;
+        }
+        for d in &mut self.d {
+            d.state = State::Unresolved;
+            d.paradox = false;
+        }
+        self.cycle.clear();
         let n = self.d.len();
         let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(n, n * 4);
         for _ in 0..n {
@@ -27,6 +43,10 @@ impl<'a> Resolver<'a> {
                 self.resolve(node.index());
             }
         });
+        self.file_landings();
+    }
+
+    fn file_landings(&mut self) {
         // Each landing is filed under the carrier that carried it, for what follows (R3.3).
         for g in 0..self.alike.len() {
             let members = self.alike[g].clone();
@@ -172,6 +192,7 @@ impl<'a> Resolver<'a> {
         match self.d[i].state {
             State::Resolved => return self.d[i].result,
             State::Guessing(_) => {
+                self.cyclic = true;
                 // Recorded at every read, not once: each decision reading it, however deep,
                 // must see that its answer rests on this guess.
                 self.cycle.push(i);

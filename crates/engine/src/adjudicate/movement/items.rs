@@ -12,22 +12,27 @@ use crate::variant::{
     Variant,
 };
 
-/// Item numbers grouped by space, built once per phase: `items[start[p + 1]..start[p + 2]]` are
-/// the items filed under space `p`, so that look-ups by space don't scan every item.
+/// Item numbers grouped by space, built once per phase in one allocation: `data[p + 1]..data[p +
+/// 2]` is the run of the items filed under space `p`, the runs stored from `data[base]` on, so
+/// that look-ups by space don't scan every item.
 #[derive(Default)]
 pub(super) struct Index {
-    start: Vec<u16>,
-    items: Vec<u16>,
+    data: Vec<u16>,
+    base: usize,
 }
 
 impl Index {
+    /// `entries` are at most `most` (space, item) pairs.
     pub(super) fn build(
         spaces: usize,
+        most: usize,
         entries: impl DoubleEndedIterator<Item = (ProvinceId, usize)> + Clone,
     ) -> Index {
-        // Counting sort: start[p + 1] holds p's count, then the end of p's run; filling from the
+        // Counting sort: data[p + 1] holds p's count, then the end of p's run; filling from the
         // back moves it down to the beginning of p's run, which is where p + 1's run ends.
-        let mut start = vec![0u16; spaces + 2];
+        let base = spaces + 2;
+        let mut data = vec![0u16; base + most];
+        let (start, items) = data.split_at_mut(base);
         for (p, _) in entries.clone() {
             start[p.index() + 1] += 1;
         }
@@ -36,25 +41,27 @@ impl Index {
             total += *n;
             *n = total;
         }
-        let mut items = vec![0u16; usize::from(start[spaces + 1])];
         for (p, i) in entries.rev() {
             let cursor = &mut start[p.index() + 1];
             *cursor -= 1;
             items[usize::from(*cursor)] = i as u16;
         }
-        Index { start, items }
+        Index { data, base }
     }
 
     pub(super) fn range(&self, p: ProvinceId) -> std::ops::Range<usize> {
-        usize::from(self.start[p.index() + 1])..usize::from(self.start[p.index() + 2])
+        usize::from(self.data[p.index() + 1])..usize::from(self.data[p.index() + 2])
     }
 
     pub(super) fn get(&self, k: usize) -> usize {
-        usize::from(self.items[k])
+        usize::from(self.data[self.base + k])
     }
 
     pub(super) fn iter(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        self.items[self.range(p)].iter().map(|&i| usize::from(i))
+        let r = self.range(p);
+        self.data[self.base + r.start..self.base + r.end]
+            .iter()
+            .map(|&i| usize::from(i))
     }
 }
 
@@ -318,7 +325,11 @@ impl<'a> Resolver<'a> {
         // each carrier's armies land once, a landing's armies from one carrier, the carriers
         // taken in board order and the landings by destination, so that the order of writing
         // plays no part.
-        let mut aboard: Vec<u8> = items.iter().map(|it| it.armies).collect();
+        let mut aboard: Vec<u8> = if landings.is_empty() {
+            Vec::new()
+        } else {
+            items.iter().map(|it| it.armies).collect()
+        };
         let mut served: Vec<usize> = Vec::new();
         let carriers_for = |aboard: &mut Vec<u8>,
                             items: &Vec<Item>,
@@ -391,7 +402,11 @@ impl<'a> Resolver<'a> {
         let n = items.len();
         let decisions = n + groups.len();
         let spaces = variant.provinces.len();
-        let at = Index::build(spaces, items.iter().enumerate().map(|(i, it)| (it.at, i)));
+        let at = Index::build(
+            spaces,
+            n,
+            items.iter().enumerate().map(|(i, it)| (it.at, i)),
+        );
         let mut r = Resolver {
             variant,
             position,
@@ -423,6 +438,7 @@ impl<'a> Resolver<'a> {
             ],
             cycle: Vec::new(),
             guesses: 0,
+            cyclic: false,
         };
         for i in ashore {
             r.d[i].void = Some(Void::FleetsLeaveArmies);
@@ -446,8 +462,10 @@ impl<'a> Resolver<'a> {
     fn index_moves_and_supports(&mut self) {
         let spaces = self.variant.provinces.len();
         let items = &self.items;
+        let n = items.len();
         self.into = Index::build(
             spaces,
+            n,
             items.iter().enumerate().filter_map(|(i, it)| match it.act {
                 Act::Move { to, .. } => Some((to.province, i)),
                 _ => None,
@@ -455,6 +473,7 @@ impl<'a> Resolver<'a> {
         );
         self.supports = Index::build(
             spaces,
+            n,
             items.iter().enumerate().filter_map(|(i, it)| match it.act {
                 Act::SupportHold { target } | Act::SupportMerge { target } => Some((target, i)),
                 Act::SupportMove { to, .. } => Some((to, i)),

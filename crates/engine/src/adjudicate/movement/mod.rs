@@ -176,6 +176,8 @@ struct Resolver<'a> {
     cycle: Vec<usize>,
     /// How many guesses have been made: numbers each guess (see [`State::Guessing`]).
     guesses: usize,
+    /// Whether a decision was read while it was being guessed: the phase has a cycle.
+    cyclic: bool,
 }
 
 /// The result of a movement phase.
@@ -253,11 +255,11 @@ pub fn adjudicate_by(
     };
     let mut carrier: Vec<Option<usize>> = vec![None; orders.len()];
     for i in 0..r.items.len() {
-        let mine = rank(&mut r, i);
         let it = r.items[i];
         for o in [it.order, it.also].into_iter().flatten() {
+            // Ranked only when two items carry one order (a merge, an embarkation): seldom.
             let better = carrier[o].is_none_or(|c| {
-                let theirs = rank(&mut r, c);
+                let (mine, theirs) = (rank(&mut r, i), rank(&mut r, c));
                 mine > theirs || (mine == theirs && it.at < r.items[c].at)
             });
             if better {
