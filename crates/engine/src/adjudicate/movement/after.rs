@@ -10,9 +10,14 @@ use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind};
 impl<'a> Resolver<'a> {
     /// Every blockade's result, ordered or carried over.
     pub(super) fn blockade_results(&mut self) -> Vec<Blockade> {
-        (0..self.items.len())
-            .filter_map(|i| self.blockade_result(i))
-            .collect()
+        // Seldom any: the items are sifted here, not in a call for each.
+        let mut results = Vec::new();
+        for i in 0..self.items.len() {
+            if matches!(self.items[i].act, Act::Blockade { .. }) {
+                results.extend(self.blockade_result(i));
+            }
+        }
+        results
     }
 
     /// Item `i`'s blockade result, if it blockades (R5.3): it fails when the fleets are
@@ -179,8 +184,9 @@ impl<'a> Resolver<'a> {
             }
         }
         let group = self.items[m].group;
-        for k in self.into.range(to) {
-            let o = self.into.get(k);
+        let mut filed = self.into.first(to);
+        while let Some(o) = filed {
+            filed = self.into.after(o);
             let rival = o != m && (group.is_none() || self.items[o].group != group);
             if !rival {
                 continue;
@@ -517,8 +523,9 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let mut contested = false;
-            for k in self.into.range(p) {
-                let m = self.into.get(k);
+            let mut filed = self.into.first(p);
+            while let Some(m) = filed {
+                filed = self.into.after(m);
                 contested |= self.prevent_strength(m) > 0;
             }
             if contested {

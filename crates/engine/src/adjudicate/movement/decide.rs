@@ -444,8 +444,9 @@ impl<'a> Resolver<'a> {
     fn dislodged(&mut self, p: ProvinceId) -> bool {
         let owner = self.position.force(p).map(|f| f.power);
         let mut any = false;
-        for k in self.into.range(p) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(p);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             if Some(self.items[m].power) != owner {
                 any |= self.resolve(m);
             }
@@ -463,8 +464,9 @@ impl<'a> Resolver<'a> {
         not_from: Option<ProvinceId>,
     ) -> u32 {
         let mut total = 0;
-        for k in self.supports.range(to) {
-            let s = self.supports.get(k);
+        let mut filed = self.supports.first(to);
+        while let Some(s) = filed {
+            filed = self.supports.after(s);
             let it = self.items[s];
             let matches = matches!(it.act, Act::SupportMove { from: f, .. } if f == from);
             let counts = Some(it.power) != except && Some(it.at) != not_from;
@@ -480,8 +482,9 @@ impl<'a> Resolver<'a> {
         let mut total = 0;
         let mut staying = false;
         let mut holder = None;
-        for k in self.at.range(p) {
-            let j = self.at.get(k);
+        let mut filed = self.at.first(p);
+        while let Some(j) = filed {
+            filed = self.at.after(j);
             if !self.holds_ground(j) {
                 continue;
             }
@@ -497,8 +500,9 @@ impl<'a> Resolver<'a> {
             }
         }
         if staying {
-            for k in self.supports.range(p) {
-                let s = self.supports.get(k);
+            let mut filed = self.supports.first(p);
+            while let Some(s) = filed {
+                filed = self.supports.after(s);
                 if self.d[s].matched
                     && self.items[s].act == (Act::SupportHold { target: p })
                     && self.resolve(s)
@@ -529,8 +533,9 @@ impl<'a> Resolver<'a> {
     ) -> u32 {
         let target = self.groups[g].target;
         let mut total = 0;
-        for k in self.into.range(target) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(target);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             let from = self.items[m].at;
             if self.items[m].group == Some(g) && Some(from) != not_from && self.path(m) {
                 total += self.weight(m, target);
@@ -540,8 +545,9 @@ impl<'a> Resolver<'a> {
             }
         }
         if !self.second {
-            for k in self.supports.range(target) {
-                let s = self.supports.get(k);
+            let mut filed = self.supports.first(target);
+            while let Some(s) = filed {
+                filed = self.supports.after(s);
                 let it = self.items[s];
                 let merge = it.act == Act::SupportMerge { target };
                 let counts = Some(it.power) != except && Some(it.at) != not_from;
@@ -557,8 +563,9 @@ impl<'a> Resolver<'a> {
     /// to leave): then the merge reinforces it, and defends the space with its strength (R2.3).
     fn own_remains(&mut self, g: usize) -> bool {
         let Group { power, target } = self.groups[g];
-        for k in self.at.range(target) {
-            let j = self.at.get(k);
+        let mut filed = self.at.first(target);
+        while let Some(j) = filed {
+            filed = self.at.after(j);
             let it = self.items[j];
             if it.carrier.is_none() && it.power == power && (!self.leaves(j) || !self.resolve(j)) {
                 return true;
@@ -577,8 +584,9 @@ impl<'a> Resolver<'a> {
     /// The move out of merge `g`'s target that beat it head to head (R2.7), if any.
     pub(super) fn merge_beaten_by(&mut self, g: usize) -> Option<usize> {
         let target = self.groups[g].target;
-        for k in self.into.range(target) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(target);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             let Some(n) = self.d[m].h2h else { continue };
             if self.items[m].group == Some(g) && self.path(m) && self.path(n) && self.resolve(n) {
                 return Some(n);
@@ -600,8 +608,9 @@ impl<'a> Resolver<'a> {
         // The strongest move out of the target met head to head, and whether anything else is there.
         let mut defend = None;
         let mut others = false;
-        for k in self.at.range(target) {
-            let j = self.at.get(k);
+        let mut filed = self.at.first(target);
+        while let Some(j) = filed {
+            filed = self.at.after(j);
             if !self.holds_ground(j) {
                 continue;
             }
@@ -633,8 +642,9 @@ impl<'a> Resolver<'a> {
         if attack == 0 {
             return false;
         }
-        for k in self.into.range(target) {
-            let o = self.into.get(k);
+        let mut filed = self.into.first(target);
+        while let Some(o) = filed {
+            filed = self.into.after(o);
             if self.items[o].group != Some(g) && attack <= self.prevent_strength(o) {
                 return false;
             }
@@ -650,8 +660,9 @@ impl<'a> Resolver<'a> {
         let Some(to) = self.move_to(m) else { return 0 };
         let mut vacated = true;
         let mut occupant = None;
-        for k in self.at.range(to) {
-            let j = self.at.get(k);
+        let mut filed = self.at.first(to);
+        while let Some(j) = filed {
+            filed = self.at.after(j);
             if !self.holds_ground(j) {
                 continue;
             }
@@ -730,8 +741,9 @@ impl<'a> Resolver<'a> {
         if attack <= held {
             return false;
         }
-        for k in self.into.range(to) {
-            let o = self.into.get(k);
+        let mut filed = self.into.first(to);
+        while let Some(o) = filed {
+            filed = self.into.after(o);
             if o != m && attack <= self.prevent_strength(o) {
                 return false;
             }
@@ -823,16 +835,18 @@ impl<'a> Resolver<'a> {
             Act::SupportMove { to, .. } => to,
             _ => return false,
         };
-        for k in self.into.range(it.at) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(it.at);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             let am = self.items[m];
             if am.power != it.power && am.at != into && self.path(m) {
                 return true;
             }
         }
         // An attack from the supported space still cuts when it dislodges the supporter.
-        for k in self.into.range(it.at) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(it.at);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             let am = self.items[m];
             if am.at == into && am.power != it.power && self.resolve(m) {
                 return true;

@@ -12,56 +12,53 @@ use crate::variant::{
     Variant,
 };
 
-/// Item numbers grouped by space, built once per phase in one allocation: `data[p + 1]..data[p +
-/// 2]` is the run of the items filed under space `p`, the runs stored from `data[base]` on, so
-/// that look-ups by space don't scan every item.
+/// Item numbers filed by space, built once per phase so that look-ups by space don't scan every
+/// item: each space's first item, and after each item the next one filed under the same space,
+/// in item order. Walked by [`Index::first`] and [`Index::after`], which hold no borrow across a
+/// loop that decides. Filling the heads is one memset per phase, where a counting sort's prefix
+/// sums ran over every space of the board (most DATC phases have a handful of units).
 #[derive(Default)]
 pub(super) struct Index {
+    /// `data[p]`, the first item filed under space `p`; `data[spaces + i]`, the one after item
+    /// `i`; [`Index::NONE`] for none.
     data: Vec<u16>,
-    base: usize,
+    spaces: usize,
 }
 
 impl Index {
-    /// `entries` are at most `most` (space, item) pairs.
+    const NONE: u16 = u16::MAX;
+
+    /// `entries` are (space, item) pairs with items below `items`, each item at most once.
     pub(super) fn build(
         spaces: usize,
-        most: usize,
-        entries: impl DoubleEndedIterator<Item = (ProvinceId, usize)> + Clone,
+        items: usize,
+        entries: impl DoubleEndedIterator<Item = (ProvinceId, usize)>,
     ) -> Index {
-        // Counting sort: data[p + 1] holds p's count, then the end of p's run; filling from the
-        // back moves it down to the beginning of p's run, which is where p + 1's run ends.
-        let base = spaces + 2;
-        let mut data = vec![0u16; base + most];
-        let (start, items) = data.split_at_mut(base);
-        for (p, _) in entries.clone() {
-            start[p.index() + 1] += 1;
-        }
-        let mut total = 0;
-        for n in start.iter_mut() {
-            total += *n;
-            *n = total;
-        }
+        let mut data = vec![Self::NONE; spaces + items];
+        // Filed from the back, so each space's items come out in item order.
         for (p, i) in entries.rev() {
-            let cursor = &mut start[p.index() + 1];
-            *cursor -= 1;
-            items[usize::from(*cursor)] = i as u16;
+            data[spaces + i] = data[p.index()];
+            data[p.index()] = i as u16;
         }
-        Index { data, base }
+        Index { data, spaces }
     }
 
-    pub(super) fn range(&self, p: ProvinceId) -> std::ops::Range<usize> {
-        usize::from(self.data[p.index() + 1])..usize::from(self.data[p.index() + 2])
+    fn item(n: u16) -> Option<usize> {
+        (n != Self::NONE).then_some(usize::from(n))
     }
 
-    pub(super) fn get(&self, k: usize) -> usize {
-        usize::from(self.data[self.base + k])
+    /// The first item filed under `p`.
+    pub(super) fn first(&self, p: ProvinceId) -> Option<usize> {
+        Self::item(self.data[p.index()])
+    }
+
+    /// The item filed after `i` under the same space.
+    pub(super) fn after(&self, i: usize) -> Option<usize> {
+        Self::item(self.data[self.spaces + i])
     }
 
     pub(super) fn iter(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        let r = self.range(p);
-        self.data[self.base + r.start..self.base + r.end]
-            .iter()
-            .map(|&i| usize::from(i))
+        std::iter::successors(self.first(p), move |&i| self.after(i))
     }
 }
 
@@ -433,6 +430,7 @@ impl<'a> Resolver<'a> {
                     void: None,
                     state: State::Unresolved,
                     result: false,
+                    lends: 0,
                 };
                 decisions
             ],
@@ -474,12 +472,20 @@ impl<'a> Resolver<'a> {
         self.supports = Index::build(
             spaces,
             n,
-            items.iter().enumerate().filter_map(|(i, it)| match it.act {
-                Act::SupportHold { target } | Act::SupportMerge { target } => Some((target, i)),
-                Act::SupportMove { to, .. } => Some((to, i)),
-                _ => None,
-            }),
+            (0..n).filter_map(|i| self.supports_into(i).map(|into| (into, i))),
         );
+        for i in 0..n {
+            let Some(into) = self.supports_into(i) else {
+                continue;
+            };
+            let it = self.items[i];
+            let from = Region {
+                province: it.at,
+                coast: self.position.force(it.at).and_then(|f| f.coast),
+            };
+            let (a, f) = self.variant.supporting(it.armies, it.fleets, from, into);
+            self.d[i].lends = u32::from(a) + u32::from(f);
+        }
     }
 
     /// A fleet may not blockade in a season an army of its power embarks on it (R5.1).

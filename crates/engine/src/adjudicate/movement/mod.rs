@@ -138,6 +138,9 @@ struct Decision {
     void: Option<Void>,
     state: State,
     result: bool,
+    /// For a support, the components it lends into the space it supports (R1.6): worked out
+    /// once, as strengths are summed many times.
+    lends: u32,
 }
 
 /// The adjudication of one movement phase.
@@ -420,6 +423,15 @@ impl<'a> Resolver<'a> {
         seas
     }
 
+    /// The space a support item supports into (the supported unit's space, for a hold).
+    fn supports_into(&self, i: usize) -> Option<ProvinceId> {
+        match self.items[i].act {
+            Act::SupportHold { target } | Act::SupportMerge { target } => Some(target),
+            Act::SupportMove { to, .. } => Some(to),
+            _ => None,
+        }
+    }
+
     /// The components of an item that count in or into `dest` (R1.5): at sea only fleets act
     /// (a landing army counts itself into the coast, and nothing in its sea, R3.3); into a sea
     /// only fleets count; into an inland space only armies. A support counts only the components
@@ -430,17 +442,12 @@ impl<'a> Resolver<'a> {
         if it.lands {
             return if dest == it.at { 0 } else { a };
         }
-        let supports = matches!(
-            it.act,
-            Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. }
-        );
-        if supports && dest != it.at {
-            let from = Region {
-                province: it.at,
-                coast: self.position.force(it.at).and_then(|f| f.coast),
-            };
-            let (a, f) = self.variant.supporting(it.armies, it.fleets, from, dest);
-            return u32::from(a) + u32::from(f);
+        if let Some(into) = self.supports_into(i) {
+            if dest != it.at {
+                // A support counts only into the space it supports.
+                debug_assert_eq!(dest, into);
+                return self.d[i].lends;
+            }
         }
         if self.variant.province(it.at).kind == SpaceKind::Sea {
             return f;
