@@ -6,11 +6,13 @@
 //! staying force is not dislodged; an embarkation finds its fleet), decided as the DATC chapter 5
 //! describes, with strengths counted in components (R1.5).
 //!
-//! Decisions depend on each other. They are put in a dependency graph (petgraph), whose strongly
-//! connected components are decided in dependency order. Inside a component that is a real cycle
-//! the decisions are made by Kruijswijk's guess-and-check, and a cycle with no single consistent
-//! answer is settled by DATC 5.B.9: circular movement succeeds; a cycle through a convoy order is
-//! a paradox and the Szykman rule makes the convoyed moves fail.
+//! Decisions depend on each other. Most phases have no cycle of decisions, and each decision is
+//! decided as it is asked for; when one recurs into itself, the phase is decided again through a
+//! dependency graph (petgraph), whose strongly connected components are decided in dependency
+//! order. Inside a component that is a real cycle the decisions are made by Kruijswijk's
+//! guess-and-check, and a cycle with no single consistent answer is settled by DATC 5.B.9:
+//! circular movement succeeds; a cycle through a convoy order is a paradox and the Szykman rule
+//! makes the convoyed moves fail.
 //!
 //! The Napoleonic rules are switches on the same core: merges (one decision for a group of
 //! moves, R2), armies aboard fleets (embarking, landing, ferried armies staying aboard, R3),
