@@ -325,7 +325,21 @@ impl<'a> Resolver<'a> {
     }
 
     /// Whether a move's route holds.
+    ///
+    /// Asked for at every strength: the common answers (straight over land, no route) are
+    /// inlined, the rest is in [`Resolver::path_by_sea`].
+    #[inline]
     pub(super) fn path(&mut self, m: usize) -> bool {
+        match self.d[m].route {
+            Route::Direct if self.items[m].carrier.is_none() => true,
+            Route::NotMove | Route::NoConvoy => false,
+            _ => self.path_by_sea(m),
+        }
+    }
+
+    /// [`Resolver::path`] for a move aboard a carrier, across a passage or by convoy.
+    #[inline(never)]
+    fn path_by_sea(&mut self, m: usize) -> bool {
         if !self.aboard(m) {
             return false;
         }
@@ -455,8 +469,24 @@ impl<'a> Resolver<'a> {
     }
 
     /// The strength of the supports of the move `from`-`to`, leaving out `except`'s supports and
-    /// those given from `not_from` (a blockaded centre, R5.3).
+    /// those given from `not_from` (a blockaded centre, R5.3). Most moves have none: that answer
+    /// is inlined.
+    #[inline]
     pub(super) fn move_support(
+        &mut self,
+        from: ProvinceId,
+        to: ProvinceId,
+        except: Option<PowerId>,
+        not_from: Option<ProvinceId>,
+    ) -> u32 {
+        match self.supports.first(to) {
+            None => 0,
+            Some(_) => self.sum_move_support(from, to, except, not_from),
+        }
+    }
+
+    #[inline(never)]
+    fn sum_move_support(
         &mut self,
         from: ProvinceId,
         to: ProvinceId,
