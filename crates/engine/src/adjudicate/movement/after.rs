@@ -10,9 +10,14 @@ use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind};
 impl<'a> Resolver<'a> {
     /// Every blockade's result, ordered or carried over.
     pub(super) fn blockade_results(&mut self) -> Vec<Blockade> {
-        (0..self.items.len())
-            .filter_map(|i| self.blockade_result(i))
-            .collect()
+        // Seldom any: the items are sifted here, not in a call for each.
+        let mut results = Vec::new();
+        for i in 0..self.items.len() {
+            if matches!(self.items[i].act, Act::Blockade { .. }) {
+                results.extend(self.blockade_result(i));
+            }
+        }
+        results
     }
 
     /// Item `i`'s blockade result, if it blockades (R5.3): it fails when the fleets are
@@ -179,8 +184,9 @@ impl<'a> Resolver<'a> {
             }
         }
         let group = self.items[m].group;
-        for k in self.into.range(to) {
-            let o = self.into.get(k);
+        let mut filed = self.into.first(to);
+        while let Some(o) = filed {
+            filed = self.into.after(o);
             let rival = o != m && (group.is_none() || self.items[o].group != group);
             if !rival {
                 continue;
@@ -335,13 +341,21 @@ impl<'a> Resolver<'a> {
     }
 
     pub(super) fn next_position(&mut self, before: &Position) -> Position {
-        let mut next = before.clone();
-        next.dislodged.clear();
-        next.standoffs = ProvinceSet::EMPTY;
-        for slot in next.units.iter_mut() {
-            *slot = None;
-        }
-        let n_prov = next.units.len();
+        // Built afresh, not cloned: the forces, dislodged forces, stand-offs and times at sea
+        // are all the phase's own.
+        let n_prov = before.units.len();
+        let mut next = Position {
+            phase: before.phase,
+            units: vec![None; n_prov],
+            dislodged: Vec::new(),
+            standoffs: ProvinceSet::EMPTY,
+            owners: before.owners.clone(),
+            blockaded: before.blockaded,
+            ledgers: before.ledgers.clone(),
+            pending: before.pending.clone(),
+            blockades: before.blockades.clone(),
+            sea_time: Vec::new(),
+        };
         // Armies that landed from a carrier leave it.
         let landed = |c: usize| -> u8 {
             self.items
@@ -355,7 +369,8 @@ impl<'a> Resolver<'a> {
         // Armies leaving a sea space take their own seasons at sea with them (R3.6), the longest
         // at sea first: those landing, then those sailing on, by destination; so the order of
         // writing plays no part.
-        let mut times = vec![SeaTime::default(); self.items.len()];
+        // Empty when no army at sea has been there a season (most phases): none draws a time.
+        let mut times = Vec::new();
         let mut drawing: Vec<usize> = (0..self.items.len())
             .filter(|&i| {
                 let it = &self.items[i];
@@ -363,6 +378,7 @@ impl<'a> Resolver<'a> {
             })
             .collect();
         if !drawing.is_empty() {
+            times = vec![SeaTime::default(); self.items.len()];
             let mut pool = before.sea_time.clone();
             drawing.sort_by_key(|&i| match self.move_to(i) {
                 Some(to) if self.d[i].result => (!self.items[i].lands, to.index()),
@@ -377,7 +393,8 @@ impl<'a> Resolver<'a> {
         let mut arriving: Vec<(ProvinceId, Force, usize, SeaTime)> =
             Vec::with_capacity(self.items.len());
         let mut sea_time = vec![SeaTime::default(); n_prov];
-        for (i, &drawn) in times.iter().enumerate() {
+        for i in 0..self.items.len() {
+            let drawn = times.get(i).copied().unwrap_or_default();
             let it = self.items[i];
             // Armies that landed from this carrier this phase have left it.
             let landed = if it.armies > 0 && it.fleets > 0 && self.is_move(i) {
@@ -506,8 +523,9 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let mut contested = false;
-            for k in self.into.range(p) {
-                let m = self.into.get(k);
+            let mut filed = self.into.first(p);
+            while let Some(m) = filed {
+                filed = self.into.after(m);
                 contested |= self.prevent_strength(m) > 0;
             }
             if contested {

@@ -9,6 +9,22 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 impl<'a> Resolver<'a> {
     pub(super) fn resolve_all(&mut self) {
+        // Most phases have no cycle of decisions: each decision, asked for in turn, reads only
+        // decisions that can be decided before it, and the answers are the same in any order.
+        // Only when some decision's evaluation comes back to itself (a guess is read) are the
+        // answers thrown away and the phase decided again in the graph's order, cycles whole.
+        for i in 0..self.d.len() {
+            self.resolve(i);
+        }
+        if !self.cyclic {
+            self.file_landings();
+            return;
+        }
+        for d in &mut self.d {
+            d.state = State::Unresolved;
+            d.paradox = false;
+        }
+        self.cycle.clear();
         let n = self.d.len();
         let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(n, n * 4);
         for _ in 0..n {
@@ -27,6 +43,10 @@ impl<'a> Resolver<'a> {
                 self.resolve(node.index());
             }
         });
+        self.file_landings();
+    }
+
+    fn file_landings(&mut self) {
         // Each landing is filed under the carrier that carried it, for what follows (R3.3).
         for g in 0..self.alike.len() {
             let members = self.alike[g].clone();
@@ -172,6 +192,7 @@ impl<'a> Resolver<'a> {
         match self.d[i].state {
             State::Resolved => return self.d[i].result,
             State::Guessing(_) => {
+                self.cyclic = true;
                 // Recorded at every read, not once: each decision reading it, however deep,
                 // must see that its answer rests on this guess.
                 self.cycle.push(i);
@@ -304,7 +325,21 @@ impl<'a> Resolver<'a> {
     }
 
     /// Whether a move's route holds.
+    ///
+    /// Asked for at every strength: the common answers (straight over land, no route) are
+    /// inlined, the rest is in [`Resolver::path_by_sea`].
+    #[inline]
     pub(super) fn path(&mut self, m: usize) -> bool {
+        match self.d[m].route {
+            Route::Direct if self.items[m].carrier.is_none() => true,
+            Route::NotMove | Route::NoConvoy => false,
+            _ => self.path_by_sea(m),
+        }
+    }
+
+    /// [`Resolver::path`] for a move aboard a carrier, across a passage or by convoy.
+    #[inline(never)]
+    fn path_by_sea(&mut self, m: usize) -> bool {
         if !self.aboard(m) {
             return false;
         }
@@ -423,8 +458,9 @@ impl<'a> Resolver<'a> {
     fn dislodged(&mut self, p: ProvinceId) -> bool {
         let owner = self.position.force(p).map(|f| f.power);
         let mut any = false;
-        for k in self.into.range(p) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(p);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             if Some(self.items[m].power) != owner {
                 any |= self.resolve(m);
             }
@@ -433,7 +469,9 @@ impl<'a> Resolver<'a> {
     }
 
     /// The strength of the supports of the move `from`-`to`, leaving out `except`'s supports and
-    /// those given from `not_from` (a blockaded centre, R5.3).
+    /// those given from `not_from` (a blockaded centre, R5.3). Most moves have none: that answer
+    /// is inlined.
+    #[inline]
     pub(super) fn move_support(
         &mut self,
         from: ProvinceId,
@@ -441,9 +479,24 @@ impl<'a> Resolver<'a> {
         except: Option<PowerId>,
         not_from: Option<ProvinceId>,
     ) -> u32 {
+        match self.supports.first(to) {
+            None => 0,
+            Some(_) => self.sum_move_support(from, to, except, not_from),
+        }
+    }
+
+    #[inline(never)]
+    fn sum_move_support(
+        &mut self,
+        from: ProvinceId,
+        to: ProvinceId,
+        except: Option<PowerId>,
+        not_from: Option<ProvinceId>,
+    ) -> u32 {
         let mut total = 0;
-        for k in self.supports.range(to) {
-            let s = self.supports.get(k);
+        let mut filed = self.supports.first(to);
+        while let Some(s) = filed {
+            filed = self.supports.after(s);
             let it = self.items[s];
             let matches = matches!(it.act, Act::SupportMove { from: f, .. } if f == from);
             let counts = Some(it.power) != except && Some(it.at) != not_from;
@@ -459,8 +512,9 @@ impl<'a> Resolver<'a> {
         let mut total = 0;
         let mut staying = false;
         let mut holder = None;
-        for k in self.at.range(p) {
-            let j = self.at.get(k);
+        let mut filed = self.at.first(p);
+        while let Some(j) = filed {
+            filed = self.at.after(j);
             if !self.holds_ground(j) {
                 continue;
             }
@@ -476,8 +530,9 @@ impl<'a> Resolver<'a> {
             }
         }
         if staying {
-            for k in self.supports.range(p) {
-                let s = self.supports.get(k);
+            let mut filed = self.supports.first(p);
+            while let Some(s) = filed {
+                filed = self.supports.after(s);
                 if self.d[s].matched
                     && self.items[s].act == (Act::SupportHold { target: p })
                     && self.resolve(s)
@@ -508,8 +563,9 @@ impl<'a> Resolver<'a> {
     ) -> u32 {
         let target = self.groups[g].target;
         let mut total = 0;
-        for k in self.into.range(target) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(target);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             let from = self.items[m].at;
             if self.items[m].group == Some(g) && Some(from) != not_from && self.path(m) {
                 total += self.weight(m, target);
@@ -519,8 +575,9 @@ impl<'a> Resolver<'a> {
             }
         }
         if !self.second {
-            for k in self.supports.range(target) {
-                let s = self.supports.get(k);
+            let mut filed = self.supports.first(target);
+            while let Some(s) = filed {
+                filed = self.supports.after(s);
                 let it = self.items[s];
                 let merge = it.act == Act::SupportMerge { target };
                 let counts = Some(it.power) != except && Some(it.at) != not_from;
@@ -536,8 +593,9 @@ impl<'a> Resolver<'a> {
     /// to leave): then the merge reinforces it, and defends the space with its strength (R2.3).
     fn own_remains(&mut self, g: usize) -> bool {
         let Group { power, target } = self.groups[g];
-        for k in self.at.range(target) {
-            let j = self.at.get(k);
+        let mut filed = self.at.first(target);
+        while let Some(j) = filed {
+            filed = self.at.after(j);
             let it = self.items[j];
             if it.carrier.is_none() && it.power == power && (!self.leaves(j) || !self.resolve(j)) {
                 return true;
@@ -556,8 +614,9 @@ impl<'a> Resolver<'a> {
     /// The move out of merge `g`'s target that beat it head to head (R2.7), if any.
     pub(super) fn merge_beaten_by(&mut self, g: usize) -> Option<usize> {
         let target = self.groups[g].target;
-        for k in self.into.range(target) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(target);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             let Some(n) = self.d[m].h2h else { continue };
             if self.items[m].group == Some(g) && self.path(m) && self.path(n) && self.resolve(n) {
                 return Some(n);
@@ -579,8 +638,9 @@ impl<'a> Resolver<'a> {
         // The strongest move out of the target met head to head, and whether anything else is there.
         let mut defend = None;
         let mut others = false;
-        for k in self.at.range(target) {
-            let j = self.at.get(k);
+        let mut filed = self.at.first(target);
+        while let Some(j) = filed {
+            filed = self.at.after(j);
             if !self.holds_ground(j) {
                 continue;
             }
@@ -612,8 +672,9 @@ impl<'a> Resolver<'a> {
         if attack == 0 {
             return false;
         }
-        for k in self.into.range(target) {
-            let o = self.into.get(k);
+        let mut filed = self.into.first(target);
+        while let Some(o) = filed {
+            filed = self.into.after(o);
             if self.items[o].group != Some(g) && attack <= self.prevent_strength(o) {
                 return false;
             }
@@ -629,8 +690,9 @@ impl<'a> Resolver<'a> {
         let Some(to) = self.move_to(m) else { return 0 };
         let mut vacated = true;
         let mut occupant = None;
-        for k in self.at.range(to) {
-            let j = self.at.get(k);
+        let mut filed = self.at.first(to);
+        while let Some(j) = filed {
+            filed = self.at.after(j);
             if !self.holds_ground(j) {
                 continue;
             }
@@ -709,8 +771,9 @@ impl<'a> Resolver<'a> {
         if attack <= held {
             return false;
         }
-        for k in self.into.range(to) {
-            let o = self.into.get(k);
+        let mut filed = self.into.first(to);
+        while let Some(o) = filed {
+            filed = self.into.after(o);
             if o != m && attack <= self.prevent_strength(o) {
                 return false;
             }
@@ -802,16 +865,18 @@ impl<'a> Resolver<'a> {
             Act::SupportMove { to, .. } => to,
             _ => return false,
         };
-        for k in self.into.range(it.at) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(it.at);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             let am = self.items[m];
             if am.power != it.power && am.at != into && self.path(m) {
                 return true;
             }
         }
         // An attack from the supported space still cuts when it dislodges the supporter.
-        for k in self.into.range(it.at) {
-            let m = self.into.get(k);
+        let mut filed = self.into.first(it.at);
+        while let Some(m) = filed {
+            filed = self.into.after(m);
             let am = self.items[m];
             if am.at == into && am.power != it.power && self.resolve(m) {
                 return true;

@@ -12,49 +12,53 @@ use crate::variant::{
     Variant,
 };
 
-/// Item numbers grouped by space, built once per phase: `items[start[p + 1]..start[p + 2]]` are
-/// the items filed under space `p`, so that look-ups by space don't scan every item.
+/// Item numbers filed by space, built once per phase so that look-ups by space don't scan every
+/// item: each space's first item, and after each item the next one filed under the same space,
+/// in item order. Walked by [`Index::first`] and [`Index::after`], which hold no borrow across a
+/// loop that decides. Filling the heads is one memset per phase, where a counting sort's prefix
+/// sums ran over every space of the board (most DATC phases have a handful of units).
 #[derive(Default)]
 pub(super) struct Index {
-    start: Vec<u16>,
-    items: Vec<u16>,
+    /// `data[p]`, the first item filed under space `p`; `data[spaces + i]`, the one after item
+    /// `i`; [`Index::NONE`] for none.
+    data: Vec<u16>,
+    spaces: usize,
 }
 
 impl Index {
+    const NONE: u16 = u16::MAX;
+
+    /// `entries` are (space, item) pairs with items below `items`, each item at most once.
     pub(super) fn build(
         spaces: usize,
-        entries: impl DoubleEndedIterator<Item = (ProvinceId, usize)> + Clone,
+        items: usize,
+        entries: impl DoubleEndedIterator<Item = (ProvinceId, usize)>,
     ) -> Index {
-        // Counting sort: start[p + 1] holds p's count, then the end of p's run; filling from the
-        // back moves it down to the beginning of p's run, which is where p + 1's run ends.
-        let mut start = vec![0u16; spaces + 2];
-        for (p, _) in entries.clone() {
-            start[p.index() + 1] += 1;
-        }
-        let mut total = 0;
-        for n in start.iter_mut() {
-            total += *n;
-            *n = total;
-        }
-        let mut items = vec![0u16; usize::from(start[spaces + 1])];
+        let mut data = vec![Self::NONE; spaces + items];
+        // Filed from the back, so each space's items come out in item order.
         for (p, i) in entries.rev() {
-            let cursor = &mut start[p.index() + 1];
-            *cursor -= 1;
-            items[usize::from(*cursor)] = i as u16;
+            data[spaces + i] = data[p.index()];
+            data[p.index()] = i as u16;
         }
-        Index { start, items }
+        Index { data, spaces }
     }
 
-    pub(super) fn range(&self, p: ProvinceId) -> std::ops::Range<usize> {
-        usize::from(self.start[p.index() + 1])..usize::from(self.start[p.index() + 2])
+    fn item(n: u16) -> Option<usize> {
+        (n != Self::NONE).then_some(usize::from(n))
     }
 
-    pub(super) fn get(&self, k: usize) -> usize {
-        usize::from(self.items[k])
+    /// The first item filed under `p`.
+    pub(super) fn first(&self, p: ProvinceId) -> Option<usize> {
+        Self::item(self.data[p.index()])
+    }
+
+    /// The item filed after `i` under the same space.
+    pub(super) fn after(&self, i: usize) -> Option<usize> {
+        Self::item(self.data[self.spaces + i])
     }
 
     pub(super) fn iter(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        self.items[self.range(p)].iter().map(|&i| usize::from(i))
+        std::iter::successors(self.first(p), move |&i| self.after(i))
     }
 }
 
@@ -318,7 +322,11 @@ impl<'a> Resolver<'a> {
         // each carrier's armies land once, a landing's armies from one carrier, the carriers
         // taken in board order and the landings by destination, so that the order of writing
         // plays no part.
-        let mut aboard: Vec<u8> = items.iter().map(|it| it.armies).collect();
+        let mut aboard: Vec<u8> = if landings.is_empty() {
+            Vec::new()
+        } else {
+            items.iter().map(|it| it.armies).collect()
+        };
         let mut served: Vec<usize> = Vec::new();
         let carriers_for = |aboard: &mut Vec<u8>,
                             items: &Vec<Item>,
@@ -391,7 +399,11 @@ impl<'a> Resolver<'a> {
         let n = items.len();
         let decisions = n + groups.len();
         let spaces = variant.provinces.len();
-        let at = Index::build(spaces, items.iter().enumerate().map(|(i, it)| (it.at, i)));
+        let at = Index::build(
+            spaces,
+            n,
+            items.iter().enumerate().map(|(i, it)| (it.at, i)),
+        );
         let mut r = Resolver {
             variant,
             position,
@@ -418,11 +430,13 @@ impl<'a> Resolver<'a> {
                     void: None,
                     state: State::Unresolved,
                     result: false,
+                    lends: 0,
                 };
                 decisions
             ],
             cycle: Vec::new(),
             guesses: 0,
+            cyclic: false,
         };
         for i in ashore {
             r.d[i].void = Some(Void::FleetsLeaveArmies);
@@ -446,8 +460,10 @@ impl<'a> Resolver<'a> {
     fn index_moves_and_supports(&mut self) {
         let spaces = self.variant.provinces.len();
         let items = &self.items;
+        let n = items.len();
         self.into = Index::build(
             spaces,
+            n,
             items.iter().enumerate().filter_map(|(i, it)| match it.act {
                 Act::Move { to, .. } => Some((to.province, i)),
                 _ => None,
@@ -455,12 +471,21 @@ impl<'a> Resolver<'a> {
         );
         self.supports = Index::build(
             spaces,
-            items.iter().enumerate().filter_map(|(i, it)| match it.act {
-                Act::SupportHold { target } | Act::SupportMerge { target } => Some((target, i)),
-                Act::SupportMove { to, .. } => Some((to, i)),
-                _ => None,
-            }),
+            n,
+            (0..n).filter_map(|i| self.supports_into(i).map(|into| (into, i))),
         );
+        for i in 0..n {
+            let Some(into) = self.supports_into(i) else {
+                continue;
+            };
+            let it = self.items[i];
+            let from = Region {
+                province: it.at,
+                coast: self.position.force(it.at).and_then(|f| f.coast),
+            };
+            let (a, f) = self.variant.supporting(it.armies, it.fleets, from, into);
+            self.d[i].lends = u32::from(a) + u32::from(f);
+        }
     }
 
     /// A fleet may not blockade in a season an army of its power embarks on it (R5.1).

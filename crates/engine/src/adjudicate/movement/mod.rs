@@ -6,11 +6,13 @@
 //! staying force is not dislodged; an embarkation finds its fleet), decided as the DATC chapter 5
 //! describes, with strengths counted in components (R1.5).
 //!
-//! Decisions depend on each other. They are put in a dependency graph (petgraph), whose strongly
-//! connected components are decided in dependency order. Inside a component that is a real cycle
-//! the decisions are made by Kruijswijk's guess-and-check, and a cycle with no single consistent
-//! answer is settled by DATC 5.B.9: circular movement succeeds; a cycle through a convoy order is
-//! a paradox and the Szykman rule makes the convoyed moves fail.
+//! Decisions depend on each other. Most phases have no cycle of decisions, and each decision is
+//! decided as it is asked for; when one recurs into itself, the phase is decided again through a
+//! dependency graph (petgraph), whose strongly connected components are decided in dependency
+//! order. Inside a component that is a real cycle the decisions are made by Kruijswijk's
+//! guess-and-check, and a cycle with no single consistent answer is settled by DATC 5.B.9:
+//! circular movement succeeds; a cycle through a convoy order is a paradox and the Szykman rule
+//! makes the convoyed moves fail.
 //!
 //! The Napoleonic rules are switches on the same core: merges (one decision for a group of
 //! moves, R2), armies aboard fleets (embarking, landing, ferried armies staying aboard, R3),
@@ -138,6 +140,9 @@ struct Decision {
     void: Option<Void>,
     state: State,
     result: bool,
+    /// For a support, the components it lends into the space it supports (R1.6): worked out
+    /// once, as strengths are summed many times.
+    lends: u32,
 }
 
 /// The adjudication of one movement phase.
@@ -176,6 +181,8 @@ struct Resolver<'a> {
     cycle: Vec<usize>,
     /// How many guesses have been made: numbers each guess (see [`State::Guessing`]).
     guesses: usize,
+    /// Whether a decision was read while it was being guessed: the phase has a cycle.
+    cyclic: bool,
 }
 
 /// The result of a movement phase.
@@ -253,11 +260,11 @@ pub fn adjudicate_by(
     };
     let mut carrier: Vec<Option<usize>> = vec![None; orders.len()];
     for i in 0..r.items.len() {
-        let mine = rank(&mut r, i);
         let it = r.items[i];
         for o in [it.order, it.also].into_iter().flatten() {
+            // Ranked only when two items carry one order (a merge, an embarkation): seldom.
             let better = carrier[o].is_none_or(|c| {
-                let theirs = rank(&mut r, c);
+                let (mine, theirs) = (rank(&mut r, i), rank(&mut r, c));
                 mine > theirs || (mine == theirs && it.at < r.items[c].at)
             });
             if better {
@@ -418,6 +425,15 @@ impl<'a> Resolver<'a> {
         seas
     }
 
+    /// The space a support item supports into (the supported unit's space, for a hold).
+    fn supports_into(&self, i: usize) -> Option<ProvinceId> {
+        match self.items[i].act {
+            Act::SupportHold { target } | Act::SupportMerge { target } => Some(target),
+            Act::SupportMove { to, .. } => Some(to),
+            _ => None,
+        }
+    }
+
     /// The components of an item that count in or into `dest` (R1.5): at sea only fleets act
     /// (a landing army counts itself into the coast, and nothing in its sea, R3.3); into a sea
     /// only fleets count; into an inland space only armies. A support counts only the components
@@ -428,17 +444,12 @@ impl<'a> Resolver<'a> {
         if it.lands {
             return if dest == it.at { 0 } else { a };
         }
-        let supports = matches!(
-            it.act,
-            Act::SupportHold { .. } | Act::SupportMove { .. } | Act::SupportMerge { .. }
-        );
-        if supports && dest != it.at {
-            let from = Region {
-                province: it.at,
-                coast: self.position.force(it.at).and_then(|f| f.coast),
-            };
-            let (a, f) = self.variant.supporting(it.armies, it.fleets, from, dest);
-            return u32::from(a) + u32::from(f);
+        if let Some(into) = self.supports_into(i) {
+            if dest != it.at {
+                // A support counts only into the space it supports.
+                debug_assert_eq!(dest, into);
+                return self.d[i].lends;
+            }
         }
         if self.variant.province(it.at).kind == SpaceKind::Sea {
             return f;
