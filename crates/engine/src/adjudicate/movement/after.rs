@@ -164,7 +164,8 @@ impl<'a> Resolver<'a> {
             Some(g) => self.merge_strength(g, None, None),
             None => self.attack_strength(m),
         };
-        let mut with = Vec::new();
+        // Most moves are stood off by one or two units: room for them up front spares a regrowth.
+        let mut with = Vec::with_capacity(2);
         // The strongest unit that held the move back, when it was stronger than the attack: then
         // the move was beaten, not stood off. Ties go to the lowest space, so that the reason
         // does not depend on the order of writing. A move of no strength (into its own power's

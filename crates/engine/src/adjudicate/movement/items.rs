@@ -551,7 +551,8 @@ impl<'a> Resolver<'a> {
         sea: ProvinceId,
         seas: &[ProvinceId],
     ) -> bool {
-        let mut chain = Vec::new();
+        // A chain holds each sea at most once: sized once, it never grows during the search.
+        let mut chain = Vec::with_capacity(seas.len());
         self.chordless(&mut chain, (from, to, sea), seas)
     }
 
