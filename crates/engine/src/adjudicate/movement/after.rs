@@ -2,7 +2,7 @@
 //! results, and the next position (ferried armies staying aboard, failed landings sailing on,
 //! dislodged forces and standoffs).
 
-use super::{Act, Resolver, Route};
+use super::{Act, Filed, Resolver, Route};
 use crate::outcome::{Outcome, Reason, Refusal, Void};
 use crate::position::{Blockade, Dislodged, Force, Position, SeaTime};
 use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind};
@@ -185,9 +185,9 @@ impl<'a> Resolver<'a> {
             }
         }
         let group = self.items[m].group;
-        let mut filed = self.into.first(to);
+        let mut filed = self.index.first(Filed::Into, to);
         while let Some(o) = filed {
-            filed = self.into.after(o);
+            filed = self.index.after(Filed::Into, o);
             let rival = o != m && (group.is_none() || self.items[o].group != group);
             if !rival {
                 continue;
@@ -524,9 +524,9 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let mut contested = false;
-            let mut filed = self.into.first(p);
+            let mut filed = self.index.first(Filed::Into, p);
             while let Some(m) = filed {
-                filed = self.into.after(m);
+                filed = self.index.after(Filed::Into, m);
                 contested |= self.prevent_strength(m) > 0;
             }
             if contested {
