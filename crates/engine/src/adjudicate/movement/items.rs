@@ -539,7 +539,9 @@ impl<'a> Resolver<'a> {
     /// and the fleet is needed on some route of the fleets on the board (DATC 6.G.6, 6.G.7,
     /// 6.G.19: a fleet on no minimal route gives an impossible order, which is ignored).
     fn match_convoys(&mut self) {
-        for i in 0..self.items.len() {
+        // Only the convoy orders (there are seldom any) have anything to match.
+        for k in 0..self.convoys.len() {
+            let i = self.convoys[k];
             let Act::Convoy { from, to } = self.items[i].act else {
                 continue;
             };
@@ -554,14 +556,19 @@ impl<'a> Resolver<'a> {
                 None
             };
         }
-        for i in 0..self.items.len() {
+        let seas: Vec<ProvinceId> = if self.convoys.is_empty() {
+            Vec::new()
+        } else {
+            self.fleet_seas.iter().collect()
+        };
+        for k in 0..self.convoys.len() {
+            let i = self.convoys[k];
             if self.d[i].void.is_some() {
                 continue;
             }
             let Act::Convoy { from, to } = self.items[i].act else {
                 continue;
             };
-            let seas: Vec<ProvinceId> = self.fleet_seas.iter().collect();
             if !self.on_minimal_route(from, to, self.items[i].at, &seas) {
                 self.d[i].void = Some(Void::NotOnConvoyRoute);
             }
