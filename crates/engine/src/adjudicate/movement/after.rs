@@ -2,7 +2,7 @@
 //! results, and the next position (ferried armies staying aboard, failed landings sailing on,
 //! dislodged forces and standoffs).
 
-use super::{Act, Resolver, Route};
+use super::{Act, Filed, Resolver, Route};
 use crate::outcome::{Outcome, Reason, Refusal, Void};
 use crate::position::{Blockade, Dislodged, Force, Position, SeaTime};
 use crate::variant::{PowerId, ProvinceId, ProvinceSet, Region, SpaceKind};
@@ -164,7 +164,8 @@ impl<'a> Resolver<'a> {
             Some(g) => self.merge_strength(g, None, None),
             None => self.attack_strength(m),
         };
-        let mut with = Vec::new();
+        // Most moves are stood off by one or two units: room for them up front spares a regrowth.
+        let mut with = Vec::with_capacity(2);
         // The strongest unit that held the move back, when it was stronger than the attack: then
         // the move was beaten, not stood off. Ties go to the lowest space, so that the reason
         // does not depend on the order of writing. A move of no strength (into its own power's
@@ -184,9 +185,9 @@ impl<'a> Resolver<'a> {
             }
         }
         let group = self.items[m].group;
-        let mut filed = self.into.first(to);
+        let mut filed = self.index.first(Filed::Into, to);
         while let Some(o) = filed {
-            filed = self.into.after(o);
+            filed = self.index.after(Filed::Into, o);
             let rival = o != m && (group.is_none() || self.items[o].group != group);
             if !rival {
                 continue;
@@ -523,9 +524,9 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let mut contested = false;
-            let mut filed = self.into.first(p);
+            let mut filed = self.index.first(Filed::Into, p);
             while let Some(m) = filed {
-                filed = self.into.after(m);
+                filed = self.index.after(Filed::Into, m);
                 contested |= self.prevent_strength(m) > 0;
             }
             if contested {

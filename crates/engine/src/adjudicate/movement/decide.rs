@@ -2,7 +2,7 @@
 //! the DATC 5.B.9 backup rule), `decide`, and what each decision reads: paths, denied passages,
 //! strengths, merges, embarkations and support cutting.
 
-use super::{Act, Group, Resolver, Route, State};
+use super::{Act, Filed, Group, Resolver, Route, State};
 use crate::variant::{PowerId, ProvinceId, ProvinceSet, SpaceKind};
 use petgraph::algo::TarjanScc;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -162,7 +162,7 @@ impl<'a> Resolver<'a> {
                 self.supports_of_move(space, c).for_each(&mut *edge);
             }
         }
-        self.supports.iter(space).for_each(&mut *edge);
+        self.index.iter(Filed::Supports, space).for_each(&mut *edge);
         if let Some(g) = group {
             edge(self.group_node(g));
         }
@@ -173,7 +173,7 @@ impl<'a> Resolver<'a> {
         from: ProvinceId,
         to: ProvinceId,
     ) -> impl Iterator<Item = usize> + '_ {
-        self.supports.iter(to).filter(move |&s| {
+        self.index.iter(Filed::Supports, to).filter(move |&s| {
             self.d[s].matched
                 && matches!(self.items[s].act, Act::SupportMove { from: f, .. } if f == from)
         })
@@ -458,9 +458,9 @@ impl<'a> Resolver<'a> {
     fn dislodged(&mut self, p: ProvinceId) -> bool {
         let owner = self.position.force(p).map(|f| f.power);
         let mut any = false;
-        let mut filed = self.into.first(p);
+        let mut filed = self.index.first(Filed::Into, p);
         while let Some(m) = filed {
-            filed = self.into.after(m);
+            filed = self.index.after(Filed::Into, m);
             if Some(self.items[m].power) != owner {
                 any |= self.resolve(m);
             }
@@ -479,7 +479,7 @@ impl<'a> Resolver<'a> {
         except: Option<PowerId>,
         not_from: Option<ProvinceId>,
     ) -> u32 {
-        match self.supports.first(to) {
+        match self.index.first(Filed::Supports, to) {
             None => 0,
             Some(_) => self.sum_move_support(from, to, except, not_from),
         }
@@ -494,9 +494,9 @@ impl<'a> Resolver<'a> {
         not_from: Option<ProvinceId>,
     ) -> u32 {
         let mut total = 0;
-        let mut filed = self.supports.first(to);
+        let mut filed = self.index.first(Filed::Supports, to);
         while let Some(s) = filed {
-            filed = self.supports.after(s);
+            filed = self.index.after(Filed::Supports, s);
             let it = self.items[s];
             let matches = matches!(it.act, Act::SupportMove { from: f, .. } if f == from);
             let counts = Some(it.power) != except && Some(it.at) != not_from;
@@ -512,9 +512,9 @@ impl<'a> Resolver<'a> {
         let mut total = 0;
         let mut staying = false;
         let mut holder = None;
-        let mut filed = self.at.first(p);
+        let mut filed = self.index.first(Filed::At, p);
         while let Some(j) = filed {
-            filed = self.at.after(j);
+            filed = self.index.after(Filed::At, j);
             if !self.holds_ground(j) {
                 continue;
             }
@@ -530,9 +530,9 @@ impl<'a> Resolver<'a> {
             }
         }
         if staying {
-            let mut filed = self.supports.first(p);
+            let mut filed = self.index.first(Filed::Supports, p);
             while let Some(s) = filed {
-                filed = self.supports.after(s);
+                filed = self.index.after(Filed::Supports, s);
                 if self.d[s].matched
                     && self.items[s].act == (Act::SupportHold { target: p })
                     && self.resolve(s)
@@ -563,9 +563,9 @@ impl<'a> Resolver<'a> {
     ) -> u32 {
         let target = self.groups[g].target;
         let mut total = 0;
-        let mut filed = self.into.first(target);
+        let mut filed = self.index.first(Filed::Into, target);
         while let Some(m) = filed {
-            filed = self.into.after(m);
+            filed = self.index.after(Filed::Into, m);
             let from = self.items[m].at;
             if self.items[m].group == Some(g) && Some(from) != not_from && self.path(m) {
                 total += self.weight(m, target);
@@ -575,9 +575,9 @@ impl<'a> Resolver<'a> {
             }
         }
         if !self.second {
-            let mut filed = self.supports.first(target);
+            let mut filed = self.index.first(Filed::Supports, target);
             while let Some(s) = filed {
-                filed = self.supports.after(s);
+                filed = self.index.after(Filed::Supports, s);
                 let it = self.items[s];
                 let merge = it.act == Act::SupportMerge { target };
                 let counts = Some(it.power) != except && Some(it.at) != not_from;
@@ -593,9 +593,9 @@ impl<'a> Resolver<'a> {
     /// to leave): then the merge reinforces it, and defends the space with its strength (R2.3).
     fn own_remains(&mut self, g: usize) -> bool {
         let Group { power, target } = self.groups[g];
-        let mut filed = self.at.first(target);
+        let mut filed = self.index.first(Filed::At, target);
         while let Some(j) = filed {
-            filed = self.at.after(j);
+            filed = self.index.after(Filed::At, j);
             let it = self.items[j];
             if it.carrier.is_none() && it.power == power && (!self.leaves(j) || !self.resolve(j)) {
                 return true;
@@ -614,9 +614,9 @@ impl<'a> Resolver<'a> {
     /// The move out of merge `g`'s target that beat it head to head (R2.7), if any.
     pub(super) fn merge_beaten_by(&mut self, g: usize) -> Option<usize> {
         let target = self.groups[g].target;
-        let mut filed = self.into.first(target);
+        let mut filed = self.index.first(Filed::Into, target);
         while let Some(m) = filed {
-            filed = self.into.after(m);
+            filed = self.index.after(Filed::Into, m);
             let Some(n) = self.d[m].h2h else { continue };
             if self.items[m].group == Some(g) && self.path(m) && self.path(n) && self.resolve(n) {
                 return Some(n);
@@ -638,9 +638,9 @@ impl<'a> Resolver<'a> {
         // The strongest move out of the target met head to head, and whether anything else is there.
         let mut defend = None;
         let mut others = false;
-        let mut filed = self.at.first(target);
+        let mut filed = self.index.first(Filed::At, target);
         while let Some(j) = filed {
-            filed = self.at.after(j);
+            filed = self.index.after(Filed::At, j);
             if !self.holds_ground(j) {
                 continue;
             }
@@ -672,9 +672,9 @@ impl<'a> Resolver<'a> {
         if attack == 0 {
             return false;
         }
-        let mut filed = self.into.first(target);
+        let mut filed = self.index.first(Filed::Into, target);
         while let Some(o) = filed {
-            filed = self.into.after(o);
+            filed = self.index.after(Filed::Into, o);
             if self.items[o].group != Some(g) && attack <= self.prevent_strength(o) {
                 return false;
             }
@@ -690,9 +690,9 @@ impl<'a> Resolver<'a> {
         let Some(to) = self.move_to(m) else { return 0 };
         let mut vacated = true;
         let mut occupant = None;
-        let mut filed = self.at.first(to);
+        let mut filed = self.index.first(Filed::At, to);
         while let Some(j) = filed {
-            filed = self.at.after(j);
+            filed = self.index.after(Filed::At, j);
             if !self.holds_ground(j) {
                 continue;
             }
@@ -771,9 +771,9 @@ impl<'a> Resolver<'a> {
         if attack <= held {
             return false;
         }
-        let mut filed = self.into.first(to);
+        let mut filed = self.index.first(Filed::Into, to);
         while let Some(o) = filed {
-            filed = self.into.after(o);
+            filed = self.index.after(Filed::Into, o);
             if o != m && attack <= self.prevent_strength(o) {
                 return false;
             }
@@ -865,18 +865,18 @@ impl<'a> Resolver<'a> {
             Act::SupportMove { to, .. } => to,
             _ => return false,
         };
-        let mut filed = self.into.first(it.at);
+        let mut filed = self.index.first(Filed::Into, it.at);
         while let Some(m) = filed {
-            filed = self.into.after(m);
+            filed = self.index.after(Filed::Into, m);
             let am = self.items[m];
             if am.power != it.power && am.at != into && self.path(m) {
                 return true;
             }
         }
         // An attack from the supported space still cuts when it dislodges the supporter.
-        let mut filed = self.into.first(it.at);
+        let mut filed = self.index.first(Filed::Into, it.at);
         while let Some(m) = filed {
-            filed = self.into.after(m);
+            filed = self.index.after(Filed::Into, m);
             let am = self.items[m];
             if am.at == into && am.power != it.power && self.resolve(m) {
                 return true;

@@ -12,53 +12,84 @@ use crate::variant::{
     Variant,
 };
 
-/// Item numbers filed by space, built once per phase so that look-ups by space don't scan every
-/// item: each space's first item, and after each item the next one filed under the same space,
-/// in item order. Walked by [`Index::first`] and [`Index::after`], which hold no borrow across a
-/// loop that decides. Filling the heads is one memset per phase, where a counting sort's prefix
-/// sums ran over every space of the board (most DATC phases have a handful of units).
-#[derive(Default)]
+/// Item numbers filed by space, three ways (see [`Filed`]), built once per phase so that
+/// look-ups by space don't scan every item: each space's first item, and after each item the next
+/// one filed under the same space, in item order. Walked by [`Index::first`] and [`Index::after`],
+/// which hold no borrow across a loop that decides. The three filings share one allocation, a
+/// space's (or an item's) three entries side by side: one memset per phase fills every head.
 pub(super) struct Index {
-    /// `data[p]`, the first item filed under space `p`; `data[spaces + i]`, the one after item
-    /// `i`; [`Index::NONE`] for none.
+    /// `data[p * 3 + by]`, the first item filed `by` under space `p`; `data[(spaces + i) * 3 +
+    /// by]`, the one after item `i`; [`Index::NONE`] for none.
     data: Vec<u16>,
     spaces: usize,
 }
 
+/// How an item is filed in the [`Index`].
+#[derive(Clone, Copy)]
+pub(super) enum Filed {
+    /// By the space it stands in.
+    At,
+    /// A move, by the space it goes to.
+    Into,
+    /// A support, by the space it supports into (the supported unit's space, for a hold).
+    Supports,
+}
+
 impl Index {
     const NONE: u16 = u16::MAX;
+    const WAYS: usize = 3;
 
-    /// `entries` are (space, item) pairs with items below `items`, each item at most once.
-    pub(super) fn build(
-        spaces: usize,
-        items: usize,
+    /// An index of `items` items over `spaces` spaces with nothing filed yet.
+    pub(super) fn new(spaces: usize, items: usize) -> Index {
+        Index {
+            data: vec![Self::NONE; (spaces + items) * Self::WAYS],
+            spaces,
+        }
+    }
+
+    fn head(p: ProvinceId, by: Filed) -> usize {
+        p.index() * Self::WAYS + by as usize
+    }
+
+    fn next(&self, i: usize, by: Filed) -> usize {
+        (self.spaces + i) * Self::WAYS + by as usize
+    }
+
+    /// Files `entries`, (space, item) pairs with each item at most once, `by` a way nothing was
+    /// filed yet.
+    pub(super) fn file(
+        &mut self,
+        by: Filed,
         entries: impl DoubleEndedIterator<Item = (ProvinceId, usize)>,
-    ) -> Index {
-        let mut data = vec![Self::NONE; spaces + items];
+    ) {
         // Filed from the back, so each space's items come out in item order.
         for (p, i) in entries.rev() {
-            data[spaces + i] = data[p.index()];
-            data[p.index()] = i as u16;
+            let (head, next) = (Self::head(p, by), self.next(i, by));
+            self.data[next] = self.data[head];
+            self.data[head] = i as u16;
         }
-        Index { data, spaces }
     }
 
     fn item(n: u16) -> Option<usize> {
         (n != Self::NONE).then_some(usize::from(n))
     }
 
-    /// The first item filed under `p`.
-    pub(super) fn first(&self, p: ProvinceId) -> Option<usize> {
-        Self::item(self.data[p.index()])
+    /// The first item filed `by` under `p`.
+    pub(super) fn first(&self, by: Filed, p: ProvinceId) -> Option<usize> {
+        Self::item(self.data[Self::head(p, by)])
     }
 
-    /// The item filed after `i` under the same space.
-    pub(super) fn after(&self, i: usize) -> Option<usize> {
-        Self::item(self.data[self.spaces + i])
+    /// The item filed `by` after `i` under the same space.
+    pub(super) fn after(&self, by: Filed, i: usize) -> Option<usize> {
+        Self::item(self.data[self.next(i, by)])
     }
 
-    pub(super) fn iter(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        std::iter::successors(self.first(p), move |&i| self.after(i))
+    pub(super) fn iter(
+        &self,
+        by: Filed,
+        p: ProvinceId,
+    ) -> impl Iterator<Item = usize> + Clone + '_ {
+        std::iter::successors(self.first(by, p), move |&i| self.after(by, i))
     }
 }
 
@@ -399,18 +430,16 @@ impl<'a> Resolver<'a> {
         let n = items.len();
         let decisions = n + groups.len();
         let spaces = variant.provinces.len();
-        let at = Index::build(
-            spaces,
-            n,
+        let mut index = Index::new(spaces, n);
+        index.file(
+            Filed::At,
             items.iter().enumerate().map(|(i, it)| (it.at, i)),
         );
         let mut r = Resolver {
             variant,
             position,
             groups,
-            at,
-            into: Index::default(),
-            supports: Index::default(),
+            index,
             convoys: (0..n)
                 .filter(|&i| matches!(items[i].act, Act::Convoy { .. }))
                 .collect(),
@@ -458,21 +487,21 @@ impl<'a> Resolver<'a> {
     /// Files the moves by destination and the supports by the space they support into, once the
     /// moves are settled (a move no fleet could convoy has become a hold by now).
     fn index_moves_and_supports(&mut self) {
-        let spaces = self.variant.provinces.len();
         let items = &self.items;
         let n = items.len();
-        self.into = Index::build(
-            spaces,
-            n,
+        self.index.file(
+            Filed::Into,
             items.iter().enumerate().filter_map(|(i, it)| match it.act {
                 Act::Move { to, .. } => Some((to.province, i)),
                 _ => None,
             }),
         );
-        self.supports = Index::build(
-            spaces,
-            n,
-            (0..n).filter_map(|i| self.supports_into(i).map(|into| (into, i))),
+        self.index.file(
+            Filed::Supports,
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, it)| it.act.supports_into().map(|into| (into, i))),
         );
         for i in 0..n {
             let Some(into) = self.supports_into(i) else {
@@ -510,7 +539,9 @@ impl<'a> Resolver<'a> {
     /// and the fleet is needed on some route of the fleets on the board (DATC 6.G.6, 6.G.7,
     /// 6.G.19: a fleet on no minimal route gives an impossible order, which is ignored).
     fn match_convoys(&mut self) {
-        for i in 0..self.items.len() {
+        // Only the convoy orders (there are seldom any) have anything to match.
+        for k in 0..self.convoys.len() {
+            let i = self.convoys[k];
             let Act::Convoy { from, to } = self.items[i].act else {
                 continue;
             };
@@ -525,14 +556,19 @@ impl<'a> Resolver<'a> {
                 None
             };
         }
-        for i in 0..self.items.len() {
+        let seas: Vec<ProvinceId> = if self.convoys.is_empty() {
+            Vec::new()
+        } else {
+            self.fleet_seas.iter().collect()
+        };
+        for k in 0..self.convoys.len() {
+            let i = self.convoys[k];
             if self.d[i].void.is_some() {
                 continue;
             }
             let Act::Convoy { from, to } = self.items[i].act else {
                 continue;
             };
-            let seas: Vec<ProvinceId> = self.fleet_seas.iter().collect();
             if !self.on_minimal_route(from, to, self.items[i].at, &seas) {
                 self.d[i].void = Some(Void::NotOnConvoyRoute);
             }
@@ -551,7 +587,8 @@ impl<'a> Resolver<'a> {
         sea: ProvinceId,
         seas: &[ProvinceId],
     ) -> bool {
-        let mut chain = Vec::new();
+        // A chain holds each sea at most once: sized once, it never grows during the search.
+        let mut chain = Vec::with_capacity(seas.len());
         self.chordless(&mut chain, (from, to, sea), seas)
     }
 

@@ -32,7 +32,7 @@ use crate::order::Order;
 use crate::outcome::{Event, Outcome, Refusal, Void};
 use crate::position::{Blockade, Position};
 use crate::variant::{Coast, PowerId, ProvinceId, ProvinceSet, Region, SpaceKind, Variant};
-use items::Index;
+use items::{Filed, Index};
 
 /// What an item does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +67,17 @@ enum Act {
     Embark {
         sea: ProvinceId,
     },
+}
+
+impl Act {
+    /// The space a support supports into (the supported unit's space, for a hold).
+    fn supports_into(self) -> Option<ProvinceId> {
+        match self {
+            Act::SupportHold { target } | Act::SupportMerge { target } => Some(target),
+            Act::SupportMove { to, .. } => Some(to),
+            _ => None,
+        }
+    }
 }
 
 /// Components of one force doing one thing.
@@ -151,12 +162,9 @@ struct Resolver<'a> {
     position: &'a Position,
     items: Vec<Item>,
     groups: Vec<Group>,
-    /// Items by the space they stand in.
-    at: Index,
-    /// Moves by the space they go to.
-    into: Index,
-    /// Supports by the space they support into (the supported unit's space, for a hold).
-    supports: Index,
+    /// Items by the space they stand in, moves by the space they go to, supports by the space
+    /// they support into.
+    index: Index,
     /// The convoy orders (there are seldom any).
     convoys: Vec<usize>,
     /// What is known and decided of each item.
@@ -339,7 +347,7 @@ impl<'a> Resolver<'a> {
     }
 
     fn items_at(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        self.at.iter(p)
+        self.index.iter(Filed::At, p)
     }
 
     /// Whether item `i` counts as standing in its space against moves into it: not an army that
@@ -356,7 +364,7 @@ impl<'a> Resolver<'a> {
     }
 
     fn moves_into(&self, p: ProvinceId) -> impl Iterator<Item = usize> + Clone + '_ {
-        self.into.iter(p)
+        self.index.iter(Filed::Into, p)
     }
 
     fn convoys_for(
@@ -427,11 +435,7 @@ impl<'a> Resolver<'a> {
 
     /// The space a support item supports into (the supported unit's space, for a hold).
     fn supports_into(&self, i: usize) -> Option<ProvinceId> {
-        match self.items[i].act {
-            Act::SupportHold { target } | Act::SupportMerge { target } => Some(target),
-            Act::SupportMove { to, .. } => Some(to),
-            _ => None,
-        }
+        self.items[i].act.supports_into()
     }
 
     /// The components of an item that count in or into `dest` (R1.5): at sea only fleets act
