@@ -3,6 +3,7 @@
 # printed as table rows to paste there (issue 35):
 #
 #   1. Spring 1901, napjudge against the `diplomacy` crate (same run, same inputs): time each, ratio
+#      (1 to 3: the median of three runs of the bench, each the best of five rounds)
 #   2. the DATC's 145 movement phases, both engines: time each, ratio
 #   3. a Napoleonic season through `turn::play` from each power's text (88 units)
 #   4. the main job, `napjudge replay fixtures/games/`: wall and user time, median of 3 runs (its
@@ -27,15 +28,22 @@ bench=$(cargo build --release --bin napjudge --bench adjudicate --message-format
 [ -x "$bench" ] || { echo "no adjudicate bench binary" >&2; exit 1; }
 
 # The bench's own timing loops only: a filter no criterion bench matches skips the criterion
-# groups, and the plain loops after them print the per-call figures and the ratios.
-"$bench" --bench no-criterion-bench-matches > "$tmp/adjudicate.txt" 2>/dev/null
-spring=$(grep '^spring_1901:' "$tmp/adjudicate.txt")
-season=$(grep '^napoleonic_season' "$tmp/adjudicate.txt")
-datc=$(grep '^datc ([0-9]* cases):' "$tmp/adjudicate.txt")
+# groups, and the plain loops after them print the per-call figures and the ratios (each the best
+# of five rounds, the engines taking turns). Three runs of it, each figure their median: a whole
+# process can be slow as a piece on this virtual machine (the first run after an idle minute).
+for n in 1 2 3; do
+    "$bench" --bench no-criterion-bench-matches > "$tmp/adjudicate.$n.txt" 2>/dev/null
+done
 field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p"; }
-s_nap=$(field 'napjudge' <<<"$spring"); s_dip=$(field 'diplomacy' <<<"$spring"); s_ratio=$(field 'ratio' <<<"$spring")
-d_nap=$(field 'napjudge' <<<"$datc"); d_dip=$(field 'diplomacy' <<<"$datc"); d_ratio=$(field 'ratio' <<<"$datc")
-season_us=$(field 'napjudge' <<<"$season")
+median() { sort -n | sed -n 2p; }
+# The median of one field of one line over the three runs.
+med() {
+    for n in 1 2 3; do grep "$1" "$tmp/adjudicate.$n.txt" | field "$2"; done | median
+}
+s_nap=$(med '^spring_1901:' napjudge); s_dip=$(med '^spring_1901:' diplomacy); s_ratio=$(med '^spring_1901:' ratio)
+d_nap=$(med '^datc ([0-9]* cases):' napjudge); d_dip=$(med '^datc ([0-9]* cases):' diplomacy)
+d_ratio=$(med '^datc ([0-9]* cases):' ratio)
+season_us=$(med '^napoleonic_season' napjudge)
 
 # The main job, three times, each into a fresh folder, the folders deleted only at the end: ext4
 # is slow to create files while thousands it deleted in the last minutes are still "recently
@@ -46,7 +54,6 @@ for n in 1 2 3; do
         { cat "$tmp/replay.$n.txt" >&2; exit 1; }
     grep -q ' 0 differences' "$tmp/replay.$n.txt" || { cat "$tmp/replay.$n.txt" >&2; exit 1; }
 done
-median() { sort -n | sed -n 2p; }
 wall=$(for n in 1 2 3; do cut -d' ' -f1 "$tmp/time.$n"; done | median)
 user=$(for n in 1 2 3; do cut -d' ' -f2 "$tmp/time.$n"; done | median)
 mails=$(sed -n 's/.*replayed \([0-9]* games\): \([0-9]*\) phases, .* \([0-9]*\) mails out.*/\1, \2 phases, \3 mails/p' "$tmp/replay.1.txt")
@@ -76,6 +83,6 @@ echo
 echo "| measure | figure |"
 echo "|---|---|"
 echo "| Spring 1901, napjudge vs the \`diplomacy\` crate | $s_nap us vs $s_dip us (${s_ratio}x)${ir_spring} |"
-echo "| DATC, 145 movement phases | $(awk "BEGIN{printf \"%.2f\", $d_nap/1000}") ms vs $(awk "BEGIN{printf \"%.2f\", $d_dip/1000}") ms (${d_ratio}x)${ir_datc} |"
+echo "| DATC, 145 movement phases | $(awk "BEGIN{printf \"%.3f\", $d_nap/1000}") ms vs $(awk "BEGIN{printf \"%.3f\", $d_dip/1000}") ms (${d_ratio}x)${ir_datc} |"
 echo "| a Napoleonic season through \`turn::play\` from each power's text (88 units) | $season_us us${ir_season} |"
 echo "| the main job, \`replay fixtures/games/\` ($mails) | $wall s (median of 3, user $user s; games side by side on $(nproc) cores) |"
