@@ -821,8 +821,9 @@ fn a_game_run_at_the_shell_is_exported_and_replayed_with_its_gm_commands() {
 
 /// Issue 34, part 3: the life game's folder (fixtures/games/life) without the parts a folder
 /// couldn't carry before fails its replay: without its `[[shell]]` steps the game stays paused
-/// and Prussia's new player can't sign on; with a step the judge refuses, or one the replay
-/// doesn't run, the step is a difference; a `[settings]` key `game set` doesn't know is refused
+/// and Prussia's new player can't sign on; with a step the judge refuses, one the replay doesn't
+/// run, an input on a step that reads none, or a `game orders` step without one, the step is a
+/// difference; a `[settings]` key `game set` doesn't know is refused
 /// naming game.toml; without `ticks` the replay processes Autumn 1801 again at France's SET
 /// NOWAIT, before Austria's flawed orders (a difference the recorded judge didn't make).
 #[test]
@@ -880,6 +881,35 @@ fn a_folder_s_shell_steps_settings_and_ticks_are_replayed() {
             "shell step `napjudge game delete life`: refused: the replay runs `game pause`"
         )),
         "{unknown:#?}"
+    );
+    // A step's input only where a `game orders` step reads it, and there it is needed.
+    let stray = replayed(
+        "strayinput",
+        &toml.replace(
+            r#"args = ["game", "resume", "life"]"#,
+            "args = [\"game\", \"resume\", \"life\"]\ninput = \"A(Par) H\\n\"",
+        ),
+    );
+    assert!(
+        stray.iter().any(|d| d.contains(
+            "shell step `napjudge game resume life`: refused: only a `game orders` step reads an \
+             input"
+        )),
+        "{stray:#?}"
+    );
+    let no_input = replayed(
+        "noinput",
+        &toml.replace(
+            r#"args = ["game", "resume", "life"]"#,
+            r#"args = ["game", "orders", "life", "France"]"#,
+        ),
+    );
+    assert!(
+        no_input.iter().any(|d| d.contains(
+            "shell step `napjudge game orders life France`: refused: `game orders` needs its \
+             orders as the step's input"
+        )),
+        "{no_input:#?}"
     );
     let ticks = toml
         .lines()

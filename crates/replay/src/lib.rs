@@ -241,6 +241,10 @@ impl Run<'_> {
         let (j, now) = (&mut self.j, self.now);
         let e = |e: &dyn std::fmt::Display| Some(e.to_string());
         let refused = match a.as_slice() {
+            // An input on a step that reads none would be dropped unseen: refused, nothing run.
+            [_, cmd, ..] if input.is_some() && *cmd != "orders" => {
+                e(&"only a `game orders` step reads an input: remove `input` or fix `args`")
+            }
             ["game", "pause", n] => j.pause(n, now).err().and_then(|x| e(&x)),
             ["game", "resume", n] => j.resume(n, now).err().and_then(|x| e(&x)),
             ["game", "replace", n, p, to] => j.replace(n, p, to, now).err().and_then(|x| e(&x)),
